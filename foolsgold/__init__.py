@@ -1,0 +1,1 @@
+"""Fool's Gold: the pure rules engine of the real-time card game, and its bots."""

@@ -1,0 +1,1 @@
+"""Network play: the sans-I/O protocol, the asyncio host and client, LAN discovery."""

@@ -1,0 +1,1 @@
+"""Gold Nuggets (Reiner Knizia): the pure rules engine, exact advisor and bots."""
