@@ -1,0 +1,254 @@
+"""The sans-I/O framing: messages round-trip, hostile lines map to stable codes, and any
+input either decodes or raises the protocol error, however it is chunked."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from net.protocol import (
+    CLIENT,
+    CLOSED,
+    HOST,
+    NEED_DATA,
+    ChatLine,
+    Code,
+    Connection,
+    Discard,
+    Error,
+    Hello,
+    Keep,
+    LocalProtocolError,
+    RemoteProtocolError,
+    State,
+    Stop,
+    encode,
+    nesting_depth,
+)
+
+
+def drain(conn):
+    """All messages and errors until NEED_DATA or CLOSED."""
+    out = []
+    while True:
+        try:
+            msg = conn.next_message()
+        except RemoteProtocolError as exc:
+            out.append(exc.code)
+            if conn.errored:
+                return out
+            continue
+        if msg is NEED_DATA or msg is CLOSED:
+            out.append(msg)
+            return out
+        out.append(msg)
+
+
+def test_round_trip_both_directions():
+    host, client = Connection(HOST), Connection(CLIENT)
+    hello = Hello(protocol=1, name="Ann", table="saloon")
+    host.receive_data(client.send(hello))
+    assert host.next_message() == hello
+    state = State(seat=1, view={"game": "nuggets", "kept": ["3"]}, events=[{"type": "x"}], at=1.5)
+    client.receive_data(host.send(state))
+    assert client.next_message() == state
+    assert client.next_message() is NEED_DATA
+
+
+def test_partial_lines_and_byte_by_byte():
+    data = encode(Keep(faces=["3", "3", "3"])) + encode(Stop(steal_from=2))
+    conn = Connection(HOST)
+    got = []
+    for i in range(len(data)):
+        conn.receive_data(data[i : i + 1])
+        while (m := conn.next_message()) is not NEED_DATA:
+            got.append(m)
+    assert got == [Keep(faces=["3", "3", "3"]), Stop(steal_from=2)]
+
+
+def test_crlf_blank_lines_and_eof():
+    conn = Connection(HOST)
+    conn.receive_data(b'\r\n  \n{"type":"grab"}\r\n{"type":"call"')
+    assert type(conn.next_message()).__name__ == "Grab"
+    assert conn.next_message() is NEED_DATA
+    conn.receive_data(b"")
+    # the partial last line is dropped at end of stream
+    assert conn.next_message() is CLOSED
+
+
+def test_discard_card_shape():
+    conn = Connection(HOST)
+    conn.receive_data(b'{"type":"discard","card":{"name":"Owl","variant":"b"}}\n')
+    msg = conn.next_message()
+    assert isinstance(msg, Discard) and msg.card.name == "Owl" and msg.card.kind is None
+
+
+HOSTILE = [
+    (b"{not json}", Code.BAD_JSON),
+    (b'{"type":"hello"', Code.BAD_JSON),
+    (b"[1,2]", Code.BAD_JSON),
+    (b'"hello"', Code.BAD_JSON),
+    (b'{"type":"chat","text":"\xff\xfe"}', Code.BAD_UTF8),
+    (b"\xc3\x28", Code.BAD_UTF8),
+    (b'{"type":"ping","id":NaN}', Code.BAD_NUMBER),
+    (b'{"type":"ping","id":-Infinity}', Code.BAD_NUMBER),
+    (b'{"type":"configure","grace":1e999}', Code.BAD_NUMBER),
+    (b'{"type":"chat","text":' + b"[" * 40 + b"]" * 40 + b"}", Code.TOO_DEEP),
+    (b'{"type":"teleport"}', Code.UNKNOWN_TYPE),
+    (b'{"name":"Ann"}', Code.UNKNOWN_TYPE),
+    (b'{"type":7}', Code.UNKNOWN_TYPE),
+    (b'{"type":"hello","protocol":"1","name":"Ann"}', Code.BAD_FIELD),
+    (b'{"type":"hello","protocol":1.0,"name":"Ann"}', Code.BAD_FIELD),
+    (b'{"type":"keep","faces":"333"}', Code.BAD_FIELD),
+    (b'{"type":"remove_bot","seat":-1}', Code.BAD_FIELD),
+    (b'{"type":"hello","name":"Ann"}', Code.MISSING_FIELD),
+    (b'{"type":"chat"}', Code.MISSING_FIELD),
+]
+
+
+@pytest.mark.parametrize(("line", "code"), HOSTILE)
+def test_hostile_line_gets_its_code_and_the_stream_carries_on(line, code):
+    conn = Connection(HOST)
+    conn.receive_data(line + b'\n{"type":"ping","id":1}\n')
+    with pytest.raises(RemoteProtocolError) as info:
+        conn.next_message()
+    assert info.value.code == code
+    assert info.value.message  # a sentence for a person
+    assert not conn.errored
+    assert conn.next_message().id == 1
+
+
+def test_nan_inside_a_string_is_just_text():
+    conn = Connection(HOST)
+    conn.receive_data(b'{"type":"chat","text":"NaN Infinity [[[["}\n')
+    assert conn.next_message().text == "NaN Infinity [[[["
+
+
+def test_oversize_line_is_fatal():
+    conn = Connection(HOST, max_line=100)
+    conn.receive_data(b'{"type":"chat","text":"' + b"a" * 200)
+    with pytest.raises(RemoteProtocolError) as info:
+        conn.next_message()
+    assert info.value.code == Code.LINE_TOO_LONG
+    assert conn.errored
+    conn.receive_data(b'"}\n{"type":"ping"}\n')
+    with pytest.raises(RemoteProtocolError):
+        conn.next_message()
+
+
+def test_oversize_line_with_newline_in_one_chunk():
+    conn = Connection(HOST, max_line=50)
+    conn.receive_data(b'{"type":"chat","text":"' + b"a" * 60 + b'"}\n')
+    with pytest.raises(RemoteProtocolError) as info:
+        conn.next_message()
+    assert info.value.code == Code.LINE_TOO_LONG
+
+
+def test_line_exactly_at_the_limit_is_fine():
+    line = b'{"type":"chat","text":"' + b"a" * 30 + b'"}'
+    conn = Connection(HOST, max_line=len(line))
+    conn.receive_data(line + b"\n")
+    assert conn.next_message().text == "a" * 30
+
+
+def test_default_limit_is_64_kib():
+    conn = Connection(HOST)
+    assert conn.max_line == 65536
+
+
+def test_local_errors():
+    host = Connection(HOST)
+    with pytest.raises(LocalProtocolError):
+        host.send(Hello(protocol=1, name="x"))  # a host never sends hello
+    small = Connection(CLIENT, max_line=20)
+    with pytest.raises(LocalProtocolError):
+        small.send(Hello(protocol=1, name="x" * 50))
+    host.receive_data(b"")
+    with pytest.raises(LocalProtocolError):
+        host.receive_data(b"more")
+
+
+def test_nesting_depth_skips_strings():
+    assert nesting_depth(b'{"a":[[1]],"b":"[[[[[["}') == 3
+    assert nesting_depth(b'{"a":"\\"[[[["}') == 1
+
+
+def test_error_message_shape_on_the_wire():
+    line = encode(Error(code=Code.TABLE_FULL, message="The table is full."))
+    assert json.loads(line) == {
+        "type": "error",
+        "code": "table_full",
+        "message": "The table is full.",
+        "ref": None,
+    }
+
+
+# --- fuzz: decode or raise the protocol error, nothing else -----------------
+
+VALID = [
+    encode(Hello(protocol=1, name="Ann")),
+    encode(Keep(faces=["nugget", "3", "3", "3"], seat=1)),
+    b'{"type":"discard","card":{"name":"Owl","variant":"a"}}\n',
+    encode(Stop()),
+]
+CLIENT_VALID = [encode(ChatLine(name="Bo", seat=None, text="hi", at=0.0))]
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=20,
+)
+
+
+junk = st.one_of(
+    st.binary(max_size=300),
+    st.sampled_from(VALID),
+    json_values.map(lambda v: json.dumps(v).encode() + b"\n"),
+    st.dictionaries(
+        st.sampled_from(["type", "name", "protocol", "faces", "seat", "card", "text"]),
+        st.one_of(st.sampled_from(["hello", "keep", "discard", "chat", "ping", "x"]), json_values),
+    ).map(lambda d: json.dumps(d).encode() + b"\n"),
+)
+
+
+def feed(conn, chunks):
+    out = []
+    for chunk in [*(c for c in chunks if c), b""]:  # b"" last: end of stream
+        conn.receive_data(chunk)
+        out.extend(drain(conn))
+        if conn.errored:
+            break
+    return out
+
+
+def chunked(data, cuts):
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    edges = [0, *points, len(data)]
+    return [data[a:b] for a, b in zip(edges, edges[1:], strict=False) if b > a]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(junk, max_size=8), cuts=st.lists(st.integers(0, 4000), max_size=12))
+def test_fuzz_any_input_decodes_or_raises_the_protocol_error(parts, cuts):
+    data = b"".join(parts)
+    whole = feed(Connection(HOST, max_line=256), [data])
+    one_by_one = feed(Connection(HOST, max_line=256), [data[i : i + 1] for i in range(len(data))])
+    random_chunks = feed(Connection(HOST, max_line=256), chunked(data, cuts))
+
+    def settled(out):
+        # the results differ only in how many NEED_DATA markers appear
+        return [x for x in out if x is not NEED_DATA]
+
+    assert settled(whole) == settled(one_by_one) == settled(random_chunks)
+    for item in settled(whole):
+        assert isinstance(item, Code) or type(item).__module__ == "net.protocol"
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.binary(max_size=500))
+def test_fuzz_client_side_too(data):
+    conn = Connection(CLIENT, max_line=128)
+    conn.receive_data(data + b"\n" + CLIENT_VALID[0])
+    for item in drain(conn):
+        assert isinstance(item, Code) or type(item).__module__ == "net.protocol"
