@@ -1,0 +1,134 @@
+"""Cards, sets and the standard deck of Fool's Gold (F2).
+
+A card has a name, a kind and an art variant. Cards of one name differ only in art;
+a set is matched by name alone: three animals or five prospectors of one name.
+The standard deck is defined here and nowhere else (`DECK_SHAPE`), tuned by
+`python -m foolsgold.sim` so rounds between normal bots last 20-90 simulated seconds
+at every player count (see the tuning table in docs/RULES.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("animal", "prospector")
+
+#: How many cards of one name make a set, by kind.
+SET_SIZE = {"animal": 3, "prospector": 5}
+
+ANIMAL_NAMES = (
+    "Owl",
+    "Mule",
+    "Coyote",
+    "Rattlesnake",
+    "Buzzard",
+    "Jackrabbit",
+    "Bison",
+    "Armadillo",
+    "Raccoon",
+    "Gila Monster",
+    "Mustang",
+    "Scorpion",
+)
+PROSPECTOR_NAMES = ("Dusty Dan", "Calamity Kate", "Sourdough Sam", "Panhandle Pete")
+
+#: The one place the standard deck is shaped. For `players` seats the deck holds
+#: `players + ANIMALS_PLUS` animal names of `ANIMAL_COPIES` cards each and
+#: `PROSPECTORS` prospector names of `PROSPECTOR_COPIES` cards each.
+DECK_SHAPE = {
+    "ANIMALS_PLUS": 2,
+    "ANIMAL_COPIES": 4,
+    "PROSPECTORS": 2,
+    "PROSPECTOR_COPIES": 6,
+}
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: `name` decides sets, `kind` the set size, `variant` only the art."""
+
+    name: str
+    kind: str
+    variant: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in SET_SIZE:
+            raise ValueError(f"card kind must be 'animal' or 'prospector', not {self.kind!r}")
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"card name must be a non-empty string, not {self.name!r}")
+        if not isinstance(self.variant, str) or not self.variant:
+            raise ValueError(f"card variant must be a non-empty string, not {self.variant!r}")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant})"
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON-safe form used in views and events."""
+        return {"name": self.name, "kind": self.kind, "variant": self.variant}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Card:
+        """Parse the form made by `to_dict`; raises ValueError naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a card must be a dict with name, kind and variant, not {data!r}")
+        missing = [key for key in ("name", "kind", "variant") if key not in data]
+        if missing:
+            raise ValueError(f"a card needs {', '.join(missing)}: got {dict(data)!r}")
+        return cls(data["name"], data["kind"], data["variant"])
+
+
+def set_size(card: Card) -> int:
+    """How many cards of this card's name make a set."""
+    return SET_SIZE[card.kind]
+
+
+def set_names(cards: Iterable[Card]) -> list[str]:
+    """The names of which `cards` hold a full set, in first-seen order."""
+    cards = list(cards)
+    counts = Counter(card.name for card in cards)
+    kinds = {card.name: card.kind for card in cards}
+    return [name for name, count in counts.items() if count >= SET_SIZE[kinds[name]]]
+
+
+def is_set(cards: Iterable[Card]) -> bool:
+    """True when `cards` include a set: three animals or five prospectors of one name.
+
+    A hand of six with three Owls is a set; the other cards do not matter.
+    """
+    return bool(set_names(cards))
+
+
+def _check_players(players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"players must be a whole number, not {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"Fool's Gold is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+
+
+def standard_deck(players: int) -> list[Card]:
+    """The default deck for `players` seats, unshuffled (the caller shuffles).
+
+    Every card is unique by (name, variant). See `DECK_SHAPE` for the composition.
+    """
+    _check_players(players)
+    animals = ANIMAL_NAMES[: players + DECK_SHAPE["ANIMALS_PLUS"]]
+    prospectors = PROSPECTOR_NAMES[: DECK_SHAPE["PROSPECTORS"]]
+    deck = [
+        Card(name, "animal", variant)
+        for name in animals
+        for variant in "abcdefgh"[: DECK_SHAPE["ANIMAL_COPIES"]]
+    ]
+    deck += [
+        Card(name, "prospector", variant)
+        for name in prospectors
+        for variant in "abcdefgh"[: DECK_SHAPE["PROSPECTOR_COPIES"]]
+    ]
+    return deck

@@ -1,0 +1,124 @@
+"""A match of Fool's Gold: rounds until someone reaches 3 points (F10).
+
+The caller supplies each round's shuffled deck (`new_round`), so nothing here is
+random. Events returned by `new_round` and `apply`, besides the round's own
+(see `foolsgold.round`):
+
+- `{"type": "round_started", "round_no": k, "start": s}`: k from 1.
+- `{"type": "scores", "scores": [p, ...], "start": s}`: after a round settles; `s`
+  starts the next round (the point scorer).
+- `{"type": "match_over", "winner": w, "scores": [p, ...]}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from foolsgold.cards import Card, _check_players
+from foolsgold.round import CALL_WINDOW, GRAB_TIMEOUT, Action, IllegalAction, Round
+
+TARGET = 3
+
+
+class Match:
+    """Rounds to `TARGET` points: carries scores and the next start player."""
+
+    def __init__(self, players: int, start: int) -> None:
+        _check_players(players)
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
+            raise ValueError(f"start must be a seat from 0 to {players - 1}, not {start!r}")
+        self.players = players
+        self.start = start
+        self.scores = [0] * players
+        self.winner: int | None = None
+        self.round: Round | None = None
+        self.round_no = 0
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def deadline(self) -> float | None:
+        """The current round's deadline, or None."""
+        return None if self.round is None else self.round.deadline
+
+    def new_round(
+        self,
+        deck: list[Card],
+        grab_timeout: float = GRAB_TIMEOUT,
+        call_window: float = CALL_WINDOW,
+    ) -> list[dict[str, Any]]:
+        """Deal the next round from `deck` (already shuffled), started by `self.start`."""
+        if self.winner is not None:
+            raise IllegalAction(f"the match is over: seat {self.winner} won")
+        if self.round is not None and not self.round.settled:
+            raise IllegalAction("the current round is not settled yet")
+        self.round = Round(self.players, self.start, deck, grab_timeout, call_window)
+        self.round_no += 1
+        return [{"type": "round_started", "round_no": self.round_no, "start": self.start}]
+
+    def apply(self, action: Action, now: float) -> list[dict[str, Any]]:
+        """Apply `action` to the current round; on settling, carry the points (F10)."""
+        if self.winner is not None:
+            raise IllegalAction(f"the match is over: seat {self.winner} won")
+        if self.round is None:
+            raise IllegalAction("no round has been dealt yet")
+        was_settled = self.round.settled
+        events = self.round.apply(action, now)
+        if self.round.settled and not was_settled:
+            assert self.round.deltas is not None and self.round.scorer is not None
+            self.scores = [a + b for a, b in zip(self.scores, self.round.deltas, strict=True)]
+            self.start = self.round.scorer
+            events.append({"type": "scores", "scores": list(self.scores), "start": self.start})
+            if self.scores[self.round.scorer] >= TARGET:
+                self.winner = self.round.scorer
+                events.append(
+                    {"type": "match_over", "winner": self.winner, "scores": list(self.scores)}
+                )
+        return events
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The current round's view for `seat` plus `scores`, `winner` and `round_no`."""
+        if self.round is not None:
+            view = self.round.view(seat)
+        else:
+            if seat is not None and (
+                isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players
+            ):
+                raise IllegalAction(
+                    f"seat {seat!r} is out of range: this match has seats 0 to {self.players - 1}"
+                )
+            view = {
+                "game": "foolsgold",
+                "seat": seat,
+                "players": self.players,
+                "start": self.start,
+                "hand": None if seat is None else [],
+                "hand_sizes": [0] * self.players,
+                "incoming_sizes": [0] * self.players,
+                "draw_pile": 0,
+                "trash_pile": 0,
+                "nuggets_left": self.players - 1,
+                "grabbed": [],
+                "caller": None,
+                "revealed": None,
+                "revealed_set": None,
+                "frozen": False,
+                "deadline": None,
+                "call_closes": None,
+                "settled": False,
+                "deltas": None,
+            }
+        view["scores"] = list(self.scores)
+        view["winner"] = self.winner
+        view["round_no"] = self.round_no
+        return view
+
+    def copy(self) -> Match:
+        """An independent copy, the current round included."""
+        new = Match.__new__(Match)
+        new.__dict__.update(self.__dict__)
+        new.scores = list(self.scores)
+        new.round = None if self.round is None else self.round.copy()
+        return new

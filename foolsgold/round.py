@@ -1,0 +1,424 @@
+"""One round of Fool's Gold as a pure state machine (rulings F3-F9, F11).
+
+How a round runs::
+
+    deal (F3) ── passing: Draw / Discard interleave freely (F4, F5)
+                   │
+                 first Grab: hands freeze, the race and the call window open (F6, F7)
+                   │
+      race over: last nugget taken, or the grab time-out  ─┐
+      call made, or the call window closed                 ─┴─► settled (F9)
+
+Time comes in as `now` (seconds, the host's clock); every `apply` first applies the
+time-outs due at `now`, so an action arriving at or after a deadline is judged after
+that time-out took effect (F9). Nothing here reads a clock or draws a random number.
+
+Events returned by `apply` (JSON-safe dicts, public information only):
+
+- `{"type": "drew", "seat": s, "pile": "draw" | "trash" | "incoming"}`: never the card.
+- `{"type": "discarded", "seat": s, "pile": "incoming" | "trash", "to": t | None}`:
+  onto seat t's incoming pile, or onto the trash pile (`to` is None).
+- `{"type": "grabbed", "seat": s, "at": now, "order": k, "nuggets_left": n}`: k from 1;
+  the first grab freezes every hand.
+- `{"type": "called", "seat": s, "at": now, "grabber": g}`: "Fool's Gold!".
+- `{"type": "revealed", "seat": g, "hand": [card, ...], "set": bool}`: the first
+  grabber's hand, right after a call.
+- `{"type": "call_window_closed", "at": t}`: at the time-out, not at `now`.
+- `{"type": "race_over", "at": t, "reason": "nuggets" | "timeout", "without": [s, ...]}`:
+  `without` lists the seats left without a nugget.
+- `{"type": "settled", "deltas": [d, ...], "scorer": s}`: the round's points by seat;
+  `scorer` gained the round's point (F10).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from foolsgold.cards import Card, _check_players, is_set
+
+HAND = 5
+HAND_MAX = 6
+GRAB_TIMEOUT = 10.0
+CALL_WINDOW = 5.0
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the message says why, and the state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw one card: the start player from the draw pile (then the trash pile),
+    everyone else from their own incoming pile."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard `card` face down onto the left neighbour's incoming pile (F4)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Grab:
+    """Grab a nugget: the first grab claims a set, true or a bluff (F6)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Call "Fool's Gold!" on the first grabber (F7)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Apply the time-outs due at `now`, and nothing else."""
+
+
+Action = Draw | Discard | Grab | Call | Tick
+
+
+class Round:
+    """One round: deal, pass, grab, call, settle.
+
+    `Round(players, start, deck)` deals `deck` in the given order: `deck[0:5]` to
+    `start`, the next five to its left neighbour, and so on; the rest is the draw
+    pile with `deck[5 * players]` on top. Piles are lists with the top card last.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        start: int,
+        deck: list[Card],
+        grab_timeout: float = GRAB_TIMEOUT,
+        call_window: float = CALL_WINDOW,
+    ) -> None:
+        _check_players(players)
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
+            raise ValueError(f"start must be a seat from 0 to {players - 1}, not {start!r}")
+        deck = list(deck)
+        if any(not isinstance(card, Card) for card in deck):
+            raise ValueError("the deck must hold only Card objects")
+        if len(set(deck)) != len(deck):
+            raise ValueError("every card in the deck must be unique by name and variant")
+        if len(deck) < HAND * players:
+            raise ValueError(
+                f"a deck of {len(deck)} cards cannot deal {HAND} to each of {players} players"
+            )
+        for label, value in (("grab_timeout", grab_timeout), ("call_window", call_window)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ValueError(f"{label} must be a positive number of seconds, not {value!r}")
+        self.players = players
+        self.start = start
+        self.grab_timeout = float(grab_timeout)
+        self.call_window = float(call_window)
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        for i in range(players):
+            self.hands[(start + i) % players] = deck[HAND * i : HAND * (i + 1)]
+        self.incoming: list[list[Card]] = [[] for _ in range(players)]
+        self.draw_pile: list[Card] = deck[HAND * players :][::-1]
+        self.trash_pile: list[Card] = []
+        self.nuggets_left = players - 1
+        self.grabbed: list[int] = []
+        self.grab_times: list[float] = []
+        self.caller: int | None = None
+        self.race_over = False
+        self.window_closed = False
+        self.settled = False
+        self.deltas: list[int] | None = None
+        self.scorer: int | None = None
+        self.race_closes: float | None = None
+        self.call_closes: float | None = None
+        self.clock: float | None = None
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def frozen(self) -> bool:
+        """A nugget was grabbed: no more draws or discards."""
+        return bool(self.grabbed)
+
+    @property
+    def deadline(self) -> float | None:
+        """The time at which the round next changes on its own, or None."""
+        if self.settled:
+            return None
+        due = []
+        if self.race_closes is not None and not self.race_over:
+            due.append(self.race_closes)
+        if self.call_closes is not None and not self.window_closed and self.caller is None:
+            due.append(self.call_closes)
+        return min(due) if due else None
+
+    @property
+    def revealed(self) -> list[Card] | None:
+        """The first grabber's hand once someone called, else None."""
+        if self.caller is None:
+            return None
+        return list(self.hands[self.grabbed[0]])
+
+    def left_of(self, seat: int) -> int:
+        """The next seat clockwise, whose incoming pile `seat` discards onto."""
+        return (seat + 1) % self.players
+
+    def discard_target(self, seat: int) -> int | None:
+        """Whose incoming pile `seat` discards onto; None for the trash pile (F4)."""
+        left = self.left_of(seat)
+        return None if left == self.start else left
+
+    def draw_source(self, seat: int) -> str:
+        """The pile `seat` draws from now: "draw", "trash" or "incoming"."""
+        if seat != self.start:
+            return "incoming"
+        return "draw" if self.draw_pile else "trash"
+
+    def can_draw(self, seat: int) -> bool:
+        """Whether `Draw(seat)` would be legal now (ignoring time-outs not yet applied)."""
+        try:
+            self._check_draw(seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (F11); `None` is a spectator. JSON-safe."""
+        if seat is not None:
+            self._check_seat(seat)
+        revealed = self.revealed
+        return {
+            "game": "foolsgold",
+            "seat": seat,
+            "players": self.players,
+            "start": self.start,
+            "hand": None if seat is None else [card.to_dict() for card in self.hands[seat]],
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "incoming_sizes": [len(pile) for pile in self.incoming],
+            "draw_pile": len(self.draw_pile),
+            "trash_pile": len(self.trash_pile),
+            "nuggets_left": self.nuggets_left,
+            "grabbed": [[s, t] for s, t in zip(self.grabbed, self.grab_times, strict=True)],
+            "caller": self.caller,
+            "revealed": None if revealed is None else [card.to_dict() for card in revealed],
+            "revealed_set": None if revealed is None else is_set(revealed),
+            "frozen": self.frozen,
+            "deadline": self.deadline,
+            "call_closes": self.call_closes,
+            "settled": self.settled,
+            "deltas": None if self.deltas is None else list(self.deltas),
+        }
+
+    def copy(self) -> Round:
+        """An independent copy (cards are immutable, so only the lists are copied)."""
+        new = Round.__new__(Round)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(hand) for hand in self.hands]
+        new.incoming = [list(pile) for pile in self.incoming]
+        new.draw_pile = list(self.draw_pile)
+        new.trash_pile = list(self.trash_pile)
+        new.grabbed = list(self.grabbed)
+        new.grab_times = list(self.grab_times)
+        new.deltas = None if self.deltas is None else list(self.deltas)
+        return new
+
+    # -- acting ------------------------------------------------------------------------
+
+    def apply(self, action: Action, now: float) -> list[dict[str, Any]]:
+        """Apply the time-outs due at `now`, then `action`; return the events.
+
+        Raises IllegalAction, leaving the round unchanged, when the action is refused.
+        """
+        if isinstance(now, bool) or not isinstance(now, int | float) or now != now:
+            raise IllegalAction(f"now must be a number of seconds, not {now!r}")
+        if self.clock is not None and now < self.clock:
+            raise IllegalAction(f"time went backwards: now={now} is before {self.clock}")
+        if not isinstance(action, Draw | Discard | Grab | Call | Tick):
+            raise IllegalAction(f"unknown action {action!r}")
+        # When time-outs are due, judge the action on a copy that has them applied, so
+        # a refused action leaves everything (the time-outs too) as it was. Otherwise
+        # each step checks everything before it changes anything.
+        trial = self.copy() if self._due(float(now)) else self
+        events = trial._advance(float(now))
+        if isinstance(action, Draw):
+            events += trial._draw(action.seat)
+        elif isinstance(action, Discard):
+            events += trial._discard(action.seat, action.card)
+        elif isinstance(action, Grab):
+            events += trial._grab(action.seat, float(now))
+        elif isinstance(action, Call):
+            events += trial._call(action.seat, float(now))
+        trial.clock = float(now)
+        if trial is not self:
+            self.__dict__.update(trial.__dict__)
+        return events
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalAction(f"a seat is a whole number, not {seat!r}")
+        if not 0 <= seat < self.players:
+            raise IllegalAction(
+                f"seat {seat} is out of range: this round has seats 0 to {self.players - 1}"
+            )
+
+    def _check_passing(self, seat: int) -> None:
+        self._check_seat(seat)
+        if self.settled:
+            raise IllegalAction("the round is settled")
+        if self.frozen:
+            raise IllegalAction("hands are frozen: a nugget was grabbed")
+
+    def _check_draw(self, seat: int) -> None:
+        self._check_passing(seat)
+        hand = self.hands[seat]
+        if len(hand) >= HAND_MAX:
+            raise IllegalAction(f"you hold {len(hand)} cards: discard before drawing again")
+        if seat == self.start:
+            if not self.draw_pile and not self.trash_pile:
+                raise IllegalAction(
+                    "the draw pile and the trash pile are both empty: wait for a discard"
+                )
+        elif not self.incoming[seat]:
+            raise IllegalAction(
+                "your incoming pile is empty: only the start player draws from the draw pile"
+            )
+
+    def _draw(self, seat: int) -> list[dict[str, Any]]:
+        self._check_draw(seat)
+        source = self.draw_source(seat)
+        pile = {"draw": self.draw_pile, "trash": self.trash_pile}.get(source)
+        if pile is None:
+            pile = self.incoming[seat]
+        self.hands[seat].append(pile.pop())
+        return [{"type": "drew", "seat": seat, "pile": source}]
+
+    def _discard(self, seat: int, card: Card) -> list[dict[str, Any]]:
+        self._check_passing(seat)
+        hand = self.hands[seat]
+        if len(hand) < HAND_MAX:
+            raise IllegalAction(f"you hold {len(hand)} cards: draw before discarding")
+        if not isinstance(card, Card):
+            raise IllegalAction(f"a discard names a card, not {card!r}")
+        if card not in hand:
+            raise IllegalAction(f"you do not hold the {card}")
+        hand.remove(card)
+        target = self.discard_target(seat)
+        if target is None:
+            self.trash_pile.append(card)
+            return [{"type": "discarded", "seat": seat, "pile": "trash", "to": None}]
+        self.incoming[target].append(card)
+        return [{"type": "discarded", "seat": seat, "pile": "incoming", "to": target}]
+
+    def _grab(self, seat: int, now: float) -> list[dict[str, Any]]:
+        self._check_seat(seat)
+        if seat in self.grabbed:
+            raise IllegalAction("you already grabbed a nugget")
+        if self.race_over:  # settled implies this
+            if self.nuggets_left == 0:
+                raise IllegalAction("the race is over: no nuggets are left")
+            raise IllegalAction("the race is over: the grab time-out ran out")
+        if not self.grabbed:
+            self.race_closes = now + self.grab_timeout
+            self.call_closes = now + self.call_window
+        self.grabbed.append(seat)
+        self.grab_times.append(now)
+        self.nuggets_left -= 1
+        events: list[dict[str, Any]] = [
+            {
+                "type": "grabbed",
+                "seat": seat,
+                "at": now,
+                "order": len(self.grabbed),
+                "nuggets_left": self.nuggets_left,
+            }
+        ]
+        if self.nuggets_left == 0:
+            events += self._end_race(now, "nuggets")
+        return events + self._maybe_settle()
+
+    def _call(self, seat: int, now: float) -> list[dict[str, Any]]:
+        self._check_seat(seat)
+        if self.caller is not None:
+            raise IllegalAction("a call was already made")
+        if self.settled:
+            raise IllegalAction("the round is settled")
+        if not self.grabbed:
+            raise IllegalAction("nobody has grabbed a nugget yet: there is nothing to call")
+        if seat == self.grabbed[0]:
+            raise IllegalAction("the first grabber cannot call")
+        if self.window_closed:
+            raise IllegalAction("the call window has closed")
+        self.caller = seat
+        grabber = self.grabbed[0]
+        hand = self.hands[grabber]
+        events: list[dict[str, Any]] = [
+            {"type": "called", "seat": seat, "at": now, "grabber": grabber},
+            {
+                "type": "revealed",
+                "seat": grabber,
+                "hand": [card.to_dict() for card in hand],
+                "set": is_set(hand),
+            },
+        ]
+        return events + self._maybe_settle()
+
+    def _due(self, now: float) -> bool:
+        deadline = self.deadline
+        return deadline is not None and now >= deadline
+
+    def _advance(self, now: float) -> list[dict[str, Any]]:
+        """Apply the time-outs due at `now`, earliest first."""
+        events: list[dict[str, Any]] = []
+        due = []
+        if self.race_closes is not None and not self.race_over and now >= self.race_closes:
+            due.append((self.race_closes, "race"))
+        if (
+            self.call_closes is not None
+            and not self.window_closed
+            and self.caller is None
+            and now >= self.call_closes
+        ):
+            due.append((self.call_closes, "window"))
+        for at, what in sorted(due):
+            if what == "race":
+                events += self._end_race(at, "timeout")
+            else:
+                self.window_closed = True
+                events.append({"type": "call_window_closed", "at": at})
+        return events + self._maybe_settle()
+
+    def _end_race(self, at: float, reason: str) -> list[dict[str, Any]]:
+        self.race_over = True
+        without = [seat for seat in range(self.players) if seat not in self.grabbed]
+        return [{"type": "race_over", "at": at, "reason": reason, "without": without}]
+
+    def _maybe_settle(self) -> list[dict[str, Any]]:
+        if self.settled or not self.race_over:
+            return []
+        if self.caller is None and not self.window_closed:
+            return []
+        grabber = self.grabbed[0]
+        deltas = [0] * self.players
+        if self.caller is not None and not is_set(self.hands[grabber]):
+            self.scorer = self.caller
+            deltas[self.caller] += 1
+            deltas[grabber] -= 1
+        else:
+            self.scorer = grabber
+            deltas[grabber] += 1
+            if self.caller is not None:
+                deltas[self.caller] -= 1
+        for seat in range(self.players):
+            if seat not in self.grabbed:
+                deltas[seat] -= 1
+        self.deltas = deltas
+        self.settled = True
+        return [{"type": "settled", "deltas": list(deltas), "scorer": self.scorer}]
