@@ -1,0 +1,862 @@
+"""LAN discovery: a host announces its tables, clients list what they find.
+
+Two paths carry the same announcement, and a browser merges what they report:
+
+- DNS-SD over multicast DNS (python-zeroconf), service type ``_motherlode._tcp.local.``,
+  so ``avahi-browse -r _motherlode._tcp`` shows the games. The SRV and A/AAAA records
+  give the address and port; the TXT record gives ``txtvers``, ``protocol``, ``game``,
+  ``table``, ``free`` and ``seats``.
+- A UDP beacon: one small JSON datagram per table every ``BEACON_INTERVAL`` seconds to
+  ``BEACON_GROUP:BEACON_PORT`` (TTL 1, never routed off the LAN), and a ``bye``
+  datagram when a table is withdrawn. The address is the datagram's source address.
+  It works where another mDNS responder holds port 5353 for itself, and a browser
+  forgets a beacon table it has not heard for ``STALE_AFTER`` seconds.
+
+Everything received is hostile: text is stripped of escape sequences and control
+characters and capped; garbage, oversize or ill-typed TXT records and datagrams are
+ignored (and counted), never raised. Where multicast is unavailable, discovery logs one
+warning and carries on empty: nothing is raised to the caller, and the printed
+``host:port`` addresses and manual entry still work.
+
+Usage, host side::
+
+    async with Announcer() as announcer:
+        await announcer.update(Announcement(game="nuggets", table="Ann's table",
+                                            seats_free=3, seats_total=4,
+                                            port=7777, protocol=1))
+        ...                                  # update() again whenever seats change
+        await announcer.withdraw("Ann's table")
+
+Client side::
+
+    async for games in browse():             # the whole current list, on every change
+        show(games)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import re
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import ifaddr
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_motherlode._tcp.local."
+BEACON_GROUP = "239.255.77.77"  # organisation-local scope (RFC 2365): stays on the LAN
+BEACON_PORT = 7777  # UDP; the game itself is TCP, so the default port numbers can match
+BEACON_INTERVAL = 2.0
+STALE_AFTER = 7.0  # three missed beacons, plus a margin
+GAMES = ("nuggets", "foolsgold")
+TABLE_MAX = 40  # characters of a table name
+MAX_SEATS = 64
+MAX_DATAGRAM = 1024  # bytes; a beacon is well under 300
+MAX_ENTRIES = 256  # tables a browser keeps, so a flood cannot grow it without bound
+TXT_VERSION = "1"
+BEACON_VERSION = 1
+_TTL = 120  # seconds for every mDNS record: a crashed host vanishes in minutes, not 75
+_MDNS_TIMEOUT = 5.0  # seconds for one registration or lookup
+
+# ESC-introduced sequences (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), then
+# every C0/C1 control, DEL, and the bidi and line-separator characters that reorder
+# or break a line when shown.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"
+    r"|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[ -~]?"
+)
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_SPACES = str.maketrans("\t\n\v\f\r\x85", "      ")  # these part words: keep a space
+_DIGITS = re.compile(r"[0-9]{1,5}")
+
+
+def clean_text(text: str, limit: int = TABLE_MAX) -> str:
+    """Text from the network made safe to show: no escape sequences or control
+    characters, runs of whitespace folded to one space, at most ``limit`` characters."""
+    text = _ESCAPES.sub("", text).translate(_SPACES)
+    return " ".join(_CONTROLS.sub("", text).split())[:limit]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Announcement:
+    """One table as announced on the LAN.
+
+    ``host`` is the address to connect to; on the announcing side ``""`` (or
+    ``0.0.0.0``/``::``) means every local address. ``table`` is cleaned and capped on
+    construction, so any announcement is safe to show. Bad values raise ``ValueError``.
+    """
+
+    game: str
+    table: str
+    seats_free: int
+    seats_total: int
+    port: int
+    protocol: int
+    host: str = ""
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}: expected one of {', '.join(GAMES)}")
+        if not isinstance(self.table, str):
+            raise ValueError(f"table name must be text, not {self.table!r}")
+        table = clean_text(self.table)
+        if not table:
+            raise ValueError(f"table name {self.table!r} is empty once cleaned")
+        object.__setattr__(self, "table", table)
+        _check_int("seats_total", self.seats_total, 1, MAX_SEATS)
+        _check_int("seats_free", self.seats_free, 0, self.seats_total)
+        _check_int("port", self.port, 1, 65535)
+        _check_int("protocol", self.protocol, 0, 65535)
+        if not isinstance(self.host, str):
+            raise ValueError(f"host must be text, not {self.host!r}")
+        if self.host and _parse_ip(self.host) is None:
+            raise ValueError(f"host {self.host!r} is not an IP address")
+
+    @property
+    def address(self) -> str:
+        """``host:port`` as a person types it (IPv6 in brackets)."""
+        return format_address(self.host, self.port)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+def format_address(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 host in brackets: ``[fd00::2]:7777``."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def local_addresses() -> list[str]:
+    """This machine's non-loopback addresses, IPv4 first, for printing ``host:port``
+    lines. IPv6 link-local addresses are left out: they need a zone to be usable."""
+    v4: list[str] = []
+    v6: list[str] = []
+    try:
+        adapters = ifaddr.get_adapters()
+    except OSError as exc:  # no /proc, a sandbox: say so, print nothing
+        log.warning("cannot list network interfaces: %s", exc)
+        return []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            addr = _parse_ip(text)
+            if addr is None or addr.is_loopback or addr.is_unspecified:
+                continue
+            if addr.version == 6 and addr.is_link_local:
+                continue
+            (v4 if addr.version == 4 else v6).append(str(addr))
+    return list(dict.fromkeys(v4 + v6))
+
+
+def _local_ipv4() -> list[str]:
+    """Every local IPv4 address, loopback included (for joining multicast groups)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for adapter in ifaddr.get_adapters():
+            found += [ip.ip for ip in adapter.ips if isinstance(ip.ip, str)]
+    return list(dict.fromkeys(found))
+
+
+# -- the wire formats: pure functions, tested on their own -----------------------------
+
+
+def txt_properties(announcement: Announcement) -> dict[str, str]:
+    """The TXT record of an announcement."""
+    a = announcement
+    return {
+        "txtvers": TXT_VERSION,
+        "protocol": str(a.protocol),
+        "game": a.game,
+        "table": a.table,
+        "free": str(a.seats_free),
+        "seats": str(a.seats_total),
+    }
+
+
+def _txt_value(properties: dict, key: str) -> str | None:
+    value = properties.get(key.encode())
+    if not isinstance(value, bytes) or len(value) > 255:
+        return None
+    return value.decode("utf-8", errors="replace")
+
+
+def _small_int(text: object) -> int | None:
+    if isinstance(text, str) and _DIGITS.fullmatch(text):
+        return int(text)
+    return None
+
+
+def parse_txt(properties: dict, host: str, port: int) -> Announcement | None:
+    """An announcement from a received TXT record (``{bytes: bytes | None}``), or
+    None when anything is missing, ill-typed or out of range."""
+    if not isinstance(properties, dict) or _txt_value(properties, "txtvers") != TXT_VERSION:
+        return None
+    table = _txt_value(properties, "table")
+    game = _txt_value(properties, "game")
+    numbers = [_small_int(_txt_value(properties, key)) for key in ("protocol", "free", "seats")]
+    if table is None or game is None or None in numbers:
+        return None
+    protocol, free, seats = numbers
+    try:
+        return Announcement(
+            game=game,
+            table=table,
+            seats_free=free,
+            seats_total=seats,
+            port=port,
+            protocol=protocol,
+            host=host,
+        )
+    except ValueError:
+        return None
+
+
+def beacon_datagram(announcement: Announcement) -> bytes:
+    """The beacon datagram that announces a table."""
+    a = announcement
+    return json.dumps(
+        {
+            "motherlode": BEACON_VERSION,
+            "protocol": a.protocol,
+            "game": a.game,
+            "table": a.table,
+            "free": a.seats_free,
+            "seats": a.seats_total,
+            "port": a.port,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
+
+
+def bye_datagram(table: str, port: int) -> bytes:
+    """The beacon datagram that withdraws a table."""
+    return json.dumps(
+        {"motherlode": BEACON_VERSION, "bye": True, "table": table, "port": port},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
+
+
+def parse_datagram(data: bytes, source: str) -> Announcement | tuple[str, int] | None:
+    """A received beacon: an ``Announcement`` (host = ``source``), a withdrawal
+    ``(table, port)``, or None for anything else (garbage, oversize, wrong types)."""
+    if len(data) > MAX_DATAGRAM:
+        return None
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(obj, dict) or type(obj.get("motherlode")) is not int:
+        return None
+    if obj["motherlode"] != BEACON_VERSION:
+        return None
+    table, port = obj.get("table"), obj.get("port")
+    if not isinstance(table, str) or type(port) is not int or not 1 <= port <= 65535:
+        return None
+    if obj.get("bye") is True:
+        table = clean_text(table)
+        return (table, port) if table else None
+    try:
+        return Announcement(
+            game=obj.get("game"),
+            table=table,
+            seats_free=obj.get("free"),
+            seats_total=obj.get("seats"),
+            port=port,
+            protocol=obj.get("protocol"),
+            host=source,
+        )
+    except ValueError:
+        return None
+
+
+# -- sockets ---------------------------------------------------------------------------
+
+
+def _is_multicast(host: str) -> bool:
+    addr = _parse_ip(host)
+    return addr is not None and addr.is_multicast
+
+
+def _sender_sockets(beacon: tuple[str, int], interfaces: Sequence[str] | None) -> list:
+    """UDP sockets to send beacons from: one per IPv4 interface for a multicast group
+    (a multicast datagram leaves by one interface only), else one plain socket."""
+    group, _ = beacon
+    if not _is_multicast(group):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.setblocking(False)
+        return [sock]
+    if interfaces is None:
+        everything = _local_ipv4()
+        interfaces = [a for a in everything if not a.startswith("127.")] or everything
+    socks = []
+    for iface in interfaces:
+        if _parse_ip(iface) is None or _parse_ip(iface).version != 4:
+            continue
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            sock.setblocking(False)
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(iface))
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+            sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            sock.bind((iface, 0))
+        except OSError as exc:
+            log.debug("beacon: cannot send on %s: %s", iface, exc)
+            sock.close()
+            continue
+        socks.append(sock)
+    return socks
+
+
+def _listener_socket(beacon: tuple[str, int], interfaces: Sequence[str] | None) -> socket.socket:
+    """The UDP socket a browser hears beacons on; raises OSError when it cannot."""
+    group, port = beacon
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.setblocking(False)
+        if not _is_multicast(group):
+            sock.bind((group, port))
+            return sock
+        # Several browsers on one machine (two TUIs) all hear the group.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "SO_REUSEPORT"):
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        try:
+            sock.bind((group, port))  # Linux: only the group's datagrams
+        except OSError:
+            sock.bind(("", port))
+        joined = 0
+        for iface in interfaces if interfaces is not None else _local_ipv4():
+            if _parse_ip(iface) is None or _parse_ip(iface).version != 4:
+                continue
+            try:
+                mreq = socket.inet_aton(group) + socket.inet_aton(iface)
+                sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
+                joined += 1
+            except OSError as exc:
+                log.debug("beacon: cannot join %s on %s: %s", group, iface, exc)
+        if not joined:
+            raise OSError(f"could not join multicast group {group} on any interface")
+        return sock
+    except BaseException:
+        sock.close()
+        raise
+
+
+def _new_zeroconf(interfaces: Sequence[str] | None):
+    from zeroconf import InterfaceChoice
+    from zeroconf.asyncio import AsyncZeroconf
+
+    return AsyncZeroconf(interfaces=InterfaceChoice.All if interfaces is None else list(interfaces))
+
+
+def _instance_name(announcement: Announcement) -> str:
+    """A DNS-SD instance name (what avahi-browse shows): at most 63 bytes, no dots."""
+    title = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}[announcement.game]
+    name = f"{announcement.table} ({title})".replace(".", " ")
+    raw = name.encode()[:63]
+    return raw.decode("utf-8", errors="ignore").strip()
+
+
+# -- announcing ------------------------------------------------------------------------
+
+
+class Announcer:
+    """Announces a host's tables on the LAN until closed.
+
+    ``interfaces``: the local IP addresses to announce on (default: every interface).
+    ``mdns``: announce over DNS-SD. ``beacon``: the ``(address, port)`` the beacon goes
+    to (a multicast group, or a unicast address), or None for no beacon. Network
+    trouble is logged once as a warning and never raised: the host goes on without
+    discovery.
+    """
+
+    def __init__(
+        self,
+        *,
+        interfaces: Sequence[str] | None = None,
+        mdns: bool = True,
+        beacon: tuple[str, int] | None = (BEACON_GROUP, BEACON_PORT),
+        interval: float = BEACON_INTERVAL,
+    ) -> None:
+        self._interfaces = None if interfaces is None else list(interfaces)
+        self._mdns = mdns
+        self._beacon = beacon
+        self._interval = interval
+        self._tables: dict[str, Announcement] = {}
+        self._started = False
+        self._closed = False
+        self._socks: list[socket.socket] = []
+        self._send_failed = False
+        self._beacon_task: asyncio.Task | None = None
+        self._zc = None
+        self._infos: dict[str, object] = {}  # table -> registered AsyncServiceInfo
+        self._dirty = asyncio.Event()
+        self._mdns_task: asyncio.Task | None = None
+
+    @property
+    def tables(self) -> list[Announcement]:
+        """The tables being announced."""
+        return list(self._tables.values())
+
+    @property
+    def active(self) -> bool:
+        """Whether at least one path (mDNS or beacon) is announcing."""
+        return self._zc is not None or bool(self._socks)
+
+    async def __aenter__(self) -> Announcer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def start(self, *announcements: Announcement) -> None:
+        """Open the sockets and announce the given tables (more come with ``update``)."""
+        if self._started:
+            raise RuntimeError("this Announcer was already started")
+        self._started = True
+        for announcement in announcements:
+            self._tables[announcement.table] = announcement
+        if self._beacon is not None:
+            try:
+                self._socks = _sender_sockets(self._beacon, self._interfaces)
+            except OSError as exc:
+                self._socks = []
+                log.warning("LAN beacon unavailable (%s); share the printed address", exc)
+            if self._socks:
+                self._beacon_task = asyncio.create_task(self._beacon_loop())
+            elif _is_multicast(self._beacon[0]):
+                log.warning("LAN beacon unavailable (no IPv4 interface); share the address")
+        if self._mdns:
+            try:
+                self._zc = _new_zeroconf(self._interfaces)
+            except Exception as exc:  # any failure of the mDNS stack costs only discovery
+                log.warning("LAN discovery (mDNS) unavailable: %s", exc)
+                self._zc = None
+            else:
+                self._mdns_task = asyncio.create_task(self._mdns_loop())
+                self._dirty.set()
+
+    async def update(self, announcement: Announcement) -> None:
+        """Announce a table, or its new state (keyed by table name): call it whenever
+        seats change. Returns at once; the network follows in the background."""
+        if self._closed:
+            return
+        self._tables[announcement.table] = announcement
+        self._send(beacon_datagram(announcement))
+        self._dirty.set()
+
+    async def withdraw(self, table: str) -> None:
+        """Stop announcing a table (it closed or started its game)."""
+        announcement = self._tables.pop(table, None)
+        if announcement is not None and not self._closed:
+            self._send(bye_datagram(announcement.table, announcement.port))
+            self._dirty.set()
+
+    async def close(self) -> None:
+        """Withdraw every table (mDNS goodbyes and beacon byes) and close the sockets."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in (self._beacon_task, self._mdns_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for announcement in self._tables.values():
+            self._send(bye_datagram(announcement.table, announcement.port))
+        for sock in self._socks:
+            sock.close()
+        self._socks = []
+        if self._zc is not None:
+            zc, self._zc = self._zc, None
+            try:
+                # sends the goodbyes (TTL 0) for every registered table
+                await asyncio.wait_for(zc.async_close(), _MDNS_TIMEOUT)
+            except Exception as exc:
+                log.warning("LAN discovery (mDNS) did not close cleanly: %s", exc)
+
+    def _send(self, datagram: bytes) -> None:
+        if self._beacon is None:
+            return
+        for sock in self._socks:
+            try:
+                sock.sendto(datagram, self._beacon)
+            except OSError as exc:  # no route, EPERM from a firewall, a full buffer
+                if not self._send_failed:
+                    self._send_failed = True
+                    log.warning("LAN beacon could not be sent (%s); share the address", exc)
+
+    async def _beacon_loop(self) -> None:
+        while True:
+            for announcement in list(self._tables.values()):
+                self._send(beacon_datagram(announcement))
+            await asyncio.sleep(self._interval)
+
+    async def _mdns_loop(self) -> None:
+        """Bring the registered services in line with ``_tables``, one change at a
+        time, so ``update`` never waits on the network."""
+        from zeroconf.asyncio import AsyncServiceInfo
+
+        zc = self._zc
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            try:
+                for table in [t for t in self._infos if t not in self._tables]:
+                    info = self._infos.pop(table)
+                    await asyncio.wait_for(zc.async_unregister_service(info), _MDNS_TIMEOUT)
+                for table, announcement in list(self._tables.items()):
+                    old = self._infos.get(table)
+                    name = (
+                        old.name
+                        if old is not None
+                        else (f"{_instance_name(announcement)}.{SERVICE_TYPE}")
+                    )
+                    info = AsyncServiceInfo(
+                        SERVICE_TYPE,
+                        name,
+                        port=announcement.port,
+                        properties=txt_properties(announcement),
+                        server=_server_name(),
+                        host_ttl=_TTL,
+                        other_ttl=_TTL,
+                        parsed_addresses=self._addresses(announcement),
+                    )
+                    if old is None:
+                        self._infos[table] = info
+                        await asyncio.wait_for(
+                            zc.async_register_service(info, allow_name_change=True),
+                            _MDNS_TIMEOUT,
+                        )
+                    elif (old.properties, old.port) != (info.properties, info.port):
+                        self._infos[table] = info
+                        await zc.async_update_service(info)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("LAN discovery (mDNS) failed: %s", exc)
+                return
+
+    def _addresses(self, announcement: Announcement) -> list[str]:
+        host = _parse_ip(announcement.host) if announcement.host else None
+        if host is not None and not host.is_unspecified:
+            return [announcement.host]
+        if self._interfaces is not None:
+            return list(self._interfaces)
+        return local_addresses() or ["127.0.0.1"]
+
+
+def _server_name() -> str:
+    """The mDNS host name of the SRV record; its own name, so that it never contends
+    with the A records the system's responder (avahi) defends for the machine."""
+    label = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0])[:40] or "host"
+    return f"motherlode-{label}.local."
+
+
+# -- browsing --------------------------------------------------------------------------
+
+
+@dataclass
+class _Entry:
+    announcement: Announcement
+    addresses: tuple[str, ...]  # every address the host gave (mDNS); for merging
+    expires: float | None  # clock time, for beacon entries
+
+
+class Browser:
+    """Lists the tables announced on the LAN, live.
+
+    ``games`` is the current list; ``changes()`` yields it again on every change.
+    ``interfaces``, ``mdns`` and ``beacon`` as for ``Announcer``. A beacon table not
+    heard for ``stale_after`` seconds of ``clock`` is dropped. Network trouble is logged
+    once as a warning and never raised: the list just stays empty.
+    """
+
+    def __init__(
+        self,
+        *,
+        interfaces: Sequence[str] | None = None,
+        mdns: bool = True,
+        beacon: tuple[str, int] | None = (BEACON_GROUP, BEACON_PORT),
+        stale_after: float = STALE_AFTER,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._interfaces = None if interfaces is None else list(interfaces)
+        self._mdns = mdns
+        self._beacon = beacon
+        self._stale_after = stale_after
+        self._clock = clock
+        self._entries: dict[tuple, _Entry] = {}
+        self._games: list[Announcement] = []
+        self._version = 0
+        self._changed = asyncio.Event()
+        self._closed = False
+        self._transport: asyncio.DatagramTransport | None = None
+        self._sweep_task: asyncio.Task | None = None
+        self._zc = None
+        self._zc_browser = None
+        self._lookups: dict[str, asyncio.Task] = {}
+        self.ignored = 0  # datagrams and TXT records thrown away as malformed
+
+    @property
+    def games(self) -> list[Announcement]:
+        """The tables found, sorted by game, table, host and port."""
+        return list(self._games)
+
+    @property
+    def active(self) -> bool:
+        """Whether at least one path (mDNS or beacon) is listening."""
+        return self._zc is not None or self._transport is not None
+
+    @property
+    def beacon_port(self) -> int | None:
+        """The UDP port the beacon listener is bound to (useful with port 0)."""
+        if self._transport is None:
+            return None
+        return self._transport.get_extra_info("sockname")[1]
+
+    async def __aenter__(self) -> Browser:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Start listening. Never raises for network trouble."""
+        loop = asyncio.get_running_loop()
+        if self._beacon is not None:
+            try:
+                sock = _listener_socket(self._beacon, self._interfaces)
+                self._transport, _ = await loop.create_datagram_endpoint(
+                    lambda: _BeaconProtocol(self), sock=sock
+                )
+            except OSError as exc:
+                log.warning("LAN beacon listener unavailable: %s", exc)
+            else:
+                self._sweep_task = asyncio.create_task(self._sweep_loop())
+        if self._mdns:
+            try:
+                from zeroconf.asyncio import AsyncServiceBrowser
+
+                self._zc = _new_zeroconf(self._interfaces)
+                self._zc_browser = AsyncServiceBrowser(
+                    self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_service]
+                )
+            except Exception as exc:  # any failure of the mDNS stack costs only discovery
+                log.warning("LAN discovery (mDNS) unavailable: %s", exc)
+                await self._close_zeroconf()
+
+    async def close(self) -> None:
+        """Stop listening; ``changes()`` iterators end."""
+        if self._closed:
+            return
+        self._closed = True
+        tasks = [t for t in (self._sweep_task, *self._lookups.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._transport is not None:
+            self._transport.close()
+            # The socket is closed only once the protocol hears of it: wait, so the
+            # port is free when close() returns.
+            await self._transport.get_protocol().closed
+        await self._close_zeroconf()
+        self._changed.set()
+
+    async def changes(self) -> AsyncIterator[list[Announcement]]:
+        """Yield the current list now, then again after every change, until closed."""
+        seen = -1
+        while not self._closed:
+            changed = self._changed
+            if seen != self._version:
+                seen = self._version
+                yield self.games
+                continue
+            await changed.wait()
+
+    async def _close_zeroconf(self) -> None:
+        browser, zc = self._zc_browser, self._zc
+        self._zc_browser = self._zc = None
+        try:
+            if browser is not None:
+                await browser.async_cancel()
+            if zc is not None:
+                await asyncio.wait_for(zc.async_close(), _MDNS_TIMEOUT)
+        except Exception as exc:
+            log.warning("LAN discovery (mDNS) did not close cleanly: %s", exc)
+
+    # beacon path
+
+    def _datagram(self, data: bytes, addr: tuple) -> None:
+        result = parse_datagram(data, addr[0])
+        if result is None:
+            self.ignored += 1
+        elif isinstance(result, Announcement):
+            key = ("beacon", result.host, result.port, result.table)
+            self._put(key, result, (result.host,), self._clock() + self._stale_after)
+        else:
+            table, port = result
+            if self._entries.pop(("beacon", addr[0], port, table), None) is not None:
+                self._refresh()
+
+    async def _sweep_loop(self) -> None:
+        # The clock decides what is stale; this only looks every so often.
+        while True:
+            await asyncio.sleep(min(0.25, self._stale_after / 4))
+            now = self._clock()
+            stale = [
+                k for k, e in self._entries.items() if e.expires is not None and e.expires <= now
+            ]
+            for key in stale:
+                del self._entries[key]
+            if stale:
+                self._refresh()
+
+    # mDNS path
+
+    def _on_service(self, zeroconf, service_type: str, name: str, state_change) -> None:
+        from zeroconf import ServiceStateChange
+
+        if self._closed:
+            return
+        if state_change is ServiceStateChange.Removed:
+            task = self._lookups.pop(name, None)
+            if task is not None:
+                task.cancel()
+            if self._entries.pop(("mdns", name), None) is not None:
+                self._refresh()
+            return
+        previous = self._lookups.get(name)
+        if previous is not None:
+            previous.cancel()
+        self._lookups[name] = asyncio.create_task(self._lookup(service_type, name))
+
+    async def _lookup(self, service_type: str, name: str) -> None:
+        from zeroconf.asyncio import AsyncServiceInfo
+
+        try:
+            info = AsyncServiceInfo(service_type, name)
+            if not await info.async_request(self._zc.zeroconf, int(_MDNS_TIMEOUT * 1000)):
+                return
+            addresses = _usable_addresses(info.parsed_scoped_addresses())
+            announcement = None
+            if addresses and type(info.port) is int and 1 <= info.port <= 65535:
+                announcement = parse_txt(info.properties, addresses[0], info.port)
+            if announcement is None:
+                self.ignored += 1
+                return
+            self._put(("mdns", name), announcement, tuple(addresses), None)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a hostile record must not take the browser down
+            self.ignored += 1
+            log.debug("mDNS record for %r ignored: %s", name, exc)
+        finally:
+            if self._lookups.get(name) is asyncio.current_task():
+                del self._lookups[name]
+
+    # the merged list
+
+    def _put(self, key: tuple, announcement: Announcement, addresses: tuple, expires) -> None:
+        if key not in self._entries and len(self._entries) >= MAX_ENTRIES:
+            self.ignored += 1
+            return
+        self._entries[key] = _Entry(announcement, addresses, expires)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Recompute the list; wake ``changes()`` if it differs. A table heard over both
+        paths (same port and table name, an address in common) is listed once."""
+        merged: dict[tuple, Announcement] = {}
+        entries = sorted(self._entries.items(), key=lambda item: item[0][0])  # beacon first
+        for _, entry in entries:
+            a = entry.announcement
+            if any((addr, a.port, a.table) in merged for addr in entry.addresses):
+                continue
+            merged[(a.host, a.port, a.table)] = a
+        games = sorted(merged.values(), key=lambda a: (a.game, a.table, a.host, a.port))
+        if games != self._games:
+            self._games = games
+            self._version += 1
+            changed, self._changed = self._changed, asyncio.Event()
+            changed.set()
+
+
+def _usable_addresses(addresses: Iterable[str]) -> list[str]:
+    """Addresses a client could connect to, IPv4 first; no multicast or unspecified."""
+    good = []
+    for text in addresses:
+        addr = _parse_ip(text)
+        if addr is not None and not addr.is_multicast and not addr.is_unspecified:
+            good.append(text)
+    return sorted(dict.fromkeys(good), key=lambda t: ":" in t)
+
+
+class _BeaconProtocol(asyncio.DatagramProtocol):
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def datagram_received(self, data: bytes, addr: tuple) -> None:
+        self._browser._datagram(data, addr)
+
+    def error_received(self, exc: Exception) -> None:
+        log.debug("beacon listener: %s", exc)
+
+
+async def browse(**options) -> AsyncIterator[list[Announcement]]:
+    """Yield the list of tables on the LAN now and after every change; options as for
+    ``Browser``. Closing the iterator (``aclose``, or leaving ``async for``) stops it."""
+    async with Browser(**options) as browser:
+        async for games in browser.changes():
+            yield games
+
+
+__all__ = [
+    "BEACON_GROUP",
+    "BEACON_INTERVAL",
+    "BEACON_PORT",
+    "GAMES",
+    "SERVICE_TYPE",
+    "STALE_AFTER",
+    "Announcement",
+    "Announcer",
+    "Browser",
+    "beacon_datagram",
+    "browse",
+    "bye_datagram",
+    "clean_text",
+    "format_address",
+    "local_addresses",
+    "parse_datagram",
+    "parse_txt",
+    "txt_properties",
+]
