@@ -4,6 +4,17 @@
 `nuggets.bots` the policies and `nuggets.sim` a command-line simulator.
 """
 
+from nuggets.odds import (
+    Advice,
+    advise,
+    best_keep,
+    bust_chance,
+    expected_keep,
+    expected_roll,
+    expected_stop,
+    expected_turn,
+    solve,
+)
 from nuggets.rules import (
     DICE,
     NUMBERS,
@@ -22,6 +33,15 @@ from nuggets.rules import (
 )
 
 __all__ = [
+    "Advice",
+    "advise",
+    "best_keep",
+    "bust_chance",
+    "expected_keep",
+    "expected_roll",
+    "expected_stop",
+    "expected_turn",
+    "solve",
     "DICE",
     "NUMBERS",
     "STARTING_SUPPLY",

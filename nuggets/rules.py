@@ -88,6 +88,10 @@ class Face(Enum):
     def __str__(self) -> str:
         return self.value
 
+    # Members are singletons: hash by identity, far cheaper than Enum's by-name
+    # hash in the hot loops of the advisor and the simulator.
+    __hash__ = object.__hash__
+
 
 FACES: tuple[Face, ...] = tuple(Face)
 NUMBERS: tuple[Face, ...] = (Face.TWO, Face.THREE, Face.FOUR, Face.FIVE)
@@ -96,21 +100,30 @@ _ORDER = {face: i for i, face in enumerate(FACES)}
 _FACE_NAMES = ", ".join(f.value for f in FACES)
 
 
+_LOOKUP: dict[object, Face] = {**{f: f for f in FACES}, **{f.value: f for f in FACES}}
+
+
 def _face(value: object) -> Face:
-    if isinstance(value, Face):
-        return value
-    if isinstance(value, str):
-        try:
-            return Face(value)
-        except ValueError:
-            pass
-    raise IllegalAction(f"unknown face {value!r}: a die shows one of {_FACE_NAMES}")
+    try:
+        return _LOOKUP[value]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"unknown face {value!r}: a die shows one of {_FACE_NAMES}") from None
 
 
 def _faces(values: object) -> tuple[Face, ...]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+    if isinstance(values, (str, bytes)):
         raise IllegalAction(f"faces must be a list of faces ({_FACE_NAMES}), not {values!r}")
-    return tuple(_face(v) for v in values)
+    try:
+        return tuple([_LOOKUP[v] for v in values])
+    except (KeyError, TypeError):
+        pass
+    try:
+        items = list(values)
+    except TypeError:
+        raise IllegalAction(
+            f"faces must be a list of faces ({_FACE_NAMES}), not {values!r}"
+        ) from None
+    return tuple(_face(v) for v in items)
 
 
 def _sorted(faces: Iterable[Face]) -> tuple[Face, ...]:
@@ -126,12 +139,24 @@ def _plural(count: int, face: Face) -> str:
     return f"{word} {face.value}s"
 
 
+def _names(faces: Iterable[Face]) -> list[str]:
+    return [f._value_ for f in faces]
+
+
 def score(faces: Iterable[Face | str]) -> int:
     """The value of set-aside dice (N5): 1 per nugget, each number 2..5 present
     once (six 3s are worth 3), lassos 0."""
-    faces = _faces(faces)
-    nuggets = sum(1 for f in faces if f is Face.NUGGET)
-    return nuggets + sum(_NUMBER_OF[f] for f in set(faces) if f in _NUMBER_OF)
+    return _score(_faces(faces))
+
+
+def _score(faces: Iterable[Face]) -> int:
+    nuggets, numbers = 0, set()
+    for f in faces:
+        if f is Face.NUGGET:
+            nuggets += 1
+        elif f is not Face.LASSO:
+            numbers.add(f)
+    return nuggets + sum(_NUMBER_OF[f] for f in numbers)
 
 
 def roll_dice(rng: random.Random, n: int) -> tuple[Face, ...]:
@@ -278,7 +303,8 @@ class Game:
 
     @property
     def kept_value(self) -> int:
-        return score(self.kept)
+        """The value of the dice set aside this turn (N5)."""
+        return _score(self.kept)
 
     @property
     def lassos(self) -> int:
@@ -336,9 +362,9 @@ class Game:
             "phase": self.phase,
             "supply": self.supply,
             "holdings": list(self.holdings),
-            "kept": [f.value for f in self.kept],
+            "kept": _names(self.kept),
             "kept_value": self.kept_value,
-            "rolled": None if self.rolled is None else [f.value for f in self.rolled],
+            "rolled": None if self.rolled is None else _names(self.rolled),
             "dice_left": self.dice_left,
             "can_steal": self.can_steal,
             "over": self.over,
@@ -374,7 +400,7 @@ class Game:
         if len(faces) != n:
             raise IllegalAction(f"{n} dice remain, the roll has {len(faces)}")
         seat = self.current
-        events = [{"type": "rolled", "seat": seat, "faces": [f.value for f in faces]}]
+        events = [{"type": "rolled", "seat": seat, "faces": _names(faces)}]
         if is_bust(faces, self.kept):
             events.append({"type": "bust", "seat": seat, "lost": self.kept_value})
             events.extend(self._next_player())
@@ -394,7 +420,7 @@ class Game:
             {
                 "type": "kept",
                 "seat": self.current,
-                "faces": [f.value for f in chosen],
+                "faces": _names(chosen),
                 "value": self.kept_value,
                 "dice_left": self.dice_left,
             }
