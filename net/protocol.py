@@ -282,6 +282,7 @@ class TableInfo(Struct, kw_only=True):
     seats: list[SeatInfo]
     settings: TableSettings
     spectators: int
+    seed_hash: str | None = None
 
 
 class Welcome(_Msg, tag="welcome"):

@@ -1,0 +1,353 @@
+"""The client side, for the TUI and for bots: one small async API over TCP or in-process.
+
+    client = await Client.connect("192.168.1.20", 7777, "Ann")     # TCP
+    client = await Client.local(host, "Ann")                        # in-process host
+    await client.send(Ready())
+    async for message in client:          # host messages, plus Reconnecting/Reconnected
+        ...                               # the stream ends after a Bye or Disconnected
+    await client.close()
+
+Both ways carry the same bytes through the same framing (``net.protocol``), so a game
+looks the same to the TUI whichever way it is played. If the connection drops, the
+client reconnects with its resume token and back-off, and says so in the stream.
+Failures are typed: :class:`Unreachable`, :class:`VersionMismatch`,
+:class:`TableFull`, :class:`Rejected`, :class:`ConnectionLost`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from net import protocol as p
+from net.clock import Clock, RealClock
+from net.protocol import Code
+
+Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, Any]]]
+
+BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0)  # seconds before each attempt
+
+
+class NetError(Exception):
+    """A network failure; ``code`` is the host's error code when it sent one."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Unreachable(NetError):
+    """Nothing answers at that address (refused, unreachable, timed out)."""
+
+
+class VersionMismatch(NetError):
+    """The host speaks another protocol version."""
+
+
+class TableFull(NetError):
+    """Every seat is taken, or the game has started (join as a spectator instead)."""
+
+
+class Rejected(NetError):
+    """The host refused the hello for another reason (see ``code``)."""
+
+
+class ConnectionLost(NetError):
+    """The connection dropped and could not be resumed."""
+
+
+@dataclass(frozen=True)
+class Reconnecting:
+    """Stream item: the connection dropped; attempt ``attempt`` follows in ``delay`` s."""
+
+    attempt: int
+    delay: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Reconnected:
+    """Stream item: the seat is back; ``welcome`` is the host's fresh welcome."""
+
+    welcome: p.Welcome
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    """Stream item, always the last: the connection is over (``error`` says why, if
+    it failed; None after a ``bye`` or ``close()``)."""
+
+    reason: str
+    error: NetError | None = None
+
+
+_HELLO_ERRORS = {
+    Code.BAD_VERSION: VersionMismatch,
+    Code.TABLE_FULL: TableFull,
+}
+
+
+class Client:
+    """A connection to a host (see the module docstring)."""
+
+    def __init__(
+        self,
+        opener: Opener,
+        hello: p.Hello,
+        *,
+        reconnect: bool = True,
+        clock: Clock | None = None,
+        max_line: int = p.DEFAULT_MAX_LINE,
+    ) -> None:
+        self._opener = opener
+        self._hello = hello
+        self._reconnect = reconnect
+        self._clock = clock
+        self._max_line = max_line
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: Any = None
+        self._conn: p.Connection | None = None
+        self._task: asyncio.Task | None = None
+        self._closed = False
+        self._ended = False
+        self.welcome: p.Welcome | None = None
+        #: host clock minus local clock, from the last ``state`` (bots plan in host time)
+        self.offset = 0.0
+
+    # -- opening -----------------------------------------------------------------------
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        table: str | None = None,
+        spectate: bool = False,
+        reconnect: bool = True,
+        timeout: float = 10.0,
+        clock: Clock | None = None,
+    ) -> Client:
+        """Join a host over TCP. Raises Unreachable, VersionMismatch, TableFull or
+        Rejected; on success ``client.welcome`` holds the host's welcome."""
+
+        async def opener() -> tuple[asyncio.StreamReader, Any]:
+            try:
+                return await asyncio.wait_for(
+                    asyncio.open_connection(host, port, limit=1 << 16), timeout
+                )
+            except (TimeoutError, OSError) as exc:
+                raise Unreachable(f"Cannot reach {host}:{port}: {exc}") from None
+
+        hello = p.Hello(protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate)
+        client = cls(opener, hello, reconnect=reconnect, clock=clock)
+        await client._open()
+        return client
+
+    @classmethod
+    async def local(
+        cls,
+        host: Any,
+        name: str,
+        *,
+        table: str | None = None,
+        spectate: bool = False,
+        clock: Clock | None = None,
+    ) -> Client:
+        """Join an in-process ``net.host.Host`` (local play) through the same protocol."""
+
+        async def opener() -> tuple[asyncio.StreamReader, Any]:
+            return host.open_local()
+
+        hello = p.Hello(protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate)
+        client = cls(opener, hello, clock=clock)
+        await client._open()
+        return client
+
+    async def _open(self) -> None:
+        welcome, leftovers = await self._handshake(self._hello)
+        self.welcome = welcome
+        for message in leftovers:
+            self._queue.put_nowait(message)
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
+        reader, writer = await self._opener()
+        conn = p.Connection(p.CLIENT, max_line=self._max_line)
+        try:
+            writer.write(conn.send(hello))
+            await writer.drain()
+            early: list[Any] = []
+            while True:
+                message = conn.next_message()
+                if message is p.NEED_DATA:
+                    conn.receive_data(await reader.read(65536))
+                    continue
+                if message is p.CLOSED:
+                    raise Unreachable("The host closed the connection during the hello.")
+                if isinstance(message, p.Welcome):
+                    self._reader, self._writer, self._conn = reader, writer, conn
+                    # what the host sent after the welcome stays for the stream
+                    return message, [message, *early, *self._drain(conn)]
+                if isinstance(message, p.Error):
+                    kind = _HELLO_ERRORS.get(message.code, Rejected)
+                    raise kind(message.message, message.code)
+                early.append(message)
+        except BaseException:
+            writer.close()
+            raise
+
+    @staticmethod
+    def _drain(conn: p.Connection) -> list[Any]:
+        out = []
+        while (message := conn.next_message()) not in (p.NEED_DATA, p.CLOSED):
+            out.append(message)
+        return out
+
+    # -- using -------------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        """This client's (first) seat, or None for a spectator."""
+        return None if self.welcome is None else self.welcome.seat
+
+    @property
+    def seats(self) -> list[int]:
+        """Every seat this client controls (several at a hot-seat table)."""
+        return [] if self.welcome is None else list(self.welcome.seats)
+
+    async def send(self, message: Any) -> None:
+        """Send a client message (``net.protocol``: Ready, Chat, Roll, Keep, Draw, ...).
+
+        While reconnecting the message is dropped: the host sends a fresh state when
+        the seat is back, so act on that. Raises ConnectionLost once the stream ended."""
+        if self._ended or self._closed:
+            raise ConnectionLost("The connection is closed.")
+        if self._writer is None or self._conn is None:
+            return
+        data = self._conn.send(message)
+        try:
+            self._writer.write(data)
+            await self._writer.drain()
+        except (ConnectionError, OSError):
+            pass  # the reading side notices and reconnects
+
+    async def recv(self) -> Any:
+        """The next stream item; raises ConnectionLost after the stream ended."""
+        if self._ended and self._queue.empty():
+            raise ConnectionLost("The connection is closed.")
+        item = await self._queue.get()
+        if isinstance(item, Disconnected):
+            self._ended = True
+        return item
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Any]:
+        while not (self._ended and self._queue.empty()):
+            item = await self.recv()
+            yield item
+            if isinstance(item, Disconnected):
+                return
+
+    async def close(self) -> None:
+        """Close the connection (the seat is kept for the grace period; send Leave
+        first to give it up)."""
+        self._closed = True
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if not self._ended:
+            self._queue.put_nowait(Disconnected("closed"))
+
+    # -- the background reader ---------------------------------------------------------
+
+    @property
+    def clock(self) -> Clock:
+        if self._clock is None:
+            self._clock = RealClock()
+        return self._clock
+
+    async def _pump(self) -> None:
+        reason = "connection lost"
+        while True:
+            ended = await self._read_until_gone()
+            if ended is not None:  # a bye: the host ended it on purpose
+                self._queue.put_nowait(Disconnected(ended))
+                return
+            if not self._reconnect or self.welcome is None or self.welcome.token is None:
+                self._queue.put_nowait(
+                    Disconnected(reason, ConnectionLost("The connection to the host was lost."))
+                )
+                return
+            if not await self._resume(reason):
+                return
+
+    async def _read_until_gone(self) -> str | None:
+        """Read messages into the queue; the bye reason, or None if the line dropped."""
+        assert self._conn is not None
+        conn, reader = self._conn, self._reader
+        while True:
+            try:
+                message = conn.next_message()
+            except p.RemoteProtocolError:
+                return None  # a broken host stream: treat it as a drop and resume
+            if message is p.NEED_DATA:
+                try:
+                    data = await reader.read(65536)
+                except (ConnectionError, OSError):
+                    data = b""
+                conn.receive_data(data)
+                continue
+            if message is p.CLOSED:
+                return None
+            if isinstance(message, p.State):
+                self.offset = message.at - self.clock.now()
+            self._queue.put_nowait(message)
+            if isinstance(message, p.Bye):
+                return message.reason
+
+    async def _resume(self, reason: str) -> bool:
+        assert self.welcome is not None
+        self._writer = self._conn = None
+        hello = p.Hello(
+            protocol=p.PROTOCOL_VERSION,
+            name=self.welcome.name,
+            token=self.welcome.token,
+            table=self.welcome.table.name,
+        )
+        error: NetError | None = None
+        for attempt, delay in enumerate(BACKOFF, 1):
+            self._queue.put_nowait(Reconnecting(attempt, delay, reason))
+            if delay:
+                await self.clock.sleep_until(self.clock.now() + delay)
+            try:
+                welcome, leftovers = await self._handshake(hello)
+            except Unreachable as exc:
+                error = exc
+                continue
+            except NetError as exc:  # the seat is gone (stale token) or refused
+                error = exc
+                break
+            self.welcome = welcome
+            self._queue.put_nowait(Reconnected(welcome))
+            for message in leftovers:
+                self._queue.put_nowait(message)
+            return True
+        lost = ConnectionLost(
+            f"The connection was lost and could not be resumed: {error.message if error else ''}",
+            error.code if error else None,
+        )
+        self._queue.put_nowait(Disconnected(reason, lost))
+        return False

@@ -1,0 +1,439 @@
+"""The asyncio host: a thin shell around the sans-I/O protocol and tables.
+
+One :class:`Host` serves several tables over TCP (``asyncio.start_server``) and over
+the in-process transport (``open_local``), through the same code path: bytes in,
+``net.protocol.Connection``, ``net.table.Tables``/``Table``, messages out, bytes out.
+The clock is injected (``net.clock``), so tests run the host on a fake clock.
+
+Per connection the shell enforces what the tables cannot see: the hello time-out, the
+cap on connections, a rate limit, and a bounded outgoing queue (a client that falls
+too far behind is dropped and goes down the reconnect path; it never stalls a table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from net import protocol as p
+from net.clock import Clock, Handle, RealClock
+from net.games import PLAYER_RANGE
+from net.protocol import Code
+from net.table import DEFAULT_GRACE, Member, Refusal, Settings, Table, Tables
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class HostConfig:
+    """Limits of the host (see docs/PROTOCOL.md, "Time-outs and limits")."""
+
+    max_line: int = p.DEFAULT_MAX_LINE
+    hello_timeout: float = 10.0
+    max_connections: int = 512
+    rate: float = 20.0  # messages per second, sustained
+    burst: float = 40.0  # messages at once
+    max_queue_bytes: int = 1 << 20  # unsent bytes before a client is dropped
+    read_size: int = 65536
+
+
+class Host:
+    """Serves tables; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        config: HostConfig | None = None,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
+        self._clock = clock
+        self.config = config or HostConfig()
+        self.report = report or (lambda text: None)
+        self.tables = Tables()
+        self._peers: set[_Peer] = set()
+        self._timers: dict[Table, tuple[float, Handle]] = {}
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._closing = False
+        # the last message encoded, so one State sent to many spectators is encoded once
+        self._last: tuple[Any, bytes] | None = None
+
+    @property
+    def clock(self) -> Clock:
+        if self._clock is None:
+            self._clock = RealClock()
+        return self._clock
+
+    def create_table(
+        self, name: str, game: str, *, bots: int = 0, difficulty: str | None = None, **settings
+    ) -> Table:
+        """Open a table (host API: the CLI and local play use it); ``settings`` are the
+        fields of ``net.table.Settings`` (``seats``, ``seed``, ``hotseat``, ...)."""
+        low, high = PLAYER_RANGE[game] if game in PLAYER_RANGE else (2, 2)
+        base = Settings(seats=high, grace=DEFAULT_GRACE.get(game, 30.0))
+        if difficulty is not None:
+            settings["difficulty"] = difficulty
+        for key, value in settings.items():
+            if not hasattr(base, key):
+                raise TypeError(f"unknown table setting {key!r}")
+            setattr(base, key, value)
+        table = self.tables.add(Table(name, game, base, report=self.report))
+        for _ in range(bots):
+            table.add_bot()
+        return table
+
+    # -- serving -----------------------------------------------------------------------
+
+    async def start(self, bind: str | None = "127.0.0.1", port: int = 0) -> None:
+        """Listen on TCP; ``bind=None`` listens on every interface."""
+        self.clock  # noqa: B018 - bind the real clock to the running loop now
+        self._server = await asyncio.start_server(self.serve, bind, port, limit=1 << 16)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "start() first"
+        return self._server.sockets[0].getsockname()[1]
+
+    @property
+    def sockets(self) -> list[tuple[str, int]]:
+        assert self._server is not None, "start() first"
+        return [s.getsockname()[:2] for s in self._server.sockets]
+
+    def open_local(self) -> tuple[asyncio.StreamReader, _PipeWriter]:
+        """An in-process connection: returns the client's (reader, writer); the host
+        serves the other end exactly as it serves a TCP connection."""
+        to_host, to_client = asyncio.StreamReader(), asyncio.StreamReader()
+        task = asyncio.get_running_loop().create_task(
+            self.serve(to_host, _PipeWriter(to_client, "in-process"))
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return to_client, _PipeWriter(to_host, "in-process")
+
+    async def serve(self, reader: asyncio.StreamReader, writer: Any) -> None:
+        """Serve one connection until it closes (TCP or in-process)."""
+        peer = _Peer(self, reader, writer)
+        if self._closing or len(self._peers) >= self.config.max_connections:
+            peer.send(
+                p.Error(
+                    code=Code.SERVER_FULL,
+                    message="The host has no room for another connection; try later.",
+                )
+            )
+            peer.close_after_flush()
+            await peer.run_writer()
+            return
+        self._peers.add(peer)
+        try:
+            await peer.run()
+        finally:
+            self._peers.discard(peer)
+
+    async def close(self, reason: str = "shutdown") -> None:
+        """Say ``bye`` to every client, stop listening and close every connection."""
+        self._closing = True
+        if self._server is not None:
+            self._server.close()
+        for table in self.tables.tables.values():
+            table.close(reason)
+        for peer in list(self._peers):
+            if peer.member is None:
+                peer.send(p.Bye(reason=reason))
+            peer.close_after_flush()
+        for _, handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        if self._peers:
+            await asyncio.wait([peer.task for peer in self._peers if peer.task], timeout=2.0)
+        for peer in list(self._peers):
+            peer.abort()
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    # -- tables and their timers -----------------------------------------------------
+
+    def touched(self, table: Table) -> None:
+        """Re-arm the table's timer after anything that may have changed it."""
+        when = table.next_wakeup()
+        current = self._timers.get(table)
+        if current is not None:
+            if current[0] == when:
+                return
+            current[1].cancel()
+            del self._timers[table]
+        if when is None or self._closing:
+            return
+        handle = self.clock.call_at(when, lambda: self._fire(table, when))
+        self._timers[table] = (when, handle)
+
+    def _fire(self, table: Table, when: float) -> None:
+        self._timers.pop(table, None)
+        # a loop may run a callback a hair early; the table must see its own time
+        try:
+            table.tick(max(self.clock.now(), when))
+        except Exception:  # a bug in a game must not take the host down
+            log.exception("table %s failed in tick", table.name)
+        self.touched(table)
+
+    def encode(self, message: Any) -> bytes:
+        last = self._last
+        if last is not None and last[0] is message:
+            return last[1]
+        data = p.encode(message, max_line=self.config.max_line)
+        self._last = (message, data)
+        return data
+
+
+class _Peer:
+    """One connection: reader loop, bounded outgoing queue, writer task."""
+
+    def __init__(self, host: Host, reader: asyncio.StreamReader, writer: Any) -> None:
+        self.host = host
+        self.reader = reader
+        self.writer = writer
+        self.conn = p.Connection(p.HOST, max_line=host.config.max_line)
+        self.member: Member | None = None
+        self.queue: deque[bytes] = deque()
+        self.queued = 0
+        self.wake = asyncio.Event()
+        self.closing = False
+        self.closed = False
+        self.task: asyncio.Task | None = None
+        self.reading = False
+        self.tokens = host.config.burst
+        self.refilled = host.clock.now()
+        self.limited_until = -1.0
+
+    # -- output --
+
+    def send(self, message: Any) -> None:
+        if self.closing or self.closed:
+            return
+        try:
+            data = self.host.encode(message)
+        except p.LocalProtocolError:
+            log.exception("cannot send %r", message)
+            return
+        if self.queued + len(data) > self.host.config.max_queue_bytes:
+            # too far behind: drop it (it reconnects) rather than hold up its table
+            self.drop("too_slow")
+            return
+        self.queue.append(data)
+        self.queued += len(data)
+        self.wake.set()
+
+    def close_after_flush(self, reason: str = "") -> None:
+        self.closing = True
+        self.wake.set()
+
+    def drop(self, reason: str) -> None:
+        log.info("dropping a connection: %s", reason)
+        # called from inside a table's broadcast: tell the table on the next turn
+        self.abort(defer=True)
+
+    def abort(self, defer: bool = False) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.closing = True
+        self.queue.clear()
+        self.queued = 0
+        self.wake.set()
+        transport = getattr(self.writer, "transport", None)
+        if transport is not None:
+            transport.abort()
+        else:
+            self.writer.close()
+        if defer:
+            asyncio.get_running_loop().call_soon(self._left)
+        else:
+            self._left()
+        self._stop_reading()
+
+    def _stop_reading(self) -> None:
+        if self.reading and self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+
+    def _left(self) -> None:
+        member, self.member = self.member, None
+        if member is not None and member.table is not None:
+            member.table.disconnect(member, self.host.clock.now(), link=self)
+            self.host.touched(member.table)
+
+    async def run_writer(self) -> None:
+        try:
+            while True:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.queue and not self.closed:
+                    data = b"".join(self.queue)
+                    self.queue.clear()
+                    self.queued = 0
+                    self.writer.write(data)
+                    await self.writer.drain()
+                if self.closing:
+                    break
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            if not self.closed:
+                self.closed = True
+                with contextlib.suppress(Exception):
+                    self.writer.close()
+            self._stop_reading()
+
+    # -- input --
+
+    async def run(self) -> None:
+        clock = self.host.clock
+        hello_timer = clock.call_at(clock.now() + self.host.config.hello_timeout, self._no_hello)
+        writer_task = asyncio.create_task(self.run_writer())
+        self.task = asyncio.current_task()
+        try:
+            while not self.closing:
+                self.reading = True
+                try:
+                    data = await self.reader.read(self.host.config.read_size)
+                except (ConnectionError, OSError):
+                    data = b""
+                except asyncio.CancelledError:
+                    if self.closing:  # the writer finished closing: stop reading
+                        break
+                    raise
+                finally:
+                    self.reading = False
+                if self.closing:
+                    break
+                self.conn.receive_data(data)
+                if not self._process():
+                    break
+        finally:
+            hello_timer.cancel()
+            self._left()
+            if not self.closing:
+                self.close_after_flush()
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(writer_task, 5.0)
+            if not writer_task.done():
+                writer_task.cancel()
+                self.abort()
+
+    def _process(self) -> bool:
+        """Handle every complete message; False once the connection must end."""
+        touched: set[Table] = set()
+        try:
+            while not self.closing:
+                try:
+                    message = self.conn.next_message()
+                except p.RemoteProtocolError as exc:
+                    self.send(exc.to_message())
+                    if self.conn.errored:
+                        self.close_after_flush()
+                        return False
+                    continue
+                if message is p.NEED_DATA:
+                    return True
+                if message is p.CLOSED:
+                    return False
+                if not self._within_rate():
+                    continue
+                self._dispatch(message)
+                if self.member is not None and self.member.table is not None:
+                    touched.add(self.member.table)
+            return not self.closing
+        finally:
+            for table in touched:
+                self.host.touched(table)
+
+    def _within_rate(self) -> bool:
+        config, now = self.host.config, self.host.clock.now()
+        self.tokens = min(config.burst, self.tokens + (now - self.refilled) * config.rate)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        if now >= self.limited_until:  # one notice per second of flooding is enough
+            self.limited_until = now + 1.0
+            self.send(
+                p.Error(
+                    code=Code.RATE_LIMITED,
+                    message=f"Too many messages: at most {config.rate:g} a second. "
+                    "Messages over the limit are dropped.",
+                )
+            )
+        return False
+
+    def _dispatch(self, message: Any) -> None:
+        now = self.host.clock.now()
+        if self.member is not None:
+            self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]
+            return
+        if not isinstance(message, p.Hello):
+            self.send(
+                p.Error(
+                    code=Code.HELLO_FIRST,
+                    message='Say hello first: {"type":"hello","protocol":1,"name":"..."}',
+                    ref=p.message_type(message),
+                )
+            )
+            return
+        try:
+            self.member = self.host.tables.hello(
+                message, self.send, self._closed_by_table, now, self
+            )
+        except Refusal as refusal:
+            self.send(p.Error(code=refusal.code, message=refusal.message, ref="hello"))
+            if refusal.code == Code.BAD_VERSION:
+                self.close_after_flush()
+
+    def _closed_by_table(self, reason: str) -> None:
+        self.member = None  # the table already knows
+        self.close_after_flush(reason)
+
+    def _no_hello(self) -> None:
+        if self.member is None and not self.closing:
+            self.send(
+                p.Error(
+                    code=Code.HELLO_TIMEOUT,
+                    message=f"No hello within {self.host.config.hello_timeout:g} seconds.",
+                )
+            )
+            self.close_after_flush()
+
+
+class _PipeWriter:
+    """The writing end of an in-process connection (duck-types StreamWriter)."""
+
+    def __init__(self, reader: asyncio.StreamReader, name: str) -> None:
+        self._reader = reader
+        self._name = name
+        self._closed = False
+
+    def write(self, data: bytes) -> None:
+        if not self._closed:
+            self._reader.feed_data(data)
+
+    async def drain(self) -> None:
+        if self._closed:
+            raise ConnectionResetError("the in-process connection is closed")
+        await asyncio.sleep(0)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._reader.feed_eof()
+
+    def is_closing(self) -> bool:
+        return self._closed
+
+    async def wait_closed(self) -> None:
+        return None
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return (self._name, 0) if name == "peername" else default

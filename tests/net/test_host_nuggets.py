@@ -1,0 +1,40 @@
+"""A Gold Nuggets table over real TCP sockets on 127.0.0.1."""
+
+import asyncio
+import hashlib
+
+from net import protocol as p
+from net.client import Client
+
+from .helpers import next_of, play_nuggets
+
+
+async def test_two_scripted_players_and_a_spectator_play_to_the_end(make_host):
+    host = await make_host(rate=10_000, burst=10_000)
+    host.create_table("Saloon", "nuggets", seats=2, seed="s1")
+    ann = await Client.connect("127.0.0.1", host.port, "Ann")
+    bob = await Client.connect("127.0.0.1", host.port, "Ann")  # a name clash
+    watcher = await Client.connect("127.0.0.1", host.port, "Cy", spectate=True)
+    assert (ann.seat, bob.seat, watcher.seat) == (0, 1, None)
+    assert bob.welcome.name == "Ann 2"
+    assert watcher.welcome.token is None
+    await ann.send(p.Ready())
+    await bob.send(p.Ready())
+    watched = []
+
+    async def watch():
+        return await next_of(watcher, p.Over, seen=watched)
+
+    over_a, over_b, over_w = await asyncio.wait_for(
+        asyncio.gather(play_nuggets(ann), play_nuggets(bob), watch()), 30
+    )
+    assert over_a == over_b == over_w
+    assert over_a.seed == "s1"
+    assert hashlib.sha256(b"s1").hexdigest() == over_a.seed_hash
+    states = [m for m in watched if isinstance(m, p.State)]
+    assert states and all(m.seat is None and m.view["seat"] is None for m in states)
+    final = states[-1].view
+    assert final["over"] and final["supply"] == 0
+    assert over_a.scores == final["holdings"]
+    started = next(m for m in watched if isinstance(m, p.Started))
+    assert started.seed_hash == over_a.seed_hash
