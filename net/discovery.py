@@ -47,6 +47,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import ifaddr
+from zeroconf import InterfaceChoice, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 log = logging.getLogger(__name__)
 
@@ -362,10 +364,7 @@ def _listener_socket(beacon: tuple[str, int], interfaces: Sequence[str] | None) 
         raise
 
 
-def _new_zeroconf(interfaces: Sequence[str] | None):
-    from zeroconf import InterfaceChoice
-    from zeroconf.asyncio import AsyncZeroconf
-
+def _new_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
     return AsyncZeroconf(interfaces=InterfaceChoice.All if interfaces is None else list(interfaces))
 
 
@@ -412,6 +411,7 @@ class Announcer:
         self._infos: dict[str, object] = {}  # table -> registered AsyncServiceInfo
         self._dirty = asyncio.Event()
         self._mdns_task: asyncio.Task | None = None
+        self._mdns_failed = False
 
     @property
     def tables(self) -> list[Announcement]:
@@ -442,24 +442,28 @@ class Announcer:
                 self._socks = _sender_sockets(self._beacon, self._interfaces)
             except OSError as exc:
                 self._socks = []
-                log.warning("LAN beacon unavailable (%s); share the printed address", exc)
+                log.warning("LAN beacon unavailable (%s); players can still join by address", exc)
             if self._socks:
                 self._beacon_task = asyncio.create_task(self._beacon_loop())
             elif _is_multicast(self._beacon[0]):
-                log.warning("LAN beacon unavailable (no IPv4 interface); share the address")
+                log.warning(
+                    "LAN beacon unavailable (no IPv4 interface); players can join by address"
+                )
         if self._mdns:
             try:
                 self._zc = _new_zeroconf(self._interfaces)
             except Exception as exc:  # any failure of the mDNS stack costs only discovery
-                log.warning("LAN discovery (mDNS) unavailable: %s", exc)
+                log.warning(
+                    "LAN discovery (mDNS) unavailable (%s); players can join by address", exc
+                )
                 self._zc = None
             else:
                 self._mdns_task = asyncio.create_task(self._mdns_loop())
                 self._dirty.set()
 
     async def update(self, announcement: Announcement) -> None:
-        """Announce a table, or its new state (keyed by table name): call it whenever
-        seats change. Returns at once; the network follows in the background."""
+        """Announce a table, or its new state, keyed by its (cleaned) table name: call
+        it whenever seats change. Returns at once; the network follows in the background."""
         if self._closed:
             return
         self._tables[announcement.table] = announcement
@@ -505,7 +509,9 @@ class Announcer:
             except OSError as exc:  # no route, EPERM from a firewall, a full buffer
                 if not self._send_failed:
                     self._send_failed = True
-                    log.warning("LAN beacon could not be sent (%s); share the address", exc)
+                    log.warning(
+                        "LAN beacon could not be sent (%s); players can join by address", exc
+                    )
 
     async def _beacon_loop(self) -> None:
         while True:
@@ -516,7 +522,6 @@ class Announcer:
     async def _mdns_loop(self) -> None:
         """Bring the registered services in line with ``_tables``, one change at a
         time, so ``update`` never waits on the network."""
-        from zeroconf.asyncio import AsyncServiceInfo
 
         zc = self._zc
         while True:
@@ -554,9 +559,10 @@ class Announcer:
                         await zc.async_update_service(info)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
-                log.warning("LAN discovery (mDNS) failed: %s", exc)
-                return
+            except Exception as exc:  # a time-out, a socket error: try again on the next change
+                if not self._mdns_failed:
+                    self._mdns_failed = True
+                    log.warning("LAN discovery (mDNS) failed: %s", exc)
 
     def _addresses(self, announcement: Announcement) -> list[str]:
         host = _parse_ip(announcement.host) if announcement.host else None
@@ -658,14 +664,14 @@ class Browser:
                 self._sweep_task = asyncio.create_task(self._sweep_loop())
         if self._mdns:
             try:
-                from zeroconf.asyncio import AsyncServiceBrowser
-
                 self._zc = _new_zeroconf(self._interfaces)
                 self._zc_browser = AsyncServiceBrowser(
                     self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_service]
                 )
             except Exception as exc:  # any failure of the mDNS stack costs only discovery
-                log.warning("LAN discovery (mDNS) unavailable: %s", exc)
+                log.warning(
+                    "LAN discovery (mDNS) unavailable (%s); players can join by address", exc
+                )
                 await self._close_zeroconf()
 
     async def close(self) -> None:
@@ -739,7 +745,6 @@ class Browser:
     # mDNS path
 
     def _on_service(self, zeroconf, service_type: str, name: str, state_change) -> None:
-        from zeroconf import ServiceStateChange
 
         if self._closed:
             return
@@ -753,10 +758,12 @@ class Browser:
         previous = self._lookups.get(name)
         if previous is not None:
             previous.cancel()
+        elif len(self._lookups) >= MAX_ENTRIES:  # a flood of names: let it pass by
+            self.ignored += 1
+            return
         self._lookups[name] = asyncio.create_task(self._lookup(service_type, name))
 
     async def _lookup(self, service_type: str, name: str) -> None:
-        from zeroconf.asyncio import AsyncServiceInfo
 
         try:
             info = AsyncServiceInfo(service_type, name)
