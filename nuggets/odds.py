@@ -404,3 +404,43 @@ def advise(view: Mapping) -> Advice:
     action = Roll() if roll > v else Stop()
     return Advice(phase, action, bust_chance=chance, stop=Fraction(v), roll=roll)
 
+
+
+# --- the tables of docs/ODDS.md (python bench/nuggets_advisor.py --tables) ---------
+
+
+def _numbers_of(mask: int) -> str:
+    return ", ".join(str(v) for i, v in enumerate(_VALUES) if mask >> i & 1) or "none"
+
+
+def tables() -> str:
+    """The tables of docs/ODDS.md, as Markdown."""
+    s = solve()
+    lines = ["Bust chance of the next roll, by dice left and how many numbers are set aside:", ""]
+    lines.append("| dice left | no number | one number | two numbers |")
+    lines.append("|---|---|---|---|")
+    for n in range(DICE, 0, -1):
+        cells = []
+        for mask in (0, 1, 3):
+            chance = s.bust.get((mask, n))
+            cells.append("" if chance is None else f"{chance} = {float(chance):.2%}")
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    lines += ["", f"Expected nuggets of a fresh turn: E0 = {s.e0} = {float(s.e0):.6f}", ""]
+    lines.append("Roll on or stop: expected nuggets of rolling, by value so far (bold: stop),")
+    lines.append("for each set of numbers already set aside and dice left:")
+    lines.append("")
+    lines.append("| numbers set aside | dice left | value so far: expected nuggets of rolling |")
+    lines.append("|---|---|---|")
+    for mask in sorted(range(16), key=lambda m: (_popcount(m), m)):
+        for n in range(DICE, 0, -1):
+            values = _values(mask, n)
+            if not values:
+                continue
+            cells = []
+            for v in values:
+                roll = float(s.roll[mask, n, v])
+                cell = f"{v}: {roll:.2f}"
+                cells.append(f"**{cell}**" if s.best[mask, n, v] == v else cell)
+            lines.append(f"| {_numbers_of(mask)} | {n} | " + ", ".join(cells) + " |")
+    return "\n".join(lines)
+
