@@ -50,6 +50,8 @@ import ifaddr
 from zeroconf import InterfaceChoice, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from net.text import TABLE_NAME_MAX, clean_text
+
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_motherlode._tcp.local."
@@ -58,7 +60,6 @@ BEACON_PORT = 7777  # UDP; the game itself is TCP, so the default port numbers c
 BEACON_INTERVAL = 2.0
 STALE_AFTER = 7.0  # three missed beacons, plus a margin
 GAMES = ("nuggets", "foolsgold")
-TABLE_MAX = 40  # characters of a table name
 MAX_SEATS = 64
 MAX_DATAGRAM = 1024  # bytes; a beacon is well under 300
 MAX_ENTRIES = 256  # tables a browser keeps, so a flood cannot grow it without bound
@@ -67,24 +68,12 @@ BEACON_VERSION = 1
 _TTL = 120  # seconds for every mDNS record: a crashed host vanishes in minutes, not 75
 _MDNS_TIMEOUT = 5.0  # seconds for one registration or lookup
 
-# ESC-introduced sequences (CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes), then
-# every C0/C1 control, DEL, and the bidi and line-separator characters that reorder
-# or break a line when shown.
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]?"
-    r"|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"
-    r"|\x1b[ -~]?"
-)
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-_SPACES = str.maketrans("\t\n\v\f\r\x85", "      ")  # these part words: keep a space
 _DIGITS = re.compile(r"[0-9]{1,5}")
 
 
-def clean_text(text: str, limit: int = TABLE_MAX) -> str:
-    """Text from the network made safe to show: no escape sequences or control
-    characters, runs of whitespace folded to one space, at most ``limit`` characters."""
-    text = _ESCAPES.sub("", text).translate(_SPACES)
-    return " ".join(_CONTROLS.sub("", text).split())[:limit]
+def _clean(text: str) -> str:
+    """Peer text made safe to show, cut to a table name's length."""
+    return clean_text(text)[:TABLE_NAME_MAX].rstrip()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,7 +98,7 @@ class Announcement:
             raise ValueError(f"unknown game {self.game!r}: expected one of {', '.join(GAMES)}")
         if not isinstance(self.table, str):
             raise ValueError(f"table name must be text, not {self.table!r}")
-        table = clean_text(self.table)
+        table = _clean(self.table)
         if not table:
             raise ValueError(f"table name {self.table!r} is empty once cleaned")
         object.__setattr__(self, "table", table)
@@ -274,7 +263,7 @@ def parse_datagram(data: bytes, source: str) -> Announcement | tuple[str, int] |
     if not isinstance(table, str) or type(port) is not int or not 1 <= port <= 65535:
         return None
     if obj.get("bye") is True:
-        table = clean_text(table)
+        table = _clean(table)
         return (table, port) if table else None
     try:
         return Announcement(
@@ -860,7 +849,6 @@ __all__ = [
     "beacon_datagram",
     "browse",
     "bye_datagram",
-    "clean_text",
     "format_address",
     "local_addresses",
     "parse_datagram",

@@ -37,13 +37,13 @@ from net.discovery import (
     beacon_datagram,
     browse,
     bye_datagram,
-    clean_text,
     format_address,
     local_addresses,
     parse_datagram,
     parse_txt,
     txt_properties,
 )
+from net.text import TABLE_NAME_MAX
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 10.0  # seconds: the bound on waiting for an expected packet, never a sleep
@@ -64,24 +64,21 @@ def table(**changes) -> Announcement:
     ("raw", "clean"),
     [
         ("Ann's table", "Ann's table"),
-        ("\x1b[31mred\x1b[0m", "red"),
+        ("\x1b[2J\x1b[Hwipe", "wipe"),
         ("a\x1b]0;pwned\x07b", "ab"),  # OSC: set the terminal title
         ("a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"),  # OSC 8 hyperlink
-        ("\x9b31mC1", "31mC1"),  # the C1 CSI itself goes; what follows is plain text
+        ("\x9b31mC1", "C1"),
         ("tab\there\nnew\rline", "tab here new line"),
         ("bell\x07 nul\x00 del\x7f", "bell nul del"),
         ("evil\u202etxt.exe", "eviltxt.exe"),  # bidi override
-        ("   lots    of   space  ", "lots of space"),
-        ("x" * 100, "x" * 40),
+        ("x" * 100, "x" * TABLE_NAME_MAX),
+        ("x" * (TABLE_NAME_MAX - 1) + " y", "x" * (TABLE_NAME_MAX - 1)),
         ("Zoë 🎲 table", "Zoë 🎲 table"),
     ],
 )
-def test_clean_text(raw, clean):
-    assert clean_text(raw) == clean
-
-
-def test_announcement_cleans_its_table_name():
-    assert table(table="\x1b[2J\x1b[Hwipe").table == "wipe"
+def test_announcement_cleans_and_caps_its_table_name(raw, clean):
+    # The cleaning itself is net.text's (tested there); every path here goes through it.
+    assert table(table=raw).table == clean
 
 
 @pytest.mark.parametrize(
@@ -247,7 +244,7 @@ def test_garbage_datagrams_are_ignored(data):
 
 
 def test_hostile_beacon_text_is_cleaned():
-    data = json.dumps({**GOOD, "table": "\x1b]0;owned\x07Free \x9bbeer"}).encode()
+    data = json.dumps({**GOOD, "table": "\x1b]0;owned\x07Free \x9b2Jbeer"}).encode()
     assert parse_datagram(data, "10.1.2.3").table == "Free beer"
 
 
