@@ -1,0 +1,50 @@
+"""Helpers for the TUI tests: real rules views, screen text, recorded messages."""
+
+from __future__ import annotations
+
+from nuggets import Game, Keep, Roll
+from tui.messages import SendAction
+from tui.screen_text import screen_text
+
+__all__ = ["Recorder", "nuggets_view", "screen_text", "foolsgold_view"]
+
+
+def nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"), kept=(), names=("Ann", "Bob"),
+                 seat=0):
+    """A real Gold Nuggets view: the rules engine played to the given position."""
+    game = Game(list(names))
+    if kept:
+        first = list(kept) + list(rolled)[: 7 - len(kept) - len(rolled)]
+        # roll the kept dice plus fillers so the kept set-aside is legal, then keep
+        filler = ["nugget"] * (7 - len(first))
+        game.apply(Roll(first + filler))
+        game.apply(Keep(list(kept)))
+    game.apply(Roll(list(rolled)))
+    return game.view(seat)
+
+
+def foolsgold_view(**changes):
+    """A Fool's Gold match view in the shape of docs/ARCHITECTURE.md."""
+    card = lambda n, v, k="animal": {"name": n, "kind": k, "variant": v}  # noqa: E731
+    view = {
+        "game": "foolsgold", "seat": 0, "players": 4, "start": 1,
+        "hand": [card("Owl", "a"), card("Owl", "c"), card("Calamity Kate", "f", "prospector"),
+                 card("Gila Monster", "b"), card("Mule", "d"), card("Owl", "d")],
+        "hand_sizes": [6, 5, 5, 5], "incoming_sizes": [0, 2, 1, 0], "draw_pile": 20,
+        "trash_pile": 3, "nuggets_left": 3, "grabbed": [], "caller": None, "revealed": None,
+        "revealed_set": None, "frozen": False, "deadline": None, "call_closes": None,
+        "settled": False, "deltas": None, "scores": [1, 0, 2, 0], "winner": None, "round_no": 2,
+    }
+    view.update(changes)
+    return view
+
+
+class Recorder:
+    """A message hook that keeps every action a screen asked to send."""
+
+    def __init__(self) -> None:
+        self.actions = []
+
+    def __call__(self, message) -> None:
+        if isinstance(message, SendAction):
+            self.actions.append(message.action)

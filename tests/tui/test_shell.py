@@ -1,0 +1,250 @@
+"""The app shell driven by a Pilot: menu, help, rules, settings, and both tables fed
+real views, with keys turned into protocol actions."""
+
+from __future__ import annotations
+
+import pytest
+
+from net import protocol as p
+from tui.app import MotherlodeApp
+from tui.screens.common import HelpScreen, RulesScreen
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.menu import MenuScreen, SettingsScreen
+from tui.screens.nuggets import NuggetsScreen
+from tui.settings import Settings
+
+from .helpers import Recorder, foolsgold_view, nuggets_view, screen_text
+
+HOSTILE = ["[bold]Ann[/]", "[@click=app.quit]Bob", "Cid\x1b[31m\x07", "[/]"]
+
+
+def make_app(tmp_path, **kwargs) -> MotherlodeApp:
+    path = tmp_path / "settings.json"
+    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=path, **kwargs)
+
+
+async def test_menu_opens_and_every_choice_has_a_key(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        text = screen_text(app)
+        for label in ("hot-seat", "against bots", "Host a LAN game", "Join a LAN game", "Rules",
+                      "Settings", "Quit"):
+            assert label in text
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        for key in ("h", "n", "f", "o", "j", "r", "s", "q", "ctrl+q"):
+            assert f"  {key} " in text
+        await pilot.press("escape")
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert "Gold Nuggets" in screen_text(app)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_settings_are_saved_and_reloaded(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#name").value = "Zed\x1b[2J"
+        app.screen.query_one("#ascii").value = True
+        app.screen.query_one("#advisor").value = False
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Saved to" in screen_text(app)
+    loaded = Settings.load(tmp_path / "settings.json")
+    assert (loaded.name, loaded.ascii, loaded.advisor) == ("Zed", True, False)
+    assert app.ascii_mode is True
+
+
+async def test_hotseat_form_wants_two_seats(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Fill in 2 to 5 seats." in screen_text(app)
+
+
+async def _nuggets(app, pilot, view, seats=(0,), **kwargs) -> NuggetsScreen:
+    screen = NuggetsScreen(list(seats), **kwargs)
+    await app.push_screen(screen)
+    screen.show_state(view, [{"type": "rolled", "seat": view["current"],
+                              "faces": view["rolled"]}])
+    await pilot.pause()
+    return screen
+
+
+async def test_dice_keys_send_a_keep_then_the_roll(tmp_path):
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"))
+        screen = await _nuggets(app, pilot, view)
+        await pilot.press("n", "f3")
+        await pilot.pause()
+        assert screen.selected == {0, 2, 3, 4}
+        await pilot.press("enter")
+        await pilot.pause()
+        assert recorder.actions == [p.Keep(faces=["nugget", "3", "3", "3"], seat=0)]
+        # the host confirms: the follow-up roll goes out on its own
+        after = dict(view, phase="choose", rolled=None, kept=["nugget", "3", "3", "3"],
+                     kept_value=4, dice_left=3)
+        screen.show_state(after, [])
+        await pilot.pause()
+        assert recorder.actions[-1] == p.Roll(seat=0)
+
+
+async def test_an_illegal_selection_is_explained_in_place(tmp_path):
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"))
+        await _nuggets(app, pilot, view)
+        await pilot.press("6")  # a lone 5: a new number needs three dice
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        assert recorder.actions == []
+        text = screen_text(app)
+        assert "Not allowed: a new number needs three or more dice" in text
+        assert "Legal:" in text
+
+
+async def test_steal_picks_a_victim(tmp_path):
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = nuggets_view(rolled=("lasso", "lasso", "lasso", "5", "2", "4", "4"),
+                            names=("Ann", "Bob", "Cid"))
+        await _nuggets(app, pilot, view)
+        await pilot.press("l", "s")
+        await pilot.pause()
+        assert "Steal from whom?" in screen_text(app)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert recorder.actions == [p.Keep(faces=["lasso"] * 3, seat=0)]
+        screen = app.screen
+        screen.show_state(dict(view, phase="choose", rolled=None, kept=["lasso"] * 3,
+                               dice_left=4, can_steal=True), [])
+        await pilot.pause()
+        assert recorder.actions[-1] == p.Stop(steal_from=2, seat=0)
+
+
+async def test_no_action_out_of_turn_and_the_advisor_toggles(tmp_path):
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = nuggets_view()
+        screen = await _nuggets(app, pilot, view, seats=(1,))
+        await pilot.press("1", "enter", "t")
+        await pilot.pause()
+        assert recorder.actions == []
+        assert "It is not your turn." in screen_text(app)
+        assert "Best set-aside" in screen_text(app)
+        await pilot.press("a")
+        await pilot.pause()
+        assert "Best set-aside" not in screen_text(app)
+        assert screen.advisor_on is False
+
+
+async def test_bust_is_a_moment_that_clears_itself(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _nuggets(app, pilot, nuggets_view())
+        screen.show_state(dict(nuggets_view(), current=1, phase="roll", rolled=None),
+                          [{"type": "bust", "seat": 0, "lost": 4}])
+        await pilot.pause()
+        assert "BUST! Ann loses 4" in screen_text(app)
+        screen._end_moment()  # the timer's callback, called now instead of waiting
+        await pilot.pause()
+        assert "Bob's turn" in screen_text(app)
+
+
+async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"])
+        await app.push_screen(screen)
+        screen.show_state(foolsgold_view(), [])
+        await pilot.pause()
+        await pilot.press("3", "d", "space", "g", "f", "9")
+        await pilot.pause()
+        assert recorder.actions[0] == p.Discard(
+            card=p.CardRef(name="Calamity Kate", variant="f", kind="prospector"))
+        assert recorder.actions[1:] == [p.Draw(), p.Draw(), p.Grab(), p.Call()]
+        grabbed = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1)
+        screen.show_state(grabbed, [{"type": "grabbed", "seat": 2, "at": 10.0, "order": 1}])
+        await pilot.pause()
+        assert screen.query_one("#foolsgold-table").has_class("-flash")
+        text = screen_text(app)
+        assert "Cid GRABBED!" in text
+        assert "+153 ms" in text
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True])
+async def test_hostile_names_show_literally_and_crash_nothing(tmp_path, ascii_mode):
+    app = make_app(tmp_path, ascii_mode=ascii_mode)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = FoolsGoldScreen(0, HOSTILE, ascii_mode=ascii_mode)
+        await app.push_screen(screen)
+        screen.show_state(foolsgold_view(), [{"type": "drew", "seat": 1, "pile": "incoming"}])
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[bold]Ann[/]" in text
+        assert "[@click=app.quit]Bob drew" in text
+        assert "\x1b" not in text
+        await pilot.click(offset=(5, 4))  # where the click-markup name is drawn
+        await pilot.pause()
+        assert app.is_running
+        await app.push_screen(NuggetsScreen([0], ascii_mode=ascii_mode))
+        app.screen.show_state(nuggets_view(names=HOSTILE[:2]), [])
+        await pilot.pause()
+        assert "[bold]Ann[/]" in screen_text(app)
+        if ascii_mode:
+            assert screen_text(app).split("\n")[3].isascii()
+
+
+async def test_resizing_keeps_the_table_whole(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _nuggets(app, pilot, nuggets_view())
+        for size in ((120, 40), (60, 20), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        text = screen_text(app)
+        assert "NUGGET" in text and "Set aside" in text
+
+
+async def test_an_unexpected_error_is_logged_and_the_screen_says_where(tmp_path, capfd):
+    app = make_app(tmp_path)
+
+    def boom() -> None:
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.call_later(boom)
+            await pilot.pause()
+    assert app.crash_log is not None and app.crash_log.parent == tmp_path / "log"
+    assert "RuntimeError: boom" in app.crash_log.read_text()
+    assert str(app.crash_log) in app.crash_message
+    printed = capfd.readouterr().err
+    assert "unexpected error" in printed and "The details are in" in printed
+    assert "Traceback" not in printed
+
+
+def test_no_color_is_respected(tmp_path, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(tmp_path)
+    assert app.no_color

@@ -1,0 +1,77 @@
+"""Snapshots at 80x24 (pytest-textual-snapshot): menu, both tables, the advisor, ASCII.
+
+Deterministic: fixed views from the real rules engine, no clock text, no timers left
+running at capture. Update with `pytest tests/tui --snapshot-update` after a deliberate
+change, and look at the SVGs before committing them.
+"""
+
+from __future__ import annotations
+
+from tui.app import MotherlodeApp
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.nuggets import NuggetsScreen
+from tui.settings import Settings
+
+from .helpers import foolsgold_view, nuggets_view
+
+SIZE = (80, 24)
+
+
+def _app(tmp_path, ascii_mode=False) -> MotherlodeApp:
+    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
+                         ascii_mode=ascii_mode)
+
+
+def _nuggets_table(advisor: bool, ascii_mode: bool = False):
+    async def run_before(pilot) -> None:
+        screen = NuggetsScreen([0, 1], advisor=advisor, hotseat=True, ascii_mode=ascii_mode)
+        await pilot.app.push_screen(screen)
+        view = nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"),
+                            names=("Ann", "Bob"))
+        view = dict(view, supply=61, holdings=[9, 7])
+        screen.show_state(view, [{"type": "turn", "seat": 0},
+                                 {"type": "rolled", "seat": 0, "faces": view["rolled"]}])
+        await pilot.press("n", "f3")
+        await pilot.pause()
+
+    return run_before
+
+
+def _foolsgold_table(ascii_mode: bool = False):
+    async def run_before(pilot) -> None:
+        screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"], ascii_mode=ascii_mode)
+        await pilot.app.push_screen(screen)
+        view = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1)
+        screen.show_state(view, [{"type": "drew", "seat": 1, "pile": "draw"},
+                                 {"type": "grabbed", "seat": 2, "at": 10.0, "order": 1},
+                                 {"type": "grabbed", "seat": 3, "at": 10.153, "order": 2}])
+        screen.query_one("#foolsgold-table").remove_class("-flash")  # no flash in a snapshot
+        await pilot.pause()
+
+    return run_before
+
+
+def test_menu(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE)
+
+
+def test_nuggets_table(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_nuggets_table(False))
+
+
+def test_nuggets_table_with_advisor(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_nuggets_table(True))
+
+
+def test_foolsgold_table(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_foolsgold_table())
+
+
+def test_nuggets_table_ascii(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path, True), terminal_size=SIZE,
+                        run_before=_nuggets_table(True, ascii_mode=True))
+
+
+def test_foolsgold_table_ascii(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path, True), terminal_size=SIZE,
+                        run_before=_foolsgold_table(ascii_mode=True))

@@ -1,0 +1,156 @@
+"""Pictures of dice and cards as lines of text, in Unicode or plain ASCII.
+
+Pure functions, no Textual: widgets turn these lines into styled text. Every face and
+every card variant must stay distinct without colour (NO_COLOR, monochrome terminals),
+so the shapes alone tell them apart; colour only helps.
+"""
+
+from __future__ import annotations
+
+import locale
+import sys
+
+DIE_WIDTH = 9
+DIE_HEIGHT = 5
+CARD_WIDTH = 13
+CARD_HEIGHT = 7
+
+FACES = ("nugget", "lasso", "2", "3", "4", "5")
+
+# Pip positions in a 3x3 grid (row, column) for the number faces.
+_PIPS = {
+    "2": {(0, 0), (2, 2)},
+    "3": {(0, 0), (1, 1), (2, 2)},
+    "4": {(0, 0), (0, 2), (2, 0), (2, 2)},
+    "5": {(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)},
+}
+
+# The inner 7x3 picture of the two symbol faces.
+_SYMBOL = {
+    ("nugget", False): ("  ▄█▄  ", " ▐███▌ ", "NUGGET "),
+    ("nugget", True): ("  $$$  ", " $$$$$ ", "NUGGET "),
+    ("lasso", False): (" ╭───╮ ", " ╰─┬─╯ ", " LASSO "),
+    ("lasso", True): (" (---) ", "  \\_/~ ", " LASSO "),
+}
+
+_BOX = {
+    # tl, tr, bl, br, horizontal, vertical
+    (False, False): "╭╮╰╯─│",
+    (False, True): "┏┓┗┛━┃",
+    (True, False): "+++" "+-|",
+    (True, True): "#####" "#",
+}
+
+
+def ascii_default() -> bool:
+    """True when the terminal's encoding cannot be trusted with box-drawing characters."""
+    encoding = (getattr(sys.stdout, "encoding", None) or locale.getpreferredencoding(False))
+    return "utf" not in encoding.lower().replace("-", "")
+
+
+def _inner(face: str, ascii_mode: bool) -> tuple[str, str, str]:
+    if face in _PIPS:
+        pip = "o" if ascii_mode else "●"
+        rows = []
+        for r in range(3):
+            cells = [pip if (r, c) in _PIPS[face] else " " for c in range(3)]
+            rows.append(" " + " ".join(cells) + " ")
+        return rows[0], rows[1], rows[2]
+    return _SYMBOL[(face, ascii_mode)]
+
+
+def die_lines(face: str, *, ascii_mode: bool = False, selected: bool = False) -> list[str]:
+    """A die of DIE_WIDTH x DIE_HEIGHT; a selected die has a heavy (or `#`) frame."""
+    if face not in FACES:
+        raise ValueError(f"unknown die face {face!r}; expected one of {', '.join(FACES)}")
+    tl, tr, bl, br, h, v = _BOX[(ascii_mode, selected)]
+    inner = _inner(face, ascii_mode)
+    top = tl + h * (DIE_WIDTH - 2) + tr
+    bottom = bl + h * (DIE_WIDTH - 2) + br
+    # The number faces carry their digit in the bottom frame, so they read as numbers
+    # even where pips blur together.
+    if face in _PIPS:
+        bottom = bl + h * 3 + face + h * 3 + br
+    return [top, *(v + row + v for row in inner), bottom]
+
+
+def face_label(face: str) -> str:
+    """A short name of a face for logs and the tray."""
+    return {"nugget": "nugget", "lasso": "lasso"}.get(face, face)
+
+
+def small_die(face: str, *, ascii_mode: bool = False) -> str:
+    """A one-cell-high die for the set-aside tray: `[N]`, `[L]`, `[3]`."""
+    mark = {"nugget": "N", "lasso": "L"}.get(face, face)
+    return f"[{mark}]"
+
+
+# Card art: each variant has its own ornament, so two Owls never look the same.
+_ORNAMENT_UNICODE = {
+    "a": ("∿∿∿∿∿∿∿∿", "∿∿∿∿∿∿∿∿"),
+    "b": ("▲△▲△▲△▲△", "△▲△▲△▲△▲"),
+    "c": ("╱╲╱╲╱╲╱╲", "╲╱╲╱╲╱╲╱"),
+    "d": ("▒▓▒▓▒▓▒▓", "▓▒▓▒▓▒▓▒"),
+    "e": ("◆◇◆◇◆◇◆◇", "◇◆◇◆◇◆◇◆"),
+    "f": ("●○●○●○●○", "○●○●○●○●"),
+}
+_ORNAMENT_ASCII = {
+    "a": ("~~~~~~~~", "~~~~~~~~"),
+    "b": ("^v^v^v^v", "v^v^v^v^"),
+    "c": ("* + * + ", " + * + *"),
+    "d": ("=-=-=-=-", "-=-=-=-="),
+    "e": ("<><><><>", "<><><><>"),
+    "f": ("o.o.o.o.", ".o.o.o.o"),
+}
+
+
+def _ornament(variant: str, ascii_mode: bool) -> tuple[str, str]:
+    table = _ORNAMENT_ASCII if ascii_mode else _ORNAMENT_UNICODE
+    if variant in table:
+        return table[variant]
+    # Variants beyond the drawn ones still differ: the letter itself is the pattern.
+    letter = (variant or "?")[:1]
+    return ((letter + " ") * 4, (" " + letter) * 4)
+
+
+def _name_rows(name: str, width: int) -> tuple[str, str]:
+    """A card name on two rows, split at a space when it does not fit on one."""
+    if len(name) <= width:
+        return name, ""
+    head, _, tail = name.rpartition(" ")
+    if head and len(head) <= width:
+        return head, tail[:width]
+    return name[:width], name[width : 2 * width]
+
+
+def card_lines(
+    card: dict, *, ascii_mode: bool = False, selected: bool = False, key: str = ""
+) -> list[str]:
+    """A card of CARD_WIDTH x CARD_HEIGHT: name, two rows of variant art, kind + variant.
+
+    `key` (e.g. "1") is printed in the top frame so the discard key is on the card.
+    """
+    tl, tr, bl, br, h, v = _BOX[(ascii_mode, selected)]
+    inner = CARD_WIDTH - 2
+    name = "".join(ch for ch in str(card.get("name", "?")) if ch.isprintable())
+    variant = "".join(ch for ch in str(card.get("variant", "")) if ch.isprintable())[:2]
+    kind = str(card.get("kind", ""))
+    art = _ornament(variant, ascii_mode)
+    label = f"{h}{key}" if key else ""
+    top = tl + label + h * (inner - len(label)) + tr
+    # The foot tells how many make a set, which is what a player needs of the kind.
+    need = {"animal": "3", "prospector": "5"}.get(kind, "?")
+    dot = "." if ascii_mode else "·"
+    foot = f"{need}-set {dot} {variant}"[:inner]
+    first, second = _name_rows(name, inner)
+    rows = [first, second, art[0], art[1], foot]
+    return [top, *(v + row.center(inner) + v for row in rows), bl + h * inner + br]
+
+
+def card_back_lines(*, ascii_mode: bool = False) -> list[str]:
+    """A face-down card: used for opponents' hands and piles."""
+    tl, tr, bl, br, h, v = _BOX[(ascii_mode, False)]
+    fill = "/" if ascii_mode else "░"
+    inner = CARD_WIDTH - 2
+    rows = CARD_HEIGHT - 2
+    return [tl + h * inner + tr, *(v + fill * inner + v for _ in range(rows)), bl + h * inner + br]

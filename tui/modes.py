@@ -1,0 +1,185 @@
+"""Opening each mode: local play on an in-process host, hosting on the LAN, joining.
+
+Every mode ends in a `Link` around a `net.client.Client`; only what runs the host
+differs. Failures to connect become a clear message on screen.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from net import protocol as p
+from net.client import Client, NetError, TableFull, Unreachable, VersionMismatch
+from net.host import Host
+from tui.link import Link
+from tui.screens.common import PickScreen
+from tui.screens.join import JoinScreen
+
+if TYPE_CHECKING:
+    from tui.app import MotherlodeApp
+
+log = logging.getLogger("motherlode.tui")
+
+DEFAULT_PORT = 7777
+TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
+MAX_BOTS = {"nuggets": 4, "foolsgold": 7}
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """"host", "host:port" or "[v6]:port" -> (host, port); ValueError says what is wrong."""
+    text = text.strip()
+    if not text:
+        raise ValueError("type an address such as 192.168.1.20:7777")
+    if text.startswith("["):
+        host, sep, rest = text[1:].partition("]")
+        if not sep:
+            raise ValueError(f"{text!r}: a [ without its ]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host, port_text = text, ""
+    if not host:
+        raise ValueError(f"{text!r} has no host")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"{port_text!r} is not a port (1-65535)")
+    return host, int(port_text)
+
+
+def failure_text(error: NetError) -> tuple[str, str]:
+    """(title, body) for a connection that failed."""
+    if isinstance(error, Unreachable):
+        return "Cannot reach the host", (
+            f"{error.message}\n\nCheck the address, that the host is running, and that both "
+            "machines are on the same network (a firewall may block the port)."
+        )
+    if isinstance(error, VersionMismatch):
+        return "Different versions", f"{error.message}\n\nUse the same Motherlode version on both."
+    if isinstance(error, TableFull):
+        return "The table is full", error.message
+    return "The host refused", error.message
+
+
+def open_mode(app: MotherlodeApp, choice: str, *args: Any) -> None:
+    """Open a menu choice or a command-line shortcut."""
+    if choice == "hotseat":
+        seats = args[0]
+        app.run_worker(start_hotseat(app, seats), group="mode", exclusive=True)
+    elif choice in ("nuggets-bots", "foolsgold-bots"):
+        game = choice.split("-")[0]
+        choices = [(n, f"{n} bot{'s' if n > 1 else ''}") for n in range(1, MAX_BOTS[game] + 1)]
+
+        def picked(bots: int | None) -> None:
+            if bots:
+                app.run_worker(start_solo(app, game, bots), group="mode", exclusive=True)
+
+        app.push_screen(PickScreen(f"{TITLES[game]}: how many bots?", choices), picked)
+    elif choice == "solo":
+        game, bots = args
+        app.run_worker(start_solo(app, game, bots), group="mode", exclusive=True)
+    elif choice == "host":
+        choices = [(0, "Gold Nuggets (2-5 players)"), (1, "Fool's Gold (2-8 players)")]
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                game = ("nuggets", "foolsgold")[index]
+                app.run_worker(start_lan_host(app, game), group="mode", exclusive=True)
+
+        app.push_screen(PickScreen("Host which game?", choices), chosen)
+    elif choice == "join" and not args:
+        app.push_screen(JoinScreen())
+    elif choice == "join":
+        host, port = args[0], args[1]
+        app.run_worker(join(app, host, port), group="mode", exclusive=True)
+    else:
+        app.notify(f"Unknown choice {choice!r}", severity="error")
+
+
+def _new_host(app: MotherlodeApp) -> Host:
+    return Host(clock=app.host_clock)
+
+
+async def _local(app: MotherlodeApp, game: str, seats: int, mode: str, setup: list[Any],
+                 **settings: Any) -> None:
+    host = _new_host(app)
+    options = {"difficulty": app.settings.difficulty, **app.table_options, **settings}
+    host.create_table(TITLES[game], game, seats=seats, **options)
+    try:
+        client = await Client.local(host, app.settings.name, clock=app.client_clock)
+    except NetError as error:
+        await host.close()
+        app.show_message(*failure_text(error))
+        return
+    app.attach(Link(app, client, mode=mode, host=host, setup=[*setup, p.Start()]))
+
+
+async def start_hotseat(app: MotherlodeApp, seats: list[tuple[str, bool]]) -> None:
+    """Gold Nuggets on this keyboard: the first person connects, the rest are seated
+    by the same connection (`add_local`), bots by `add_bot`, in the order given."""
+    people = [name for name, bot in seats if not bot]
+    first = people[0]
+    setup: list[Any] = []
+    skipped = False
+    for name, bot in seats:
+        if not bot and name == first and not skipped:
+            skipped = True  # the connecting player holds seat 0
+            continue
+        setup.append(p.AddBot() if bot else p.AddLocal(name=name))
+    app.settings.name = first
+    await _local(app, "nuggets", len(seats), "hotseat", setup, hotseat=True)
+
+
+async def start_solo(app: MotherlodeApp, game: str, bots: int) -> None:
+    """One person against `bots` bots of the chosen difficulty."""
+    await _local(app, game, bots + 1, "solo", [p.AddBot() for _ in range(bots)])
+
+
+async def start_lan_host(app: MotherlodeApp, game: str) -> None:
+    """A TCP host in this process, announced on the LAN; you play at seat 0."""
+    from net import discovery
+
+    host = _new_host(app)
+    port = app.lan_port
+    try:
+        await host.start(bind=app.lan_bind, port=port)
+    except OSError:
+        if port == 0:
+            raise
+        await host.start(bind=app.lan_bind, port=0)  # the usual port is taken: any port
+    table_name = f"{app.settings.name}'s table"[:30]
+    table = host.create_table(table_name, game, difficulty=app.settings.difficulty,
+                              **app.table_options)
+    real_port = host.port
+    shown = discovery.local_addresses() if app.lan_bind in (None, "", "0.0.0.0") else []
+    addresses = [discovery.format_address(a, real_port) for a in shown] or [
+        discovery.format_address(h, real_port) for h, _ in host.sockets[:1]
+    ]
+    announcer = None
+    if app.announce:
+        announcer = discovery.Announcer()
+        await announcer.start(discovery.Announcement(
+            game=game, table=table.name, seats_free=table.free_seats,
+            seats_total=table.settings.seats, port=real_port, protocol=p.PROTOCOL_VERSION))
+    try:
+        client = await Client.local(host, app.settings.name, table=table.name,
+                                    clock=app.client_clock)
+    except NetError as error:
+        await host.close()
+        app.show_message(*failure_text(error))
+        return
+    app.attach(Link(app, client, mode="lan-host", host=host, announcer=announcer,
+                    addresses=addresses))
+
+
+async def join(app: MotherlodeApp, host: str, port: int, *, spectate: bool = False) -> None:
+    """Join a table over TCP."""
+    try:
+        client = await Client.connect(host, port, app.settings.name, spectate=spectate,
+                                      timeout=app.connect_timeout, clock=app.client_clock)
+    except NetError as error:
+        app.show_message(*failure_text(error))
+        return
+    app.attach(Link(app, client, mode="join"))

@@ -1,0 +1,167 @@
+"""Screens shared by every mode: help, rules, a message box, a picker."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+def _key_name(key: str) -> str:
+    names = {"question_mark": "?", "space": "space", "enter": "enter", "escape": "esc"}
+    return ", ".join(names.get(k, k) for k in key.split(","))
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the screen below, and the app's own keys."""
+
+    BINDINGS = [
+        Binding("escape,q,question_mark", "dismiss", "Close"),
+    ]
+
+    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        body = Text()
+        for title, keys in self.sections:
+            body.append(f"{title}\n", "bold")
+            for key, description in keys:
+                body.append(f"  {key:<16}", "bold")
+                body.append(f"{description}\n")
+            body.append("\n")
+        body.append("esc closes this help.")
+        with VerticalScroll(id="help-box"):
+            yield Static(body, id="help-text")
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+def bindings_of(node) -> list[tuple[str, str]]:
+    """(keys, description) for each binding of a screen or app class, in order."""
+    rows: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for cls in type(node).__mro__:
+        for binding in getattr(cls, "BINDINGS", ()) if "BINDINGS" in cls.__dict__ else ():
+            if isinstance(binding, Binding):
+                key, description = binding.key, binding.description
+            else:
+                key, description = binding[0], binding[2] if len(binding) > 2 else binding[1]
+            if key in seen or not description:
+                continue
+            seen.add(key)
+            rows.append((_key_name(key), description))
+    return rows
+
+
+def rules_text() -> str:
+    """docs/RULES.md, shipped inside the package as tui/RULES.md."""
+    try:
+        return resources.files("tui").joinpath("RULES.md").read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError) as error:
+        return f"# Rules\n\nThe rules file could not be read ({error})."
+
+
+class RulesScreen(Screen[None]):
+    """The rules of both games, from docs/RULES.md."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules-scroll"):
+            yield Markdown(rules_text(), id="rules")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rules-scroll").focus()
+
+
+class MessageScreen(ModalScreen[None]):
+    """A clear message (a failure, the end of a game) that any key closes."""
+
+    BINDINGS = [Binding("escape,enter,space,q", "close", "OK")]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="message-box"):
+            yield Static(Text(self.title_text, "bold"), id="message-title")
+            yield Static(Text(self.body), id="message-body")
+            yield Static(Text("enter: OK", "dim"), id="message-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PickScreen(ModalScreen[int | None]):
+    """Pick one of a few choices (e.g. whom to steal from); esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, choices: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-box"):
+            yield Static(Text(self.title_text, "bold"))
+            yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option_id or 0))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """One line of chat; enter sends, esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chat-box"):
+            yield Static(Text("Say something to the table (enter sends, esc cancels)"))
+            yield Input(max_length=200, id="chat-input")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or enter for yes, n or esc for no."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="message-box"):
+            yield Static(Text(self.question, "bold"))
+            yield Static(Text("y: yes   n: no", "dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

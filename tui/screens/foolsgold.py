@@ -1,0 +1,217 @@
+"""The Fool's Gold table: your hand, the seats around the table, piles, grabs and calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from net import protocol as p
+from net.text import clean_text
+from tui.messages import CardClicked, SendAction
+from tui.widgets.board import Hint, TurnBanner
+from tui.widgets.cards import HandView, Piles, Reveal, Seats
+from tui.widgets.log import EventLog
+
+FLASH_SECONDS = 0.5
+
+
+class FoolsGoldScreen(Screen[None]):
+    """Renders a Fool's Gold match view and turns keys into actions."""
+
+    BINDINGS = [
+        Binding("d,space", "draw", "Draw"),
+        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(1, 7)),
+        Binding("g", "grab", "Grab!"),
+        Binding("f", "call", "Fool's Gold!"),
+        Binding("c", "app.chat", "Chat", show=False),
+        Binding("q", "app.leave", "Leave"),
+    ]
+    HELP = [
+        ("d / space", "draw a card (from your incoming pile, or the draw pile if you start)"),
+        ("1-6", "discard that card to your left neighbour"),
+        ("g", "grab a nugget: the first grab claims a set (or bluffs one)"),
+        ("f", "call \"Fool's Gold!\" on the first grabber"),
+        ("c", "chat (LAN games)"),
+        ("q", "leave the table"),
+    ]
+
+    view: reactive[dict | None] = reactive(None, always_update=True)
+
+    def __init__(self, seat: int | None, names: list[str], *, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.seat = seat
+        # Peer text: the host cleans it, and we clean it again before it reaches a screen.
+        self.names = [clean_text(str(n)) for n in names]
+        self.ascii_mode = ascii_mode
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="foolsgold-table"):
+            yield TurnBanner(id="banner")
+            with Horizontal(id="around"):
+                yield Seats(id="seats")
+                yield Piles(id="piles")
+            yield Reveal(id="reveal")
+            yield HandView(id="hand")
+            yield Hint(id="hint")
+            yield Hint(id="status")
+            yield EventLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for widget in (self.query_one(Seats), self.query_one(Piles), self.query_one(HandView)):
+            widget.ascii_mode = self.ascii_mode
+        self.query_one(Seats).names = tuple(self.names)
+        self.query_one(Reveal).names = tuple(self.names)
+        if self.view is not None:
+            self.watch_view(self.view)
+
+    def set_names(self, names: list[str]) -> None:
+        self.names = [clean_text(str(n)) for n in names]
+        if self.is_mounted:
+            self.query_one(Seats).names = tuple(self.names)
+            self.query_one(Reveal).names = tuple(self.names)
+
+    def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """A new view from the host, with the events that led to it."""
+        self.query_one(EventLog).add_events(events, self.names)
+        for event in events:
+            if event.get("type") == "grabbed" and event.get("order") == 1:
+                self.flash()
+            elif event.get("type") == "match_over":
+                self.app.bell()
+        self.view = view
+
+    def flash(self) -> None:
+        """The first grab: ring the bell and flash the whole table at once."""
+        self.app.bell()
+        table = self.query_one("#foolsgold-table")
+        table.add_class("-flash")
+        self.set_timer(FLASH_SECONDS, lambda: table.remove_class("-flash"))
+
+    def watch_view(self, view: dict | None) -> None:
+        if view is None or not self.is_mounted:
+            return
+        self.query_one(Seats).view = view
+        self.query_one(Piles).view = view
+        self.query_one(Reveal).view = view
+        hand = self.query_one(HandView)
+        hand.hand = None if view.get("hand") is None else tuple(view["hand"])
+        hand.frozen = bool(view.get("frozen"))
+        self._update_banner(view)
+
+    def _seat_name(self, seat: object) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "?"
+
+    def _update_banner(self, view: dict) -> None:
+        banner = self.query_one(TurnBanner)
+        hint = self.query_one(Hint)
+        banner.remove_class("-bust", "-bonus", "-over", "-mine")
+        scores = view.get("scores")
+        if view.get("winner") is not None:
+            banner.text = f"{self._seat_name(view['winner'])} wins the match!"
+            banner.add_class("-over")
+            hint.text = "q leaves the table."
+            return
+        if view.get("settled"):
+            deltas = view.get("deltas") or []
+            mine = deltas[self.seat] if self.seat is not None and self.seat < len(deltas) else 0
+            banner.text = f"Round {view.get('round_no', '')} over: you {mine:+d}"
+            banner.add_class("-bonus")
+            hint.text = "Scores: " + ", ".join(
+                f"{self._seat_name(s)} {pts}" for s, pts in enumerate(scores or [])
+            ) + ". The next round starts shortly."
+            return
+        grabbed = view.get("grabbed") or []
+        if grabbed:
+            first = self._seat_name(grabbed[0][0])
+            banner.text = f"{first} GRABBED! Hands are frozen."
+            banner.add_class("-bust")
+            mine = [s for s, _ in grabbed]
+            parts = []
+            if self.seat is not None and self.seat not in mine:
+                parts.append("g grabs a nugget")
+            if (self.seat is not None and view.get("caller") is None
+                    and self.seat != grabbed[0][0]):
+                parts.append("f calls \"Fool's Gold!\"")
+            hint.text = (", ".join(parts) + ".") if parts else "Waiting for the race to end."
+            if view.get("caller") is not None:
+                hint.text = f"{self._seat_name(view['caller'])} called Fool's Gold!"
+            return
+        banner.text = f"Round {view.get('round_no', 1)}: collect a set, then grab!"
+        if self.seat is None:
+            hint.text = "You are watching."
+            return
+        banner.add_class("-mine")
+        size = len(view.get("hand") or [])
+        if size >= 6:
+            hint.text = "Discard a card: 1-6."
+        elif self.seat == view.get("start"):
+            hint.text = "d draws (from the draw pile, or your incoming pile)."
+        elif view.get("incoming_sizes", [0] * 64)[self.seat]:
+            hint.text = "d draws from your incoming pile."
+        else:
+            hint.text = "Waiting for a card from your right neighbour."
+
+    # -- what the link tells -----------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """The game (or match) is over: leaving needs no confirmation."""
+        view = self.view or {}
+        return bool(view.get("over") or view.get("winner") is not None)
+
+    def add_log(self, line: str) -> None:
+        """A line for the event log (notices, chat, the seed): literal text."""
+        self.query_one(EventLog).add_line(line)
+
+    def show_status(self, text: str) -> None:
+        """A line that stays until replaced: reconnects, failures. Empty hides it."""
+        status = self.query_one("#status", Hint)
+        status.text = text
+        status.display = bool(text)
+
+    # -- intent flows up ----------------------------------------------------------
+
+    def _send(self, action) -> None:
+        if self.seat is None:
+            self.query_one(Hint).text = "You are watching: you cannot act."
+            return
+        self.post_message(SendAction(action))
+
+    def show_error(self, message: str) -> None:
+        self.query_one(Hint).text = f"Refused: {message}"
+
+    def action_draw(self) -> None:
+        self._send(p.Draw())
+
+    def action_discard(self, index: int) -> None:
+        hand = (self.view or {}).get("hand") or []
+        if index >= len(hand):
+            self.query_one(Hint).text = f"You have no card {index + 1}."
+            return
+        card = hand[index]
+        self._send(p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"],
+                                            kind=card.get("kind"))))
+
+    @on(CardClicked)
+    def _card_clicked(self, event: CardClicked) -> None:
+        self.action_discard(event.index)
+
+    def action_grab(self) -> None:
+        self._send(p.Grab())
+
+    def action_call(self) -> None:
+        self._send(p.Call())
+
+    def banner_text(self) -> Text:
+        return Text(self.query_one(TurnBanner).text)

@@ -1,0 +1,158 @@
+"""The lobby of a LAN table: seats, ready flags, the owner's settings, chat."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from net import protocol as p
+from net.text import clean_text
+from tui.settings import DIFFICULTIES
+
+if TYPE_CHECKING:
+    from tui.link import Link
+
+TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
+
+
+class LobbyScreen(Screen[None]):
+    """Renders `TableInfo`; keys send lobby messages through the link."""
+
+    BINDINGS = [
+        Binding("r", "ready", "Ready"),
+        Binding("s", "start", "Start"),
+        Binding("b", "add_bot", "Add bot"),
+        Binding("x", "remove_bot", "Remove bot"),
+        Binding("plus,equals_sign", "seats(1)", "+seat", show=False),
+        Binding("minus", "seats(-1)", "-seat", show=False),
+        Binding("d", "difficulty", "Difficulty", show=False),
+        Binding("c", "app.chat", "Chat"),
+        Binding("q", "app.leave", "Leave"),
+    ]
+    HELP = [
+        ("r", "ready / not ready"),
+        ("s", "start the game (owner; everyone must be ready)"),
+        ("b / x", "add a bot / remove the last bot (owner)"),
+        ("+ / -", "more or fewer seats (owner)"),
+        ("d", "next bot difficulty (owner)"),
+        ("c", "chat"),
+        ("q", "leave the table"),
+    ]
+
+    def __init__(self, link: Link) -> None:
+        super().__init__()
+        self.link = link
+        self.info: p.TableInfo | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static("", id="lobby-title", classes="title")
+            yield Static("", id="lobby-info")
+            yield Static("", id="lobby-seats")
+            yield Static("", id="status")
+            yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
+                          max_lines=200)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.info is not None:
+            self.show_table(self.info)
+
+    def show_table(self, info: p.TableInfo) -> None:
+        self.info = info
+        if not self.is_mounted:
+            return
+        mine = set(self.link.seats)
+        owner = "you" if self.link.is_owner else next(
+            (clean_text(s.name) for s in info.seats if s.seat == info.owner), "nobody")
+        title = Text(f"{TITLES.get(info.game, info.game)} at ")
+        title.append(clean_text(info.name))
+        title.append(f"  ({info.phase}, owner: ")
+        title.append(owner)
+        title.append(")")
+        self.query_one("#lobby-title", Static).update(title)
+
+        s = info.settings
+        lines = Text()
+        if self.link.addresses:
+            lines.append("Others join with:  ")
+            lines.append("   ".join(f"motherlode join {a}" for a in self.link.addresses[:2]))
+            lines.append("\n")
+        lines.append(f"{s.seats} seats, bots {s.difficulty}")
+        if info.game == "foolsgold":
+            lines.append(f", grab time-out {s.grab_timeout:g} s, call window {s.call_window:g} s")
+        lines.append(f", seat kept {s.grace:g} s for a dropped player")
+        if s.seeded:
+            lines.append(", fixed seed")
+        if info.spectators:
+            lines.append(f", {info.spectators} watching")
+        seed_hash = getattr(info, "seed_hash", None)
+        if seed_hash:
+            lines.append(f"\nSeed hash of the game: {seed_hash}")
+        self.query_one("#lobby-info", Static).update(lines)
+
+        seats = Text()
+        for seat in info.seats:
+            seats.append(f"{seat.seat + 1}. ")
+            seats.append(clean_text(seat.name)[:20].ljust(21), "bold" if seat.seat in mine else "")
+            kind = {"bot": "bot", "local": "this keyboard", "human": ""}.get(seat.kind, seat.kind)
+            if seat.kind == "human":
+                state = "ready" if seat.ready else "not ready"
+                if not seat.connected:
+                    state = "away"
+                kind = state
+            seats.append(kind)
+            if seat.seat in mine:
+                seats.append("  (you)")
+            if seat.standin:
+                seats.append("  (a bot stands in)")
+            seats.append("\n")
+        for free in range(len(info.seats), s.seats):
+            seats.append(f"{free + 1}. (free seat)\n", "dim")
+        self.query_one("#lobby-seats", Static).update(seats)
+
+    def show_status(self, text: str) -> None:
+        self.query_one("#status", Static).update(Text(text))
+
+    def add_chat(self, line: str) -> None:
+        self.query_one("#chat-log", RichLog).write(Text(line))
+
+    # -- keys --------------------------------------------------------------------------
+
+    def _my_ready(self) -> bool:
+        if self.info is None:
+            return False
+        return any(s.ready for s in self.info.seats if s.seat in self.link.seats)
+
+    def action_ready(self) -> None:
+        self.link.send(p.Ready(ready=not self._my_ready()))
+
+    def action_start(self) -> None:
+        self.link.send(p.Start())
+
+    def action_add_bot(self) -> None:
+        self.link.send(p.AddBot())
+
+    def action_remove_bot(self) -> None:
+        bots = [s.seat for s in (self.info.seats if self.info else []) if s.kind == "bot"]
+        if not bots:
+            self.show_status("There is no bot to remove.")
+            return
+        self.link.send(p.RemoveBot(seat=bots[-1]))
+
+    def action_seats(self, change: int) -> None:
+        if self.info is not None:
+            self.link.send(p.Configure(seats=self.info.settings.seats + change))
+
+    def action_difficulty(self) -> None:
+        if self.info is not None:
+            now = self.info.settings.difficulty
+            after = DIFFICULTIES[(DIFFICULTIES.index(now) + 1) % 3] if now in DIFFICULTIES \
+                else "normal"
+            self.link.send(p.Configure(difficulty=after))

@@ -1,0 +1,392 @@
+"""The Gold Nuggets table: seven big dice, the set-aside tray, holdings, log, advisor."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from net import protocol as p
+from net.text import clean_text
+from nuggets import IllegalAction, check_keep, legal_keeps
+from tui.messages import DieClicked, SendAction
+from tui.screens.common import PickScreen
+from tui.widgets.advisor import AdvisorPanel
+from tui.widgets.board import Hint, Holdings, TurnBanner, names_line
+from tui.widgets.dice import DiceTray, KeptTray
+from tui.widgets.log import EventLog
+
+MOMENT_SECONDS = 1.6
+FACE_KEYS = {"n": "nugget", "l": "lasso", "2": "2", "3": "3", "4": "4", "5": "5"}
+
+
+def _count(faces) -> str:
+    counts = Counter(faces)
+    return " + ".join(f"{n}x {face}" for face, n in counts.items())
+
+
+class NuggetsScreen(Screen[None]):
+    """Renders the view of a Gold Nuggets table and turns keys into actions."""
+
+    BINDINGS = [
+        *(Binding(str(i), f"toggle({i - 1})", f"Die {i}", show=False) for i in range(1, 8)),
+        Binding("n", "select_face('nugget')", "All nuggets", show=False),
+        Binding("l", "select_face('lasso')", "All lassos", show=False),
+        *(Binding(f"f{d}", f"select_face('{d}')", f"All {d}s", show=False) for d in "2345"),
+        Binding("enter", "roll", "Set aside + roll", key_display="enter"),
+        Binding("t", "take", "Take"),
+        Binding("s", "steal", "Steal"),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("a", "advisor", "Advisor"),
+        Binding("c", "app.chat", "Chat", show=False),
+        Binding("q", "app.leave", "Leave"),
+    ]
+    HELP = [
+        ("1-7", "select or unselect that die"),
+        ("n / l", "select all nuggets / all lassos"),
+        ("F2-F5", "select all 2s, 3s, 4s or 5s"),
+        ("enter", "set the selected dice aside and roll the rest (or roll at turn start)"),
+        ("t", "set the selected dice aside and take their worth from the supply"),
+        ("s", "with three lassos: set aside and steal from a player you pick"),
+        ("esc", "clear the selection"),
+        ("a", "show or hide the advisor"),
+        ("c", "chat (LAN games)"),
+        ("q", "leave the table"),
+    ]
+
+    view: reactive[dict | None] = reactive(None, always_update=True)
+    selected: reactive[frozenset[int]] = reactive(frozenset())
+    advisor_on: reactive[bool] = reactive(True)
+
+    def __init__(self, seats: list[int], *, ascii_mode: bool = False, advisor: bool = True,
+                 hotseat: bool = False) -> None:
+        super().__init__()
+        self.my_seats = list(seats)
+        self.ascii_mode = ascii_mode
+        self.hotseat = hotseat
+        self.set_reactive(NuggetsScreen.advisor_on, advisor)
+        self._follow: p.Roll | p.Stop | None = None
+        self._moment: str = ""
+        self._moment_timer = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="nuggets-table"):
+            yield TurnBanner(id="banner")
+            yield Holdings(id="holdings")
+            yield DiceTray(id="dice")
+            yield KeptTray(id="tray")
+            yield Hint(id="hint")
+            yield Hint(id="status")
+            yield AdvisorPanel(id="advisor")
+            yield EventLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DiceTray).ascii_mode = self.ascii_mode
+        self.query_one(Holdings).ascii_mode = self.ascii_mode
+        self.query_one(AdvisorPanel).display = self.advisor_on
+        if self.view is not None:
+            self.watch_view(self.view)
+
+    # -- state flows down --------------------------------------------------------
+
+    @property
+    def acting_seat(self) -> int | None:
+        """The seat this keyboard acts for now, or None when it is someone else's turn."""
+        view = self.view
+        if not view or view.get("over"):
+            return None
+        current = view.get("current")
+        return current if current in self.my_seats else None
+
+    def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """A new view from the host, with the events that led to it."""
+        # Peer text: the host cleans names, and we clean them again before display.
+        view = dict(view, players=[clean_text(str(n)) for n in view.get("players", [])])
+        log = self.query_one(EventLog)
+        log.add_events(events, view.get("players", []))
+        for event in events:
+            self._moment_for(event, view.get("players", []))
+        old = self.view
+        if old is None or old.get("rolled") != view.get("rolled"):
+            self.selected = frozenset()
+        self.view = view
+        self._send_follow_up(view)
+
+    def watch_view(self, view: dict | None) -> None:
+        if view is None or not self.is_mounted:
+            return
+        dice = self.query_one(DiceTray)
+        dice.faces = tuple(view["rolled"]) if view.get("rolled") is not None else None
+        dice.dice_left = int(view.get("dice_left", 7))
+        dice.selected = self.selected
+        tray = self.query_one(KeptTray)
+        tray.kept = tuple(view.get("kept", ()))
+        tray.value = int(view.get("kept_value", 0))
+        tray.can_steal = bool(view.get("can_steal"))
+        holdings = self.query_one(Holdings)
+        holdings.players = tuple(view.get("players", ()))
+        holdings.holdings = tuple(view.get("holdings", ()))
+        holdings.supply = int(view.get("supply", 0))
+        holdings.current = None if view.get("over") else view.get("current")
+        holdings.mine = frozenset(self.my_seats)
+        holdings.winners = tuple(view.get("winners", ()))
+        self._update_banner()
+        self._update_hint()
+        self.query_one(AdvisorPanel).view = view
+
+    def watch_selected(self, selected: frozenset[int]) -> None:
+        if self.is_mounted:
+            self.query_one(DiceTray).selected = selected
+            self.query_one(AdvisorPanel).chosen = tuple(self._chosen())
+            self._update_hint()
+
+    def watch_advisor_on(self, on: bool) -> None:
+        if self.is_mounted:
+            self.query_one(AdvisorPanel).display = on
+
+    def _update_banner(self) -> None:
+        view = self.view or {}
+        banner = self.query_one(TurnBanner)
+        names = view.get("players", [])
+        banner.set_class(self.hotseat, "-hotseat")
+        if self._moment:
+            banner.text = self._moment
+            return
+        banner.remove_class("-bust", "-bonus", "-steal")
+        if view.get("over"):
+            banner.text = "Game over: " + names_line(names, view.get("winners", [])) + " won!"
+            banner.add_class("-over")
+            return
+        current = view.get("current", 0)
+        name = names[current] if 0 <= current < len(names) else "?"
+        if self.acting_seat is None:
+            banner.text = f"{name}'s turn"
+            banner.remove_class("-mine")
+        else:
+            banner.text = f"{name}, your turn" if not self.hotseat else f">>> {name}'s turn <<<"
+            banner.add_class("-mine")
+
+    def _update_hint(self) -> None:
+        hint = self.query_one(Hint)
+        view = self.view or {}
+        if self.acting_seat is None:
+            hint.text = "" if not view.get("over") else "q leaves the table."
+            return
+        phase = view.get("phase")
+        if phase == "roll":
+            hint.text = "enter rolls all seven dice."
+        elif phase == "keep":
+            chosen = self._chosen()
+            if not chosen:
+                hint.text = (
+                    "Pick dice to set aside: 1-7, n, l, F2-F5. Then enter rolls on, t takes."
+                )
+            else:
+                try:
+                    check_keep(view["rolled"], view.get("kept", []), chosen)
+                except IllegalAction as error:
+                    hint.text = f"Not allowed: {error}."
+                else:
+                    hint.text = f"Set aside {_count(chosen)}: enter rolls on, t takes."
+        elif phase == "choose":
+            hint.text = "enter rolls the remaining dice, t takes."
+        elif phase == "take":
+            hint.text = "All seven dice set aside: t takes" + (
+                ", s steals." if view.get("can_steal") else "."
+            ) + " Then you play a bonus turn."
+
+    def _moment_for(self, event: dict, names: list[str]) -> None:
+        kind = event.get("type")
+        who = names[event["seat"]] if isinstance(event.get("seat"), int) and \
+            0 <= event["seat"] < len(names) else "?"
+        text, cls = "", ""
+        if kind == "bust":
+            text, cls = f"BUST! {who} loses {event.get('lost', 0)}", "-bust"
+        elif kind == "bonus_turn":
+            text, cls = f"All seven dice! {who} plays a bonus turn", "-bonus"
+        elif kind == "stole":
+            victim = event.get("victim")
+            vname = names[victim] if isinstance(victim, int) and 0 <= victim < len(names) else "?"
+            text, cls = f"{who} steals {event.get('amount')} from {vname}!", "-steal"
+        elif kind == "game_over":
+            self.app.bell()
+        if text:
+            self._show_moment(text, cls)
+
+    def _show_moment(self, text: str, cls: str) -> None:
+        """A short banner that clears on its own: never a blocking wait."""
+        self._moment = text
+        banner = self.query_one(TurnBanner)
+        banner.remove_class("-bust", "-bonus", "-steal")
+        banner.add_class(cls)
+        banner.text = text
+        if self._moment_timer is not None:
+            self._moment_timer.stop()
+        self._moment_timer = self.set_timer(MOMENT_SECONDS, self._end_moment)
+
+    def _end_moment(self) -> None:
+        self._moment = ""
+        self._moment_timer = None
+        self._update_banner()
+
+    # -- what the link tells -----------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """The game (or match) is over: leaving needs no confirmation."""
+        view = self.view or {}
+        return bool(view.get("over") or view.get("winner") is not None)
+
+    def add_log(self, line: str) -> None:
+        """A line for the event log (notices, chat, the seed): literal text."""
+        self.query_one(EventLog).add_line(line)
+
+    def show_status(self, text: str) -> None:
+        """A line that stays until replaced: reconnects, failures. Empty hides it."""
+        status = self.query_one("#status", Hint)
+        status.text = text
+        status.display = bool(text)
+
+    # -- intent flows up ----------------------------------------------------------
+
+    def _chosen(self) -> list[str]:
+        rolled = (self.view or {}).get("rolled") or []
+        return [rolled[i] for i in sorted(self.selected) if i < len(rolled)]
+
+    def _send(self, action) -> None:
+        self.post_message(SendAction(action))
+
+    def _send_follow_up(self, view: dict) -> None:
+        follow, self._follow = self._follow, None
+        if follow is None or self.acting_seat != follow.seat:
+            return
+        if view.get("phase") == "choose":
+            self._send(follow)
+        elif view.get("phase") == "take" and isinstance(follow, p.Stop):
+            self._send(follow)
+
+    def _can_act(self) -> bool:
+        if self.acting_seat is None:
+            self.query_one(Hint).text = "It is not your turn."
+            return False
+        return True
+
+    def _keep_then(self, follow: p.Roll | p.Stop) -> None:
+        view = self.view or {}
+        chosen = self._chosen()
+        try:
+            faces = check_keep(view["rolled"], view.get("kept", []), chosen)
+        except IllegalAction as error:
+            self._explain(str(error))
+            return
+        self._follow = follow
+        self._send(p.Keep(faces=[f.value for f in faces], seat=self.acting_seat))
+
+    def _explain(self, message: str) -> None:
+        """A refused set-aside, with the rules' own words and what would be legal."""
+        view = self.view or {}
+        options = legal_keeps(view.get("rolled") or [], view.get("kept", []))
+        sample = "; ".join(" ".join(f.value for f in keep) for keep in options[:3])
+        more = f" (and {len(options) - 3} more)" if len(options) > 3 else ""
+        self.query_one(Hint).text = f"Not allowed: {message}. Legal: {sample}{more}."
+
+    def show_error(self, message: str) -> None:
+        """The host refused an action: say so in place and forget any follow-up."""
+        self._follow = None
+        self.query_one(Hint).text = f"Refused: {message}"
+
+    def action_toggle(self, index: int) -> None:
+        rolled = (self.view or {}).get("rolled")
+        if self.acting_seat is None or not rolled or index >= len(rolled):
+            return
+        self.selected = self.selected ^ {index}
+
+    @on(DieClicked)
+    def _die_clicked(self, event: DieClicked) -> None:
+        self.action_toggle(event.index)
+
+    def action_select_face(self, face: str) -> None:
+        rolled = (self.view or {}).get("rolled")
+        if self.acting_seat is None or not rolled:
+            return
+        indices = {i for i, f in enumerate(rolled) if f == face}
+        if not indices:
+            self.query_one(Hint).text = f"No {face} on the table."
+            return
+        if indices <= self.selected:
+            self.selected = self.selected - indices
+        else:
+            self.selected = self.selected | indices
+
+    def action_clear(self) -> None:
+        self.selected = frozenset()
+
+    def action_roll(self) -> None:
+        if not self._can_act():
+            return
+        phase = self.view.get("phase")
+        seat = self.acting_seat
+        if phase in ("roll", "choose"):
+            self._send(p.Roll(seat=seat))
+        elif phase == "keep":
+            self._keep_then(p.Roll(seat=seat))
+        elif phase == "take":
+            self.query_one(Hint).text = "All seven dice are set aside: t takes them."
+
+    def action_take(self) -> None:
+        if not self._can_act():
+            return
+        phase = self.view.get("phase")
+        seat = self.acting_seat
+        if phase in ("choose", "take"):
+            self._send(p.Stop(seat=seat))
+        elif phase == "keep":
+            self._keep_then(p.Stop(seat=seat))
+        else:
+            self.query_one(Hint).text = "Roll first: enter rolls the dice."
+
+    def action_steal(self) -> None:
+        if not self._can_act():
+            return
+        view = self.view
+        phase = view.get("phase")
+        lassos = view.get("kept", []).count("lasso")
+        if phase == "keep":
+            lassos += self._chosen().count("lasso")
+        if phase == "roll" or lassos < 3:
+            self.query_one(Hint).text = (
+                f"Stealing needs three lassos set aside this turn; you have {lassos}."
+            )
+            return
+        names = view.get("players", [])
+        seat = self.acting_seat
+        choices = [
+            (s, f"{name}  ({view['holdings'][s]} nuggets)")
+            for s, name in enumerate(names) if s != seat
+        ]
+
+        def chosen(victim: int | None) -> None:
+            if victim is None:
+                return
+            stop = p.Stop(steal_from=victim, seat=seat)
+            if self.view.get("phase") == "keep":
+                self._keep_then(stop)
+            else:
+                self._send(stop)
+
+        self.app.push_screen(PickScreen("Steal from whom?", choices), chosen)
+
+    def action_advisor(self) -> None:
+        self.advisor_on = not self.advisor_on
+
+    def banner_text(self) -> Text:
+        return Text(self.query_one(TurnBanner).text)

@@ -1,0 +1,83 @@
+"""The player's settings, kept as JSON under platformdirs' config directory.
+
+Headless: no Textual here, so the command line can read settings cheaply.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import platformdirs
+
+from net.text import clean_text
+
+APP_NAME = "motherlode"
+DIFFICULTIES = ("easy", "normal", "hard")
+NAME_MAX = 20
+
+
+def config_dir() -> Path:
+    """Where settings live; MOTHERLODE_CONFIG_DIR overrides it (tests, portable installs)."""
+    override = os.environ.get("MOTHERLODE_CONFIG_DIR")
+    return Path(override) if override else Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def log_dir() -> Path:
+    """Where crash logs go; MOTHERLODE_LOG_DIR overrides it."""
+    override = os.environ.get("MOTHERLODE_LOG_DIR")
+    return Path(override) if override else Path(platformdirs.user_log_dir(APP_NAME))
+
+
+def clean_name(raw: object) -> str:
+    """A player name as the host will accept it: literal text, trimmed, 1-20 characters."""
+    return clean_text(str(raw))[:NAME_MAX]
+
+
+def _default_name() -> str:
+    try:
+        return clean_name(getpass.getuser()) or "Player"
+    except Exception:  # getuser raises on odd systems (no passwd entry): not worth a crash
+        return "Player"
+
+
+@dataclass
+class Settings:
+    """What the Settings screen edits."""
+
+    name: str = ""
+    difficulty: str = "normal"
+    ascii: bool = False
+    advisor: bool = True
+
+    def __post_init__(self) -> None:
+        self.name = clean_name(self.name) or _default_name()
+        if self.difficulty not in DIFFICULTIES:
+            self.difficulty = "normal"
+        self.ascii = bool(self.ascii)
+        self.advisor = bool(self.advisor)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        """Read settings; a missing or damaged file gives the defaults, never an error."""
+        path = path or config_dir() / "settings.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write settings atomically; returns the path written."""
+        path = path or config_dir() / "settings.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=2), encoding="utf-8")
+        tmp.replace(path)
+        return path

@@ -1,0 +1,70 @@
+"""Around the table: the turn banner, the supply and holdings, the hint line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class TurnBanner(Widget):
+    """Whose turn it is and what they do now. Text is literal: names are peer text."""
+
+    text: reactive[str] = reactive("")
+
+    def render(self) -> Text:
+        return Text(self.text, no_wrap=True, overflow="ellipsis", justify="center")
+
+
+class Hint(Widget):
+    """One line under the dice: why a selection was refused, or what to do next."""
+
+    text: reactive[str] = reactive("", layout=True)
+
+    def render(self) -> Text:
+        return Text(self.text, overflow="fold")
+
+
+class Holdings(Widget):
+    """The supply and every player's nuggets; `current` is marked, winners starred."""
+
+    COMPONENT_CLASSES = {"holdings--supply", "holdings--current", "holdings--me"}
+
+    players: reactive[tuple[str, ...]] = reactive((), layout=True)
+    holdings: reactive[tuple[int, ...]] = reactive(())
+    supply: reactive[int] = reactive(0)
+    current: reactive[int | None] = reactive(None)
+    mine: reactive[frozenset[int]] = reactive(frozenset())
+    winners: reactive[tuple[int, ...]] = reactive(())
+    ascii_mode: reactive[bool] = reactive(False)
+
+    def render(self) -> Text:
+        nugget = "$" if self.ascii_mode else "◆"
+        out = Text(overflow="fold")
+        supply_style = self.get_component_rich_style("holdings--supply")
+        out.append(f"Supply {nugget} {self.supply}", supply_style)
+        for seat, name in enumerate(self.players):
+            held = self.holdings[seat] if seat < len(self.holdings) else 0
+            out.append("   ")
+            marker = ">" if self.ascii_mode else "▶"
+            style = ""
+            if seat == self.current:
+                style = self.get_component_rich_style("holdings--current")
+            elif seat in self.mine:
+                style = self.get_component_rich_style("holdings--me")
+            out.append(f"{marker} " if seat == self.current else "  ", style)
+            out.append(name, style)  # appended as plain text: never markup
+            out.append(f" {held}", style)
+            if seat in self.winners:
+                out.append(" *" if self.ascii_mode else " ★", style)
+        return out
+
+
+def names_line(names: Sequence[str], seats: Sequence[int]) -> str:
+    """"Ann and Bob" for a list of seats."""
+    picked = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in seats]
+    if len(picked) <= 1:
+        return "".join(picked)
+    return ", ".join(picked[:-1]) + " and " + picked[-1]

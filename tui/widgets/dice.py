@@ -1,0 +1,112 @@
+"""The dice on the table and the set-aside tray of Gold Nuggets."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.events import Click
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from tui import glyphs
+from tui.messages import DieClicked
+
+DICE = 7
+SLOT = glyphs.DIE_WIDTH + 1
+
+
+class DiceTray(Widget):
+    """The rolled dice, big, with their keys 1-7 and selection marks beneath.
+
+    `faces` is the view's `rolled` (None when no dice are on the table, then
+    `dice_left` ghost dice show what the next roll throws).
+    """
+
+    COMPONENT_CLASSES = {
+        "dice--nugget",
+        "dice--lasso",
+        "dice--number",
+        "dice--selected",
+        "dice--ghost",
+        "dice--key",
+    }
+
+    faces: reactive[tuple[str, ...] | None] = reactive(None)
+    selected: reactive[frozenset[int]] = reactive(frozenset())
+    dice_left: reactive[int] = reactive(DICE)
+    ascii_mode: reactive[bool] = reactive(False)
+
+    def _face_style(self, face: str, selected: bool):
+        name = {"nugget": "dice--nugget", "lasso": "dice--lasso"}.get(face, "dice--number")
+        style = self.get_component_rich_style(name)
+        if selected:
+            style += self.get_component_rich_style("dice--selected")
+        return style
+
+    def render(self) -> Text:
+        out = Text(no_wrap=True, overflow="crop")
+        if self.faces is None:
+            ghost = self.get_component_rich_style("dice--ghost")
+            lines = [" " * glyphs.DIE_WIDTH] * glyphs.DIE_HEIGHT
+            box = _ghost_lines(self.ascii_mode)
+            for row in range(glyphs.DIE_HEIGHT):
+                for i in range(DICE):
+                    out.append((box if i < self.dice_left else lines)[row], ghost)
+                    out.append(" ")
+                out.append("\n")
+            left = self.dice_left
+            out.append(f" {left} {'die' if left == 1 else 'dice'} to roll", ghost)
+            return out
+        pictures = [
+            glyphs.die_lines(face, ascii_mode=self.ascii_mode, selected=i in self.selected)
+            for i, face in enumerate(self.faces)
+        ]
+        for row in range(glyphs.DIE_HEIGHT):
+            for i, picture in enumerate(pictures):
+                out.append(picture[row], self._face_style(self.faces[i], i in self.selected))
+                out.append(" ")
+            out.append("\n")
+        key_style = self.get_component_rich_style("dice--key")
+        for i in range(len(self.faces)):
+            if i in self.selected:
+                mark = f"[{i + 1}]" if self.ascii_mode else f"▲{i + 1}▲"
+                out.append(mark.center(glyphs.DIE_WIDTH), self._face_style("", True))
+            else:
+                out.append(str(i + 1).center(glyphs.DIE_WIDTH), key_style)
+            out.append(" ")
+        return out
+
+    def on_click(self, event: Click) -> None:
+        index = event.x // SLOT
+        if self.faces is not None and 0 <= index < len(self.faces):
+            self.post_message(DieClicked(index))
+
+
+def _ghost_lines(ascii_mode: bool) -> list[str]:
+    w = glyphs.DIE_WIDTH - 2
+    if ascii_mode:
+        return ["." + "." * w + ".", *(":" + " " * w + ":" for _ in range(3)), "." + "." * w + "."]
+    return ["┌" + "┄" * w + "┐", *("┆" + " " * w + "┆" for _ in range(3)), "└" + "┄" * w + "┘"]
+
+
+class KeptTray(Widget):
+    """The dice set aside this turn and what they are worth."""
+
+    COMPONENT_CLASSES = {"tray--label", "tray--value", "tray--steal"}
+
+    kept: reactive[tuple[str, ...]] = reactive(())
+    value: reactive[int] = reactive(0)
+    can_steal: reactive[bool] = reactive(False)
+
+    def render(self) -> Text:
+        label = self.get_component_rich_style("tray--label")
+        out = Text("Set aside: ", label, no_wrap=True, overflow="ellipsis")
+        if self.kept:
+            out.append(" ".join(glyphs.small_die(face) for face in self.kept))
+        else:
+            out.append("nothing yet", label)
+        out.append("   worth ", label)
+        out.append(str(self.value), self.get_component_rich_style("tray--value"))
+        if self.can_steal:
+            steal_style = self.get_component_rich_style("tray--steal")
+            out.append("   3 lassos: you may steal (s)", steal_style)
+        return out
