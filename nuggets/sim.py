@@ -168,6 +168,9 @@ def report(results: Results) -> str:
     rate = n / results.seconds if results.seconds else float("inf")
     turns = results.turns / results.seconds if results.seconds else float("inf")
     lines.append(
+        "(a turn includes the bonus turns it earns; bust rate: share of turns ending in a bust)"
+    )
+    lines.append(
         f"{n} games ({results.ties} shared wins), {results.turns} turns in "
         f"{results.seconds:.2f} s: {rate:,.0f} games/s, {turns:,.0f} turns/s"
     )
