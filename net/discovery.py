@@ -612,6 +612,7 @@ class Browser:
         self._zc = None
         self._zc_browser = None
         self._lookups: dict[str, asyncio.Task] = {}
+        self._started = False
         self.ignored = 0  # datagrams and TXT records thrown away as malformed
 
     @property
@@ -640,6 +641,9 @@ class Browser:
 
     async def start(self) -> None:
         """Start listening. Never raises for network trouble."""
+        if self._started:
+            raise RuntimeError("this Browser was already started")
+        self._started = True
         loop = asyncio.get_running_loop()
         if self._beacon is not None:
             try:
@@ -802,14 +806,31 @@ class Browser:
             changed.set()
 
 
-def _usable_addresses(addresses: Iterable[str]) -> list[str]:
-    """Addresses a client could connect to, IPv4 first; no multicast or unspecified."""
+def _usable_addresses(addresses: Iterable[str], networks: Sequence | None = None) -> list[str]:
+    """Addresses a client could connect to (no multicast or unspecified ones), best
+    first: those on one of our own networks (not, say, the host's docker bridge), then
+    IPv4 before IPv6. ``networks`` defaults to this machine's."""
+    if networks is None:
+        networks = _local_networks()
     good = []
-    for text in addresses:
+    for text in dict.fromkeys(addresses):
         addr = _parse_ip(text)
         if addr is not None and not addr.is_multicast and not addr.is_unspecified:
-            good.append(text)
-    return sorted(dict.fromkeys(good), key=lambda t: ":" in t)
+            near = any(addr.version == n.version and addr in n for n in networks)
+            good.append((not near, addr.version == 6, text))
+    return [text for *_, text in sorted(good, key=lambda item: item[:2])]
+
+
+def _local_networks() -> list:
+    """The networks this machine is on, e.g. 192.168.1.0/24."""
+    networks = []
+    with contextlib.suppress(OSError):
+        for adapter in ifaddr.get_adapters():
+            for ip in adapter.ips:
+                text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+                with contextlib.suppress(ValueError):
+                    networks.append(ipaddress.ip_network(f"{text}/{ip.network_prefix}", False))
+    return networks
 
 
 class _BeaconProtocol(asyncio.DatagramProtocol):

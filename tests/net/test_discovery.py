@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
@@ -121,6 +122,28 @@ def test_local_addresses_are_the_non_loopback_ones():
     assert len(found) == len(set(found))
     v4 = [":" not in a for a in found]
     assert v4 == sorted(v4, reverse=True)  # IPv4 first
+
+
+def test_mdns_addresses_on_our_own_network_come_first():
+    ours = [ipaddress.ip_network("192.168.1.0/24"), ipaddress.ip_network("fd00::/64")]
+    given = [
+        "172.17.0.1",
+        "fd00::5",
+        "224.0.0.251",
+        "0.0.0.0",
+        "192.168.1.5",
+        "2001:db8::1",
+        "192.168.1.5",
+        "10.0.0.1",
+    ]
+    assert discovery._usable_addresses(given, ours) == [
+        "192.168.1.5",
+        "fd00::5",
+        "172.17.0.1",
+        "10.0.0.1",
+        "2001:db8::1",
+    ]
+    assert discovery._usable_addresses(["not an ip", "::"], ours) == []
 
 
 # -- pure: TXT records -----------------------------------------------------------------
