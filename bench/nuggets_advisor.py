@@ -1,7 +1,7 @@
 """Gold Nuggets advisor: cold solve time and query times (figures for docs/BENCHMARKS.md).
 
-    .venv/bin/python bench/nuggets_advisor.py            # the figures
-    .venv/bin/python bench/nuggets_advisor.py --tables   # the tables of docs/ODDS.md
+.venv/bin/python bench/nuggets_advisor.py            # the figures
+.venv/bin/python bench/nuggets_advisor.py --tables   # the tables of docs/ODDS.md
 """
 
 import statistics
@@ -46,17 +46,21 @@ def main() -> None:
         return
 
     imports, solves = cold_solves()
-    print(f"cold solve, fresh process (7 runs): median {statistics.median(solves) * 1000:.1f} ms, "
-          f"min {min(solves) * 1000:.1f}, max {max(solves) * 1000:.1f} "
-          f"(importing the package: median {statistics.median(imports) * 1000:.1f} ms)")
+    print(
+        f"cold solve, fresh process (7 runs): median {statistics.median(solves) * 1000:.1f} ms, "
+        f"min {min(solves) * 1000:.1f}, max {max(solves) * 1000:.1f} "
+        f"(importing the package: median {statistics.median(imports) * 1000:.1f} ms)"
+    )
 
     import nuggets
     from nuggets import Face, Game, Keep, Roll
     from nuggets.odds import solve
 
     resolves = timeit.repeat(solve.__wrapped__, number=1, repeat=5)
-    print(f"re-solve in a warm process (5 runs): min {min(resolves) * 1000:.1f} ms, "
-          f"median {statistics.median(resolves) * 1000:.1f} ms")
+    print(
+        f"re-solve in a warm process (5 runs): min {min(resolves) * 1000:.1f} ms, "
+        f"median {statistics.median(resolves) * 1000:.1f} ms"
+    )
     solution = solve()
     print(f"policy-iteration passes: {solution.iterations}; states: {len(solution.roll)}")
 

@@ -171,9 +171,7 @@ def _build_tables():
                 if not choice:
                     busts += w
                     continue
-                opts = tuple(
-                    sorted((m2, n2, g) for (m2, n2), (g, _, _) in choice.items())
-                )
+                opts = tuple(sorted((m2, n2, g) for (m2, n2), (g, _, _) in choice.items()))
                 options[mask, counts] = tuple(
                     (m2, n2, g, kept) for (m2, n2), (g, _, kept) in choice.items()
                 )
@@ -405,7 +403,6 @@ def advise(view: Mapping) -> Advice:
     return Advice(phase, action, bust_chance=chance, stop=Fraction(v), roll=roll)
 
 
-
 # --- the tables of docs/ODDS.md (python bench/nuggets_advisor.py --tables) ---------
 
 
@@ -443,4 +440,3 @@ def tables() -> str:
                 cells.append(f"**{cell}**" if s.best[mask, n, v] == v else cell)
             lines.append(f"| {_numbers_of(mask)} | {n} | " + ", ".join(cells) + " |")
     return "\n".join(lines)
-

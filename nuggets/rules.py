@@ -195,9 +195,7 @@ def is_bust(rolled: Iterable[Face | str], kept: Iterable[Face | str] = ()) -> bo
     """True when nothing can legally be set aside from ``rolled`` (N4)."""
     counts = Counter(_faces(rolled))
     used = frozenset(_faces(kept))
-    return not any(
-        f in (Face.NUGGET, Face.LASSO) or f in used or c >= 3 for f, c in counts.items()
-    )
+    return not any(f in (Face.NUGGET, Face.LASSO) or f in used or c >= 3 for f, c in counts.items())
 
 
 def check_keep(
@@ -215,9 +213,7 @@ def check_keep(
     for face in FACES:
         if want[face] > counts[face]:
             has = f"only {_plural(counts[face], face)}" if counts[face] else f"no {face.value}"
-            raise IllegalAction(
-                f"you chose {_plural(want[face], face)} but the roll has {has}"
-            )
+            raise IllegalAction(f"you chose {_plural(want[face], face)} but the roll has {has}")
     for face in NUMBERS:
         if 0 < want[face] < 3 and face not in used:
             raise IllegalAction(
@@ -317,7 +313,7 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """"roll", "keep", "choose", "take" or "over" (see the module docstring)."""
+        """ "roll", "keep", "choose", "take" or "over" (see the module docstring)."""
         if self.over:
             return "over"
         if self.rolled is not None:
@@ -439,16 +435,26 @@ class Game:
             self.holdings[steal_from] -= amount
             self.holdings[seat] += amount
             events = [
-                {"type": "stole", "seat": seat, "victim": steal_from, "amount": amount,
-                 "value": value}
+                {
+                    "type": "stole",
+                    "seat": seat,
+                    "victim": steal_from,
+                    "amount": amount,
+                    "value": value,
+                }
             ]
         else:
             amount = min(value, self.supply)
             self.supply -= amount
             self.holdings[seat] += amount
             events = [
-                {"type": "took", "seat": seat, "amount": amount, "value": value,
-                 "supply": self.supply}
+                {
+                    "type": "took",
+                    "seat": seat,
+                    "amount": amount,
+                    "value": value,
+                    "supply": self.supply,
+                }
             ]
             if self.supply == 0:
                 return events + self._end()
@@ -460,9 +466,7 @@ class Game:
 
     def _check_steal(self, victim: int) -> None:
         if self.lassos < LASSOS_TO_STEAL:
-            raise IllegalAction(
-                f"stealing needs three lassos set aside; you have {self.lassos}"
-            )
+            raise IllegalAction(f"stealing needs three lassos set aside; you have {self.lassos}")
         if not 0 <= victim < len(self.players):
             raise IllegalAction(
                 f"there is no seat {victim}: seats are 0 to {len(self.players) - 1}"
@@ -481,8 +485,9 @@ class Game:
         self.rolled = None
         best = max(self.holdings)
         self.winners = [s for s, h in enumerate(self.holdings) if h == best]
-        return [{"type": "game_over", "winners": list(self.winners),
-                 "holdings": list(self.holdings)}]
+        return [
+            {"type": "game_over", "winners": list(self.winners), "holdings": list(self.holdings)}
+        ]
 
     def __repr__(self) -> str:
         return (

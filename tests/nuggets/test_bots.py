@@ -4,6 +4,8 @@ import copy
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nuggets import (
     Game,
@@ -18,7 +20,7 @@ from nuggets import (
 from nuggets.bots import POLICIES, cautious, optimal, thief
 from nuggets.sim import main, play_game, simulate, wilson
 
-from .helpers import faces
+from .helpers import faces, legal_action
 
 
 def test_the_three_policies_are_registered():
@@ -179,6 +181,7 @@ def test_seats_rotate_so_every_bot_starts_equally():
                 starts.append(name)
                 starts_seen[0] = True
             return POLICIES["cautious"](view, rng)
+
         return policy
 
     starts_seen = [False]
@@ -208,8 +211,15 @@ def test_wilson_interval():
 def test_sim_command_prints_the_figures(capsys):
     assert main(["--bots", "optimal,cautious", "--games", "10", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    for words in ("win rate", "95% interval", "nuggets/turn", "bust rate", "games/s",
-                  "1. optimal", "2. cautious"):
+    for words in (
+        "win rate",
+        "95% interval",
+        "nuggets/turn",
+        "bust rate",
+        "games/s",
+        "1. optimal",
+        "2. cautious",
+    ):
         assert words in out
 
 
@@ -226,3 +236,25 @@ def test_sim_command_explains_bad_arguments(args, message, capsys):
         main(args)
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), steps=st.integers(0, 120))
+def test_every_bot_answers_any_reachable_position_legally(seed, players, steps):
+    """Random legal play (stealing included) to some position, then each bot acts
+    on a copy: its action must be accepted."""
+    rng = random.Random(seed)
+    game = Game([f"p{i}" for i in range(players)], supply=60)
+    game.holdings[:] = [rng.randrange(10) for _ in range(players)]
+    for _ in range(steps):
+        if game.over:
+            return
+        game.apply(legal_action(game, rng))
+    if game.over:
+        return
+    for name, policy in POLICIES.items():
+        action = policy(game.view(game.current), random.Random(seed))
+        if isinstance(action, Roll):
+            assert action == Roll() and game.phase in ("roll", "choose"), name
+            action = Roll(roll_dice(rng, game.dice_left))
+        game.copy().apply(action)

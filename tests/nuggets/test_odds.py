@@ -91,8 +91,7 @@ def brute_roll(kept: tuple[Face, ...]) -> Fraction:
     for roll in itertools.product(Face, repeat=n):
         keeps = legal_keeps(roll, kept)
         if keeps:
-            total += max(brute_value(tuple(sorted(kept + k, key=list(Face).index)))
-                         for k in keeps)
+            total += max(brute_value(tuple(sorted(kept + k, key=list(Face).index))) for k in keeps)
     return total / 6**n
 
 
@@ -123,7 +122,8 @@ def test_every_state_satisfies_the_bellman_equations():
             for c in Counter(roll).values():
                 weight //= factorial(c)
             total += weight * max(
-                expected_stop([*kept, *k]) if len(kept) + len(k) == 7
+                expected_stop([*kept, *k])
+                if len(kept) + len(k) == 7
                 else max(Fraction(score([*kept, *k])), expected_roll([*kept, *k]))
                 for k in keeps
             )
@@ -193,7 +193,8 @@ def test_advise_in_every_phase():
     g.apply(Roll(faces("3 3 3 3 3 3 2")))
     a = advise(g.view(1))
     assert a.action == Keep(faces("3 3 3")) and a.keep_value == expected_keep(
-        g.rolled, [], faces("3 3 3"))
+        g.rolled, [], faces("3 3 3")
+    )
 
     g.apply(a.action)
     a = advise(g.view(0))

@@ -22,21 +22,9 @@ from nuggets import (
     roll_dice,
 )
 
-from .helpers import state
+from .helpers import legal_action, state
 
 FACES = list(Face)
-
-
-def legal_action(game: Game, rng: random.Random):
-    phase = game.phase
-    if phase == "keep":
-        return Keep(rng.choice(game.legal_keeps()))
-    steal = None
-    if game.can_steal and rng.random() < 0.5:
-        steal = rng.choice([s for s in range(len(game.players)) if s != game.current])
-    if phase == "take" or (phase == "choose" and rng.random() < 0.35):
-        return Stop(steal)
-    return Roll(roll_dice(rng, game.dice_left))
 
 
 def junk_action(game: Game, rng: random.Random):

@@ -57,8 +57,13 @@ def test_player_a_first_example_all_seven_and_a_bonus_turn():
     play(g, "N 2 2 4 5 L 3", ("keep", "N"))
     play(g, "3 3 3 2 4 5", ("keep", "3 3 3"))
     ev = play(g, "N 3 3", ("keep", "N 3 3"))
-    assert ev[-1] == {"type": "kept", "seat": 0, "faces": ["nugget", "3", "3"], "value": 5,
-                      "dice_left": 0}
+    assert ev[-1] == {
+        "type": "kept",
+        "seat": 0,
+        "faces": ["nugget", "3", "3"],
+        "value": 5,
+        "dice_left": 0,
+    }
     assert g.phase == "take"
     ev = g.apply(Stop())
     assert ev == [
@@ -273,8 +278,17 @@ def test_n4_a_number_already_set_aside_saves_the_roll():
 
 @pytest.mark.parametrize(
     "dice, value",
-    [("N", 1), ("N N N", 3), ("L L L", 0), ("2 2 2", 2), ("5 5 5 5", 5),
-     ("3 3 3 5 5 5", 8), ("N 2 2 2 3 3 3 L", 6), ("3 3 3 3 3 3", 3), ("", 0)],
+    [
+        ("N", 1),
+        ("N N N", 3),
+        ("L L L", 0),
+        ("2 2 2", 2),
+        ("5 5 5 5", 5),
+        ("3 3 3 5 5 5", 8),
+        ("N 2 2 2 3 3 3 L", 6),
+        ("3 3 3 3 3 3", 3),
+        ("", 0),
+    ],
 )
 def test_n5_score(dice, value):
     assert score(faces(dice)) == value
@@ -291,8 +305,7 @@ def test_n6_after_a_set_aside_roll_on_or_stop():
     h = g.copy()
     play(g, "N 2 3 4 5 L")
     assert g.phase == "keep"
-    assert h.apply(Stop())[0] == {"type": "took", "seat": 0, "amount": 1, "value": 1,
-                                  "supply": 76}
+    assert h.apply(Stop())[0] == {"type": "took", "seat": 0, "amount": 1, "value": 1, "supply": 76}
 
 
 # --- N7: taking and stealing ---------------------------------------------------------
@@ -394,11 +407,20 @@ def test_view_is_the_architecture_contract_and_json_safe():
     v = g.view(1)
     assert json.loads(json.dumps(v)) == v
     assert v == {
-        "game": "nuggets", "seat": 1, "players": ["Ann", "Bo"], "current": 0,
-        "phase": "keep", "supply": 77, "holdings": [0, 0],
-        "kept": ["nugget", "lasso", "3", "3", "3"], "kept_value": 4,
-        "rolled": ["lasso", "4"], "dice_left": 2, "can_steal": False,
-        "over": False, "winners": [],
+        "game": "nuggets",
+        "seat": 1,
+        "players": ["Ann", "Bo"],
+        "current": 0,
+        "phase": "keep",
+        "supply": 77,
+        "holdings": [0, 0],
+        "kept": ["nugget", "lasso", "3", "3", "3"],
+        "kept_value": 4,
+        "rolled": ["lasso", "4"],
+        "dice_left": 2,
+        "can_steal": False,
+        "over": False,
+        "winners": [],
     }
     assert g.view(None)["seat"] is None
     with pytest.raises(ValueError, match="no seat 2"):
