@@ -2,6 +2,7 @@
 
 import copy
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -258,3 +259,21 @@ def test_every_bot_answers_any_reachable_position_legally(seed, players, steps):
             assert action == Roll() and game.phase in ("roll", "choose"), name
             action = Roll(roll_dice(rng, game.dice_left))
         game.copy().apply(action)
+
+
+def test_sim_progress_bar_runs_on_a_terminal(capsys, monkeypatch):
+    import nuggets.sim as sim
+
+    monkeypatch.setattr(sim._Progress, "DELAY", 0.0)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    shown = []
+    real_update = sim._Progress.update
+
+    def update(self, done):
+        real_update(self, done)
+        shown.append(self.bar is not None)
+
+    monkeypatch.setattr(sim._Progress, "update", update)
+    assert main(["--bots", "cautious,cautious", "--games", "50", "--seed", "2"]) == 0
+    assert any(shown)
+    assert "win rate" in capsys.readouterr().out
