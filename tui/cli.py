@@ -13,16 +13,92 @@ def build_parser() -> argparse.ArgumentParser:
         description="Gold-rush party games for the terminal: Fool's Gold and Gold Nuggets.",
     )
     parser.add_argument("--version", action="version", version=version("motherlode"))
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument(
+        "--ascii", action="store_true", help="draw dice and cards without box-drawing characters"
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_app_commands(subparsers)
     return parser
+
+
+# -- the terminal app's commands (Textual is imported only when the app runs) -------------
+
+APP_COMMANDS = ("join", "hotseat", "solo")
+
+
+def _add_app_commands(subparsers) -> None:
+    ascii_flag = {"action": "store_true", "default": argparse.SUPPRESS,
+                  "help": "draw dice and cards without box-drawing characters"}
+    join = subparsers.add_parser("join", help="join a LAN game at HOST[:PORT]")
+    join.add_argument("address", metavar="HOST[:PORT]", help="the address the host shows")
+    join.add_argument("--name", help="your name at the table (default: from Settings)")
+    join.add_argument("--ascii", **ascii_flag)
+    hotseat = subparsers.add_parser("hotseat", help="Gold Nuggets for 2-5 players on this keyboard")
+    hotseat.add_argument("names", nargs="+", metavar="NAME", help="the players, in seat order")
+    hotseat.add_argument("--bots", type=int, default=0, help="bots to seat after the players")
+    hotseat.add_argument("--ascii", **ascii_flag)
+    solo = subparsers.add_parser("solo", help="play against bots")
+    solo.add_argument("--game", choices=("nuggets", "foolsgold"), default="nuggets")
+    solo.add_argument("--bots", type=int, default=None, help="how many bots (default 1 for "
+                      "Gold Nuggets, 3 for Fool's Gold)")
+    solo.add_argument("--ascii", **ascii_flag)
+
+
+def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple:
+    """What the app opens, from the command line; parser.error() on bad input."""
+    if args.command == "join":
+        from tui.address import parse_address
+
+        try:
+            host, port = parse_address(args.address)
+        except ValueError as error:
+            parser.error(f"join: {error}")
+        return ("join", host, port)
+    if args.command == "hotseat":
+        from tui.settings import clean_name
+
+        names = [clean_name(n) for n in args.names]
+        if not all(names):
+            parser.error("hotseat: every name needs a visible character")
+        seats = [(n, False) for n in names] + [(f"Bot {i + 1}", True) for i in range(args.bots)]
+        if not 2 <= len(seats) <= 5:
+            parser.error(f"hotseat: Gold Nuggets seats 2 to 5 players, not {len(seats)}")
+        return ("hotseat", seats)
+    if args.command == "solo":
+        most = 4 if args.game == "nuggets" else 7
+        bots = args.bots if args.bots is not None else (1 if args.game == "nuggets" else 3)
+        if not 1 <= bots <= most:
+            parser.error(f"solo: {args.game} takes 1 to {most} bots, not {bots}")
+        return ("solo", args.game, bots)
+    return ("menu",)
+
+
+def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Open the terminal app (menu, or the mode a shortcut names)."""
+    start = _app_start(parser, args)
+    from tui import glyphs
+    from tui.settings import Settings, clean_name
+
+    settings = Settings.load()
+    if getattr(args, "name", None):
+        name = clean_name(args.name)
+        if not name:
+            parser.error("--name needs a visible character")
+        settings.name = name
+    ascii_mode = bool(getattr(args, "ascii", False)) or settings.ascii or glyphs.ascii_default()
+
+    from tui.app import MotherlodeApp
+
+    app = MotherlodeApp(settings=settings, ascii_mode=ascii_mode, start=start)
+    app.run()
+    return app.return_code or 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
+    if args.command is None or args.command in APP_COMMANDS:
+        return run_app(parser, args)
     return 0
 
 

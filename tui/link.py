@@ -209,9 +209,7 @@ class Link:
             seat = self.seats[0] if self.seats else None
             self.table = FoolsGoldScreen(seat, self.names, ascii_mode=self.app.ascii_mode)
         self.app.push_screen(self.table)
-        self.table.call_after_refresh(
-            self.table.add_log, f"Seed hash {started.seed_hash[:16]}... (revealed at the end)"
-        )
+        self.table.add_log(f"Seed hash {started.seed_hash[:16]}... (revealed at the end)")
 
     def _state(self, state: p.State) -> None:
         if self.table is None:

@@ -51,6 +51,8 @@ class FoolsGoldScreen(Screen[None]):
         # Peer text: the host cleans it, and we clean it again before it reaches a screen.
         self.names = [clean_text(str(n)) for n in names]
         self.ascii_mode = ascii_mode
+        self._ready = False
+        self._pending: list[tuple] = []  # what arrived before the screen was mounted
 
     def compose(self) -> ComposeResult:
         with Vertical(id="foolsgold-table"):
@@ -66,21 +68,30 @@ class FoolsGoldScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._ready = True
         for widget in (self.query_one(Seats), self.query_one(Piles), self.query_one(HandView)):
             widget.ascii_mode = self.ascii_mode
         self.query_one(Seats).names = tuple(self.names)
         self.query_one(Reveal).names = tuple(self.names)
         if self.view is not None:
             self.watch_view(self.view)
+        pending, self._pending = self._pending, []
+        for kind, *args in pending:
+            {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
 
     def set_names(self, names: list[str]) -> None:
         self.names = [clean_text(str(n)) for n in names]
-        if self.is_mounted:
+        if self._ready:
             self.query_one(Seats).names = tuple(self.names)
             self.query_one(Reveal).names = tuple(self.names)
 
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
+        if not self._ready:
+            self._pending.append(("state", view, events))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
         self.query_one(EventLog).add_events(events, self.names)
         for event in events:
             if event.get("type") == "grabbed" and event.get("order") == 1:
@@ -97,7 +108,7 @@ class FoolsGoldScreen(Screen[None]):
         self.set_timer(FLASH_SECONDS, lambda: table.remove_class("-flash"))
 
     def watch_view(self, view: dict | None) -> None:
-        if view is None or not self.is_mounted:
+        if view is None or not self._ready:
             return
         self.query_one(Seats).view = view
         self.query_one(Piles).view = view
@@ -172,10 +183,20 @@ class FoolsGoldScreen(Screen[None]):
 
     def add_log(self, line: str) -> None:
         """A line for the event log (notices, chat, the seed): literal text."""
+        if not self._ready:
+            self._pending.append(("log", line))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
         self.query_one(EventLog).add_line(line)
 
     def show_status(self, text: str) -> None:
         """A line that stays until replaced: reconnects, failures. Empty hides it."""
+        if not self._ready:
+            self._pending.append(("status", text))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
         status = self.query_one("#status", Hint)
         status.text = text
         status.display = bool(text)

@@ -89,7 +89,7 @@ class JoinScreen(Screen[None]):
 
     @on(Input.Submitted, "#address")
     def _typed(self, event: Input.Submitted) -> None:
-        from tui.modes import parse_address
+        from tui.address import parse_address
 
         try:
             host, port = parse_address(event.value)

@@ -49,6 +49,9 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.link = link
         self.info: p.TableInfo | None = None
+        self._ready = False
+        self._pending_chat: list[str] = []
+        self._status = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby"):
@@ -61,12 +64,20 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._ready = True
         if self.info is not None:
             self.show_table(self.info)
+        for line in self._pending_chat:
+            self.add_chat(line)
+        self._pending_chat.clear()
+        if self._status:
+            self.show_status(self._status)
 
     def show_table(self, info: p.TableInfo) -> None:
         self.info = info
-        if not self.is_mounted:
+        if not self._ready:
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
             return
         mine = set(self.link.seats)
         owner = "you" if self.link.is_owner else next(
@@ -116,11 +127,24 @@ class LobbyScreen(Screen[None]):
         for free in range(len(info.seats), s.seats):
             seats.append(f"{free + 1}. (free seat)\n", "dim")
         self.query_one("#lobby-seats", Static).update(seats)
+        others_ready = all(
+            seat.ready for seat in info.seats if seat.kind == "human" and seat.seat not in mine
+        )
+        if self.link.is_owner and info.phase != "playing" and len(info.seats) >= 2 \
+                and others_ready:
+            self.show_status("Everyone is ready: press s to start.")
 
     def show_status(self, text: str) -> None:
-        self.query_one("#status", Static).update(Text(text))
+        self._status = text
+        if self._ready and self.is_attached:
+            self.query_one("#status", Static).update(Text(text))
 
     def add_chat(self, line: str) -> None:
+        if not self._ready:
+            self._pending_chat.append(line)
+            return
+        if not self.is_attached:
+            return
         self.query_one("#chat-log", RichLog).write(Text(line))
 
     # -- keys --------------------------------------------------------------------------

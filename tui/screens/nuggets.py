@@ -71,6 +71,8 @@ class NuggetsScreen(Screen[None]):
         super().__init__()
         self.my_seats = list(seats)
         self.ascii_mode = ascii_mode
+        self._ready = False
+        self._pending: list[tuple] = []  # what arrived before the screen was mounted
         self.hotseat = hotseat
         self.set_reactive(NuggetsScreen.advisor_on, advisor)
         self._follow: p.Roll | p.Stop | None = None
@@ -90,11 +92,15 @@ class NuggetsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._ready = True
         self.query_one(DiceTray).ascii_mode = self.ascii_mode
         self.query_one(Holdings).ascii_mode = self.ascii_mode
         self.query_one(AdvisorPanel).display = self.advisor_on
         if self.view is not None:
             self.watch_view(self.view)
+        pending, self._pending = self._pending, []
+        for kind, *args in pending:
+            {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
 
     # -- state flows down --------------------------------------------------------
 
@@ -109,6 +115,11 @@ class NuggetsScreen(Screen[None]):
 
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
+        if not self._ready:
+            self._pending.append(("state", view, events))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
         # Peer text: the host cleans names, and we clean them again before display.
         view = dict(view, players=[clean_text(str(n)) for n in view.get("players", [])])
         log = self.query_one(EventLog)
@@ -122,7 +133,7 @@ class NuggetsScreen(Screen[None]):
         self._send_follow_up(view)
 
     def watch_view(self, view: dict | None) -> None:
-        if view is None or not self.is_mounted:
+        if view is None or not self._ready:
             return
         dice = self.query_one(DiceTray)
         dice.faces = tuple(view["rolled"]) if view.get("rolled") is not None else None
@@ -144,13 +155,13 @@ class NuggetsScreen(Screen[None]):
         self.query_one(AdvisorPanel).view = view
 
     def watch_selected(self, selected: frozenset[int]) -> None:
-        if self.is_mounted:
+        if self._ready:
             self.query_one(DiceTray).selected = selected
             self.query_one(AdvisorPanel).chosen = tuple(self._chosen())
             self._update_hint()
 
     def watch_advisor_on(self, on: bool) -> None:
-        if self.is_mounted:
+        if self._ready:
             self.query_one(AdvisorPanel).display = on
 
     def _update_banner(self) -> None:
@@ -248,10 +259,20 @@ class NuggetsScreen(Screen[None]):
 
     def add_log(self, line: str) -> None:
         """A line for the event log (notices, chat, the seed): literal text."""
+        if not self._ready:
+            self._pending.append(("log", line))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
         self.query_one(EventLog).add_line(line)
 
     def show_status(self, text: str) -> None:
         """A line that stays until replaced: reconnects, failures. Empty hides it."""
+        if not self._ready:
+            self._pending.append(("status", text))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
         status = self.query_one("#status", Hint)
         status.text = text
         status.display = bool(text)

@@ -1,0 +1,317 @@
+"""Every mode driven through the real host and client: hot-seat to the end, Fool's Gold
+against bots to a settled round, joining over TCP, a host lost and back, failures."""
+
+from __future__ import annotations
+
+import asyncio
+
+from net import protocol as p
+from net.client import Client
+from net.clock import FakeClock
+from net.host import Host
+from nuggets import odds
+from tui.app import MotherlodeApp
+from tui.screens.common import MessageScreen
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.nuggets import NuggetsScreen
+from tui.settings import Settings
+
+from .helpers import screen_text
+
+
+def make_app(tmp_path, **kwargs) -> MotherlodeApp:
+    kwargs.setdefault("announce", False)
+    kwargs.setdefault("discover", False)
+    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
+                         **kwargs)
+
+
+async def until(pilot, condition, what: str, steps: int = 2000) -> None:
+    """Let the app run until `condition()` holds; fail saying what never happened."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.001)
+    raise AssertionError(f"never happened: {what}\n{screen_text(pilot.app)}")
+
+
+def log_text(screen) -> str:
+    """Every line of a table's event log, scrolled off or not."""
+    return "\n".join(line.text for line in screen.query_one("#log").lines)
+
+
+def _dice_for(rolled: list[str], faces) -> list[int]:
+    """Indices of dice in `rolled` showing `faces` (a multiset)."""
+    wanted = [f.value for f in faces]
+    picks = []
+    for i, face in enumerate(rolled):
+        if face in wanted:
+            wanted.remove(face)
+            picks.append(i)
+    return picks
+
+
+async def test_hotseat_dice_to_the_end(tmp_path):
+    """Two people and a bot on one keyboard, played by keys until the supply is empty."""
+    seats = [("Ann", False), ("Bob", False), ("Robo", True)]
+    app = make_app(tmp_path, start=("hotseat", seats),
+                   table_options={"seed": "hotseat-1", "bot_pace": 0.0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table opens")
+        screen: NuggetsScreen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a first view")
+        assert len(screen.my_seats) == 2
+        presses = 0
+        banners = set()
+        for _ in range(3000):
+            view = screen.view
+            if view["over"]:
+                break
+            if screen.acting_seat is None:
+                await pilot.pause(0.001)
+                continue
+            banners.add(screen.query_one("#banner").text)
+            phase = view["phase"]
+            if phase in ("roll", "choose"):
+                await pilot.press("enter")
+            elif phase == "take":
+                await pilot.press("t")
+            else:
+                best = odds.best_keep(view["rolled"], view["kept"])
+                for i in _dice_for(view["rolled"], best):
+                    await pilot.press(str(i + 1))
+                kept_after = view["kept"] + [f.value for f in best]
+                roll_on = odds.expected_roll(kept_after)
+                stop = odds.expected_stop(kept_after)
+                await pilot.press("enter" if roll_on is not None and roll_on > stop else "t")
+            presses += 1
+            old = view
+            await until(pilot, lambda old=old: screen.view is not old, "the host answers")
+        assert screen.view["over"], "the game did not end"
+        text = screen_text(app)
+        assert "Game over" in text
+        assert sum(screen.view["holdings"]) == 77 and screen.view["supply"] == 0
+        # hot-seat banners name whose turn it is (a moment may cover a short turn)
+        assert any(b.startswith(">>> ") for b in banners)
+        assert any("Ann" in b for b in banners) and any("Bob" in b for b in banners)
+        assert presses > 10
+        assert "Seed revealed" in log_text(screen) and "matches the hash" in log_text(screen)
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
+
+
+async def test_foolsgold_against_bots_to_a_settled_round(tmp_path):
+    """Solo Fool's Gold on a fake host clock: keep cards moving, call a bot's grab,
+    grab a nugget, and see the reveal and the round result."""
+    clock = FakeClock()
+    app = make_app(tmp_path, start=("solo", "foolsgold", 2), host_clock=clock,
+                   table_options={"seed": "cards-7", "bot_pace": 0.5})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table opens")
+        screen: FoolsGoldScreen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a first view")
+        called = grabbed = False
+        for _ in range(4000):
+            view = screen.view
+            if view.get("settled") or view.get("round_no", 1) > 1:
+                break
+            hand = view.get("hand") or []
+            if view["grabbed"] and not called and view["grabbed"][0][0] != 0:
+                await pilot.press("f")
+                called = True
+            elif view["grabbed"] and not grabbed:
+                await pilot.press("g")
+                grabbed = True
+            elif not view["frozen"] and len(hand) == 6:
+                await pilot.press("1")
+            elif not view["frozen"] and len(hand) == 5 and (
+                    view["start"] == 0 or view["incoming_sizes"][0]):
+                await pilot.press("d")
+            clock.advance(0.1)
+            await pilot.pause(0.002)
+        await until(pilot, lambda: screen.view.get("settled") or screen.view["round_no"] > 1,
+                    "the round settles")
+        assert called and grabbed
+        lines = log_text(screen)
+        assert "called \"Fool's Gold!\"" in lines
+        assert "hand is revealed" in lines
+        assert "Round settled" in lines
+
+
+async def _table_host(game="nuggets", seats=2, bots=1, **settings) -> Host:
+    host = Host()
+    await host.start(bind="127.0.0.1", port=0)
+    host.create_table("Test table", game, seats=seats, bots=bots, bot_pace=0.0,
+                      seed="tcp-1", **settings)
+    return host
+
+
+async def test_join_over_tcp_lobby_then_table(tmp_path):
+    host = await _table_host()
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby opens")
+            await until(pilot, lambda: "not ready" in screen_text(app), "the seats show")
+            text = screen_text(app)
+            assert "Gold Nuggets at Test table" in text
+            assert "Rusty" in text or "(bot)" in text
+            await pilot.press("r")  # ready: the table is full, so the game starts
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game starts")
+            screen = app.screen
+            await until(pilot, lambda: screen.view is not None, "a view")
+            assert "Seed hash" in log_text(screen)
+            await until(pilot, lambda: screen.acting_seat == 1, "my turn")
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.view["phase"] != "roll"
+                        or screen.view["current"] != 1, "my roll is confirmed")
+    finally:
+        await host.close()
+
+
+async def test_a_lost_host_is_said_and_the_seat_comes_back(tmp_path):
+    """The host's network goes away mid-game (connections cut, nothing listening);
+    the screen says so while the client retries; when the host listens again the
+    client resumes its seat."""
+    client_clock = FakeClock()
+    host = await _table_host()
+    port = host.port
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", port), client_clock=client_clock)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game")
+            screen = app.screen
+            await until(pilot, lambda: screen.view is not None, "a view")
+            # the host vanishes: stop listening and cut every connection, without a bye
+            host._server.close()
+            await host._server.wait_closed()
+            for peer in list(host._peers):
+                peer.abort()
+            await until(pilot, lambda: "Reconnecting: attempt" in screen_text(app),
+                        "the reconnect message")
+            assert "Connection lost" in screen_text(app)
+            client_clock.advance(0.6)  # attempt 2 fails: nothing listens
+            await until(pilot, lambda: "attempt 2" in screen_text(app) or
+                        "attempt 3" in screen_text(app), "a second attempt")
+            await host.start(bind="127.0.0.1", port=port)  # the host is back
+            for _ in range(20):
+                client_clock.advance(1.0)
+                await pilot.pause(0.01)
+                if "Reconnected" in screen_text(app):
+                    break
+            await until(pilot, lambda: "Reconnected" in screen_text(app), "the resume")
+            assert isinstance(app.screen, NuggetsScreen)
+    finally:
+        await host.close()
+
+
+async def test_unreachable_host_is_a_clear_message(tmp_path):
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    server.close()
+    await server.wait_closed()
+    app = make_app(tmp_path, start=("join", "127.0.0.1", port))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+        text = screen_text(app)
+        assert "Cannot reach the host" in text
+        assert "Traceback" not in text
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
+
+
+async def test_a_full_table_is_a_clear_message(tmp_path):
+    host = await _table_host(seats=2, bots=2)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+            assert "The table is full" in screen_text(app)
+    finally:
+        await host.close()
+
+
+async def test_another_protocol_version_is_a_clear_message(tmp_path):
+    async def future_host(reader, writer):
+        await reader.readline()
+        writer.write(b'{"type":"error","code":"bad_version","message":"This host speaks '
+                     b'protocol 2; you speak 1."}\n')
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(future_host, "127.0.0.1", 0)
+    try:
+        port = server.sockets[0].getsockname()[1]
+        app = make_app(tmp_path, start=("join", "127.0.0.1", port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+            text = screen_text(app)
+            assert "Different versions" in text and "protocol 2" in text
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_hostile_chat_and_names_in_the_lobby_stay_literal(tmp_path):
+    host = await _table_host(seats=3, bots=0)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            other = await Client.connect("127.0.0.1", host.port, "[@click=app.quit]Eve\x1b[31m")
+            try:
+                await other.send(p.Chat(text="[bold]hi[/] [/] \x1b]0;pwned\x07 [@click=app.quit]"))
+                await until(pilot, lambda: "[bold]hi[/]" in screen_text(app), "the chat line")
+                text = screen_text(app)
+                assert "[@click=app.quit]Eve" in text
+                assert "\x1b" not in text and "pwned" not in text
+                await pilot.click("#chat-log")
+                await pilot.pause()
+                assert app.is_running
+            finally:
+                await other.close()
+    finally:
+        await host.close()
+
+
+async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path):
+    """Host a LAN game from the menu: a TCP host runs in the app, its address shows,
+    a player joins over TCP, the owner adds a bot and starts; everyone gets the table."""
+    app = make_app(tmp_path, lan_port=0, lan_bind="127.0.0.1",
+                   table_options={"seed": "lan-1", "bot_pace": 0.0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await until(pilot, lambda: "Host which game?" in screen_text(app), "the game picker")
+        await pilot.press("enter")  # Gold Nuggets
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await until(pilot, lambda: "motherlode join 127.0.0.1:" in screen_text(app),
+                    "the address to share")
+        port = app.link.host.port
+        guest = await Client.connect("127.0.0.1", port, "Bob")
+        try:
+            await until(pilot, lambda: "Bob" in screen_text(app), "the guest's seat")
+            for key in ("minus", "minus", "b"):  # 5 seats -> 3, then a bot
+                await pilot.press(key)
+            await until(pilot, lambda: "(bot)" in screen_text(app), "the bot")
+            assert "3 seats" in screen_text(app)
+            await pilot.press("s")
+            await until(pilot, lambda: "Waiting for Bob" in screen_text(app), "not ready")
+            await guest.send(p.Ready())
+            await until(pilot, lambda: "Everyone is ready" in screen_text(app), "all ready")
+            await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game")
+            got = []
+            while not any(isinstance(m, p.State) for m in got):
+                got.append(await asyncio.wait_for(guest.recv(), 5))
+            assert any(isinstance(m, p.Started) for m in got)
+        finally:
+            await guest.close()
+        await pilot.press("q")
+        await until(pilot, lambda: "close the table for everyone" in screen_text(app),
+                    "the confirmation")
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")

@@ -1,0 +1,1 @@
+"""Screens of the app: menu, lobby, the two tables, and small modal boxes."""
