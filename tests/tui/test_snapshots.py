@@ -75,3 +75,30 @@ def test_nuggets_table_ascii(snap_compare, tmp_path):
 def test_foolsgold_table_ascii(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path, True), terminal_size=SIZE,
                         run_before=_foolsgold_table(ascii_mode=True))
+
+
+def test_lobby(snap_compare, tmp_path):
+    """The lobby of a table joined over TCP: seats, bots, ready flags, settings, chat."""
+    from net import protocol as p
+    from net.host import Host
+    from tui.screens.lobby import LobbyScreen
+
+    async def run_before(pilot) -> None:
+        host = Host()
+        await host.start(bind="127.0.0.1", port=0)
+        host.create_table("Saloon", "foolsgold", seats=4, bots=1, seed="lobby")
+        pilot.app.menu_choice("join", "127.0.0.1", host.port)
+        for _ in range(500):
+            await pilot.pause(0.001)
+            if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.link.table_info \
+                    and len(pilot.app.link.table_info.seats) == 2:
+                break
+        pilot.app.link.send(p.Chat(text="[bold]howdy[/] partners"))
+        for _ in range(500):
+            await pilot.pause(0.001)
+            if "howdy" in str(pilot.app.screen.query_one("#chat-log").lines):
+                break
+
+    app = MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
+                        announce=False, discover=False)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -82,7 +82,7 @@ class Seats(Widget):
         if not view:
             return Text("")
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(f"{'':2}{'player':<14}{'hand':>5}{'in':>4}{'pts':>5}  grab\n",
+        out.append(f"{'':2}{'player':<17}{'hand':>4}{'in':>4}{'pts':>5}  grab\n",
                    self.get_component_rich_style("seats--head"))
         gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.get("grabbed") or [])))
         scores = view.get("scores") or []
@@ -94,12 +94,12 @@ class Seats(Widget):
                 style = self.get_component_rich_style("seats--me")
             start = seat == view.get("start")
             out.append(("S " if self.ascii_mode else "● ") if start else "  ", style)
-            out.append(name[:13].ljust(14), style)  # literal text, never markup
+            out.append(name[:16].ljust(17), style)  # literal text, never markup
             hand = view["hand_sizes"][seat] if seat < len(view.get("hand_sizes", [])) else 0
             incoming = view.get("incoming_sizes", [])
             inc = incoming[seat] if seat < len(incoming) else 0
             score = scores[seat] if seat < len(scores) else 0
-            out.append(f"{hand:>5}{inc:>4}{score:>5}  ", style)
+            out.append(f"{hand:>4}{inc:>4}{score:>5}  ", style)
             if seat in gaps:
                 order, ms = gaps[seat]
                 nug = "$" if self.ascii_mode else "◆"
@@ -108,7 +108,7 @@ class Seats(Widget):
             if view.get("caller") == seat:
                 out.append("  called!", self.get_component_rich_style("seats--grab"))
             if deltas is not None and seat < len(deltas) and deltas[seat]:
-                out.append(f"  {deltas[seat]:+d}")
+                out.append(f" ({deltas[seat]:+d})", "bold")
             if seat < int(view.get("players", 0)) - 1:
                 out.append("\n")
         return out
