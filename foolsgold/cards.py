@@ -32,16 +32,48 @@ ANIMAL_NAMES = (
     "Gila Monster",
     "Mustang",
     "Scorpion",
+    "Roadrunner",
+    "Badger",
+    "Bobcat",
+    "Prairie Dog",
+    "Bighorn",
+    "Tarantula",
+    "Vulture",
+    "Elk",
+    "Beaver",
+    "Porcupine",
+    "Wolf",
+    "Grizzly",
+    "Magpie",
+    "Pronghorn",
+    "Raven",
+    "Lizard",
+    "Skunk",
+    "Fox",
+    "Hawk",
+    "Weasel",
+    "Burro",
+    "Quail",
 )
-PROSPECTOR_NAMES = ("Dusty Dan", "Calamity Kate", "Sourdough Sam", "Panhandle Pete")
+PROSPECTOR_NAMES = (
+    "Dusty Dan",
+    "Calamity Kate",
+    "Sourdough Sam",
+    "Panhandle Pete",
+    "Lucky Lou",
+    "Nugget Nell",
+    "Whiskey Walt",
+    "Gravel Gertie",
+)
 
 #: The one place the standard deck is shaped. For `players` seats the deck holds
-#: `players + ANIMALS_PLUS` animal names of `ANIMAL_COPIES` cards each and
-#: `PROSPECTORS` prospector names of `PROSPECTOR_COPIES` cards each.
+#: `ANIMALS_PER_PLAYER * players + ANIMALS_PLUS` animal names of `ANIMAL_COPIES`
+#: cards each and `PROSPECTORS` prospector names of `PROSPECTOR_COPIES` cards each.
 DECK_SHAPE = {
-    "ANIMALS_PLUS": 2,
-    "ANIMAL_COPIES": 4,
-    "PROSPECTORS": 2,
+    "ANIMALS_PER_PLAYER": 3,
+    "ANIMALS_PLUS": 4,
+    "ANIMAL_COPIES": 3,
+    "PROSPECTORS": 6,
     "PROSPECTOR_COPIES": 6,
 }
 
@@ -119,7 +151,10 @@ def standard_deck(players: int) -> list[Card]:
     Every card is unique by (name, variant). See `DECK_SHAPE` for the composition.
     """
     _check_players(players)
-    animals = ANIMAL_NAMES[: players + DECK_SHAPE["ANIMALS_PLUS"]]
+    count = DECK_SHAPE["ANIMALS_PER_PLAYER"] * players + DECK_SHAPE["ANIMALS_PLUS"]
+    if count > len(ANIMAL_NAMES):
+        raise ValueError(f"DECK_SHAPE asks for {count} animal names; only {len(ANIMAL_NAMES)}")
+    animals = ANIMAL_NAMES[:count]
     prospectors = PROSPECTOR_NAMES[: DECK_SHAPE["PROSPECTORS"]]
     deck = [
         Card(name, "animal", variant)

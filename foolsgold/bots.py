@@ -1,0 +1,397 @@
+"""Real-time bots for Fool's Gold.
+
+A `Bot` sees only `view(seat)` (of a `Round` or a `Match`) and answers
+`plan(view, now) -> (action, at) | None`: the action it wants and the time it wants
+it applied. The driver (the host, or `foolsgold.sim` on a virtual clock) calls `plan`
+after every change of the seat's view, keeps only the newest plan, applies the action
+at `at` if it is still legal, and calls `plan` again.
+
+Plans are stable: a bot decides when it first sees a situation ("my hand is now these
+six cards", "someone grabbed") and keeps that time on later calls, so re-planning on
+unrelated changes never postpones an action. The bot's own `random.Random` sets only
+reaction times and whether it bluffs this round; calls come from evidence:
+
+- cards: the bot's own frozen hand rules names out of the grabber's reach, and the
+  cards it passed recently cannot yet have travelled to a far-away grabber;
+- timing: a true set is grabbed a reaction after the draw that completed it, while a
+  bluff tends to come long after the grabber's last draw, or before it drew at all;
+- hands: a set completed by a draw shows as six cards; a grab holding five after
+  drawing is odd;
+- record: how often this grabber's revealed hands were bluffs, across the match.
+
+Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, which evidence
+the bot weighs and how willing it is to call.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+from foolsgold.cards import SET_SIZE, Card, is_set, standard_deck
+from foolsgold.round import Action, Call, Discard, Draw, Grab
+
+Plan = tuple[Action, float]
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How a bot plays: speed, bluffing and calling."""
+
+    name: str
+    #: mean seconds from seeing a situation to acting on it
+    reaction: float
+    #: reaction times vary uniformly by this fraction either way
+    jitter: float
+    #: chance to plan a bluff in a round
+    bluff_rate: float
+    #: a bluff waits at least this long after the round starts, then up to `bluff_span` more
+    bluff_after: float
+    bluff_span: float
+    #: the evidence it weighs when a nugget is grabbed: "cards", "timing", "hands",
+    #: "record", "passed" (see the module docstring)
+    evidence: frozenset[str]
+    #: calls when its estimated chance of a bluff is above this
+    call_threshold: float
+    #: the bluff share among first grabs it assumes before any evidence
+    prior_bluff: float
+    #: picks the name to chase using what it passed and what is left of each name
+    counts_cards: bool
+    #: grabs with no set after this long without one (so no round runs for ever)
+    give_up_after: float
+
+
+DIFFICULTIES: dict[str, Difficulty] = {
+    "easy": Difficulty(
+        name="easy",
+        reaction=1.2,
+        jitter=0.35,
+        bluff_rate=0.25,
+        bluff_after=10.0,
+        bluff_span=40.0,
+        evidence=frozenset({"timing"}),
+        call_threshold=0.4,
+        prior_bluff=0.3,
+        counts_cards=False,
+        give_up_after=150.0,
+    ),
+    "normal": Difficulty(
+        name="normal",
+        reaction=0.7,
+        jitter=0.3,
+        bluff_rate=0.15,
+        bluff_after=15.0,
+        bluff_span=40.0,
+        evidence=frozenset({"cards", "timing", "hands", "record"}),
+        call_threshold=0.5,
+        prior_bluff=0.25,
+        counts_cards=True,
+        give_up_after=150.0,
+    ),
+    "hard": Difficulty(
+        name="hard",
+        reaction=0.35,
+        jitter=0.25,
+        bluff_rate=0.12,
+        bluff_after=15.0,
+        bluff_span=40.0,
+        evidence=frozenset({"cards", "timing", "hands", "record", "passed"}),
+        call_threshold=0.5,
+        prior_bluff=0.2,
+        counts_cards=True,
+        give_up_after=150.0,
+    ),
+}
+
+
+def _key(card: Card) -> tuple[str, str]:
+    return (card.name, card.variant)
+
+
+class Bot:
+    """A real-time player for one seat. Keeps its memory across rounds of a match."""
+
+    def __init__(self, seat: int, difficulty: str | Difficulty, rng: random.Random) -> None:
+        if isinstance(difficulty, str):
+            if difficulty not in DIFFICULTIES:
+                raise ValueError(
+                    f"unknown difficulty {difficulty!r}: choose from {', '.join(DIFFICULTIES)}"
+                )
+            difficulty = DIFFICULTIES[difficulty]
+        self.seat = seat
+        self.difficulty = difficulty
+        self.rng = rng
+        #: revealed hands of each seat across the match: seat -> [sets, bluffs]
+        self.record: Counter[tuple[int, str]] = Counter()
+        self._round_no: object = None
+        self._last_settled = True
+        self._last_draw_pile = -1
+        self._players = 0
+        self._deck_counts: Counter[str] = Counter()
+        self._kinds: dict[str, str] = {}
+        self._cards: dict[tuple[str, str, str], Card] = {}
+        self._raw_hand: list[dict[str, str]] = []
+        self._new_round(0.0)
+
+    # -- memory ------------------------------------------------------------------------
+
+    def _new_round(self, now: float) -> None:
+        self.round_start = now
+        self.timers: dict[tuple, float] = {}
+        self.passed: list[tuple[Card, float]] = []  # what I discarded, and when
+        self.seen: set[tuple[str, str]] = set()  # every card that passed through my hand
+        self.last_hand: list[Card] = []
+        self.holds_set = False
+        self.discard_choice = None
+        self.moves = 0
+        self.draws: Counter[int] = Counter()  # draws seen per seat this round
+        self.last_draw: dict[int, float] = {}
+        self.last_sizes: list[int] | None = None
+        self.grab_seen_at: float | None = None
+        self.grab_evidence: dict[str, Any] | None = None
+        self._bluff_p: float | None = None
+        self.revealed_noted = False
+        self.bluff_at: float | None = None
+        if self.rng.random() < self.difficulty.bluff_rate:
+            self.bluff_at = (
+                now + self.difficulty.bluff_after + self.difficulty.bluff_span * (self.rng.random())
+            )
+        self.give_up_at = now + self.difficulty.give_up_after * (1 + 0.5 * self.rng.random())
+
+    def _observe(self, view: dict[str, Any], now: float) -> list[Card]:
+        players = view["players"]
+        if players != self._players:
+            self._players = players
+            deck = standard_deck(players)
+            self._deck_counts = Counter(card.name for card in deck)
+            self._kinds = {card.name: card.kind for card in deck}
+        round_no = view.get("round_no")
+        fresh = (
+            (round_no is not None and round_no != self._round_no)
+            or (self._last_settled and not view["settled"])
+            or view["draw_pile"] > self._last_draw_pile
+        )
+        self._round_no = round_no
+        self._last_settled = view["settled"]
+        self._last_draw_pile = view["draw_pile"]
+        if fresh:
+            self._new_round(now)
+        raw = view["hand"] or []
+        if fresh or raw != self._raw_hand:
+            self._raw_hand = list(raw)
+            self._hand_changed([self._card(d) for d in raw], now)
+        # Others' draws, from their hand sizes.
+        sizes = view["hand_sizes"]
+        if self.last_sizes is not None and not view["frozen"]:
+            for seat, (old, new) in enumerate(zip(self.last_sizes, sizes, strict=True)):
+                if new > old:
+                    self.draws[seat] += new - old
+                    self.last_draw[seat] = now
+        if not view["frozen"]:
+            self.last_sizes = list(sizes)
+        if view["grabbed"] and self.grab_evidence is None:
+            self._note_grab(view, now)
+        if view["revealed"] is not None and not self.revealed_noted:
+            self.revealed_noted = True
+            grabber = view["grabbed"][0][0]
+            self.record[(grabber, "set" if view["revealed_set"] else "bluff")] += 1
+        return self.last_hand
+
+    def _card(self, data: dict[str, str]) -> Card:
+        key = (data["name"], data["kind"], data["variant"])
+        card = self._cards.get(key)
+        if card is None:
+            card = self._cards[key] = Card(*key)
+            self._kinds.setdefault(card.name, card.kind)
+        return card
+
+    def _hand_changed(self, hand: list[Card], now: float) -> None:
+        # What left my hand since last time, I passed.
+        if self.last_hand:
+            now_keys = {_key(c) for c in hand}
+            for card in self.last_hand:
+                if _key(card) not in now_keys:
+                    self.passed.append((card, now))
+        self.seen.update(_key(c) for c in hand)
+        # Situations are keyed by this count, not by the hand itself: passing on the
+        # card just drawn brings back an earlier hand, but not its timers.
+        self.moves += 1
+        self.last_hand = hand
+        self.holds_set = is_set(hand)
+        self.discard_choice: Card | None = None
+
+    def _note_grab(self, view: dict[str, Any], now: float) -> None:
+        """Freeze what I knew at the moment of the first grab."""
+        grabber, at = view["grabbed"][0]
+        self.grab_seen_at = now
+        self.grab_evidence = {
+            "grabber": grabber,
+            "at": at,
+            "draws": self.draws[grabber],
+            "last_draw": self.last_draw.get(grabber),
+            "hand_size": view["hand_sizes"][grabber],  # hands froze at the grab
+            "age": at - self.round_start,
+        }
+        self._bluff_p = None
+
+    # -- the policy --------------------------------------------------------------------
+
+    def plan(self, view: dict[str, Any], now: float) -> Plan | None:
+        """The action this bot wants next and when, or None to wait."""
+        hand = self._observe(view, now)
+        if view["settled"] or view.get("winner") is not None or view["hand"] is None:
+            return None
+        if view["frozen"]:
+            return self._plan_frozen(view, now)
+        me = self.seat
+        wanted: list[Plan] = []
+        if self.holds_set:
+            return (Grab(me), self._timer(("grab", self.moves), now))
+        if self._should_bluff(hand, now):
+            wanted.append((Grab(me), self._timer(("bluff", self.moves), now)))
+        elif self.bluff_at is not None and self.difficulty.name != "hard":
+            wanted.append((Grab(me), max(now, self.bluff_at)))
+        wanted.append((Grab(me), max(now, self.give_up_at)))
+        if len(hand) >= 6:
+            if self.discard_choice is None:
+                self.discard_choice = self.choose_discard(hand)
+            card = self.discard_choice
+            wanted.append((Discard(me, card), self._timer(("discard", self.moves), now)))
+        elif self._can_draw(view):
+            wanted.append((Draw(me), self._timer(("draw", self.moves), now)))
+        return min(wanted, key=lambda plan: plan[1])
+
+    def _plan_frozen(self, view: dict[str, Any], now: float) -> Plan | None:
+        me = self.seat
+        grabbed = [seat for seat, _ in view["grabbed"]]
+        wanted: list[Plan] = []
+        if me not in grabbed and view["nuggets_left"] > 0:
+            wanted.append((Grab(me), self._timer(("race",), now)))
+        closes = view["call_closes"]
+        if (
+            view["caller"] is None
+            and grabbed[0] != me
+            and closes is not None
+            and now < closes
+            and self.bluff_chance() > self.difficulty.call_threshold
+        ):
+            # Calling takes a little longer than grabbing: the bot thinks first.
+            at = self._timer(("call",), now, factor=1.5)
+            wanted.append((Call(me), min(at, max(now, closes - 0.05))))
+        return min(wanted, key=lambda plan: plan[1]) if wanted else None
+
+    def _should_bluff(self, hand: list[Card], now: float) -> bool:
+        """A hard bot bluffs only right after a draw, with the most it can show."""
+        return (
+            self.difficulty.name == "hard"
+            and self.bluff_at is not None
+            and now >= self.bluff_at
+            and len(hand) == 6
+        )
+
+    def _can_draw(self, view: dict[str, Any]) -> bool:
+        if self.seat == view["start"]:
+            return view["draw_pile"] > 0 or view["trash_pile"] > 0
+        return view["incoming_sizes"][self.seat] > 0
+
+    def _timer(self, key: tuple, now: float, factor: float = 1.0) -> float:
+        """When to act on the situation `key`: fixed the first time it is seen."""
+        at = self.timers.get(key)
+        if at is None:
+            d = self.difficulty
+            at = now + factor * d.reaction * (1 + d.jitter * (2 * self.rng.random() - 1))
+            self.timers[key] = at
+        return at
+
+    # -- choosing what to pass ---------------------------------------------------------
+
+    def promise(self, name: str, hand: list[Card]) -> float:
+        """How promising it is to chase `name` with this hand (higher is better)."""
+        held = sum(1 for card in hand if card.name == name)
+        size = SET_SIZE[self._kinds.get(name, "animal")]
+        score = held / size
+        if self.difficulty.counts_cards:
+            passed = sum(1 for card, _ in self.passed if card.name == name)
+            left = self._deck_counts.get(name, size) - held - passed
+            if left < size - held:
+                return -1.0  # not enough copies left in play for a set
+            score += 0.05 * (left - (size - held)) / size
+        return score
+
+    def choose_discard(self, hand: list[Card]) -> Card:
+        """Pass a card of the least promising name, never one of the chased name."""
+        scores = {name: self.promise(name, hand) for name in {card.name for card in hand}}
+        # Ties go by name so the choice does not depend on the hand's order.
+        worst = min(scores, key=lambda name: (scores[name], name))
+        return next(card for card in hand if card.name == worst)
+
+    # -- calling -----------------------------------------------------------------------
+
+    def bluff_chance(self) -> float:
+        """The chance that the first grab was a bluff, from the evidence this bot weighs."""
+        if self.grab_evidence is None:
+            return 0.0
+        if self._bluff_p is None:
+            self._bluff_p = self._weigh_evidence()
+        return self._bluff_p
+
+    def _weigh_evidence(self) -> float:
+        ev = self.grab_evidence
+        if ev is None:
+            return 0.0
+        d = self.difficulty
+        prior = d.prior_bluff
+        odds = prior / (1 - prior)
+        grabber = ev["grabber"]
+        if "cards" in d.evidence:
+            reach = self._set_reach(grabber, ev["at"], "passed" in d.evidence)
+            if reach == 0.0:
+                return 1.0
+            odds /= reach
+        if "timing" in d.evidence:
+            odds *= self._timing_factor(ev)
+        if "hands" in d.evidence:
+            odds *= self._hand_factor(ev)
+        if "record" in d.evidence:
+            odds *= (self.record[(grabber, "bluff")] + 1) / (self.record[(grabber, "set")] + 1)
+        return odds / (1 + odds)
+
+    def _set_reach(self, grabber: int, at: float, use_passed: bool) -> float:
+        """How many ways the grabber could hold a set, relative to knowing nothing.
+
+        1.0 when my knowledge rules nothing out, 0.0 when no set is possible.
+        """
+        out_of_reach = Counter(card.name for card in self.last_hand)
+        if use_passed and self._players:
+            hops = (grabber - self.seat) % self._players
+            for card, when in self.passed:
+                # A card needs at least a draw and a discard per seat to travel on.
+                if at - when < 0.4 * hops and card not in self.last_hand:
+                    out_of_reach[card.name] += 1
+        total = 0.0
+        for name, copies in self._deck_counts.items():
+            size = SET_SIZE[self._kinds[name]]
+            left = copies - out_of_reach[name]
+            total += comb(left, size) / comb(copies, size) if left >= size else 0.0
+        return total / len(self._deck_counts) if self._deck_counts else 1.0
+
+    @staticmethod
+    def _timing_factor(ev: dict[str, Any]) -> float:
+        """How much likelier a bluff is than a set, given when the grab came."""
+        if ev["draws"] == 0:
+            return 3.0  # a set dealt outright is rare; a grab before any draw is bold
+        if ev["last_draw"] is None:
+            return 1.0
+        gap = ev["at"] - ev["last_draw"]
+        # A set is completed by a draw and grabbed a reaction later.
+        if gap <= 1.7:
+            return 0.8
+        return 2.5 if gap <= 3.0 else 4.0
+
+    @staticmethod
+    def _hand_factor(ev: dict[str, Any]) -> float:
+        """A set completed by a draw shows as six cards; five after drawing is odd."""
+        return 8.0 if ev["draws"] > 0 and ev["hand_size"] == 5 else 0.9

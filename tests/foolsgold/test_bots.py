@@ -1,0 +1,235 @@
+"""Bots: legal plans, reproducible rounds, grabbing sets, calling bluffs from evidence."""
+
+import random
+
+import pytest
+
+from foolsgold import Call, Discard, Draw, Grab, IllegalAction, Match, Round, standard_deck
+from foolsgold.bots import DIFFICULTIES, Bot
+from foolsgold.sim import main, play_round, simulate
+from tests.foolsgold.helpers import card, forced_deck
+
+
+class CheckedBot(Bot):
+    """A bot whose every plan is checked: legal if nothing else happens before `at`."""
+
+    game: Round | Match
+    plans = 0
+
+    def plan(self, view, now):
+        plan = super().plan(view, now)
+        if plan is not None:
+            action, at = plan
+            assert at >= now - 1e-9, "a bot planned in the past"
+            assert action.seat == self.seat
+            trial = self.game.copy()
+            try:
+                trial.apply(action, at)
+            except IllegalAction as error:  # pragma: no cover - the failure message
+                raise AssertionError(
+                    f"seat {self.seat} planned {action} at {at}: {error}"
+                ) from error
+            CheckedBot.plans += 1
+        return plan
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+@pytest.mark.parametrize("difficulty", sorted(DIFFICULTIES))
+def test_bots_plan_only_legal_actions(players, difficulty):
+    rng = random.Random(players)
+    for _ in range(2):
+        deck = standard_deck(players)
+        rng.shuffle(deck)
+        game = Round(players, rng.randrange(players), deck)
+        bots = [CheckedBot(s, difficulty, random.Random(s)) for s in range(players)]
+        for bot in bots:
+            bot.game = game
+        play_round(game, bots, rng)
+        assert game.settled
+    assert CheckedBot.plans > 0
+
+
+def run_logged(seed: int, bots: list[str]) -> list:
+    rng = random.Random(seed)
+    match = Match(len(bots), 0)
+    seated = [Bot(s, name, random.Random(seed * 10 + s)) for s, name in enumerate(bots)]
+    log = []
+    now = 0.0
+    for _ in range(3):
+        if match.winner is not None:
+            break
+        deck = standard_deck(len(bots))
+        rng.shuffle(deck)
+        match.new_round(deck)
+        now = play_round(match, seated, rng, now, lambda ev, t: log.append((t, ev))) + 3.0
+    return log + [match.scores]
+
+
+def test_a_seeded_bot_round_is_reproducible():
+    a = run_logged(4, ["easy", "normal", "hard"])
+    assert a == run_logged(4, ["easy", "normal", "hard"])
+    assert a != run_logged(5, ["easy", "normal", "hard"])
+    assert any(e["type"] == "settled" for _, events in a[:-1] for e in events)
+
+
+def test_the_bot_grabs_after_a_reaction_when_holding_a_set():
+    hands = {
+        0: "Mule a, Coyote a, Bison a, Buzzard a, Raccoon a",
+        1: "Owl a, Owl b, Owl c, Mule b, Coyote b",
+    }
+    r = Round(2, 0, forced_deck(2, 0, hands, "Elk a"))
+    for name, d in DIFFICULTIES.items():
+        bot = Bot(1, name, random.Random(1))
+        action, at = bot.plan(r.view(1), 10.0)
+        assert action == Grab(1)
+        assert 10.0 + d.reaction * (1 - d.jitter) <= at <= 10.0 + d.reaction * (1 + d.jitter)
+        # Asked again after an unrelated change, it keeps its time.
+        assert bot.plan(r.view(1), 10.1) == (action, at)
+
+
+def test_the_bot_draws_then_passes_the_least_promising_card():
+    hands = {
+        0: "Owl a, Owl b, Mule a, Coyote a, Bison a",
+        1: "Elk a, Elk b, Fox a, Hawk a, Quail a",
+    }
+    r = Round(2, 0, forced_deck(2, 0, hands, "Mule b"))
+    bot = Bot(0, "normal", random.Random(2))
+    action, at = bot.plan(r.view(0), 0.0)
+    assert action == Draw(0)
+    r.apply(action, at)
+    action, at2 = bot.plan(r.view(0), at)
+    assert isinstance(action, Discard) and at2 > at
+    # It chases the Owls (two of three) and the Mules (now two): it passes a single.
+    assert action.card.name in {"Coyote", "Bison"}
+    assert bot.choose_discard(r.hands[0]).name not in {"Owl", "Mule"}
+
+
+def test_the_bot_races_for_a_nugget_once_someone_grabs():
+    r = Round(3, 0, standard_deck(3))
+    bot = Bot(2, "hard", random.Random(3))
+    bot.plan(r.view(2), 0.0)
+    r.apply(Grab(0), 5.0)
+    action, at = bot.plan(r.view(2), 5.0)
+    assert action == Grab(2) and 5.0 < at < 5.5
+
+
+def passing_round(bluff_gap: float, grab_with: int):
+    """Seat 0 (the start player) draws and passes a while, then grabs.
+
+    It grabs `bluff_gap` seconds after its last draw, holding `grab_with` cards;
+    seat 2's normal bot watches everything. Returns the bot and the round.
+    """
+    deck = standard_deck(3)
+    random.Random(11).shuffle(deck)
+    r = Round(3, 0, deck)
+    bot = Bot(2, "normal", random.Random(4))
+    t = 0.0
+    bot.plan(r.view(2), t)
+    for _ in range(8):
+        t += 0.8
+        r.apply(Draw(0), t)
+        bot.plan(r.view(2), t)
+        if grab_with == 6 and _ == 7:
+            break
+        t += 0.8
+        r.apply(Discard(0, r.hands[0][0]), t)
+        bot.plan(r.view(2), t)
+    last_draw = t if grab_with == 6 else t - 0.8
+    r.apply(Grab(0), last_draw + bluff_gap)
+    return bot, r, last_draw + bluff_gap
+
+
+def test_the_bot_calls_a_bluff_when_the_evidence_is_strong():
+    # Five cards after drawing, grabbed long after the last draw: no set completes so.
+    bot, r, t = passing_round(bluff_gap=6.0, grab_with=5)
+    action, at = bot.plan(r.view(2), t)
+    assert bot.bluff_chance() > 0.5
+    assert action == Grab(2)  # it races first ...
+    r.apply(action, at)
+    action, at = bot.plan(r.view(2), at)
+    assert action == Call(2) and at < r.call_closes  # ... then calls in time
+
+
+def test_the_bot_does_not_call_a_grab_that_looks_like_a_set():
+    # Grabbed a reaction after a draw, holding six: what a true set looks like.
+    bot, r, t = passing_round(bluff_gap=0.6, grab_with=6)
+    action, _ = bot.plan(r.view(2), t)
+    assert action == Grab(2)  # it races, and wants nothing else
+    assert 0 < bot.bluff_chance() < 0.5
+    r.apply(Grab(2), t + 0.5)
+    assert bot.plan(r.view(2), t + 0.5) is None
+
+
+def test_the_bot_calls_when_its_own_hand_rules_every_set_out():
+    # Seat 1 holds a card of every name bar one, whose copies the bot holds: the
+    # grabber (seat 0) cannot hold any set, whatever the timing.
+    bot = Bot(1, "normal", random.Random(5))
+    bot.grab_evidence = {
+        "grabber": 0,
+        "at": 1.0,
+        "draws": 3,
+        "last_draw": 0.5,
+        "hand_size": 6,
+        "age": 9.0,
+    }
+    bot._players = 2
+    bot._deck_counts = {"Owl": 3, "Mule": 3}
+    bot._kinds = {"Owl": "animal", "Mule": "animal"}
+    bot.last_hand = [card("Owl a"), card("Mule a")]
+    assert bot.bluff_chance() == 1.0
+
+
+def test_the_bot_remembers_revealed_bluffs_across_rounds():
+    m = Match(3, 0)
+    deck = standard_deck(3)
+    random.Random(8).shuffle(deck)
+    m.new_round(deck)
+    bot = Bot(2, "normal", random.Random(6))
+    bot.plan(m.view(2), 0.0)
+    m.apply(Grab(0), 1.0)
+    m.apply(Call(1), 1.2)
+    bot.plan(m.view(2), 1.2)
+    outcome = "set" if m.view(2)["revealed_set"] else "bluff"
+    assert bot.record[(0, outcome)] == 1
+    m.apply(Grab(2), 1.5)
+    bot.plan(m.view(2), 1.5)
+    m.new_round(deck)
+    bot.plan(m.view(2), 10.0)
+    assert bot.record[(0, outcome)] == 1  # kept into the next round
+    assert bot.grab_evidence is None
+
+
+def test_unknown_difficulty_is_refused():
+    with pytest.raises(ValueError, match="unknown difficulty 'insane'"):
+        Bot(0, "insane", random.Random(0))
+
+
+def test_a_hard_bot_outscores_an_easy_one():
+    report = simulate(2, ["easy", "hard"], 120, seed=3)
+    points = report.points()
+    assert points["hard"] > points["easy"]
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_the_simulator_settles_rounds_at_every_player_count(players):
+    report = simulate(players, ["normal"], 4, seed=players)
+    assert len(report.rounds) == 4
+    assert all(r.length > 0 for r in report.rounds)
+    assert all(sum(1 for d in r.deltas if d > 0) <= 1 for r in report.rounds)
+
+
+def test_the_sim_command_prints_its_figures(capsys):
+    assert main(["--players", "3", "--rounds", "12", "--bots", "easy,normal,hard"]) == 0
+    out = capsys.readouterr().out
+    for text in ("round length (simulated s): median", "true sets", "calls:", "easy", "rounds/s"):
+        assert text in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--bots", "easy,hard"], ["--players", "9"], ["--bots", "wizard"], ["--rounds", "0"]],
+)
+def test_the_sim_command_refuses_bad_arguments(argv, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert "error" in capsys.readouterr().err
