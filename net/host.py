@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ class HostConfig:
     rate: float = 20.0  # messages per second, sustained
     burst: float = 40.0  # messages at once
     max_queue_bytes: int = 1 << 20  # unsent bytes before a client is dropped
+    sndbuf: int | None = None  # the kernel's send buffer per TCP connection (None: OS)
     read_size: int = 65536
 
 
@@ -130,8 +132,15 @@ class Host:
             await peer.run_writer()
             return
         self._peers.add(peer)
+        sock = writer.get_extra_info("socket")
+        if sock is not None and self.config.sndbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.sndbuf)
         try:
             await peer.run()
+        except asyncio.CancelledError:
+            # the loop is shutting down; a handler must not end cancelled, or asyncio's
+            # stream callback logs a spurious error
+            peer.abort()
         finally:
             self._peers.discard(peer)
 
@@ -206,6 +215,7 @@ class _Peer:
         self.closed = False
         self.task: asyncio.Task | None = None
         self.reading = False
+        self.blocked = False  # the writer waits for the peer to read
         self.tokens = host.config.burst
         self.refilled = host.clock.now()
         self.limited_until = -1.0
@@ -220,8 +230,10 @@ class _Peer:
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
-        if self.queued + len(data) > self.host.config.max_queue_bytes:
-            # too far behind: drop it (it reconnects) rather than hold up its table
+        if self.blocked and self.queued + len(data) > self.host.config.max_queue_bytes:
+            # too far behind (the socket is full and the queue too): drop it, and it
+            # reconnects, rather than hold up its table. A burst made while the
+            # writer had no turn yet is not "behind".
             self.drop("too_slow")
             return
         self.queue.append(data)
@@ -276,7 +288,9 @@ class _Peer:
                     self.queue.clear()
                     self.queued = 0
                     self.writer.write(data)
+                    self.blocked = True
                     await self.writer.drain()
+                    self.blocked = False
                 if self.closing:
                     break
         except (ConnectionError, OSError):

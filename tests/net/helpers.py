@@ -57,3 +57,74 @@ async def settle() -> None:
     """Let the event loop run every ready callback (in-process work, not time)."""
     for _ in range(50):
         await asyncio.sleep(0)
+
+
+class Raw:
+    """A hand-driven TCP peer: raw bytes out, host messages (or error codes) in."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.conn = p_Connection()
+
+    @classmethod
+    async def open(cls, port: int, rcvbuf: int | None = None) -> Raw:
+        if rcvbuf is None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        else:
+            import socket
+
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            sock.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+            reader, writer = await asyncio.open_connection(sock=sock)
+        return cls(reader, writer)
+
+    async def send(self, data: bytes | object) -> None:
+        if not isinstance(data, bytes):
+            data = p.encode(data)
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def hello(self, name: str, **kw) -> p.Welcome:
+        await self.send(p.Hello(protocol=1, name=name, **kw))
+        return await self.expect(p.Welcome)
+
+    async def recv(self):
+        """The next message, or ``None`` once the host closed the connection."""
+        while True:
+            message = self.conn.next_message()
+            if message is p.CLOSED:
+                return None
+            if message is not p.NEED_DATA:
+                return message
+            try:
+                data = await self.reader.read(65536)
+            except ConnectionError:
+                data = b""
+            self.conn.receive_data(data)
+
+    async def expect(self, kind: type, where=lambda m: True):
+        while True:
+            message = await self.recv()
+            if message is None:
+                raise AssertionError(f"closed while waiting for {kind.__name__}")
+            if isinstance(message, kind) and where(message):
+                return message
+
+    async def error(self) -> str:
+        return (await self.expect(p.Error)).code
+
+    async def closed(self) -> list:
+        """Everything until the host closes the connection."""
+        seen = []
+        while (message := await self.recv()) is not None:
+            seen.append(message)
+        return seen
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def p_Connection():
+    return p.Connection(p.CLIENT)

@@ -1,0 +1,176 @@
+"""Hostile input and limits over real TCP: every case gets its code, and the table and
+the other clients carry on unaffected."""
+
+import asyncio
+
+import pytest
+
+from net import protocol as p
+from net.clock import FakeClock
+from net.protocol import Code
+
+from .helpers import Raw, settle
+
+
+async def _table(make_host, **config):
+    host = await make_host(**config)
+    host.create_table("Saloon", "nuggets", seats=4)
+    ann = await Raw.open(host.port)
+    await ann.hello("Ann")
+    bob = await Raw.open(host.port)
+    await bob.hello("Bob")
+    return host, ann, bob
+
+
+async def _still_fine(ann, bob):
+    """Bob's chat reaches Ann, and Ann's ping is answered: both carry on."""
+    await bob.send(p.Chat(text="still here"))
+    assert (await ann.expect(p.ChatLine)).text == "still here"
+    await ann.send(p.Ping(id=7))
+    assert (await ann.expect(p.Pong)).id == 7
+
+
+HOSTILE = [
+    (b"{oops\n", Code.BAD_JSON),
+    (b'{"type":"chat","text":"\xff"}\n', Code.BAD_UTF8),
+    (b'{"type":"ping","id":NaN}\n', Code.BAD_NUMBER),
+    (b'{"type":"ping","id":Infinity}\n', Code.BAD_NUMBER),
+    (b'{"type":"chat","text":' + b"[" * 100 + b"]" * 100 + b"}\n", Code.TOO_DEEP),
+    (b'{"type":"fly"}\n', Code.UNKNOWN_TYPE),
+    (b'{"type":"chat","text":5}\n', Code.BAD_FIELD),
+    (b'{"type":"chat"}\n', Code.MISSING_FIELD),
+    (b'{"type":"hello","protocol":1,"name":"Again"}\n', Code.HELLO_TWICE),
+    (b'{"type":"roll"}\n', Code.NOT_PLAYING),
+    (b'{"type":"start"}\n', Code.NOT_OWNER),
+    (b'{"type":"chat","text":"' + b"x" * 201 + b'"}\n', Code.BAD_TEXT),
+]
+
+
+@pytest.mark.parametrize(("line", "code"), HOSTILE)
+async def test_hostile_line_gets_its_code_and_everyone_carries_on(make_host, line, code):
+    host, ann, bob = await _table(make_host)
+    await bob.send(line)
+    assert await bob.error() == code
+    await _still_fine(ann, bob)
+
+
+async def test_oversize_line_error_then_close(make_host):
+    host, ann, bob = await _table(make_host, max_line=4096)
+    await bob.send(b'{"type":"chat","text":"' + b"x" * 10_000)
+    seen = await bob.closed()
+    assert [m.code for m in seen if isinstance(m, p.Error)] == [Code.LINE_TOO_LONG]
+    assert (await ann.expect(p.Notice, where=lambda m: m.event == "away")).name == "Bob"
+    await ann.send(p.Ping(id=1))
+    assert (await ann.expect(p.Pong)).id == 1
+
+
+async def test_before_hello(make_host):
+    host = await make_host()
+    host.create_table("Saloon", "nuggets")
+    raw = await Raw.open(host.port)
+    await raw.send(p.Ping())
+    assert await raw.error() == Code.HELLO_FIRST
+    await raw.send(p.Hello(protocol=9, name="Ann"))
+    error = await raw.expect(p.Error)
+    assert error.code == Code.BAD_VERSION and "protocol 1" in error.message
+    assert await raw.closed() == []
+    # a refused hello other than the version may be retried on the same connection
+    raw = await Raw.open(host.port)
+    await raw.send(p.Hello(protocol=1, name="\x07"))
+    assert await raw.error() == Code.BAD_NAME
+    await raw.send(p.Hello(protocol=1, name="Bea", table="Nope"))
+    assert await raw.error() == Code.NO_SUCH_TABLE
+    assert (await raw.hello("Bea")).seat == 0
+
+
+async def test_no_hello_within_ten_seconds_is_closed(make_host):
+    clock = FakeClock()
+    host = await make_host(clock=clock)
+    host.create_table("Saloon", "nuggets")
+    raw = await Raw.open(host.port)
+    while not host._peers:
+        await asyncio.sleep(0)
+    clock.advance(9.9)
+    await settle()
+    assert host._peers
+    clock.advance(0.1)
+    seen = await raw.closed()
+    assert [m.code for m in seen] == [Code.HELLO_TIMEOUT]
+
+
+async def test_connection_cap(make_host):
+    host = await make_host(max_connections=2)
+    host.create_table("Saloon", "nuggets")
+    first, second = await Raw.open(host.port), await Raw.open(host.port)
+    await first.hello("Ann")
+    await second.hello("Bob")
+    third = await Raw.open(host.port)
+    seen = await third.closed()
+    assert [m.code for m in seen] == [Code.SERVER_FULL]
+
+
+async def test_full_table(make_host):
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    ann, bob, cy = await Raw.open(host.port), await Raw.open(host.port), await Raw.open(host.port)
+    await ann.hello("Ann")
+    await bob.hello("Bob")
+    await cy.send(p.Hello(protocol=1, name="Cy"))
+    error = await cy.expect(p.Error)
+    assert error.code == Code.TABLE_FULL and "spectator" in error.message
+    welcome = await cy.hello("Cy", spectate=True)
+    assert welcome.seat is None
+
+
+async def test_flood_is_rate_limited(make_host):
+    clock = FakeClock()  # time stands still: no tokens come back during the flood
+    host = await make_host(clock=clock, rate=20, burst=40)
+    host.create_table("Saloon", "nuggets")
+    raw = await Raw.open(host.port)
+    await raw.hello("Ann")  # the hello spends one token
+    await raw.send(b"".join(p.encode(p.Ping(id=i)) for i in range(100)))
+    pongs, errors = [], []
+    while len(pongs) + len(errors) < 40:
+        message = await raw.recv()
+        if isinstance(message, p.Pong):
+            pongs.append(message.id)
+        elif isinstance(message, p.Error):
+            errors.append(message.code)
+    assert pongs == list(range(39))
+    assert errors == [Code.RATE_LIMITED]  # one notice, not one per dropped message
+    clock.advance(1.0)  # 20 tokens come back
+    await raw.send(p.Ping(id="after"))
+    assert (await raw.expect(p.Pong)).id == "after"
+
+
+async def test_a_non_reading_client_is_dropped_and_the_others_keep_pace(make_host):
+    host = await make_host(rate=100_000, burst=100_000, max_queue_bytes=64 * 1024, sndbuf=16 * 1024)
+    host.create_table("Saloon", "nuggets", seats=4)
+    talker, listener = await Raw.open(host.port), await Raw.open(host.port)
+    await talker.hello("Ann")
+    await listener.hello("Bob")
+    sleeper = await Raw.open(host.port, rcvbuf=4096)
+    await sleeper.hello("Zed")  # and then never reads again
+    text = "y" * 180
+    drain = asyncio.create_task(talker.closed())  # the talker reads its echoes
+    away = None
+    sent = 0
+    # batches of 20 lines, each read by the listener before the next: about 630 KB to
+    # every member in all, far more than the sleeper's buffers and queue can hold
+    while sent < 3000:
+        batch = range(sent, sent + 20)
+        await talker.send(b"".join(p.encode(p.Chat(text=f"{i} {text}")) for i in batch))
+        for i in batch:
+            while True:
+                message = await listener.recv()
+                if isinstance(message, p.ChatLine):
+                    assert message.text.startswith(f"{i} ")  # every line, in order
+                    break
+                if isinstance(message, p.Notice) and message.event == "away":
+                    away = (message.name, i)
+        sent += 20
+    assert away is not None and away[0] == "Zed"
+    zed = host.tables.find("Saloon").seats[2]
+    assert zed.name == "Zed" and zed.away_since is not None  # the reconnect path
+    talker.close()
+    drain.cancel()
