@@ -133,9 +133,11 @@ class Client:
         reconnect: bool = True,
         timeout: float = 10.0,
         clock: Clock | None = None,
+        protocol: int = p.PROTOCOL_VERSION,
     ) -> Client:
         """Join a host over TCP. Raises Unreachable, VersionMismatch, TableFull or
-        Rejected; on success ``client.welcome`` holds the host's welcome."""
+        Rejected; on success ``client.welcome`` holds the host's welcome.
+        (``protocol`` is for tests: it claims another protocol version.)"""
 
         async def opener() -> tuple[asyncio.StreamReader, Any]:
             try:
@@ -145,7 +147,7 @@ class Client:
             except (TimeoutError, OSError) as exc:
                 raise Unreachable(f"Cannot reach {host}:{port}: {exc}") from None
 
-        hello = p.Hello(protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate)
+        hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate)
         client = cls(opener, hello, reconnect=reconnect, clock=clock)
         await client._open()
         return client
@@ -242,10 +244,7 @@ class Client:
         """The next stream item; raises ConnectionLost after the stream ended."""
         if self._ended and self._queue.empty():
             raise ConnectionLost("The connection is closed.")
-        item = await self._queue.get()
-        if isinstance(item, Disconnected):
-            self._ended = True
-        return item
+        return await self._queue.get()
 
     def __aiter__(self) -> AsyncIterator[Any]:
         return self._iterate()
@@ -269,9 +268,13 @@ class Client:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         if not self._ended:
-            self._queue.put_nowait(Disconnected("closed"))
+            self._end(Disconnected("closed"))
 
     # -- the background reader ---------------------------------------------------------
+
+    def _end(self, item: Disconnected) -> None:
+        self._ended = True
+        self._queue.put_nowait(item)
 
     @property
     def clock(self) -> Clock:
@@ -284,10 +287,10 @@ class Client:
         while True:
             ended = await self._read_until_gone()
             if ended is not None:  # a bye: the host ended it on purpose
-                self._queue.put_nowait(Disconnected(ended))
+                self._end(Disconnected(ended))
                 return
             if not self._reconnect or self.welcome is None or self.welcome.token is None:
-                self._queue.put_nowait(
+                self._end(
                     Disconnected(reason, ConnectionLost("The connection to the host was lost."))
                 )
                 return
@@ -314,6 +317,8 @@ class Client:
                 return None
             if isinstance(message, p.State):
                 self.offset = message.at - self.clock.now()
+            elif isinstance(message, p.Welcome):
+                self.welcome = message  # e.g. after add_local: the new list of seats
             self._queue.put_nowait(message)
             if isinstance(message, p.Bye):
                 return message.reason
@@ -349,5 +354,5 @@ class Client:
             f"The connection was lost and could not be resumed: {error.message if error else ''}",
             error.code if error else None,
         )
-        self._queue.put_nowait(Disconnected(reason, lost))
+        self._end(Disconnected(reason, lost))
         return False

@@ -90,6 +90,11 @@ class Host:
             table.add_bot()
         return table
 
+    def start_game(self, table: Table) -> None:
+        """Start a table's game now (e.g. a table of bots); raises net.table.Refusal."""
+        table.start(self.clock.now())
+        self.touched(table)
+
     # -- serving -----------------------------------------------------------------------
 
     async def start(self, bind: str | None = "127.0.0.1", port: int = 0) -> None:

@@ -511,12 +511,6 @@ class Table:
 
     def _start_request(self, member: Member, message: p.Start, now: float) -> None:
         self._owner_in_lobby(member)
-        low, _ = PLAYER_RANGE[self.game]
-        if len(self.seats) < low:
-            raise Refusal(
-                Code.TOO_FEW_PLAYERS,
-                f"{GAME_TITLES[self.game]} needs at least {low} players; add a bot or wait.",
-            )
         waiting = [
             s.name
             for s in self.seats
@@ -526,7 +520,7 @@ class Table:
         ]
         if waiting:
             raise Refusal(Code.NOT_READY, f"Waiting for {', '.join(waiting)} to get ready.")
-        self._start(now)
+        self.start(now)
 
     def _chat(self, member: Member, message: p.Chat, now: float) -> None:
         text = clean_text(message.text)
@@ -564,6 +558,18 @@ class Table:
     }
 
     # -- the game ----------------------------------------------------------------------
+
+    def start(self, now: float) -> None:
+        """Start the game now (host API: e.g. a table of bots); raises Refusal."""
+        if self.phase == "playing":
+            raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
+        low, _ = PLAYER_RANGE[self.game]
+        if len(self.seats) < low:
+            raise Refusal(
+                Code.TOO_FEW_PLAYERS,
+                f"{GAME_TITLES[self.game]} needs at least {low} players; add a bot or wait.",
+            )
+        self._start(now)
 
     def _start(self, now: float) -> None:
         self.phase = "playing"

@@ -1,0 +1,88 @@
+"""The client's typed failures and its reconnect path."""
+
+import asyncio
+import socket
+
+import pytest
+
+from net import protocol as p
+from net.client import (
+    Client,
+    ConnectionLost,
+    Disconnected,
+    Reconnecting,
+    Rejected,
+    TableFull,
+    Unreachable,
+    VersionMismatch,
+)
+from net.clock import FakeClock
+
+from .helpers import settle
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_refused_is_unreachable():
+    with pytest.raises(Unreachable) as info:
+        await Client.connect("127.0.0.1", free_port(), "Ann")
+    assert "127.0.0.1" in str(info.value)
+
+
+async def test_version_mismatch_full_table_and_rejections(make_host):
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    with pytest.raises(VersionMismatch) as info:
+        await Client.connect("127.0.0.1", host.port, "Ann", protocol=99)
+    assert info.value.code == "bad_version"
+    await Client.connect("127.0.0.1", host.port, "Ann")
+    await Client.connect("127.0.0.1", host.port, "Bob")
+    with pytest.raises(TableFull):
+        await Client.connect("127.0.0.1", host.port, "Cy")
+    with pytest.raises(Rejected) as info:
+        await Client.connect("127.0.0.1", host.port, "Cy", table="Elsewhere")
+    assert info.value.code == "no_such_table"
+    with pytest.raises(Rejected) as info:
+        await Client.connect("127.0.0.1", host.port, "\x1b[0m")
+    assert info.value.code == "bad_name"
+
+
+async def test_host_gone_for_good_ends_in_connection_lost(make_host):
+    clock = FakeClock()
+    host = await make_host(clock=clock)
+    host.create_table("Saloon", "nuggets", seats=2)
+    client = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock)
+    assert isinstance(await client.recv(), p.Welcome)
+    # the host vanishes without a bye (a crash, a pulled cable)
+    host._server.close()
+    await host._server.wait_closed()
+    for peer in list(host._peers):
+        peer.abort()
+    items = []
+    while not items or not isinstance(items[-1], Disconnected):
+        await settle()
+        while not client._queue.empty():
+            items.append(client._queue.get_nowait())
+        clock.advance(0.5)
+    attempts = [i for i in items if isinstance(i, Reconnecting)]
+    assert [a.attempt for a in attempts] == list(range(1, len(attempts) + 1))
+    assert attempts[0].delay == 0 and attempts[-1].delay >= attempts[1].delay  # back-off
+    last = items[-1]
+    assert isinstance(last.error, ConnectionLost)
+    with pytest.raises(ConnectionLost):
+        await client.send(p.Ready())
+
+
+async def test_a_closed_client_ends_its_stream(make_host):
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    client = await Client.connect("127.0.0.1", host.port, "Ann")
+    await client.close()
+    items = [item async for item in client]
+    assert isinstance(items[0], p.Welcome)
+    assert isinstance(items[-1], Disconnected) and items[-1].reason == "closed"
+    await asyncio.sleep(0)

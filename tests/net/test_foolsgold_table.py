@@ -1,0 +1,146 @@
+"""Fool's Gold at a table, sans-I/O: time-outs off the deadline, bots on their reaction
+clock, and hidden information across many seeded games."""
+
+import json
+import random
+
+import msgspec
+import pytest
+
+from net import protocol as p
+from net.botclient import BotSeat
+from net.table import Settings, Table, Tables
+
+
+def cards_in(obj):
+    """Every card dict anywhere in a JSON-like object."""
+    if isinstance(obj, dict):
+        if set(obj) == {"name", "kind", "variant"}:
+            yield (obj["name"], obj["variant"])
+            return
+        for value in obj.values():
+            yield from cards_in(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from cards_in(value)
+
+
+def longest_card_list(obj):
+    if isinstance(obj, dict):
+        return max((longest_card_list(v) for v in obj.values()), default=0)
+    if isinstance(obj, list):
+        here = sum(1 for v in obj if isinstance(v, dict) and "variant" in v)
+        return max([here, *(longest_card_list(v) for v in obj)])
+    return 0
+
+
+class Watched:
+    """A member's inbox that checks, at the moment of delivery, that it holds no card
+    the seat may not see, no deck order and no seed before the end."""
+
+    def __init__(self, table, seat, problems):
+        self.table, self.seat, self.problems = table, seat, problems
+        self.messages = []
+        self.bot = BotSeat("normal", random.Random(seat))
+
+    def deliver(self, message):
+        self.messages.append(message)
+        data = msgspec.to_builtins(message)
+        table = self.table
+        if table.seed and table.phase == "playing" and table.seed in json.dumps(data):
+            self.problems.append(("seed before the end", self.seat, message))
+        if longest_card_list(data) > 6:
+            self.problems.append(("a list of more than six cards", self.seat, message))
+        round_ = table.driver.match.round if table.driver is not None else None
+        if round_ is not None:
+            allowed = set()
+            if self.seat is not None:
+                allowed |= {(c.name, c.variant) for c in round_.hands[self.seat]}
+            revealed = data.get("view", {}).get("revealed") or []
+            for event in data.get("events", []):
+                if event.get("type") == "revealed":
+                    revealed += event["hand"]
+            allowed |= set(cards_in(revealed))
+            leaked = set(cards_in(data)) - allowed
+            if leaked:
+                self.problems.append(("cards of another seat", self.seat, leaked, message))
+        self.bot.receive(message)
+
+
+def play_match(seed, players, spectators=1):
+    tables = Tables()
+    table = tables.add(Table("Camp", "foolsgold", Settings(seats=players, seed=seed)))
+    problems = []
+    seated = []
+    for i in range(players):
+        box = Watched(table, i, problems)
+        member = tables.hello(p.Hello(protocol=1, name=f"P{i}"), box.deliver, print, 0.0)
+        seated.append((member, box))
+    for j in range(spectators):
+        box = Watched(table, None, problems)
+        tables.hello(p.Hello(protocol=1, name=f"S{j}", spectate=True), box.deliver, print, 0.0)
+    for member, _ in seated:
+        table.handle(member, p.Ready(), 0.0)  # the full table starts when all are ready
+    assert table.phase == "playing"
+    now, steps = 0.0, 0
+    while table.phase == "playing":
+        steps += 1
+        assert steps < 50_000, "the match does not end"
+        plans = [(box.bot.plan[1], i) for i, (_, box) in enumerate(seated) if box.bot.plan]
+        wake = table.next_wakeup()
+        due = min([t for t, _ in plans] + ([wake] if wake is not None else []))
+        now = max(now, due)
+        mine = [i for t, i in plans if t <= now]
+        if mine:
+            member, box = seated[mine[0]]
+            action, _ = box.bot.plan
+            box.bot.plan = None
+            table.handle(member, action, now)
+        else:
+            table.tick(now)
+    return table, seated, problems
+
+
+@pytest.mark.parametrize(("seed", "players"), [(f"hidden-{n}", 2 + n % 6) for n in range(12)])
+def test_hidden_information_over_whole_matches(seed, players):
+    table, seated, problems = play_match(seed, players)
+    assert problems == []
+    over = [m for m in seated[0][1].messages if isinstance(m, p.Over)]
+    assert len(over) == 1 and over[0].seed == seed
+    scores = over[0].scores
+    assert max(scores) >= 3 and over[0].winners == [scores.index(max(scores))]
+    # every seat's states carried only its own seat's view
+    for i, (_, box) in enumerate(seated):
+        states = [m for m in box.messages if isinstance(m, p.State)]
+        assert states and all(m.seat == i and m.view["seat"] == i for m in states)
+
+
+def test_time_outs_run_off_the_deadline():
+    table, seated, problems = play_match("timeouts", 3)
+    events = [e for entry in table.log for e in entry["events"]]
+    kinds = {e["type"] for e in events}
+    assert {"round_started", "grabbed", "settled", "scores", "match_over"} <= kinds
+    # the host applied time-outs on its own (a Tick at the deadline), logged as "host"
+    host_entries = [entry for entry in table.log if entry["by"] == "host"]
+    assert host_entries
+    for entry in host_entries:
+        for event in entry["events"]:
+            if event["type"] in ("call_window_closed", "race_over"):
+                assert event["at"] <= entry["at"]
+
+
+def test_a_table_of_bots_plays_a_match_on_its_own():
+    tables = Tables()
+    table = tables.add(Table("Bots", "foolsgold", Settings(seats=4, seed="bots")))
+    for _ in range(4):
+        table.add_bot("hard")
+    watcher = []
+    tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), watcher.append, print, 0.0)
+    table.start(0.0)
+    now = 0.0
+    while table.phase == "playing":
+        now = table.next_wakeup()
+        assert now is not None
+        table.tick(now)
+    assert any(isinstance(m, p.Over) for m in watcher)
+    assert {e["by"] for e in table.log} == {"bot", "host"}
