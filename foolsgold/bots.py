@@ -54,6 +54,8 @@ class Difficulty:
     #: the evidence it weighs when a nugget is grabbed: "cards", "timing", "hands",
     #: "record", "passed" (see the module docstring)
     evidence: frozenset[str]
+    #: bluffs only right after a draw, holding six, as a true set would show
+    mimics_sets: bool
     #: calls when its estimated chance of a bluff is above this
     call_threshold: float
     #: the bluff share among first grabs it assumes before any evidence
@@ -73,6 +75,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         bluff_after=10.0,
         bluff_span=40.0,
         evidence=frozenset({"timing"}),
+        mimics_sets=False,
         call_threshold=0.4,
         prior_bluff=0.3,
         counts_cards=False,
@@ -86,6 +89,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         bluff_after=15.0,
         bluff_span=40.0,
         evidence=frozenset({"cards", "timing", "hands", "record"}),
+        mimics_sets=False,
         call_threshold=0.5,
         prior_bluff=0.25,
         counts_cards=True,
@@ -99,12 +103,17 @@ DIFFICULTIES: dict[str, Difficulty] = {
         bluff_after=15.0,
         bluff_span=40.0,
         evidence=frozenset({"cards", "timing", "hands", "record", "passed"}),
+        mimics_sets=True,
         call_threshold=0.5,
         prior_bluff=0.2,
         counts_cards=True,
         give_up_after=150.0,
     ),
 }
+
+
+def _when(plan: Plan) -> float:
+    return plan[1]
 
 
 def _key(card: Card) -> tuple[str, str]:
@@ -123,6 +132,8 @@ class Bot:
             difficulty = DIFFICULTIES[difficulty]
         self.seat = seat
         self.difficulty = difficulty
+        self._grab = Grab(seat)
+        self._draw = Draw(seat)
         self.rng = rng
         #: revealed hands of each seat across the match: seat -> [sets, bluffs]
         self.record: Counter[tuple[int, str]] = Counter()
@@ -246,30 +257,34 @@ class Bot:
             return None
         if view["frozen"]:
             return self._plan_frozen(view, now)
-        me = self.seat
-        wanted: list[Plan] = []
         if self.holds_set:
-            return (Grab(me), self._timer(("grab", self.moves), now))
-        if self._should_bluff(hand, now):
-            wanted.append((Grab(me), self._timer(("bluff", self.moves), now)))
-        elif self.bluff_at is not None and self.difficulty.name != "hard":
-            wanted.append((Grab(me), max(now, self.bluff_at)))
-        wanted.append((Grab(me), max(now, self.give_up_at)))
+            return (self._grab, self._timer(("grab", self.moves), now))
+        # The earliest of: a bluff, giving up, and passing a card.
+        best: Plan = (self._grab, max(now, self.give_up_at))
+        if self.bluff_at is not None:
+            if not self.difficulty.mimics_sets:
+                best = min(best, (self._grab, max(now, self.bluff_at)), key=_when)
+            elif now >= self.bluff_at and len(hand) == 6:
+                # Right after a draw, holding six: just what a true set looks like.
+                best = min(best, (self._grab, self._timer(("bluff", self.moves), now)), key=_when)
         if len(hand) >= 6:
             if self.discard_choice is None:
                 self.discard_choice = self.choose_discard(hand)
-            card = self.discard_choice
-            wanted.append((Discard(me, card), self._timer(("discard", self.moves), now)))
+            at = self._timer(("discard", self.moves), now)
+            if at < best[1]:
+                best = (Discard(self.seat, self.discard_choice), at)
         elif self._can_draw(view):
-            wanted.append((Draw(me), self._timer(("draw", self.moves), now)))
-        return min(wanted, key=lambda plan: plan[1])
+            at = self._timer(("draw", self.moves), now)
+            if at < best[1]:
+                best = (self._draw, at)
+        return best
 
     def _plan_frozen(self, view: dict[str, Any], now: float) -> Plan | None:
         me = self.seat
         grabbed = [seat for seat, _ in view["grabbed"]]
         wanted: list[Plan] = []
         if me not in grabbed and view["nuggets_left"] > 0:
-            wanted.append((Grab(me), self._timer(("race",), now)))
+            wanted.append((self._grab, self._timer(("race",), now)))
         closes = view["call_closes"]
         if (
             view["caller"] is None
@@ -281,16 +296,7 @@ class Bot:
             # Calling takes a little longer than grabbing: the bot thinks first.
             at = self._timer(("call",), now, factor=1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
-        return min(wanted, key=lambda plan: plan[1]) if wanted else None
-
-    def _should_bluff(self, hand: list[Card], now: float) -> bool:
-        """A hard bot bluffs only right after a draw, with the most it can show."""
-        return (
-            self.difficulty.name == "hard"
-            and self.bluff_at is not None
-            and now >= self.bluff_at
-            and len(hand) == 6
-        )
+        return min(wanted, key=_when) if wanted else None
 
     def _can_draw(self, view: dict[str, Any]) -> bool:
         if self.seat == view["start"]:
