@@ -20,7 +20,7 @@ from textual.binding import Binding
 
 from tui.messages import LinkStatus, SendAction, Update
 from tui.screens.common import HelpScreen, MessageScreen, RulesScreen, bindings_of
-from tui.screens.menu import HotseatScreen, MenuScreen, SettingsScreen
+from tui.screens.menu import MenuScreen
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
@@ -98,8 +98,12 @@ class MotherlodeApp(App[int]):
         elif choice == "rules":
             self.push_screen(RulesScreen())
         elif choice == "settings":
+            from tui.screens.forms import SettingsScreen
+
             self.push_screen(SettingsScreen(self.settings))
         elif choice == "hotseat" and not args:
+            from tui.screens.forms import HotseatScreen
+
             self.push_screen(HotseatScreen(self.settings.name))
         else:
             from tui import modes

@@ -18,6 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_app_commands(subparsers)
+    from net.cli import add_commands as add_net_commands  # light: argparse only
+
+    add_net_commands(subparsers)  # `host` and `bot`
     return parser
 
 
@@ -99,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None or args.command in APP_COMMANDS:
         return run_app(parser, args)
+    if args.command in ("host", "bot"):
+        from net.cli import run as run_net_command
+
+        return run_net_command(args)
     return 0
 
 

@@ -39,7 +39,7 @@ async def until(pilot, condition, what: str, steps: int = 2000) -> None:
 
 def log_text(screen) -> str:
     """Every line of a table's event log, scrolled off or not."""
-    return "\n".join(line.text for line in screen.query_one("#log").lines)
+    return "\n".join(line.plain for line in screen.query_one("#log").lines)
 
 
 def _dice_for(rolled: list[str], faces) -> list[int]:

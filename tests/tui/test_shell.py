@@ -9,7 +9,8 @@ from net import protocol as p
 from tui.app import MotherlodeApp
 from tui.screens.common import HelpScreen, RulesScreen
 from tui.screens.foolsgold import FoolsGoldScreen
-from tui.screens.menu import MenuScreen, SettingsScreen
+from tui.screens.forms import SettingsScreen
+from tui.screens.menu import MenuScreen
 from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
 

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Markdown, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 
@@ -76,6 +76,8 @@ class RulesScreen(Screen[None]):
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown  # loaded on first use: it is slow to import
+
         with VerticalScroll(id="rules-scroll"):
             yield Markdown(rules_text(), id="rules")
         yield Footer()
@@ -132,14 +134,16 @@ class ChatScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Input
+
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.query_one("#chat-input").focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event) -> None:
         self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:

@@ -126,18 +126,15 @@ class FoolsGoldScreen(Screen[None]):
     def _update_banner(self, view: dict) -> None:
         banner = self.query_one(TurnBanner)
         hint = self.query_one(Hint)
-        banner.remove_class("-bust", "-bonus", "-over", "-mine")
         scores = view.get("scores")
         if view.get("winner") is not None:
-            banner.text = f"{self._seat_name(view['winner'])} wins the match!"
-            banner.add_class("-over")
+            banner.show(f"{self._seat_name(view['winner'])} wins the match!", "-over")
             hint.text = "q leaves the table."
             return
         if view.get("settled"):
             deltas = view.get("deltas") or []
             mine = deltas[self.seat] if self.seat is not None and self.seat < len(deltas) else 0
-            banner.text = f"Round {view.get('round_no', '')} over: you {mine:+d}"
-            banner.add_class("-bonus")
+            banner.show(f"Round {view.get('round_no', '')} over: you {mine:+d}", "-bonus")
             hint.text = "Scores: " + ", ".join(
                 f"{self._seat_name(s)} {pts}" for s, pts in enumerate(scores or [])
             ) + ". The next round starts shortly."
@@ -145,8 +142,7 @@ class FoolsGoldScreen(Screen[None]):
         grabbed = view.get("grabbed") or []
         if grabbed:
             first = self._seat_name(grabbed[0][0])
-            banner.text = f"{first} GRABBED! Hands are frozen."
-            banner.add_class("-bust")
+            banner.show(f"{first} GRABBED! Hands are frozen.", "-bust")
             mine = [s for s, _ in grabbed]
             parts = []
             if self.seat is not None and self.seat not in mine:
@@ -158,11 +154,12 @@ class FoolsGoldScreen(Screen[None]):
             if view.get("caller") is not None:
                 hint.text = f"{self._seat_name(view['caller'])} called Fool's Gold!"
             return
-        banner.text = f"Round {view.get('round_no', 1)}: collect a set, then grab!"
+        collect = f"Round {view.get('round_no', 1)}: collect a set, then grab!"
         if self.seat is None:
+            banner.show(collect)
             hint.text = "You are watching."
             return
-        banner.add_class("-mine")
+        banner.show(collect, "-mine")
         size = len(view.get("hand") or [])
         if size >= 6:
             hint.text = "Discard a card: 1-6."

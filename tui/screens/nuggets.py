@@ -168,23 +168,22 @@ class NuggetsScreen(Screen[None]):
         view = self.view or {}
         banner = self.query_one(TurnBanner)
         names = view.get("players", [])
-        banner.set_class(self.hotseat, "-hotseat")
+        if banner.has_class("-hotseat") != self.hotseat:
+            banner.set_class(self.hotseat, "-hotseat")
         if self._moment:
-            banner.text = self._moment
             return
-        banner.remove_class("-bust", "-bonus", "-steal")
         if view.get("over"):
-            banner.text = "Game over: " + names_line(names, view.get("winners", [])) + " won!"
-            banner.add_class("-over")
+            banner.show("Game over: " + names_line(names, view.get("winners", [])) + " won!",
+                        "-over")
             return
         current = view.get("current", 0)
         name = names[current] if 0 <= current < len(names) else "?"
         if self.acting_seat is None:
-            banner.text = f"{name}'s turn"
-            banner.remove_class("-mine")
+            banner.show(f"{name}'s turn")
+        elif self.hotseat:
+            banner.show(f">>> {name}'s turn <<<", "-mine")
         else:
-            banner.text = f"{name}, your turn" if not self.hotseat else f">>> {name}'s turn <<<"
-            banner.add_class("-mine")
+            banner.show(f"{name}, your turn", "-mine")
 
     def _update_hint(self) -> None:
         hint = self.query_one(Hint)
@@ -236,10 +235,7 @@ class NuggetsScreen(Screen[None]):
     def _show_moment(self, text: str, cls: str) -> None:
         """A short banner that clears on its own: never a blocking wait."""
         self._moment = text
-        banner = self.query_one(TurnBanner)
-        banner.remove_class("-bust", "-bonus", "-steal")
-        banner.add_class(cls)
-        banner.text = text
+        self.query_one(TurnBanner).show(text, cls)
         if self._moment_timer is not None:
             self._moment_timer.stop()
         self._moment_timer = self.set_timer(MOMENT_SECONDS, self._end_moment)

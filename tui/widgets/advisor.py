@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from nuggets import IllegalAction, odds
+from tui.widgets.board import FitsContent
 
 
 def _pct(x: Fraction | None) -> str:
@@ -65,15 +66,15 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
     ]
 
 
-class AdvisorPanel(Widget):
+class AdvisorPanel(FitsContent, Widget):
     """Shows `advice_lines` for the current view; `a` toggles it."""
 
-    view: reactive[dict | None] = reactive(None, always_update=True, layout=True)
-    chosen: reactive[tuple[str, ...]] = reactive((), layout=True)
+    view: reactive[dict | None] = reactive(None, always_update=True)
+    chosen: reactive[tuple[str, ...]] = reactive(())
 
     def render(self) -> Text:
         if not self.view:
-            return Text("")
+            return self.fit(Text(""))
         out = Text("Advisor  ", "bold")
         try:
             lines = advice_lines(self.view, list(self.chosen))
@@ -81,4 +82,4 @@ class AdvisorPanel(Widget):
             # A view the odds cannot read (say, from a newer host) must not break the table.
             lines = [f"no advice for this position ({error})"]
         out.append("\n".join(lines))
-        return out
+        return self.fit(out)

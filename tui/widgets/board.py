@@ -4,35 +4,65 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 
+class FitsContent:
+    """For height:auto widgets that re-render on every view: a new layout only when the
+    number of lines changes, so a busy table repaints instead of re-laying out."""
+
+    _lines = -1
+
+    def fit(self, text: Text, *, wraps: bool = False) -> Text:
+        rows = text.plain.split("\n")
+        width = max(1, self.size.width - 2)  # type: ignore[attr-defined]
+        lines = sum(-(-cell_len(row) // width) or 1 for row in rows) if wraps else len(rows)
+        if lines != self._lines:
+            self._lines = lines
+            self.call_later(self.refresh, layout=True)  # type: ignore[attr-defined]
+        return text
+
+
 class TurnBanner(Widget):
     """Whose turn it is and what they do now. Text is literal: names are peer text."""
 
+    MOODS = ("-mine", "-bust", "-bonus", "-steal", "-over")
+
     text: reactive[str] = reactive("")
+
+    def show(self, text: str, mood: str = "") -> None:
+        """Set the text and the one mood class (or none); styles change only if it differs."""
+        self.text = text
+        for cls in self.MOODS:
+            if self.has_class(cls) != (cls == mood):
+                self.set_class(cls == mood, cls)
 
     def render(self) -> Text:
         return Text(self.text, no_wrap=True, overflow="ellipsis", justify="center")
 
 
-class Hint(Widget):
+class Hint(FitsContent, Widget):
     """One line under the dice: why a selection was refused, or what to do next."""
 
-    text: reactive[str] = reactive("", layout=True)
+    text: reactive[str] = reactive("")
 
     def render(self) -> Text:
-        return Text(self.text, overflow="fold")
+        return self.fit(Text(self.text, overflow="fold"), wraps=True)
+
+    def on_resize(self) -> None:
+        self._lines = -1  # the text may wrap differently now
+        self.refresh(layout=True)
 
 
-class Holdings(Widget):
+class Holdings(FitsContent, Widget):
     """The supply and every player's nuggets; `current` is marked, winners starred."""
 
     COMPONENT_CLASSES = {"holdings--supply", "holdings--current", "holdings--me"}
 
-    players: reactive[tuple[str, ...]] = reactive((), layout=True)
+    players: reactive[tuple[str, ...]] = reactive(())
     holdings: reactive[tuple[int, ...]] = reactive(())
     supply: reactive[int] = reactive(0)
     current: reactive[int | None] = reactive(None)
@@ -59,7 +89,7 @@ class Holdings(Widget):
             out.append(f" {held}", style)
             if seat in self.winners:
                 out.append(" *" if self.ascii_mode else " ★", style)
-        return out
+        return self.fit(out)
 
 
 def names_line(names: Sequence[str], seats: Sequence[int]) -> str:

@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from tui import glyphs
 from tui.messages import CardClicked
+from tui.widgets.board import FitsContent
 
 HAND_MAX = 6
 
@@ -68,19 +69,19 @@ def grab_gaps(grabbed: list) -> list[tuple[int, int]]:
     return [(int(seat), round((float(at) - first) * 1000)) for seat, at in grabbed]
 
 
-class Seats(Widget):
+class Seats(FitsContent, Widget):
     """One line per seat: name, hand and incoming sizes, score, grab, call."""
 
     COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab"}
 
-    view: reactive[dict | None] = reactive(None, always_update=True, layout=True)
-    names: reactive[tuple[str, ...]] = reactive((), layout=True)
+    view: reactive[dict | None] = reactive(None, always_update=True)
+    names: reactive[tuple[str, ...]] = reactive(())
     ascii_mode: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
         view = self.view
         if not view:
-            return Text("")
+            return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"{'':2}{'player':<17}{'hand':>4}{'in':>4}{'pts':>5}  grab\n",
                    self.get_component_rich_style("seats--head"))
@@ -111,19 +112,19 @@ class Seats(Widget):
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat < int(view.get("players", 0)) - 1:
                 out.append("\n")
-        return out
+        return self.fit(out)
 
 
-class Piles(Widget):
+class Piles(FitsContent, Widget):
     """The draw and trash piles, the nuggets left, and the state of the race."""
 
-    view: reactive[dict | None] = reactive(None, always_update=True, layout=True)
+    view: reactive[dict | None] = reactive(None, always_update=True)
     ascii_mode: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
         view = self.view
         if not view:
-            return Text("")
+            return self.fit(Text(""))
         out = Text(overflow="fold")
         out.append(f"Draw pile  {view.get('draw_pile', 0):>3}\n")
         out.append(f"Trash pile {view.get('trash_pile', 0):>3}\n")
@@ -133,19 +134,21 @@ class Piles(Widget):
         out.append("Nuggets    " + full * left + empty * taken + f" ({left} left)")
         if view.get("round_no"):
             out.append(f"\nRound {view['round_no']}")
-        return out
+        return self.fit(out)
 
 
-class Reveal(Widget):
+class Reveal(FitsContent, Widget):
     """After a call: the grabber's hand, face up, and whether it holds a set."""
 
-    view: reactive[dict | None] = reactive(None, always_update=True, layout=True)
-    names: reactive[tuple[str, ...]] = reactive((), layout=True)
+    view: reactive[dict | None] = reactive(None, always_update=True)
+    names: reactive[tuple[str, ...]] = reactive(())
 
     def render(self) -> Text:
         view = self.view or {}
         revealed = view.get("revealed")
         out = Text(overflow="fold")
+        if not revealed:
+            return self.fit(out)
         if revealed:
             grabbed = view.get("grabbed") or []
             seat = grabbed[0][0] if grabbed else None
@@ -153,5 +156,5 @@ class Reveal(Widget):
             out.append(who)
             out.append("'s hand: ")
             out.append(", ".join(f"{c.get('name')} {c.get('variant')}" for c in revealed))
-            out.append("  — a set!" if view.get("revealed_set") else "  — no set!", "bold")
-        return out
+            out.append("  - a set!" if view.get("revealed_set") else "  - no set!", "bold")
+        return self.fit(out)

@@ -1,0 +1,116 @@
+"""Forms: the settings and the hot-seat set-up. Imported on first use, so the menu
+opens without loading the form widgets."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
+
+from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
+
+
+class SettingsScreen(Screen[None]):
+    """Name, bot difficulty, ASCII mode, advisor: saved when you leave with ctrl+s."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with Vertical(id="form"):
+            yield Static("Settings", classes="title")
+            yield Static("Your name (shown to other players)")
+            yield Input(s.name, max_length=NAME_MAX, id="name")
+            yield Static("Bot difficulty")
+            yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
+                         id="difficulty")
+            yield Checkbox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
+            yield Checkbox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
+                           id="advisor")
+            with Horizontal(classes="buttons"):
+                yield Button("Save", id="save", variant="primary")
+                yield Button("Back", id="back")
+            yield Static("", id="settings-status")
+        yield Footer()
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        name = clean_name(self.query_one("#name", Input).value)
+        if not name:
+            self.query_one("#settings-status", Static).update("A name needs a visible character.")
+            return
+        self.settings.name = name
+        self.settings.difficulty = str(self.query_one("#difficulty", Select).value)
+        self.settings.ascii = self.query_one("#ascii", Checkbox).value
+        self.settings.advisor = self.query_one("#advisor", Checkbox).value
+        path = self.app.save_settings()  # type: ignore[attr-defined]
+        self.query_one("#settings-status", Static).update(Text(f"Saved to {path}"))
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.app.pop_screen()
+
+
+class HotseatScreen(Screen[None]):
+    """Two to five seats on this machine; any seat can be a bot. Empty names are no seat."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, first_name: str) -> None:
+        super().__init__()
+        self.first_name = first_name
+
+    def compose(self) -> ComposeResult:
+        defaults = [self.first_name, "", "", "", ""]
+        with Vertical(id="form"):
+            yield Static("Gold Nuggets: hot-seat", classes="title")
+            yield Static("2-5 players; leave a name empty for no seat. Tick 'bot' for a bot.")
+            for i, name in enumerate(defaults):
+                with Horizontal(classes="seat-row"):
+                    yield Input(name, placeholder=f"seat {i + 1}", max_length=NAME_MAX,
+                                id=f"seat-{i}")
+                    yield Checkbox("bot", False, id=f"bot-{i}")
+            with Horizontal(classes="buttons"):
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button("Back", id="back")
+            yield Static("", id="hotseat-status")
+        yield Footer()
+
+    def seats(self) -> list[tuple[str, bool]]:
+        rows = []
+        for i in range(5):
+            name = clean_name(self.query_one(f"#seat-{i}", Input).value)
+            bot = self.query_one(f"#bot-{i}", Checkbox).value
+            if name or bot:
+                rows.append((name or f"Bot {i + 1}", bot))
+        return rows
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        seats = self.seats()
+        if not 2 <= len(seats) <= 5:
+            self.query_one("#hotseat-status", Static).update("Fill in 2 to 5 seats.")
+            return
+        if all(bot for _, bot in seats):
+            self.query_one("#hotseat-status", Static).update("At least one seat must be a person.")
+            return
+        self.app.start_hotseat(seats)  # type: ignore[attr-defined]
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.app.pop_screen()
