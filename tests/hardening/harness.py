@@ -213,7 +213,9 @@ def hostile_frame(rng: random.Random, max_line: int) -> tuple[str, bytes]:
             ]
         )
     elif kind == "missing":
-        line = rng.choice([b'{"type":"chat"}', b'{"type":"hello","name":"A"}', b'{"type":"discard"}'])
+        line = rng.choice(
+            [b'{"type":"chat"}', b'{"type":"hello","name":"A"}', b'{"type":"discard"}']
+        )
     else:
         line = rng.choice([b"[]", b"1", b'"hello"', b"null", b"true", b"{", b"}"])
     line = line.replace(b"\n", b" ")[:max_line]

@@ -109,7 +109,9 @@ def test_a_stream_gives_each_line_its_own_fate_however_it_is_cut(seed, cuts):
     ending = rng.choice([b"\n", b"\r\n"])
     data = b"".join(line + ending for line in lines)
     # the oracle: each line alone, in a fresh connection
-    expected = [o for o in (oracle(line.rstrip(b"\r"), max_line) for line in lines) if o is not None]
+    expected = [
+        o for o in (oracle(line.rstrip(b"\r"), max_line) for line in lines) if o is not None
+    ]
     if oversize:
         data += oversize_frame(max_line) + b"\n" + lines[0] + b"\n"
         expected.append(Code.LINE_TOO_LONG)  # fatal: nothing after it
@@ -142,9 +144,7 @@ def test_a_decoded_mutation_is_a_whole_valid_message(line, seed):
 async def test_hostile_frames_over_tcp_while_a_game_finishes_at_another_table():
     clock = FakeClock()  # never advanced: no hello time-out, no rate refill
     max_line = 4096
-    host = Host(
-        clock=clock, config=HostConfig(max_line=max_line, rate=1e9, burst=1e9)
-    )
+    host = Host(clock=clock, config=HostConfig(max_line=max_line, rate=1e9, burst=1e9))
     await host.start("127.0.0.1", 0)
     try:
         host.create_table("Camp", "nuggets", seats=2, seed="fuzz-game", first_player=0)
@@ -157,7 +157,11 @@ async def test_hostile_frames_over_tcp_while_a_game_finishes_at_another_table():
         fuzzers = asyncio.gather(
             *(
                 fuzz_over_tcp(
-                    host.port, random.Random(i), 900, max_line=max_line, name=f"F{i}",
+                    host.port,
+                    random.Random(i),
+                    900,
+                    max_line=max_line,
+                    name=f"F{i}",
                     oversize_every=300,
                 )
                 for i in range(4)
