@@ -196,12 +196,12 @@ class Bot:
             self._hand_changed([self._card(d) for d in raw], now)
         # Others' draws, from their hand sizes.
         sizes = view["hand_sizes"]
-        if self.last_sizes is not None and not view["frozen"]:
-            for seat, (old, new) in enumerate(zip(self.last_sizes, sizes, strict=True)):
-                if new > old:
-                    self.draws[seat] += new - old
-                    self.last_draw[seat] = now
-        if not view["frozen"]:
+        if not view["frozen"] and sizes != self.last_sizes:
+            if self.last_sizes is not None:
+                for seat, (old, new) in enumerate(zip(self.last_sizes, sizes, strict=True)):
+                    if new > old:
+                        self.draws[seat] += new - old
+                        self.last_draw[seat] = now
             self.last_sizes = list(sizes)
         if view["grabbed"] and self.grab_evidence is None:
             self._note_grab(view, now)

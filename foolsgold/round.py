@@ -190,7 +190,9 @@ class Round:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (F11); `None` is a spectator. JSON-safe."""
-        if seat is not None:
+        if seat is not None and (
+            seat.__class__ is not int or not 0 <= seat < self.players  # the fast, common case
+        ):
             self._check_seat(seat)
         revealed = self.revealed
         return {
@@ -204,7 +206,9 @@ class Round:
             "draw_pile": len(self.draw_pile),
             "trash_pile": len(self.trash_pile),
             "nuggets_left": self.nuggets_left,
-            "grabbed": [[s, t] for s, t in zip(self.grabbed, self.grab_times, strict=True)],
+            "grabbed": [[s, t] for s, t in zip(self.grabbed, self.grab_times, strict=True)]
+            if self.grabbed
+            else [],
             "caller": self.caller,
             "revealed": None if revealed is None else [card.to_dict() for card in revealed],
             "revealed_set": None if revealed is None else is_set(revealed),
