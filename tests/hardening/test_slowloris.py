@@ -1,0 +1,106 @@
+"""Slowloris: sockets that never finish a hello (silent, trickling a byte at a time, or
+trickling a line that never ends) are all closed by the hello time-out, and a real
+client joins and plays on while they hold their connections.
+
+The host runs on a fake clock, so the time-out is exact and nothing sleeps.
+``bench/stress_slowloris.py`` is the long version on the real clock (500 sockets,
+join latency during the flood).
+"""
+
+import asyncio
+
+from net import protocol as p
+from net.client import Client
+from net.clock import FakeClock
+from net.host import Host, HostConfig
+from net.protocol import Code
+
+from .harness import Raw, settle
+
+SILENT, TRICKLE, ENDLESS = 80, 40, 40
+
+
+async def test_every_slow_socket_is_closed_by_the_hello_timeout_and_a_client_still_joins():
+    clock = FakeClock()
+    host = Host(clock=clock, config=HostConfig(hello_timeout=10.0, max_connections=512))
+    await host.start("127.0.0.1", 0)
+    try:
+        host.create_table("Saloon", "nuggets", seats=2)
+        flood = [await Raw.open(host.port) for _ in range(SILENT + TRICKLE + ENDLESS)]
+        # flood[:SILENT] stay silent
+        trickle = flood[SILENT : SILENT + TRICKLE]  # a valid hello, one byte a second
+        endless = flood[SILENT + TRICKLE :]  # a chat line that never ends
+        hello = p.encode(p.Hello(protocol=1, name="Slow"))
+        for _ in range(200):
+            if len(host._peers) == len(flood):
+                break
+            await asyncio.sleep(0.01)  # accepting is real I/O
+        assert len(host._peers) == len(flood)
+
+        # a real client joins during the flood, and gets its welcome at once
+        ann = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock)
+        assert ann.seat == 0
+
+        for second in range(1, 10):
+            clock.advance(1.0)
+            for raw in trickle:
+                raw.writer.write(hello[second - 1 : second])
+            for raw in endless:
+                raw.writer.write(b'{"type":"chat","text":"' if second == 1 else b"zz")
+            await settle()
+        clock.advance(0.9)  # t = 9.9: nobody is closed yet
+        await settle()
+        assert len(host._peers) == len(flood) + 1
+
+        clock.advance(0.1)  # t = 10: the time-out
+        outcomes = await asyncio.wait_for(asyncio.gather(*(raw.closed() for raw in flood)), 30)
+        for raw, seen in zip(flood, outcomes, strict=True):
+            assert [m.code for m in seen] == [Code.HELLO_TIMEOUT], seen
+            raw.close()
+        for _ in range(200):
+            if len(host._peers) == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert len(host._peers) == 1  # only Ann is left
+
+        # Ann is untouched: her seat, her connection, her answers
+        await ann.send(p.Ping(id="still"))
+        while True:
+            message = await asyncio.wait_for(ann.recv(), 10)
+            if isinstance(message, p.Pong):
+                assert message.id == "still"
+                break
+        assert host.tables.find("Saloon").seats[0].member.connected
+        await ann.close()
+    finally:
+        await host.close()
+
+
+async def test_a_flood_at_the_connection_cap_is_refused_cleanly_and_frees_up():
+    """With the cap reached by silent sockets, a newcomer gets ``server_full`` (not a
+    hang); once the time-out clears them, the newcomer gets in."""
+    clock = FakeClock()
+    host = Host(clock=clock, config=HostConfig(hello_timeout=10.0, max_connections=30))
+    await host.start("127.0.0.1", 0)
+    try:
+        host.create_table("Saloon", "nuggets", seats=2)
+        flood = [await Raw.open(host.port) for _ in range(30)]
+        for _ in range(200):
+            if len(host._peers) == 30:
+                break
+            await asyncio.sleep(0.01)
+        refused = await Raw.open(host.port)
+        assert [m.code for m in await refused.closed()] == [Code.SERVER_FULL]
+        clock.advance(10.0)
+        await asyncio.wait_for(asyncio.gather(*(raw.closed() for raw in flood)), 30)
+        for _ in range(200):
+            if not host._peers:
+                break
+            await asyncio.sleep(0.01)
+        newcomer = await Raw.open(host.port)
+        assert (await newcomer.hello("Bea")).seat == 0
+        newcomer.close()
+        for raw in flood:
+            raw.close()
+    finally:
+        await host.close()
