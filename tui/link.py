@@ -261,12 +261,18 @@ class Link:
             if yes:
                 self.app.return_to_menu()
 
-        over = self.table is not None and self.table.finished
-        if over or self.mode in ("join",) and self.table is None:
+        finished = self.table is not None and self.table.finished
+        if finished and self.lobby is not None:
+            # a LAN game ended: back to the lobby, where the owner can start another
+            self.app.pop_screen()
+            self.table = None
+            self.lobby.show_status("The game is over. s starts another; q leaves.")
+            return
+        if finished or (self.mode == "join" and self.table is None):
             self.app.return_to_menu()
             return
         question = "Leave this table?"
-        if self.mode in ("lan-host",):
+        if self.mode == "lan-host":
             question = "Leave and close the table for everyone?"
         self.app.push_screen(ConfirmScreen(question), answered)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -64,6 +62,8 @@ def bindings_of(node) -> list[tuple[str, str]]:
 
 def rules_text() -> str:
     """docs/RULES.md, shipped inside the package as tui/RULES.md."""
+    from importlib import resources
+
     try:
         return resources.files("tui").joinpath("RULES.md").read_text(encoding="utf-8")
     except (OSError, ModuleNotFoundError) as error:
