@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 from net import protocol as p
@@ -61,18 +62,23 @@ async def run_bot(
     rng: random.Random | None = None,
     pace: float = 0.9,
     games: int | None = None,
+    on_over: Callable[[p.Over], None] | None = None,
 ) -> list[p.Over]:
     """Play at the client's seat until ``games`` games are over (None: until the host
-    says bye or the connection is lost). Returns the results seen."""
+    says bye or the connection is lost). Returns the results seen (and passes each
+    to ``on_over`` as it comes)."""
     bot = BotSeat(difficulty, rng, pace)
     results: list[p.Over] = []
     timer: asyncio.Task | None = None
+
+    sent: list[tuple[Any, float]] = []  # the last action sent, and when
 
     async def act_at(action: Any, at: float) -> None:
         clock = client.clock
         await clock.sleep_until(at - client.offset)
         if bot.plan == (action, at):
             bot.plan = None  # spent: the same plan again later is a new one
+        sent[:] = [(action, at)]
         with contextlib.suppress(Exception):
             await client.send(action)
 
@@ -83,9 +89,14 @@ async def run_bot(
             if isinstance(message, Disconnected):
                 break
             before = bot.plan
+            if isinstance(message, p.Error) and message.code == "rate_limited" and sent:
+                # the host dropped the action: try it again a second later
+                bot.plan = (sent[0][0], sent[0][1] + 1.0)
             replies = bot.receive(message)
             if isinstance(message, p.Over):
                 results.append(message)
+                if on_over is not None:
+                    on_over(message)
                 if games is not None and len(results) >= games:
                     break  # done: no "ready" for another game
             for reply in replies:

@@ -1,0 +1,247 @@
+"""``motherlode host`` and ``motherlode bot``: a headless host, and a bot over TCP.
+
+``tui.cli`` wires these into the ``motherlode`` command; nothing here imports the
+terminal app. The heavy imports happen only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+from collections.abc import Callable
+
+DEFAULT_PORT = 7777
+GAMES = ("nuggets", "foolsgold")
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+def add_commands(subparsers) -> None:
+    """Add the ``host`` and ``bot`` subcommands to the ``motherlode`` parser."""
+    host = subparsers.add_parser(
+        "host",
+        help="run a headless host for LAN play",
+        description="Run a table that friends join with `motherlode join HOST:PORT`. "
+        "Prints the addresses to share, then joins, leaves and results. Ctrl-C closes "
+        "it and tells every client.",
+    )
+    host.add_argument("--game", choices=GAMES, required=True, help="which game the table plays")
+    host.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port (default 7777)")
+    host.add_argument(
+        "--bind",
+        metavar="ADDR",
+        default=None,
+        help="listen on this address only (default: every interface)",
+    )
+    host.add_argument("--bots", type=int, default=0, metavar="N", help="bots to seat at once")
+    host.add_argument(
+        "--seed",
+        metavar="S",
+        default=None,
+        help="fix the random seed (the table shows it is seeded)",
+    )
+    host.add_argument("--name", metavar="TABLE", default=None, help="the table's name")
+    host.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seats at the table (default: the game's maximum)",
+    )
+    host.add_argument(
+        "--difficulty", choices=DIFFICULTIES, default="normal", help="how well the bots play"
+    )
+    host.add_argument(
+        "--no-announce", action="store_true", help="do not announce the table on the LAN"
+    )
+    bot = subparsers.add_parser(
+        "bot",
+        help="join a table as a bot over TCP",
+        description="Join a host's table as a bot player and play until the host closes.",
+    )
+    bot.add_argument("--connect", metavar="HOST:PORT", required=True, help="the host's address")
+    bot.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    bot.add_argument("--name", default=None, help="the bot's name (default: Bot <pid>)")
+    bot.add_argument("--table", default=None, help="which table (default: the host's first)")
+    bot.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="leave after N games (default: stay until the host closes)",
+    )
+    bot.add_argument(
+        "--pace",
+        type=float,
+        default=0.9,
+        metavar="SECONDS",
+        help="Gold Nuggets: the pause before each action (default 0.9)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``host`` or ``bot``; returns the exit status."""
+    command = _host if args.command == "host" else _bot
+    try:
+        return asyncio.run(command(args))
+    except KeyboardInterrupt:  # a second Ctrl-C during shutdown: leave quietly
+        return 130
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``HOST[:PORT]`` (IPv6 in brackets, ``[::1]:7777``) as (host, port)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"cannot read the address {text!r}: expected [IPv6]:PORT")
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host, port_text = text, ""
+    if not host:
+        raise ValueError(f"the address {text!r} has no host")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"the port in {text!r} must be a number from 1 to 65535")
+    return host, int(port_text)
+
+
+def _say(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
+
+
+def _on_stop(stop: asyncio.Event) -> Callable[[], None]:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+
+    def restore() -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+
+    return restore
+
+
+async def _host(args: argparse.Namespace) -> int:
+    from net import discovery
+    from net import protocol as p
+    from net.games import GAME_TITLES, PLAYER_RANGE
+    from net.host import Host
+    from net.table import Refusal
+
+    low, high = PLAYER_RANGE[args.game]
+    seats = args.seats if args.seats is not None else high
+    if not low <= seats <= high:
+        print(f"motherlode host: {GAME_TITLES[args.game]} seats {low} to {high} players, "
+              f"not {seats}", file=sys.stderr)  # fmt: skip
+        return 2
+    if not 0 <= args.bots <= seats:
+        print(f"motherlode host: --bots must be 0 to {seats}", file=sys.stderr)
+        return 2
+    announcer = None
+    table_ref = []
+
+    def report(text: str) -> None:
+        _say(text)
+        if announcer is not None and table_ref:
+            table = table_ref[0]
+            asyncio.get_running_loop().create_task(announcer.update(_announcement(table)))
+
+    def _announcement(table) -> discovery.Announcement:
+        return discovery.Announcement(
+            game=table.game, table=table.name, seats_free=table.free_seats,
+            seats_total=table.settings.seats, port=host.port, protocol=p.PROTOCOL_VERSION,
+        )  # fmt: skip
+
+    host = Host(report=report)
+    name = args.name or f"{GAME_TITLES[args.game]} table"
+    try:
+        table = host.create_table(
+            name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
+            seed=args.seed,
+        )  # fmt: skip
+    except (ValueError, Refusal) as exc:
+        print(f"motherlode host: {exc}", file=sys.stderr)
+        return 2
+    table_ref.append(table)
+    try:
+        await host.start(args.bind, args.port)
+    except OSError as exc:
+        print(f"motherlode host: cannot listen on port {args.port}: {exc.strerror or exc}. "
+              "Try another --port.", file=sys.stderr)  # fmt: skip
+        return 1
+    shown = discovery.local_addresses() if args.bind in (None, "", "0.0.0.0", "::") else []
+    shown = shown or [args.bind or "127.0.0.1"]
+    print(f"Motherlode is hosting {GAME_TITLES[args.game]} at the table {table.name!r}.")
+    print("Friends join with `motherlode join ADDRESS`, using one of:")
+    for address in shown:
+        print(f"  {discovery.format_address(address, host.port)}")
+    print("Ctrl-C closes the table.", flush=True)
+    if not args.no_announce:
+        announcer = discovery.Announcer()
+        await announcer.start(_announcement(table))
+    if args.bots == seats:
+        host.start_game(table)  # every seat is a bot: a match to watch
+    stop = asyncio.Event()
+    restore = _on_stop(stop)
+    try:
+        await stop.wait()
+    finally:
+        restore()
+        _say("closing: telling every client goodbye")
+        await host.close("shutdown")
+        if announcer is not None:
+            await announcer.close()
+    return 0
+
+
+async def _bot(args: argparse.Namespace) -> int:
+    import os
+
+    from net import protocol as p
+    from net.botclient import run_bot
+    from net.client import Client, NetError
+
+    try:
+        host, port = parse_address(args.connect)
+    except ValueError as exc:
+        print(f"motherlode bot: {exc}", file=sys.stderr)
+        return 2
+    name = args.name or f"Bot {os.getpid() % 1000}"
+    try:
+        client = await Client.connect(host, port, name, table=args.table)
+    except NetError as exc:
+        print(f"motherlode bot: {exc.message}", file=sys.stderr)
+        return 1
+    welcome = client.welcome
+    assert welcome is not None
+    _say(f"seated at {welcome.table.name!r} as {welcome.name} (seat {welcome.seat})")
+    stop = asyncio.Event()
+    restore = _on_stop(stop)
+
+    def result(over: p.Over) -> None:
+        won = client.seat in over.winners
+        _say(f"game over: {'won' if won else 'lost'}; scores {over.scores}")
+
+    play = asyncio.create_task(
+        run_bot(client, args.difficulty, games=args.games, on_over=result, pace=args.pace)
+    )
+    halt = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait([play, halt], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        restore()
+        halt.cancel()
+        play.cancel()
+        with contextlib.suppress(Exception):
+            await client.send(p.Leave())  # give the seat up rather than leave it away
+        await client.close()
+    return 0
