@@ -1,0 +1,156 @@
+"""Storm: random drops (a clean abort, or half a frame then an abort) and token
+reconnects, plus forged tokens, during many concurrent games of both games, played by
+bot clients and scripted clients over TCP. Every game finishes, every client sees the
+same result as its table-mates, and no seat is lost or duplicated.
+
+The host and the clients run on one fake clock; drops are seeded.
+``bench/stress_storm.py`` is the long version (200 concurrent games, real clock).
+"""
+
+import asyncio
+import random
+
+from net import protocol as p
+from net.botclient import run_bot
+from net.client import Client, Disconnected, Reconnected
+from net.clock import FakeClock
+from net.host import Host, HostConfig
+from net.protocol import Code
+
+from .harness import Raw, greedy_nuggets, settle
+
+NUGGETS_TABLES = 8
+FOOLSGOLD_TABLES = 4
+
+
+class Player:
+    """One client at a table: a scripted Gold Nuggets player or a bot; records the seats
+    it was given on every (re)connect."""
+
+    def __init__(self, client: Client, table: str, kind: str) -> None:
+        self.client = client
+        self.table = table
+        self.kind = kind
+        self.seats = [client.seat]
+        self.reconnects = 0
+        self.errors: list[str] = []
+        self.over: p.Over | None = None
+
+    def tap(self) -> None:
+        """Record reconnects and errors from the stream the bot or script reads."""
+        original = self.client.recv
+
+        async def recv():
+            item = await original()
+            if isinstance(item, Reconnected):
+                self.reconnects += 1
+                self.seats.append(item.welcome.seat)
+            elif isinstance(item, p.Error):
+                self.errors.append(item.code)
+            elif isinstance(item, Disconnected):
+                raise AssertionError(f"{self.client.welcome.name} disconnected: {item}")
+            return item
+
+        self.client.recv = recv
+
+    async def play(self) -> None:
+        self.tap()
+        if self.kind == "bot":
+            results = await run_bot(self.client, "normal", games=1)
+            self.over = results[0]
+            return
+        client = self.client
+        await client.send(p.Ready())
+        async for message in client:
+            if isinstance(message, p.State) and message.seat == client.seat:
+                view = message.view
+                if not view["over"] and view["current"] == message.seat:
+                    await client.send(greedy_nuggets(view))
+            elif isinstance(message, p.Over):
+                self.over = message
+                return
+
+
+async def test_drops_and_reconnects_during_many_games_lose_no_seat():
+    clock = FakeClock()
+    host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9))
+    await host.start("127.0.0.1", 0)
+    rng = random.Random(2026)
+    try:
+        players: list[Player] = []
+        for t in range(NUGGETS_TABLES):
+            name = f"N{t}"
+            host.create_table(name, "nuggets", seats=3, seed=f"storm-{t}", grace=3.0)
+            for s in range(3):
+                kind = "script" if s < 2 else "bot"
+                client = await Client.connect(
+                    "127.0.0.1", host.port, f"{name}p{s}", table=name, clock=clock
+                )
+                players.append(Player(client, name, kind))
+        for t in range(FOOLSGOLD_TABLES):
+            name = f"F{t}"
+            host.create_table(name, "foolsgold", seats=4, seed=f"storm-fg-{t}", grace=3.0)
+            for s in range(4):
+                client = await Client.connect(
+                    "127.0.0.1", host.port, f"{name}p{s}", table=name, clock=clock
+                )
+                players.append(Player(client, name, "bot"))
+        tasks = [asyncio.create_task(player.play()) for player in players]
+        tables = [host.tables.find(name) for name in {pl.table for pl in players}]
+        for _ in range(500):
+            if all(t.phase == "playing" for t in tables):
+                break
+            await settle()
+        assert all(t.phase == "playing" for t in tables)
+        members = {t.name: [s.member for s in t.seats] for t in tables}
+
+        drops = forged = 0
+        for _step in range(100_000):
+            await settle()
+            if all(task.done() for task in tasks):
+                break
+            roll = rng.random()
+            live = [pl for pl in players if not pl.over and pl.client._writer is not None]
+            if roll < 0.03 and live:
+                victim = rng.choice(live).client
+                if rng.random() < 0.5:
+                    victim._writer.write(b'{"type":"ro')  # half a frame, then gone
+                victim._writer.transport.abort()
+                drops += 1
+            elif roll < 0.035:
+                # a forged token for a real seat: refused, and the seat stays put
+                table = rng.choice(tables)
+                member = rng.choice(members[table.name])
+                raw = await Raw.open(host.port)
+                await raw.send(p.Hello(protocol=1, name="Mallory", token=f"{member.id}.{'A' * 32}"))
+                assert (await raw.expect(p.Error)).code == Code.BAD_TOKEN
+                raw.close()
+                forged += 1
+            due = clock.next_due()
+            clock.advance(0.1 if due is None else min(max(due - clock.now(), 0.0), 0.1))
+        assert all(task.done() for task in tasks), "not every game finished"
+        for task in tasks:
+            task.result()  # no player failed
+
+        assert drops >= 30 and forged >= 3
+        assert sum(pl.reconnects for pl in players) >= drops * 0.9
+        for table in tables:
+            assert table.phase == "over"
+            mine = [pl for pl in players if pl.table == table.name]
+            # every client of the table saw the same result
+            assert len({(tuple(pl.over.winners), tuple(pl.over.scores)) for pl in mine}) == 1
+            # no seat lost or duplicated: each client kept its one seat through every
+            # reconnect, the seats are the same members as at the start, one each
+            assert sorted(pl.seats[0] for pl in mine) == list(range(len(mine)))
+            assert all(set(pl.seats) == {pl.seats[0]} for pl in mine)
+            assert [s.member for s in table.seats] == members[table.name]
+            assert len({id(m) for m in members[table.name]}) == len(mine)
+        # the rules refused only stale moves (a script acting on a view from before a drop)
+        assert {e for pl in players for e in pl.errors} <= {Code.ILLEGAL_ACTION}
+        # no connection serves a member another connection also serves
+        served = [peer.member for peer in host._peers if peer.member is not None]
+        assert len({id(m) for m in served}) == len(served)
+        for player in players:
+            await player.client.close()
+    finally:
+        await host.close()
