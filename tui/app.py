@@ -53,6 +53,8 @@ class MotherlodeApp(App[int]):
         announce: bool = True,
         discover: bool = True,
         connect_timeout: float = 10.0,
+        browse_options: dict[str, Any] | None = None,
+        announce_options: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
@@ -64,6 +66,9 @@ class MotherlodeApp(App[int]):
         self.announce = announce
         self.discover = discover
         self.connect_timeout = connect_timeout
+        # LAN discovery (net.discovery): options of the browser and the announcer
+        self.browse_options = dict(browse_options or {})
+        self.announce_options = dict(announce_options or {})
         self.settings = settings or Settings.load(settings_path)
         self.settings_path = settings_path
         self.ascii_mode = self.settings.ascii if ascii_mode is None else ascii_mode

@@ -35,6 +35,7 @@ def _add_app_commands(subparsers) -> None:
     join = subparsers.add_parser("join", help="join a LAN game at HOST[:PORT]")
     join.add_argument("address", metavar="HOST[:PORT]", help="the address the host shows")
     join.add_argument("--name", help="your name at the table (default: from Settings)")
+    join.add_argument("--watch", action="store_true", help="watch as a spectator")
     join.add_argument("--ascii", **ascii_flag)
     hotseat = subparsers.add_parser("hotseat", help="Gold Nuggets for 2-5 players on this keyboard")
     hotseat.add_argument("names", nargs="+", metavar="NAME", help="the players, in seat order")
@@ -56,7 +57,7 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
             host, port = parse_address(args.address)
         except ValueError as error:
             parser.error(f"join: {error}")
-        return ("join", host, port)
+        return ("join", host, port, args.watch)
     if args.command == "hotseat":
         from tui.settings import clean_name
 

@@ -35,7 +35,9 @@ def failure_text(error: NetError) -> tuple[str, str]:
     if isinstance(error, VersionMismatch):
         return "Different versions", f"{error.message}\n\nUse the same Motherlode version on both."
     if isinstance(error, TableFull):
-        return "The table is full", error.message
+        return "The table is full", (
+            f"{error.message}\n\nTo watch instead: motherlode join HOST:PORT --watch"
+        )
     return "The host refused", error.message
 
 
@@ -69,7 +71,8 @@ def open_mode(app: MotherlodeApp, choice: str, *args: Any) -> None:
         app.push_screen(JoinScreen())
     elif choice == "join":
         host, port = args[0], args[1]
-        app.run_worker(join(app, host, port), group="mode", exclusive=True)
+        spectate = bool(args[2]) if len(args) > 2 else False
+        app.run_worker(join(app, host, port, spectate=spectate), group="mode", exclusive=True)
     else:
         app.notify(f"Unknown choice {choice!r}", severity="error")
 
@@ -135,7 +138,7 @@ async def start_lan_host(app: MotherlodeApp, game: str) -> None:
     ]
     announcer = None
     if app.announce:
-        announcer = discovery.Announcer()
+        announcer = discovery.Announcer(**app.announce_options)
         await announcer.start(discovery.Announcement(
             game=game, table=table.name, seats_free=table.free_seats,
             seats_total=table.settings.seats, port=real_port, protocol=p.PROTOCOL_VERSION))

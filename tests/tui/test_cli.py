@@ -19,8 +19,9 @@ def start_of(*argv):
 
 def test_shortcuts():
     assert start_of() == ("menu",)
-    assert start_of("join", "10.0.0.5") == ("join", "10.0.0.5", 7777)
-    assert start_of("join", "[fd00::2]:9000", "--name", "Zed") == ("join", "fd00::2", 9000)
+    assert start_of("join", "10.0.0.5") == ("join", "10.0.0.5", 7777, False)
+    assert start_of("join", "[fd00::2]:9000", "--name", "Zed", "--watch") == (
+        "join", "fd00::2", 9000, True)
     assert start_of("hotseat", "Ann", "Bob", "--bots", "1") == (
         "hotseat", [("Ann", False), ("Bob", False), ("Bot 1", True)])
     assert start_of("solo", "--game", "foolsgold") == ("solo", "foolsgold", 3)

@@ -76,3 +76,17 @@ def test_card_shows_the_discard_key_and_set_size():
 def test_unknown_face_is_refused_with_its_name():
     with pytest.raises(ValueError, match="'7'"):
         glyphs.die_lines("7")
+
+
+@pytest.mark.parametrize(("encoding", "expected"), [
+    ("utf-8", False), ("UTF8", False), ("ascii", True), ("ANSI_X3.4-1968", True),
+    ("latin-1", True),
+])
+def test_ascii_mode_is_automatic_when_the_terminal_is_not_utf8(monkeypatch, encoding, expected):
+    class Stream:
+        pass
+
+    stream = Stream()
+    stream.encoding = encoding
+    monkeypatch.setattr("sys.stdout", stream)
+    assert glyphs.ascii_default() is expected

@@ -167,6 +167,10 @@ async def test_join_over_tcp_lobby_then_table(tmp_path):
             await pilot.press("enter")
             await until(pilot, lambda: screen.view["phase"] != "roll"
                         or screen.view["current"] != 1, "my roll is confirmed")
+            await pilot.press("c")
+            await until(pilot, lambda: "Say something" in screen_text(app), "the chat box")
+            await pilot.press(*"gl hf", "enter")
+            await until(pilot, lambda: "Ann: gl hf" in log_text(screen), "the chat line")
     finally:
         await host.close()
 
@@ -315,3 +319,59 @@ async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path)
                     "the confirmation")
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+
+
+async def test_join_screen_lists_an_announced_table_live_and_joins_it(tmp_path):
+    """A host announces its table with the discovery beacon (on loopback only); the
+    join screen shows it as it appears, and enter on it joins over TCP."""
+    import socket
+
+    from net import discovery
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.bind(("127.0.0.1", 0))
+    beacon_port = probe.getsockname()[1]
+    probe.close()
+    host = await _table_host(seats=3, bots=1)
+    announcer = discovery.Announcer(mdns=False, beacon=("127.0.0.1", beacon_port), interval=0.05)
+    try:
+        app = make_app(tmp_path, discover=True,
+                       browse_options={"mdns": False, "beacon": ("127.0.0.1", beacon_port)})
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await until(pilot, lambda: "None found yet" in screen_text(app), "an empty list")
+            await announcer.start(discovery.Announcement(
+                game="nuggets", table="Saloon [bold]No.1[/]", seats_free=2, seats_total=3,
+                port=host.port, protocol=p.PROTOCOL_VERSION))
+            await until(pilot, lambda: "Saloon [bold]No.1[/]" in screen_text(app),
+                        "the announced table")
+            assert "1 found." in screen_text(app)
+            await pilot.press("tab")  # from the address field to the list
+            await pilot.press("down", "enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert "Gold Nuggets at Test table" in screen_text(app)
+    finally:
+        await announcer.close()
+        await host.close()
+
+
+async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
+    host = await _table_host(game="foolsgold", seats=2, bots=1)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port, True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            player = await Client.connect("127.0.0.1", host.port, "Bob")
+            await player.send(p.Start())  # Bob owns the table and starts it
+            await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
+            screen = app.screen
+            await until(pilot, lambda: screen.view is not None, "a public view")
+            assert screen.view["hand"] is None
+            text = screen_text(app)
+            assert "You are watching" in text
+            await pilot.press("g")
+            await pilot.pause()
+            assert "You are watching: you cannot act." in screen_text(app)
+            await player.close()
+    finally:
+        await host.close()

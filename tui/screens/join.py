@@ -57,7 +57,7 @@ class JoinScreen(Screen[None]):
     async def browse(self) -> None:
         from net.discovery import browse
 
-        stream = browse()
+        stream = browse(**getattr(self.app, "browse_options", {}))
         try:
             async for games in stream:
                 self.show_found(games)
