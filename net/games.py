@@ -92,13 +92,14 @@ def make_driver(
     grab_timeout: float = 10.0,
     call_window: float = 5.0,
     intermission: float = 4.0,
+    supply: int = nuggets.STARTING_SUPPLY,
 ) -> Driver:
     """The driver for ``game``; ``first=None`` draws the first player from ``rng``."""
     if first is None:
         first = rng.randrange(len(names))
     driver: Driver
     if game == "nuggets":
-        driver = NuggetsDriver(names, first, rng)
+        driver = NuggetsDriver(names, first, rng, supply)
     elif game == "foolsgold":
         driver = FoolsGoldDriver(
             len(names),
@@ -121,9 +122,9 @@ def make_driver(
 class NuggetsDriver(Driver):
     game = "nuggets"
 
-    def __init__(self, names: Sequence[str], first: int, rng: random.Random) -> None:
+    def __init__(self, names: Sequence[str], first: int, rng: random.Random, supply: int) -> None:
         self.rng = rng
-        self.state = nuggets.Game(list(names), start=first)
+        self.state = nuggets.Game(list(names), supply=supply, start=first)
 
     def start(self, now: float) -> list[dict[str, Any]]:
         return [{"type": "turn", "seat": self.state.current}]

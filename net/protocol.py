@@ -157,6 +157,7 @@ class Configure(_Msg, tag="configure"):
     grace: float | UnsetType = UNSET
     bot_pace: float | UnsetType = UNSET
     hotseat: bool | UnsetType = UNSET
+    supply: int | UnsetType = UNSET
 
 
 class AddBot(_Msg, tag="add_bot"):
@@ -272,6 +273,7 @@ class TableSettings(Struct, kw_only=True):
     grace: float
     bot_pace: float
     hotseat: bool
+    supply: int = 77
 
 
 class TableInfo(Struct, kw_only=True):

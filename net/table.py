@@ -76,6 +76,7 @@ class Settings:
     bot_pace: float = 0.9
     hotseat: bool = False
     intermission: float = 4.0
+    supply: int = 77
 
     def info(self) -> p.TableSettings:
         return p.TableSettings(
@@ -88,6 +89,7 @@ class Settings:
             grace=self.grace,
             bot_pace=self.bot_pace,
             hotseat=self.hotseat,
+            supply=self.supply,
         )
 
 
@@ -446,6 +448,7 @@ class Table:
             "grace": (lambda v: 0 <= v <= 600, "grace is 0 to 600 seconds"),
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
+            "supply": (lambda v: 1 <= v <= 77, "supply is 1 to 77 nuggets"),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)
@@ -590,6 +593,7 @@ class Table:
             grab_timeout=self.settings.grab_timeout,
             call_window=self.settings.call_window,
             intermission=self.settings.intermission,
+            supply=self.settings.supply,
         )
         for i, seat in enumerate(self.seats):
             seat.ready = False

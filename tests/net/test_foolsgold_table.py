@@ -10,6 +10,7 @@ import pytest
 from net import protocol as p
 from net.botclient import BotSeat
 from net.table import Settings, Table, Tables
+from net.verify import verify_foolsgold
 
 
 def cards_in(obj):
@@ -68,6 +69,7 @@ class Watched:
 
 
 def play_match(seed, players, spectators=1):
+    """A whole match between bots that play through members, as remote players do."""
     tables = Tables()
     table = tables.add(Table("Camp", "foolsgold", Settings(seats=players, seed=seed)))
     problems = []
@@ -144,3 +146,29 @@ def test_a_table_of_bots_plays_a_match_on_its_own():
         table.tick(now)
     assert any(isinstance(m, p.Over) for m in watcher)
     assert {e["by"] for e in table.log} == {"bot", "host"}
+
+
+def test_every_seat_can_verify_its_deals_after_an_unseeded_match():
+    table, seated, problems = play_match(None, 4)
+    assert problems == []
+    for seat, (_, box) in enumerate(seated):
+        assert verify_foolsgold(box.messages, seat) == []
+    # a deal the seed did not make is caught
+    _, box = seated[1]
+    state = next(
+        m
+        for m in box.messages
+        if isinstance(m, p.State) and any(e["type"] == "round_started" for e in m.events)
+    )
+    state.view["hand"][0] = {"name": "Nobody", "kind": "animal", "variant": "z"}
+    assert verify_foolsgold(box.messages, 1)
+
+
+def test_the_leak_checker_itself_catches_a_leak():
+    table, seated, problems = play_match("leak", 2)
+    assert problems == []
+    _, box = seated[0]
+    table.phase = "playing"  # as if mid-game
+    other = table.driver.match.round.hands[1][0]
+    box.deliver(p.State(seat=0, view={"hand": [other.to_dict()]}, events=[], at=0.0))
+    assert problems and problems[0][0] == "cards of another seat"

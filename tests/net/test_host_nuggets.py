@@ -3,8 +3,11 @@
 import asyncio
 import hashlib
 
+import msgspec
+
 from net import protocol as p
 from net.client import Client
+from net.verify import verify_nuggets
 
 from .helpers import next_of, play_nuggets
 
@@ -38,3 +41,25 @@ async def test_two_scripted_players_and_a_spectator_play_to_the_end(make_host):
     assert over_a.scores == final["holdings"]
     started = next(m for m in watched if isinstance(m, p.Started))
     assert started.seed_hash == over_a.seed_hash
+
+
+async def test_an_unseeded_game_proves_its_dice_with_the_revealed_seed(make_host):
+    host = await make_host(rate=10_000, burst=10_000)
+    host.create_table("Saloon", "nuggets", seats=2, bots=1, bot_pace=0.0)
+    ann = await Client.connect("127.0.0.1", host.port, "Ann")
+    await ann.send(p.Start())
+    record = []
+    over = await asyncio.wait_for(play_nuggets(ann, record), 30)
+    assert len(over.seed) == 64 and int(over.seed, 16) >= 0  # 256 bits from secrets
+    started = next(m for m in record if isinstance(m, p.Started))
+    before_end = [m for m in record[: record.index(over)]]
+    assert all(over.seed not in str(msgspec.to_builtins(m)) for m in before_end)
+    assert verify_nuggets(record) == []
+    # a host that changed the dice after the fact is caught
+    rolled = next(m for m in record if isinstance(m, p.State) and m.events[0]["type"] == "rolled")
+    faces = rolled.events[0]["faces"]
+    faces[0] = "lasso" if faces[0] != "lasso" else "nugget"
+    assert verify_nuggets(record)
+    # and so is a revealed seed that is not the one published
+    forged = msgspec.structs.replace(over, seed="0" * 64)
+    assert "hash" in verify_nuggets([started, forged])[0]
