@@ -7,6 +7,8 @@ out from `SendAction` messages. Screens render; the app routes.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime
 import logging
 import traceback
@@ -167,6 +169,16 @@ class MotherlodeApp(App[int]):
             self.link.confirm_leave()
         else:
             self.return_to_menu()
+
+    async def action_quit(self) -> None:
+        """Quit, saying goodbye first: a LAN host tells its players the table closed."""
+        if self.link is not None:
+            link, self.link = self.link, None
+            closing = link.close()
+            if closing is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(closing, 2.0)
+        self.exit(self.return_code or 0)
 
     def return_to_menu(self) -> None:
         """Close any link and go back to the main menu."""

@@ -95,14 +95,15 @@ class Link:
         if not self.closed:
             self._outbox.put_nowait(message)
 
-    def close(self) -> None:
-        """Leave: close the client, the host and the announcer in the background."""
+    def close(self) -> asyncio.Task | None:
+        """Leave: close the client, the host and the announcer in the background
+        (await the returned task to wait for it)."""
         if self.closed:
-            return
+            return None
         self.closed = True
         for task in self._tasks:
             task.cancel()
-        asyncio.get_running_loop().create_task(self._shutdown())
+        return asyncio.get_running_loop().create_task(self._shutdown())
 
     async def _shutdown(self) -> None:
         with contextlib.suppress(Exception):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from net import protocol as p
-from net.client import Client
+from net.client import Client, Disconnected
 from net.clock import FakeClock
 from net.host import Host
 from nuggets import odds
@@ -375,3 +375,17 @@ async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
             await player.close()
     finally:
         await host.close()
+
+
+async def test_quitting_while_hosting_tells_the_players(tmp_path):
+    app = make_app(tmp_path, lan_port=0, lan_bind="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "down", "enter")  # Fool's Gold
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        guest = await Client.connect("127.0.0.1", app.link.host.port, "Bob", reconnect=False)
+        await pilot.press("ctrl+q")
+        items = []
+        while not items or not isinstance(items[-1], Disconnected):
+            items.append(await asyncio.wait_for(guest.recv(), 5))
+        assert any(isinstance(item, p.Bye) for item in items)
+        assert items[-1].error is None  # a goodbye, not a dropped line
