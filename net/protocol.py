@@ -66,7 +66,6 @@ class Code(StrEnum):
     BAD_NAME = "bad_name"
     BAD_TEXT = "bad_text"
     RATE_LIMITED = "rate_limited"
-    TOO_SLOW = "too_slow"
     # the lobby
     NOT_OWNER = "not_owner"
     NOT_IN_LOBBY = "not_in_lobby"
