@@ -34,6 +34,12 @@ class Match:
         self.round: Round | None = None
         self.round_no = 0
 
+    def __repr__(self) -> str:
+        return (
+            f"<Match players={self.players} round_no={self.round_no} start={self.start} "
+            f"scores={self.scores} winner={self.winner}>"
+        )
+
     @property
     def over(self) -> bool:
         return self.winner is not None

@@ -139,6 +139,15 @@ class Round:
         self.call_closes: float | None = None
         self.clock: float | None = None
 
+    def __repr__(self) -> str:
+        # No cards: a repr may end up in a log that other players read.
+        return (
+            f"<Round players={self.players} start={self.start} "
+            f"hands={[len(hand) for hand in self.hands]} draw_pile={len(self.draw_pile)} "
+            f"trash_pile={len(self.trash_pile)} grabbed={self.grabbed} caller={self.caller} "
+            f"settled={self.settled}>"
+        )
+
     # -- reading -----------------------------------------------------------------------
 
     @property

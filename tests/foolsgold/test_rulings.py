@@ -497,3 +497,9 @@ def test_copy_is_independent():
     c.apply(Draw(0), 0)
     c.apply(Grab(1), 1)
     assert r.hands[0] != c.hands[0] and r.grabbed == [] and r.draw_pile != c.draw_pile
+
+
+def test_repr_names_no_card():
+    r = set_round()
+    text = repr(r)
+    assert text.startswith("<Round players=3 start=0") and "Owl" not in text
