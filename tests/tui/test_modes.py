@@ -389,3 +389,19 @@ async def test_quitting_while_hosting_tells_the_players(tmp_path):
             items.append(await asyncio.wait_for(guest.recv(), 5))
         assert any(isinstance(item, p.Bye) for item in items)
         assert items[-1].error is None  # a goodbye, not a dropped line
+
+
+async def test_hotseat_form_from_the_menu_seats_people_and_a_bot(tmp_path):
+    app = make_app(tmp_path, table_options={"seed": "form", "bot_pace": 0.0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await until(pilot, lambda: "Gold Nuggets: hot-seat" in screen_text(app), "the form")
+        app.screen.query_one("#seat-1").value = "[b]Bob[/b]"
+        app.screen.query_one("#bot-2").value = True
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a view")
+        assert screen.view["players"][:2] == ["Ann", "[b]Bob[/b]"]
+        assert "(bot)" in screen.view["players"][2]
+        assert screen.my_seats == [0, 1]

@@ -81,9 +81,10 @@ class HotseatScreen(Screen[None]):
             yield Static("2-5 players; leave a name empty for no seat. Tick 'bot' for a bot.")
             for i, name in enumerate(defaults):
                 with Horizontal(classes="seat-row"):
-                    yield Input(name, placeholder=f"seat {i + 1}", max_length=NAME_MAX,
-                                id=f"seat-{i}")
-                    yield Checkbox("bot", False, id=f"bot-{i}")
+                    yield Static(f"Seat {i + 1}", classes="seat-label")
+                    yield Input(name, placeholder="(empty: no seat)", max_length=NAME_MAX,
+                                id=f"seat-{i}", compact=True)
+                    yield Checkbox("bot", False, id=f"bot-{i}", compact=True)
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
