@@ -153,7 +153,6 @@ class Bot:
         self.round_start = now
         self.timers: dict[tuple, float] = {}
         self.passed: list[tuple[Card, float]] = []  # what I discarded, and when
-        self.seen: set[tuple[str, str]] = set()  # every card that passed through my hand
         self.last_hand: list[Card] = []
         self.holds_set = False
         self.discard_choice = None
@@ -161,7 +160,6 @@ class Bot:
         self.draws: Counter[int] = Counter()  # draws seen per seat this round
         self.last_draw: dict[int, float] = {}
         self.last_sizes: list[int] | None = None
-        self.grab_seen_at: float | None = None
         self.grab_evidence: dict[str, Any] | None = None
         self._bluff_p: float | None = None
         self.revealed_noted = False
@@ -226,7 +224,6 @@ class Bot:
             for card in self.last_hand:
                 if _key(card) not in now_keys:
                     self.passed.append((card, now))
-        self.seen.update(_key(c) for c in hand)
         # Situations are keyed by this count, not by the hand itself: passing on the
         # card just drawn brings back an earlier hand, but not its timers.
         self.moves += 1
@@ -237,7 +234,6 @@ class Bot:
     def _note_grab(self, view: dict[str, Any], now: float) -> None:
         """Freeze what I knew at the moment of the first grab."""
         grabber, at = view["grabbed"][0]
-        self.grab_seen_at = now
         self.grab_evidence = {
             "grabber": grabber,
             "at": at,
