@@ -135,7 +135,7 @@ class Bot:
         self._grab = Grab(seat)
         self._draw = Draw(seat)
         self.rng = rng
-        #: revealed hands of each seat across the match: seat -> [sets, bluffs]
+        #: revealed hands across the match: (seat, "set" or "bluff") -> count
         self.record: Counter[tuple[int, str]] = Counter()
         self._round_no: object = None
         self._last_settled = True
@@ -173,6 +173,7 @@ class Bot:
     def _observe(self, view: dict[str, Any], now: float) -> list[Card]:
         players = view["players"]
         if players != self._players:
+            # The bot counts on the standard deck: the only one a table deals.
             self._players = players
             deck = standard_deck(players)
             self._deck_counts = Counter(card.name for card in deck)
