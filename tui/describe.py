@@ -82,6 +82,8 @@ def describe(event: dict, names: Sequence[str]) -> str:
         case "scores":
             scores = event.get("scores") or []
             return "Scores: " + ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(scores))
+        case "next_round":
+            return "The next round starts in a moment"
         case "match_over":
             return f"Match over: {_name(names, event.get('winner'))} wins"
     detail = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")

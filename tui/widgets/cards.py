@@ -83,7 +83,7 @@ class Seats(FitsContent, Widget):
         if not view:
             return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(f"{'':2}{'player':<17}{'hand':>4}{'in':>4}{'pts':>5}  grab\n",
+        out.append(f"{'':2}{'player':<15}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
         gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.get("grabbed") or [])))
         scores = view.get("scores") or []
@@ -95,19 +95,19 @@ class Seats(FitsContent, Widget):
                 style = self.get_component_rich_style("seats--me")
             start = seat == view.get("start")
             out.append(("S " if self.ascii_mode else "● ") if start else "  ", style)
-            out.append(name[:16].ljust(17), style)  # literal text, never markup
+            out.append(name[:14].ljust(15), style)  # literal text, never markup
             hand = view["hand_sizes"][seat] if seat < len(view.get("hand_sizes", [])) else 0
             incoming = view.get("incoming_sizes", [])
             inc = incoming[seat] if seat < len(incoming) else 0
             score = scores[seat] if seat < len(scores) else 0
-            out.append(f"{hand:>4}{inc:>4}{score:>5}  ", style)
+            out.append(f"{hand:>4}{inc:>3}{score:>4} ", style)
             if seat in gaps:
                 order, ms = gaps[seat]
                 nug = "$" if self.ascii_mode else "◆"
-                out.append(f"{nug} #{order + 1} +{ms} ms" if order else f"{nug} #1 first",
+                out.append(f"{nug}#{order + 1} +{ms}ms" if order else f"{nug}#1 first",
                            self.get_component_rich_style("seats--grab"))
             if view.get("caller") == seat:
-                out.append("  called!", self.get_component_rich_style("seats--grab"))
+                out.append(" called", self.get_component_rich_style("seats--grab"))
             if deltas is not None and seat < len(deltas) and deltas[seat]:
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat < int(view.get("players", 0)) - 1:
@@ -157,4 +157,4 @@ class Reveal(FitsContent, Widget):
             out.append("'s hand: ")
             out.append(", ".join(f"{c.get('name')} {c.get('variant')}" for c in revealed))
             out.append("  - a set!" if view.get("revealed_set") else "  - no set!", "bold")
-        return self.fit(out)
+        return self.fit(out, wraps=True)
