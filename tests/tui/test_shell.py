@@ -190,7 +190,7 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         assert screen.query_one("#foolsgold-table").has_class("-flash")
         text = screen_text(app)
         assert "Cid GRABBED!" in text
-        assert "+153 ms" in text
+        assert "+153ms" in text
 
 
 @pytest.mark.parametrize("ascii_mode", [False, True])
