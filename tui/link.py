@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("motherlode.tui")
 
+STATUS_SECONDS = 4.0  # how long "Reconnected" stays on screen
+
 
 class Link:
     """See the module docstring. `setup` holds the messages a local mode sends itself
@@ -58,6 +60,7 @@ class Link:
         self.table: NuggetsScreen | FoolsGoldScreen | None = None
         self.seed_hash: str | None = None
         self.closed = False
+        self._said = ""
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
 
@@ -164,6 +167,7 @@ class Link:
             self.welcome = item.welcome
             self._table(item.welcome.table)
             self._say("Reconnected: you have your seat back.")
+            self.app.set_timer(STATUS_SECONDS, self._clear_reconnected)
         elif isinstance(item, Disconnected):
             if item.error is not None:
                 self.app.return_to_menu()
@@ -241,8 +245,13 @@ class Link:
         if self.lobby is not None:
             self.lobby.add_chat(line)
 
+    def _clear_reconnected(self) -> None:
+        if self._said.startswith("Reconnected"):
+            self._say("")
+
     def _say(self, text: str) -> None:
         """A status line that stays until the next one: reconnects and failures."""
+        self._said = text
         if self.table is not None:
             self.table.show_status(text)
         if self.lobby is not None:

@@ -209,6 +209,14 @@ async def test_a_lost_host_is_said_and_the_seat_comes_back(tmp_path):
                     break
             await until(pilot, lambda: "Reconnected" in screen_text(app), "the resume")
             assert isinstance(app.screen, NuggetsScreen)
+            app.link._clear_reconnected()  # what the timer does after a few seconds
+            await pilot.pause()
+            assert "Reconnected" not in screen_text(app)
+            # the seat works again: an action reaches the host and comes back
+            await until(pilot, lambda: screen.acting_seat == 1, "my turn")
+            before = screen.view
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.view is not before, "the host answers again")
     finally:
         await host.close()
 

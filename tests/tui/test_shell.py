@@ -174,6 +174,8 @@ async def test_bust_is_a_moment_that_clears_itself(tmp_path):
 async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
     recorder = Recorder()
     app = make_app(tmp_path)
+    bells = []
+    app.bell = lambda: bells.append(1)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
         screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"])
         await app.push_screen(screen)
@@ -188,6 +190,7 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         screen.show_state(grabbed, [{"type": "grabbed", "seat": 2, "at": 10.0, "order": 1}])
         await pilot.pause()
         assert screen.query_one("#foolsgold-table").has_class("-flash")
+        assert bells == [1]
         text = screen_text(app)
         assert "Cid GRABBED!" in text
         assert "+153ms" in text
