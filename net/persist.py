@@ -1,0 +1,724 @@
+"""Saved tables: crash-safe saves, resume after a crash, and game records for replays.
+
+The rules are deterministic given their actions, and the host draws every dice face
+and deck from ``random.Random(seed)`` in play order (``net.games``). So a save holds
+the table's settings, seats and resume tokens, the seed, and the table's ordered log
+of applied actions; restoring rebuilds the game by replaying that log through the
+same driver the host used, checks every step's events against the log and the end
+against a snapshot of the views, and refuses loudly (the file is kept) on any
+mismatch. ``docs/PROTOCOL.md`` ("Saved tables") documents the file format.
+
+Saves are atomic (a temp file in the same directory, fsync, ``os.replace``, fsync of
+the directory) and happen before the host sends anyone the views of a change: the
+host calls :meth:`Store.touched` synchronously after every change, before its
+writer tasks run, so a change that anyone saw is on disk.
+
+Time: a table's log carries the host's clock. A host that resumes starts its clock
+at the latest save's time (:func:`resume_time`), so the time the host was down does
+not count: every pending deadline (a grab race, a call window, the pause between
+rounds, a bot's planned move) keeps the time it had left at the last save.
+
+Files (``data_dir()`` is platformdirs' user data dir, or ``$MOTHERLODE_DATA_DIR``)::
+
+    <data>/tables/<id>.json    a LAN table's unfinished game   (motherlode host --resume)
+    <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume")
+    <data>/games/<id>.json     every finished or abandoned game (motherlode replay FILE)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import logging
+import os
+import random
+import re
+import secrets
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import platformdirs
+
+from net import protocol as p
+from net import table as table_module
+from net.games import Driver, make_brain, make_driver
+from net.table import Member, Seat, Settings, Table, Tables
+
+log = logging.getLogger(__name__)
+
+FORMAT = "motherlode-table"
+VERSION = 1
+STATUSES = ("playing", "finished", "abandoned")
+_ACTION = msgspec.json.Decoder(p.GameAction)
+_ENCODER = msgspec.json.Encoder()
+
+
+class SaveError(Exception):
+    """A save that cannot be restored or replayed; the message names the file and why.
+    The file itself is left as it was."""
+
+
+def data_dir() -> Path:
+    """Motherlode's data directory; ``$MOTHERLODE_DATA_DIR`` overrides it (tests,
+    portable installs)."""
+    override = os.environ.get("MOTHERLODE_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("motherlode"))
+
+
+def atomic_write(path: Path, data: bytes, stage: Callable[[str], None] | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically: temp file in the same directory,
+    fsync, ``os.replace``, fsync of the directory. The file is private (0600): it
+    holds resume tokens and the seed. ``stage`` is called between the steps (a
+    fault-injection seam for the crash tests)."""
+    stage = stage or (lambda name: None)
+    directory = path.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            stage("written")
+            out.flush()
+            os.fsync(out.fileno())
+        stage("synced")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    stage("replaced")
+    _fsync_dir(directory)
+
+
+def _fsync_dir(directory: Path) -> None:
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+    try:
+        fd = os.open(directory, flags)
+    except OSError:  # e.g. Windows cannot open a directory; replace is durable there
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+    return slug[:40] or "table"
+
+
+def _json(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, and so on)."""
+    return msgspec.json.decode(_ENCODER.encode(value))
+
+
+def _digest(driver: Driver, seats: int) -> str:
+    """A hash of every seat's view: it covers the private state (hands, piles)."""
+    views = [driver.view(i) for i in range(seats)]
+    return hashlib.sha256(_ENCODER.encode(views)).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Writing
+
+
+@dataclass
+class _Record:
+    """What a store remembers of a table between saves."""
+
+    id: str
+    game_no: int
+    players: list[str]
+    first_drawn: bool
+    started_at: float
+    key: tuple = ()
+
+
+class Store:
+    """Saves the tables of a host after every change (see the module docstring).
+
+    ``directory`` holds the live saves; ``archive`` keeps finished and abandoned
+    games. ``Host(store=...)`` calls :meth:`touched` after every change."""
+
+    def __init__(
+        self,
+        directory: Path | str,
+        archive: Path | str | None = None,
+        *,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
+        self.directory = Path(directory)
+        self.archive = Path(archive) if archive is not None else self.directory.parent / "games"
+        self.report = report or (lambda text: None)
+        self._records: dict[int, _Record] = {}  # by id(table)
+        self._failed = False
+        self.saves = 0  # files written (figures for the benchmarks)
+
+    @classmethod
+    def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
+        """The store under the data directory: ``kind`` is "tables" or "hotseat"."""
+        root = data_dir()
+        return cls(root / kind, root / "games", **kwargs)
+
+    def _stage(self, name: str) -> None:
+        """Called between the steps of a write; a no-op (the crash tests override it)."""
+
+    def path_for(self, table: Table) -> Path | None:
+        record = self._records.get(id(table))
+        return None if record is None else self.directory / f"{record.id}.json"
+
+    def adopt(self, table: Table, save: Saved) -> None:
+        """Continue saving a restored table into the file it came from."""
+        self._records[id(table)] = _Record(
+            id=save.id,
+            game_no=table.games_played,
+            players=list(save.players),
+            first_drawn=save.first_drawn,
+            started_at=save.started_at,
+            key=self._key(table),
+        )
+
+    @staticmethod
+    def _key(table: Table) -> tuple:
+        # cheap, and changes with every change worth a save: a log entry, a seat, a
+        # member coming or going, the phase, a new game
+        return (
+            table.phase,
+            table.games_played,
+            len(table.log),
+            id(table.owner),
+            tuple((s.name, s.kind, id(s.member), s.standin) for s in table.seats),
+        )
+
+    def touched(self, table: Table, now: float) -> None:
+        """Save ``table`` if it changed since its last save. Never raises: a failed
+        save is reported once and logged, and the game goes on."""
+        if table.driver is None or table.seed is None:
+            return  # no game yet: nothing to resume
+        record = self._records.get(id(table))
+        if record is None or record.game_no != table.games_played:
+            if record is not None and record.key and record.key[0] == "playing":
+                pass  # the previous game's file was archived when it finished
+            record = self._new_record(table, now)
+            self._records[id(table)] = record
+        key = self._key(table)
+        if key == record.key:
+            return
+        finished = table.phase != "playing"
+        if finished and record.key and record.key[0] != "playing":
+            record.key = key  # a seat changed after the game: nothing to save
+            return
+        try:
+            self._save(table, record, now, finished)
+        except OSError as exc:
+            log.exception("cannot save the table %s", table.name)
+            if not self._failed:
+                self._failed = True
+                self.report(f"cannot save {table.name!r}: {exc}; the game goes on unsaved")
+            return
+        record.key = key
+
+    def _new_record(self, table: Table, now: float) -> _Record:
+        ident = f"{_slug(table.name)}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+        first = table.settings.first_player
+        first_drawn = first is None or first >= len(table.seats)
+        return _Record(
+            id=ident,
+            game_no=table.games_played,
+            players=[s.name for s in table.seats],
+            first_drawn=first_drawn,
+            # the deal's time: bots planned from it (older tables: the first move's)
+            started_at=getattr(table, "started_at", None)
+            or (table.log[0]["at"] if table.log else now),
+        )
+
+    def _save(self, table: Table, record: _Record, now: float, finished: bool) -> None:
+        data = encode_table(table, record, now, "finished" if finished else "playing")
+        live = self.directory / f"{record.id}.json"
+        if finished:
+            self.archive.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(self.archive / f"{record.id}.json", data, self._stage)
+            with contextlib.suppress(FileNotFoundError):
+                live.unlink()
+                _fsync_dir(self.directory)
+        else:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(live, data, self._stage)
+        self.saves += 1
+
+    def forget(self, table: Table) -> None:
+        self._records.pop(id(table), None)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def unfinished(self) -> list[Path]:
+        """The live saves, oldest first (stray temp files of a crash are ignored)."""
+        if not self.directory.is_dir():
+            return []
+        files = [f for f in self.directory.glob("*.json") if not f.name.startswith(".")]
+        return sorted(files, key=lambda f: (f.stat().st_mtime, f.name))
+
+    def sweep(self) -> int:
+        """Delete temp files a crash left behind mid-write; returns how many."""
+        if not self.directory.is_dir():
+            return 0
+        count = 0
+        for stray in self.directory.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                stray.unlink()
+                count += 1
+        return count
+
+    def abandon(self, path: Path | str) -> Path:
+        """Move an unfinished save to the archive, marked abandoned (kept for replays)."""
+        path = Path(path)
+        raw = msgspec.json.decode(path.read_bytes())
+        raw["status"] = "abandoned"
+        self.archive.mkdir(parents=True, exist_ok=True, mode=0o700)
+        target = self.archive / path.name
+        atomic_write(target, _ENCODER.encode(raw))
+        path.unlink()
+        _fsync_dir(path.parent)
+        return target
+
+
+def encode_table(table: Table, record: _Record, now: float, status: str) -> bytes:
+    """The save file of a table's current game (see docs/PROTOCOL.md)."""
+    driver = table.driver
+    assert driver is not None and table.seed is not None
+    members = {}
+    for seat in table.seats:
+        member = seat.member
+        if member is not None and member.id not in members:
+            members[member.id] = {"id": member.id, "name": member.name, "secret": member.secret}
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "status": status,
+        "id": record.id,
+        "saved_at": now,
+        "saved_wall": time.time(),
+        "table": {
+            "name": table.name,
+            "game": table.game,
+            "settings": asdict(table.settings),
+            "games_played": table.games_played,
+        },
+        "seats": [
+            {
+                "name": s.name,
+                "kind": s.kind,
+                "member": None if s.member is None else s.member.id,
+                "difficulty": s.difficulty,
+            }
+            for s in table.seats
+        ],
+        "members": list(members.values()),
+        "owner": None if table.owner is None else table.owner.id,
+        "game": {
+            "players": record.players,
+            "seed": table.seed,
+            "seed_hash": table.seed_hash,
+            "first": driver.first,
+            "first_drawn": record.first_drawn,
+            "started_at": record.started_at,
+        },
+        "log": table.log,
+        "snapshot": {
+            "entries": len(table.log),
+            "over": driver.over,
+            "public": driver.view(None),
+            "digest": _digest(driver, len(record.players)),
+        },
+    }
+    return _ENCODER.encode(document)
+
+
+# ---------------------------------------------------------------------------
+# Reading and replaying
+
+
+class _SeatsDoc(msgspec.Struct):
+    name: str
+    kind: str
+    member: int | None
+    difficulty: str = "normal"
+
+
+class _MemberDoc(msgspec.Struct):
+    id: int
+    name: str
+    secret: str
+
+
+class _TableDoc(msgspec.Struct):
+    name: str
+    game: str
+    settings: dict[str, Any]
+    games_played: int = 1
+
+
+class _GameDoc(msgspec.Struct):
+    players: list[str]
+    seed: str
+    seed_hash: str
+    first: int
+    first_drawn: bool
+    started_at: float
+
+
+class _Snapshot(msgspec.Struct):
+    entries: int
+    over: bool
+    public: dict[str, Any]
+    digest: str
+
+
+class _Entry(msgspec.Struct):
+    at: float
+    by: str
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+
+
+class _Document(msgspec.Struct):
+    format: str
+    version: int
+    status: str
+    id: str
+    saved_at: float
+    table: _TableDoc
+    seats: list[_SeatsDoc]
+    members: list[_MemberDoc]
+    owner: int | None
+    game: _GameDoc
+    log: list[_Entry]
+    snapshot: _Snapshot
+    saved_wall: float | None = None
+
+
+@dataclass
+class Step:
+    """One step of a replayed game: the entry applied (None for the deal), its events."""
+
+    index: int
+    at: float
+    by: str
+    seat: int | None
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+
+
+class Saved:
+    """A save file, read and checked: ``replay()`` rebuilds the game step by step."""
+
+    def __init__(self, path: Path | None, doc: _Document, raw: dict[str, Any]) -> None:
+        self.path = path
+        self.doc = doc
+        self.raw = raw
+
+    @classmethod
+    def load(cls, path: Path | str) -> Saved:
+        """Read a save; raises SaveError (naming the file and the reason)."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return cls.parse(data, path)
+
+    @classmethod
+    def parse(cls, data: bytes, path: Path | None = None) -> Saved:
+        where = str(path) if path is not None else "the save"
+        try:
+            raw = msgspec.json.decode(data)
+        except msgspec.DecodeError as exc:
+            raise SaveError(f"{where} is not a whole save (damaged or cut short): {exc}") from None
+        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+            raise SaveError(f"{where} is not a Motherlode save")
+        if raw.get("version") != VERSION:
+            raise SaveError(
+                f"{where} is a save of format version {raw.get('version')!r}; this Motherlode "
+                f"reads version {VERSION}"
+            )
+        try:
+            doc = msgspec.convert(raw, _Document)
+        except msgspec.ValidationError as exc:
+            raise SaveError(f"{where} is damaged: {exc}") from None
+        if doc.status not in STATUSES:
+            raise SaveError(f"{where} has an unknown status {doc.status!r}")
+        if doc.table.game not in ("nuggets", "foolsgold"):
+            raise SaveError(f"{where} is of an unknown game {doc.table.game!r}")
+        return cls(path, doc, raw)
+
+    # -- facts -----------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.doc.id
+
+    @property
+    def name(self) -> str:
+        return self.doc.table.name
+
+    @property
+    def game(self) -> str:
+        return self.doc.table.game
+
+    @property
+    def status(self) -> str:
+        return self.doc.status
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.doc.game.players)
+
+    @property
+    def first_drawn(self) -> bool:
+        return self.doc.game.first_drawn
+
+    @property
+    def started_at(self) -> float:
+        return self.doc.game.started_at
+
+    @property
+    def saved_at(self) -> float:
+        return self.doc.saved_at
+
+    def token(self, member: int) -> str:
+        """The resume token of a saved member (a hot-seat player resumes with it)."""
+        for m in self.doc.members:
+            if m.id == member:
+                return f"{m.id}.{m.secret}"
+        raise KeyError(member)
+
+    def seat_tokens(self) -> dict[int, str]:
+        """The resume token of every seat held by a person, by seat."""
+        return {
+            i: self.token(s.member) for i, s in enumerate(self.doc.seats) if s.member is not None
+        }
+
+    def describe(self) -> str:
+        """One line for a person: game, table, players, progress."""
+        title = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}[self.game]
+        when = ""
+        if self.doc.saved_wall:
+            when = ", saved " + time.strftime("%Y-%m-%d %H:%M", time.localtime(self.doc.saved_wall))
+        return (
+            f"{title} at {self.name!r}: {', '.join(self.players)}; {len(self.doc.log)} moves{when}"
+        )
+
+    # -- replay ----------------------------------------------------------------------
+
+    def settings(self) -> Settings:
+        known = {f.name for f in fields(Settings)}
+        values = {k: v for k, v in self.doc.table.settings.items() if k in known}
+        try:
+            return Settings(**values)
+        except TypeError as exc:
+            raise SaveError(f"{self._where()} has bad table settings: {exc}") from None
+
+    def _where(self) -> str:
+        return str(self.path) if self.path is not None else "the save"
+
+    def new_driver(self) -> Driver:
+        settings, game = self.settings(), self.doc.game
+        driver = make_driver(
+            self.game,
+            game.players,
+            None if game.first_drawn else game.first,
+            random.Random(game.seed),
+            grab_timeout=settings.grab_timeout,
+            call_window=settings.call_window,
+            intermission=settings.intermission,
+            supply=settings.supply,
+        )
+        if driver.first != game.first:
+            raise SaveError(f"{self._where()} does not replay: the first player differs")
+        return driver
+
+    def replay(
+        self, on_step: Callable[[Driver, Step], None] | None = None, upto: int | None = None
+    ) -> Driver:
+        """Rebuild the game: deal, then every log entry in order, checking each step's
+        events against the log and the end against the snapshot. ``on_step`` sees the
+        driver after each step. Raises SaveError on any mismatch."""
+        where = self._where()
+        if hashlib.sha256(self.doc.game.seed.encode()).hexdigest() != self.doc.game.seed_hash:
+            raise SaveError(f"{where} does not replay: the seed does not match its hash")
+        driver = self.new_driver()
+        events = driver.start(self.doc.game.started_at)
+        if on_step is not None:
+            on_step(driver, Step(0, self.doc.game.started_at, "host", None, None, events))
+        entries = self.doc.log if upto is None else self.doc.log[:upto]
+        for n, entry in enumerate(entries, 1):
+            try:
+                if entry.action is None:
+                    events = driver.tick(entry.at)
+                    seat = None
+                else:
+                    seat = entry.action.get("seat")
+                    action = _ACTION.decode(_ENCODER.encode(entry.action))
+                    events = driver.act(seat, action, entry.at)
+            except (ValueError, msgspec.MsgspecError) as exc:
+                raise SaveError(f"{where} does not replay: move {n} is refused ({exc})") from None
+            if _json(events) != entry.events:
+                raise SaveError(f"{where} does not replay: move {n} gives other events")
+            if on_step is not None:
+                on_step(driver, Step(n, entry.at, entry.by, seat, entry.action, events))
+        if upto is None:
+            self._check_snapshot(driver)
+        return driver
+
+    def _check_snapshot(self, driver: Driver) -> None:
+        snap, where = self.doc.snapshot, self._where()
+        if snap.entries != len(self.doc.log):
+            raise SaveError(f"{where} is inconsistent: {len(self.doc.log)} moves, "
+                            f"but the snapshot was taken after {snap.entries}")  # fmt: skip
+        if (
+            _json(driver.view(None)) != snap.public
+            or driver.over != snap.over
+            or _digest(driver, len(self.players)) != snap.digest
+        ):
+            raise SaveError(f"{where} does not replay: the game differs from its snapshot")
+
+    def steps(self) -> list[tuple[Step, list[dict[str, Any]]]]:
+        """Every step with the views after it: ``views[i]`` for seat i, last the
+        spectator's (for the replay viewer)."""
+        out: list[tuple[Step, list[dict[str, Any]]]] = []
+        seats = len(self.players)
+
+        def keep(driver: Driver, step: Step) -> None:
+            views = [_json(driver.view(i)) for i in range(seats)]
+            out.append((step, [*views, _json(driver.view(None))]))
+
+        self.replay(keep)
+        return out
+
+    # -- restoring -------------------------------------------------------------------
+
+    def restore(self, now: float, report: Callable[[str], None] | None = None) -> Table:
+        """A live table in the state of the save: the game replayed, the bots as they
+        were, every person away since ``now`` (they come back with their tokens).
+        ``now`` must not be before the save's time (see :func:`resume_time`)."""
+        if self.status != "playing":
+            raise SaveError(f"{self._where()} holds a {self.status} game: replay it instead")
+        if now < self.saved_at:
+            raise SaveError(
+                f"cannot restore {self._where()} at {now:.3f}: the host's clock must "
+                f"start at the save's time {self.saved_at:.3f} or later"
+            )
+        doc = self.doc
+        if len(doc.seats) != len(doc.game.players):
+            raise SaveError(f"{self._where()} is inconsistent: seats and players differ")
+        table = Table(doc.table.name, doc.table.game, self.settings(), report=report)
+        members = {
+            m.id: Member(name=m.name, id=m.id, secret=m.secret, connected=False, table=table)
+            for m in doc.members
+        }
+        for i, s in enumerate(doc.seats):
+            if s.kind not in ("human", "local", "bot"):
+                raise SaveError(f"{self._where()}: seat {i} is of an unknown kind {s.kind!r}")
+            if (s.kind == "bot" and s.member is not None) or (
+                s.kind == "local" and s.member is None
+            ):
+                raise SaveError(f"{self._where()}: seat {i} does not match its member")
+            if s.member is not None and s.member not in members:
+                raise SaveError(f"{self._where()}: seat {i} names an unknown member")
+        table.seed = doc.game.seed
+        table.seed_hash = doc.game.seed_hash
+        table.games_played = doc.table.games_played
+        brains = {}
+        for i, s in enumerate(doc.seats):
+            if s.kind == "bot":
+                rng = random.Random(f"{table.seed}/bot/{i}")
+                brains[i] = make_brain(
+                    doc.table.game, i, s.difficulty, rng, table.settings.bot_pace
+                )
+        plans: dict[int, Any] = {}
+
+        def think(driver: Driver, step: Step) -> None:
+            # the bots see every change, as they did at the live table
+            if driver.over:
+                return
+            for i, brain in brains.items():
+                plans[i] = brain.plan(driver.view(i), step.at)
+
+        driver = self.replay(think)
+        if driver.over:
+            raise SaveError(f"{self._where()} holds a game that is over")
+        table.driver = driver
+        table.phase = "playing"
+        table.log = [msgspec.to_builtins(e) for e in doc.log]
+        for i, s in enumerate(doc.seats):
+            member = members.get(s.member) if s.member is not None else None
+            seat = Seat(name=s.name, kind=s.kind, member=member, difficulty=s.difficulty)
+            if s.kind == "bot":
+                seat.brain, seat.plan = brains[i], plans.get(i)
+            elif member is not None:
+                seat.away_since = now  # a fresh grace: the players reconnect
+            table.seats.append(seat)
+        for i, seat in enumerate(table.seats):
+            if seat.kind != "bot" and seat.member is None:
+                table._stand_in(i)  # the player had left for good
+                if seat.brain is not None:
+                    seat.plan = seat.brain.plan(driver.view(i), now)
+        table.members = list(members.values())
+        table.owner = members.get(doc.owner) if doc.owner is not None else None
+        return table
+
+
+def resume_time(saves: Iterable[Saved]) -> float:
+    """The host clock's start for resuming ``saves``: the latest save's time."""
+    return max((s.saved_at for s in saves), default=0.0)
+
+
+def adopt_members(tables: Tables, table: Table) -> None:
+    """Register a restored table's members so their tokens work, and keep new member
+    ids clear of the restored ones."""
+    tables.add(table)
+    highest = 0
+    for member in table.members:
+        tables._by_id[member.id] = member
+        highest = max(highest, member.id)
+    ids = table_module._member_ids
+    upcoming = next(ids)
+    table_module._member_ids = itertools.count(max(upcoming, highest + 1))
+
+
+def load_all(store: Store) -> tuple[list[Saved], list[str]]:
+    """Every unfinished save of ``store`` that reads, and a message for each that does
+    not (those files are left in place). ``Saved.restore`` replays and checks them."""
+    store.sweep()
+    good, problems = [], []
+    for path in store.unfinished():
+        try:
+            saved = Saved.load(path)
+            if saved.status != "playing":
+                raise SaveError(f"{path} is marked {saved.status}")
+        except SaveError as exc:
+            problems.append(f"{exc}. The file is kept; move it away to silence this.")
+            continue
+        good.append(saved)
+    return good, problems
+
+
+def restore_into(host: Any, saved: Saved) -> Table:
+    """Restore ``saved`` into a running ``net.host.Host`` (``Host.restore``): the table
+    joins the host, its tokens work, its timers run, and it goes on saving into the
+    same file. Raises SaveError (nothing is added then)."""
+    table = saved.restore(host.clock.now(), report=host.report)
+    adopt_members(host.tables, table)
+    if host.store is not None:
+        host.store.adopt(table, saved)
+    host.report(f"{table.name}: restored after {len(table.log)} moves; players come back "
+                "with their tokens")  # fmt: skip
+    host.touched(table)
+    return table
