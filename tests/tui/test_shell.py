@@ -94,6 +94,11 @@ async def test_dice_keys_send_a_keep_then_the_roll(tmp_path):
         await pilot.press("n", "f3")
         await pilot.pause()
         assert screen.selected == {0, 2, 3, 4}
+        await pilot.press("number_sign")  # shift+3 on a US keyboard: the 3s again, off
+        await pilot.pause()
+        assert screen.selected == {0}
+        await pilot.press("number_sign")
+        await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
         assert recorder.actions == [p.Keep(faces=["nugget", "3", "3", "3"], seat=0)]

@@ -40,7 +40,10 @@ class NuggetsScreen(Screen[None]):
         *(Binding(str(i), f"toggle({i - 1})", f"Die {i}", show=False) for i in range(1, 8)),
         Binding("n", "select_face('nugget')", "All nuggets", show=False),
         Binding("l", "select_face('lasso')", "All lassos", show=False),
-        *(Binding(f"f{d}", f"select_face('{d}')", f"All {d}s", show=False) for d in "2345"),
+        # F2-F5, or shift+2..5 on a US keyboard (@ # $ %): the digits toggle single dice.
+        *(Binding(f"f{d},{shifted}", f"select_face('{d}')", f"All {d}s", show=False)
+          for d, shifted in zip("2345", ("at", "number_sign", "dollar_sign", "percent_sign"),
+                                strict=True)),
         Binding("enter", "roll", "Set aside + roll", key_display="enter"),
         Binding("t", "take", "Take"),
         Binding("s", "steal", "Steal"),
@@ -52,7 +55,7 @@ class NuggetsScreen(Screen[None]):
     HELP = [
         ("1-7", "select or unselect that die"),
         ("n / l", "select all nuggets / all lassos"),
-        ("F2-F5", "select all 2s, 3s, 4s or 5s"),
+        ("F2-F5", "select all 2s, 3s, 4s or 5s (also shift+2-5 on a US keyboard)"),
         ("enter", "set the selected dice aside and roll the rest (or roll at turn start)"),
         ("t", "set the selected dice aside and take their worth from the supply"),
         ("s", "with three lassos: set aside and steal from a player you pick"),
