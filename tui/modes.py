@@ -123,11 +123,15 @@ async def start_lan_host(app: MotherlodeApp, game: str) -> None:
     host = _new_host(app)
     port = app.lan_port
     try:
-        await host.start(bind=app.lan_bind, port=port)
-    except OSError:
-        if port == 0:
-            raise
-        await host.start(bind=app.lan_bind, port=0)  # the usual port is taken: any port
+        try:
+            await host.start(bind=app.lan_bind, port=port)
+        except OSError:
+            if port == 0:
+                raise
+            await host.start(bind=app.lan_bind, port=0)  # the usual port is taken: any port
+    except OSError as error:
+        app.show_message("Cannot host a game here", f"Listening for players failed: {error}.")
+        return
     table_name = f"{app.settings.name}'s table"[:30]
     table = host.create_table(table_name, game, difficulty=app.settings.difficulty,
                               **app.table_options)

@@ -413,3 +413,11 @@ async def test_hotseat_form_from_the_menu_seats_people_and_a_bot(tmp_path):
         assert screen.view["players"][:2] == ["Ann", "[b]Bob[/b]"]
         assert "(bot)" in screen.view["players"][2]
         assert screen.my_seats == [0, 1]
+
+
+async def test_hosting_where_nothing_can_listen_is_a_clear_message(tmp_path):
+    app = make_app(tmp_path, lan_port=0, lan_bind="192.0.2.1")  # TEST-NET: not ours
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "enter")
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+        assert "Cannot host a game here" in screen_text(app)
