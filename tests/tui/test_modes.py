@@ -42,15 +42,21 @@ def log_text(screen) -> str:
     return "\n".join(line.plain for line in screen.query_one("#log").lines)
 
 
-def _dice_for(rolled: list[str], faces) -> list[int]:
-    """Indices of dice in `rolled` showing `faces` (a multiset)."""
+FACE_KEY = {"nugget": "n", "lasso": "l", "2": "f2", "3": "f3", "4": "f4", "5": "f5"}
+
+
+def _keys_for(rolled: list[str], faces) -> list[str]:
+    """Keys that select `faces` from `rolled`: a face key where all dice of that face
+    are wanted, else the dice one by one."""
+    keys = []
     wanted = [f.value for f in faces]
-    picks = []
-    for i, face in enumerate(rolled):
-        if face in wanted:
-            wanted.remove(face)
-            picks.append(i)
-    return picks
+    for face in dict.fromkeys(wanted):
+        if wanted.count(face) == rolled.count(face):
+            keys.append(FACE_KEY[face])
+        else:
+            picks = [i for i, f in enumerate(rolled) if f == face][: wanted.count(face)]
+            keys += [str(i + 1) for i in picks]
+    return keys
 
 
 async def test_hotseat_dice_to_the_end(tmp_path):
@@ -80,8 +86,7 @@ async def test_hotseat_dice_to_the_end(tmp_path):
                 await pilot.press("t")
             else:
                 best = odds.best_keep(view["rolled"], view["kept"])
-                for i in _dice_for(view["rolled"], best):
-                    await pilot.press(str(i + 1))
+                await pilot.press(*_keys_for(view["rolled"], best))
                 kept_after = view["kept"] + [f.value for f in best]
                 roll_on = odds.expected_roll(kept_after)
                 stop = odds.expected_stop(kept_after)
