@@ -29,6 +29,9 @@ from net.table import DEFAULT_GRACE, Member, Refusal, Settings, Table, Tables
 
 log = logging.getLogger(__name__)
 
+# bytes in a transport's buffer above which asyncio pauses writing (its default)
+HIGH_WATER = 64 * 1024
+
 
 @dataclass
 class HostConfig:
@@ -235,10 +238,22 @@ class _Peer:
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
+        if not self.queue and not self.blocked:
+            # the common case: the transport takes the bytes now, without waking the
+            # writer task (a task switch per message is most of a message's cost)
+            try:
+                self.writer.write(data)
+            except (ConnectionError, OSError, RuntimeError):
+                self.drop("write failed")
+                return
+            transport = getattr(self.writer, "transport", None)
+            if transport is not None and transport.get_write_buffer_size() > HIGH_WATER:
+                self.blocked = True  # the peer is not reading: queue from now on
+                self.wake.set()
+            return
         if self.blocked and self.queued + len(data) > self.host.config.max_queue_bytes:
             # too far behind (the socket is full and the queue too): drop it, and it
-            # reconnects, rather than hold up its table. A burst made while the
-            # writer had no turn yet is not "behind".
+            # reconnects, rather than hold up its table.
             self.drop("too_slow")
             return
         self.queue.append(data)
@@ -288,6 +303,9 @@ class _Peer:
             while True:
                 await self.wake.wait()
                 self.wake.clear()
+                if self.blocked and not self.closed:
+                    await self.writer.drain()  # until the peer has read enough
+                    self.blocked = False
                 while self.queue and not self.closed:
                     data = b"".join(self.queue)
                     self.queue.clear()

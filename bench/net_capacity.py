@@ -1,0 +1,225 @@
+"""Capacity: N Fool's Gold tables x 6 bot clients in one host process, stepped up to
+200 tables. Reports action-to-view latency (p50, p99), the host's event-loop lag,
+its CPU and its memory per connection.
+
+The host runs in its own process with N tables of six seats. The bot clients (real
+`net.client.Client` connections over TCP, playing with `foolsgold.bots` at normal
+difficulty, matches back to back) run in this process. A latency sample is the time
+from a bot sending an action to that bot reading the `state` that shows it; the host's
+loop lag is how late a 10 ms timer fires in the host. CPU is the host process's user +
+system time over the measuring window; memory per connection is the growth of the
+host's resident set from before the clients joined, divided by the connections.
+
+    .venv/bin/python bench/net_capacity.py [--steps 25,50,100,200] [--seconds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SEATS = 6
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# -- the host (a child process) --------------------------------------------------------
+
+
+async def serve(tables: int, port_file: str, stats_file: str) -> None:
+    from net.host import Host, HostConfig
+
+    if os.environ.get("NOGC"):
+        import gc
+
+        gc.disable()
+
+    host = Host(config=HostConfig(max_connections=tables * SEATS + 100))
+    for n in range(tables):
+        host.create_table(f"T{n}", "foolsgold", seats=SEATS)
+    await host.start("127.0.0.1", 0)
+    lags: list[float] = []
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, lags.clear)
+    profile = None
+    if os.environ.get("PROFILE"):
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
+
+    def dump() -> None:
+        Path(stats_file).write_text(json.dumps(lags))
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(os.environ["PROFILE"])
+
+    loop.add_signal_handler(signal.SIGUSR2, dump)
+    Path(port_file).write_text(str(host.port))
+    while True:
+        start = loop.time()
+        await asyncio.sleep(0.01)
+        lags.append(loop.time() - start - 0.01)
+
+
+# -- the bots --------------------------------------------------------------------------
+
+
+async def bot(port: int, table: str, n: int, samples: list[float], running: asyncio.Event):
+    from net import protocol as p
+    from net.botclient import BotSeat
+    from net.client import Client
+
+    client = await Client.connect("127.0.0.1", port, f"B{n}", table=table)
+    seat = BotSeat("normal", random.Random(n))
+    sent_at: float | None = None
+    timer: asyncio.Task | None = None
+
+    async def act(action, at):
+        nonlocal sent_at
+        await asyncio.sleep(max(0.0, at - client.offset - client.clock.now()))
+        if seat.plan == (action, at):
+            seat.plan = None
+        sent_at = time.perf_counter()
+        await client.send(action)
+
+    async for message in client:
+        if isinstance(message, p.Error):
+            sent_at = None  # refused (a stale plan): no state will show it
+        if isinstance(message, p.State) and sent_at is not None:
+            if any(e.get("seat") == client.seat for e in message.events):
+                if running.is_set():
+                    samples.append(time.perf_counter() - sent_at)
+                sent_at = None
+        before = seat.plan
+        for reply in seat.receive(message):
+            await client.send(reply)
+        if seat.plan != before:
+            if timer is not None:
+                timer.cancel()
+            timer = asyncio.create_task(act(*seat.plan)) if seat.plan else None
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def pct(data: list[float], q: float) -> float:
+    return statistics.quantiles(data, n=1000)[int(q * 10) - 1] if len(data) > 1 else data[0]
+
+
+async def step(tables: int, seconds: float) -> dict:
+    stamp = time.time_ns()
+    port_file, stats_file = f"/tmp/ml-cap-port-{stamp}", f"/tmp/ml-cap-stats-{stamp}"
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(tables), port_file, stats_file]
+    )
+    try:
+        for _ in range(400):
+            if Path(port_file).exists() and Path(port_file).read_text():
+                break
+            await asyncio.sleep(0.05)
+        port = int(Path(port_file).read_text())
+        await asyncio.sleep(0.5)
+        base_rss = rss_bytes(proc.pid)
+        samples: list[float] = []
+        running = asyncio.Event()
+        tasks = []
+        for t in range(tables):
+            for s in range(SEATS):
+                tasks.append(
+                    asyncio.create_task(bot(port, f"T{t}", t * SEATS + s, samples, running))
+                )
+            await asyncio.sleep(0.01)  # do not stampede the accept queue
+        await asyncio.sleep(5.0)  # warm up: every table dealing and passing
+        os.kill(proc.pid, signal.SIGUSR1)
+        running.set()
+        my_lags: list[float] = []
+
+        async def monitor():
+            loop = asyncio.get_running_loop()
+            while running.is_set():
+                start = loop.time()
+                await asyncio.sleep(0.01)
+                my_lags.append(loop.time() - start - 0.01)
+
+        watcher = asyncio.create_task(monitor())
+        cpu0, wall0 = cpu_seconds(proc.pid), time.perf_counter()
+        load0 = time.process_time()
+        await asyncio.sleep(seconds)
+        cpu = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - wall0)
+        load_cpu = (time.process_time() - load0) / (time.perf_counter() - wall0)
+        running.clear()
+        await watcher
+        os.kill(proc.pid, signal.SIGUSR2)
+        await asyncio.sleep(0.3)
+        lags = json.loads(Path(stats_file).read_text())
+        rss = rss_bytes(proc.pid)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        proc.kill()
+        proc.wait()
+        for name in (port_file, stats_file):
+            Path(name).unlink(missing_ok=True)
+    connections = tables * SEATS
+    return {
+        "tables": tables,
+        "connections": connections,
+        "actions_per_s": len(samples) / seconds,
+        "p50_ms": pct(samples, 50) * 1000 if samples else float("nan"),
+        "p99_ms": pct(samples, 99) * 1000 if samples else float("nan"),
+        "lag_p99_ms": pct(lags, 99) * 1000 if lags else float("nan"),
+        "bots_lag_p99_ms": pct(my_lags, 99) * 1000 if my_lags else float("nan"),
+        "host_cpu": cpu,
+        "load_cpu": load_cpu,
+        "kib_per_conn": (rss - base_rss) / connections / 1024,
+        "rss_mib": rss / 2**20,
+    }
+
+
+async def measure(steps: list[int], seconds: float) -> None:
+    print(f"{'tables':>6} {'conns':>6} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'lag p99':>7} {'bots lag':>8} {'host CPU':>8} {'bots CPU':>8} {'KiB/conn':>8} {'RSS MiB':>7}")  # fmt: skip
+    for tables in steps:
+        r = await step(tables, seconds)
+        print(f"{r['tables']:6} {r['connections']:6} {r['actions_per_s']:9.0f} "
+              f"{r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {r['lag_p99_ms']:7.2f} "
+              f"{r['bots_lag_p99_ms']:8.2f} "
+              f"{r['host_cpu']:8.0%} {r['load_cpu']:8.0%} {r['kib_per_conn']:8.1f} "
+              f"{r['rss_mib']:7.1f}", flush=True)  # fmt: skip
+
+
+def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--serve":
+        asyncio.run(serve(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", default="25,50,100,200")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    asyncio.run(measure([int(s) for s in args.steps.split(",")], args.seconds))
+
+
+if __name__ == "__main__":
+    main()
