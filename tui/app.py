@@ -190,21 +190,33 @@ class MotherlodeApp(App[int]):
 
     # -- failures ----------------------------------------------------------------------
 
-    def _handle_exception(self, error: Exception) -> None:
-        """No traceback on the user's screen: log it to a file and say where."""
+    def write_crash_log(self, error: BaseException) -> str:
+        """Save the traceback under the log directory; a sentence saying where."""
         try:
             directory = log_dir()
             directory.mkdir(parents=True, exist_ok=True)
-            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
             path = directory / f"crash-{stamp}.log"
             path.write_text(
                 "".join(traceback.format_exception(type(error), error, error.__traceback__)),
                 encoding="utf-8",
             )
-            self.crash_log = path
-            where = f"The details are in {path}"
         except OSError as write_error:
-            where = f"The details could not be saved ({write_error})"
+            return f"The details could not be saved ({write_error})"
+        self.crash_log = path
+        return f"The details are in {path}"
+
+    def report_error(self, error: BaseException) -> None:
+        """An unexpected error off the screen's path (the connection's tasks): log it, say
+        where, and go back to the menu; the app keeps running."""
+        log.error("unexpected error", exc_info=error)
+        where = self.write_crash_log(error)
+        self.return_to_menu()
+        self.show_message("Something went wrong", f"{error!r}\n\n{where}.")
+
+    def _handle_exception(self, error: Exception) -> None:
+        """No traceback on the user's screen: log it to a file and say where."""
+        where = self.write_crash_log(error)
         self._return_code = 1
         if self._exception is None:
             self._exception = error

@@ -82,6 +82,10 @@ class Link:
                 self.app.post_message(Update(item))
         except NetError as error:
             self.app.post_message(Update(Disconnected(error.message, error)))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a bug below us: logged, said, never a traceback
+            self.app.call_later(self.app.report_error, error)
 
     async def _write(self) -> None:
         while True:
@@ -92,6 +96,11 @@ class Link:
                 log.info("send failed: %s", error)
             except p.LocalProtocolError as error:  # we built a bad message: say so
                 self._say(f"Could not send that: {error.message}")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # a bug below us: logged, said, never a traceback
+                self.app.call_later(self.app.report_error, error)
+                return
 
     def send(self, message: Any) -> None:
         """Queue a protocol message for the host (sent in order)."""

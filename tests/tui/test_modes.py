@@ -426,3 +426,23 @@ async def test_hosting_where_nothing_can_listen_is_a_clear_message(tmp_path):
         await pilot.press("o", "enter")
         await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
         assert "Cannot host a game here" in screen_text(app)
+
+
+async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
+    """A bug below the screens (here: a client whose stream breaks with an unexpected
+    error) is logged under the log directory; the screen says where; the app lives."""
+    app = make_app(tmp_path, start=("solo", "nuggets", 1), table_options={"bot_pace": 0.0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        client = app.link.client
+
+        async def broken():
+            raise RuntimeError("stream broke")
+
+        client.recv = broken  # the reader calls it for the next item
+        await pilot.press("enter")  # any change at the table wakes the reader
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "the message")
+        text = screen_text(app)
+        assert "Something went wrong" in text and "The details are in" in text
+        assert app.crash_log is not None and "stream broke" in app.crash_log.read_text()
+        assert app.is_running
