@@ -200,7 +200,8 @@ async def step(tables: int, seconds: float) -> dict:
 
 async def measure(steps: list[int], seconds: float) -> None:
     print(f"{'tables':>6} {'conns':>6} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'lag p99':>7} {'bots lag':>8} {'host CPU':>8} {'bots CPU':>8} {'KiB/conn':>8} {'RSS MiB':>7}")  # fmt: skip
+          f"{'lag p99':>7} {'bots lag':>8} {'host CPU':>8} {'bots CPU':>8} "
+          f"{'KiB/conn':>8} {'RSS MiB':>7}")  # fmt: skip
     for tables in steps:
         r = await step(tables, seconds)
         print(f"{r['tables']:6} {r['connections']:6} {r['actions_per_s']:9.0f} "

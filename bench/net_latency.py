@@ -146,8 +146,7 @@ async def host_samples(port: int, count: int, seats: list[Seat] | None) -> tuple
 async def bare_samples(port: int, count: int, size: int, conns) -> tuple[list, list]:
     if conns is None:
         conns = [
-            await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
-            for _ in range(PLAYERS)
+            await asyncio.open_connection("127.0.0.1", port, limit=1 << 16) for _ in range(PLAYERS)
         ]
         await asyncio.sleep(0.2)
     line = json.dumps({"type": "draw", "pad": "x" * max(0, size - 30)}).encode() + b"\n"
