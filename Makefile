@@ -1,18 +1,21 @@
-# `make test` works on a fresh clone with only python3 (>= 3.11) and make:
-# it creates or refreshes .venv, installs the project with its test extra,
-# then runs ruff and the whole pytest suite.
+# `make play` and `make test` work on a fresh clone with only python3 (>= 3.11) and
+# make: each creates or refreshes .venv and installs the project with its test extra.
+# `make play` then opens the game; `make test` runs ruff and the whole pytest suite.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint clean
+.PHONY: play test lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/motherlode
 
 test: $(STAMP)
 	$(BIN)/ruff check .
