@@ -233,9 +233,9 @@ async def test_unreachable_host_is_a_clear_message(tmp_path):
     await server.wait_closed()
     app = make_app(tmp_path, start=("join", "127.0.0.1", port))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+        await until(pilot, lambda: "Cannot reach the host" in screen_text(app), "a message")
         text = screen_text(app)
-        assert "Cannot reach the host" in text
+        assert isinstance(app.screen, MessageScreen)
         assert "Traceback" not in text
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
@@ -246,8 +246,8 @@ async def test_a_full_table_is_a_clear_message(tmp_path):
     try:
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
-            assert "The table is full" in screen_text(app)
+            await until(pilot, lambda: "The table is full" in screen_text(app), "a message")
+            assert isinstance(app.screen, MessageScreen)
     finally:
         await host.close()
 
@@ -265,9 +265,8 @@ async def test_another_protocol_version_is_a_clear_message(tmp_path):
         port = server.sockets[0].getsockname()[1]
         app = make_app(tmp_path, start=("join", "127.0.0.1", port))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
-            text = screen_text(app)
-            assert "Different versions" in text and "protocol 2" in text
+            await until(pilot, lambda: "Different versions" in screen_text(app), "a message")
+            assert "protocol 2" in screen_text(app)
     finally:
         server.close()
         await server.wait_closed()
@@ -424,8 +423,7 @@ async def test_hosting_where_nothing_can_listen_is_a_clear_message(tmp_path):
     app = make_app(tmp_path, lan_port=0, lan_bind="192.0.2.1")  # TEST-NET: not ours
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "enter")
-        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
-        assert "Cannot host a game here" in screen_text(app)
+        await until(pilot, lambda: "Cannot host a game here" in screen_text(app), "a message")
 
 
 async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
@@ -441,8 +439,19 @@ async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
 
         client.recv = broken  # the reader calls it for the next item
         await pilot.press("enter")  # any change at the table wakes the reader
-        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "the message")
-        text = screen_text(app)
-        assert "Something went wrong" in text and "The details are in" in text
+        await until(pilot, lambda: "Something went wrong" in screen_text(app), "the message")
+        assert "The details are in" in screen_text(app)
         assert app.crash_log is not None and "stream broke" in app.crash_log.read_text()
         assert app.is_running
+
+
+async def test_a_host_that_closes_the_table_says_so(tmp_path):
+    host = await _table_host()
+    app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await host.close("the host went home")
+        await until(pilot, lambda: "The table closed" in screen_text(app), "the message")
+        assert "the host went home" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
