@@ -135,9 +135,9 @@ class FoolsGoldScreen(Screen[None]):
             deltas = view.get("deltas") or []
             mine = deltas[self.seat] if self.seat is not None and self.seat < len(deltas) else 0
             banner.show(f"Round {view.get('round_no', '')} over: you {mine:+d}", "-bonus")
-            hint.text = "Scores: " + ", ".join(
-                f"{self._seat_name(s)} {pts}" for s, pts in enumerate(scores or [])
-            ) + ". The next round starts shortly."
+            hint.text = "Points of this round in ( ), match points under pts. " + (
+                "The next round starts shortly." if scores is None or max(scores) < 3 else ""
+            )
             return
         grabbed = view.get("grabbed") or []
         if grabbed:

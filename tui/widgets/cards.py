@@ -131,7 +131,8 @@ class Piles(FitsContent, Widget):
         left = int(view.get("nuggets_left", 0))
         taken = len(view.get("grabbed") or [])
         full, empty = ("$", ".") if self.ascii_mode else ("◆", "◇")
-        out.append("Nuggets    " + full * left + empty * taken + f" ({left} left)")
+        out.append(f"Nuggets left {left:>2}\n")
+        out.append(full * left + empty * taken)
         if view.get("round_no"):
             out.append(f"\nRound {view['round_no']}")
         return self.fit(out)
