@@ -40,6 +40,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 async def serve(tables: int, port_file: str, stats_file: str) -> None:
     from net.host import Host, HostConfig
 
+    if os.environ.get("PIN") and os.cpu_count() and os.cpu_count() > 1:
+        os.sched_setaffinity(0, {0})  # the host on one core, the bots on the others
+
     if os.environ.get("NOGC"):
         import gc
 
@@ -127,12 +130,43 @@ def pct(data: list[float], q: float) -> float:
     return statistics.quantiles(data, n=1000)[int(q * 10) - 1] if len(data) > 1 else data[0]
 
 
-async def step(tables: int, seconds: float) -> dict:
+async def load(port: int, first: int, count: int, begin: float, end: float, out: str):
+    """A load process: the bots of tables first..first+count-1, measured from the wall
+    clock time ``begin`` to ``end``; writes its samples, loop lags and CPU to ``out``."""
+    if os.environ.get("PIN") and os.cpu_count() and os.cpu_count() > 1:
+        os.sched_setaffinity(0, set(range(1, os.cpu_count())))
+    samples: list[float] = []
+    lags: list[float] = []
+    running = asyncio.Event()
+    tasks = []
+    for t in range(first, first + count):
+        for s in range(SEATS):
+            tasks.append(asyncio.create_task(bot(port, f"T{t}", t * SEATS + s, samples, running)))
+        await asyncio.sleep(0.01)  # do not stampede the accept queue
+    await asyncio.sleep(max(0.0, begin - time.time()))
+    running.set()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    loop = asyncio.get_running_loop()
+    while time.time() < end:
+        tick = loop.time()
+        await asyncio.sleep(0.01)
+        lags.append(loop.time() - tick - 0.01)
+    cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+    running.clear()
+    Path(out).write_text(json.dumps({"samples": samples, "lags": lags, "cpu": cpu}))
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def step(tables: int, seconds: float, loaders: int) -> dict:
     stamp = time.time_ns()
     port_file, stats_file = f"/tmp/ml-cap-port-{stamp}", f"/tmp/ml-cap-stats-{stamp}"
     proc = subprocess.Popen(
         [sys.executable, __file__, "--serve", str(tables), port_file, stats_file]
     )
+    outs = [f"/tmp/ml-cap-load-{stamp}-{i}" for i in range(loaders)]
+    procs = []
     try:
         for _ in range(400):
             if Path(port_file).exists() and Path(port_file).read_text():
@@ -141,47 +175,36 @@ async def step(tables: int, seconds: float) -> dict:
         port = int(Path(port_file).read_text())
         await asyncio.sleep(0.5)
         base_rss = rss_bytes(proc.pid)
-        samples: list[float] = []
-        running = asyncio.Event()
-        tasks = []
-        for t in range(tables):
-            for s in range(SEATS):
-                tasks.append(
-                    asyncio.create_task(bot(port, f"T{t}", t * SEATS + s, samples, running))
-                )
-            await asyncio.sleep(0.01)  # do not stampede the accept queue
-        await asyncio.sleep(5.0)  # warm up: every table dealing and passing
+        # joining takes about 10 ms a table; then 5 s to warm up
+        begin = time.time() + tables * 0.012 + 5.0
+        end = begin + seconds
+        share = -(-tables // loaders)
+        for i in range(loaders):
+            first, count = i * share, min(share, tables - i * share)
+            procs.append(subprocess.Popen([
+                sys.executable, __file__, "--load", str(port), str(first), str(count),
+                str(begin), str(end), outs[i],
+            ]))  # fmt: skip
+        await asyncio.sleep(max(0.0, begin - time.time()))
         os.kill(proc.pid, signal.SIGUSR1)
-        running.set()
-        my_lags: list[float] = []
-
-        async def monitor():
-            loop = asyncio.get_running_loop()
-            while running.is_set():
-                start = loop.time()
-                await asyncio.sleep(0.01)
-                my_lags.append(loop.time() - start - 0.01)
-
-        watcher = asyncio.create_task(monitor())
         cpu0, wall0 = cpu_seconds(proc.pid), time.perf_counter()
-        load0 = time.process_time()
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(max(0.0, end - time.time()))
         cpu = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - wall0)
-        load_cpu = (time.process_time() - load0) / (time.perf_counter() - wall0)
-        running.clear()
-        await watcher
         os.kill(proc.pid, signal.SIGUSR2)
+        rss = rss_bytes(proc.pid)
+        for load_proc in procs:
+            load_proc.wait(timeout=60)
         await asyncio.sleep(0.3)
         lags = json.loads(Path(stats_file).read_text())
-        rss = rss_bytes(proc.pid)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        results = [json.loads(Path(out).read_text()) for out in outs]
     finally:
-        proc.kill()
-        proc.wait()
-        for name in (port_file, stats_file):
+        for child in (proc, *procs):
+            child.kill()
+            child.wait()
+        for name in (port_file, stats_file, *outs):
             Path(name).unlink(missing_ok=True)
+    samples = [x for r in results for x in r["samples"]]
+    load_lags = [x for r in results for x in r["lags"]]
     connections = tables * SEATS
     return {
         "tables": tables,
@@ -190,36 +213,49 @@ async def step(tables: int, seconds: float) -> dict:
         "p50_ms": pct(samples, 50) * 1000 if samples else float("nan"),
         "p99_ms": pct(samples, 99) * 1000 if samples else float("nan"),
         "lag_p99_ms": pct(lags, 99) * 1000 if lags else float("nan"),
-        "bots_lag_p99_ms": pct(my_lags, 99) * 1000 if my_lags else float("nan"),
+        "bots_lag_p99_ms": pct(load_lags, 99) * 1000 if load_lags else float("nan"),
         "host_cpu": cpu,
-        "load_cpu": load_cpu,
+        "load_cpu": sum(r["cpu"] for r in results),
         "kib_per_conn": (rss - base_rss) / connections / 1024,
         "rss_mib": rss / 2**20,
     }
 
 
-async def measure(steps: list[int], seconds: float) -> None:
+async def measure(steps: list[int], seconds: float, loaders: int) -> None:
+    print(f"load average before: {os.getloadavg()[0]:.2f}; bot load processes: {loaders}; "
+          f"pinned: {bool(os.environ.get('PIN'))}")  # fmt: skip
     print(f"{'tables':>6} {'conns':>6} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'lag p99':>7} {'bots lag':>8} {'host CPU':>8} {'bots CPU':>8} "
           f"{'KiB/conn':>8} {'RSS MiB':>7}")  # fmt: skip
     for tables in steps:
-        r = await step(tables, seconds)
+        r = await step(tables, seconds, loaders)
         print(f"{r['tables']:6} {r['connections']:6} {r['actions_per_s']:9.0f} "
               f"{r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {r['lag_p99_ms']:7.2f} "
               f"{r['bots_lag_p99_ms']:8.2f} "
               f"{r['host_cpu']:8.0%} {r['load_cpu']:8.0%} {r['kib_per_conn']:8.1f} "
               f"{r['rss_mib']:7.1f}", flush=True)  # fmt: skip
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:
     if len(sys.argv) == 5 and sys.argv[1] == "--serve":
         asyncio.run(serve(int(sys.argv[2]), sys.argv[3], sys.argv[4]))
         return
+    if len(sys.argv) == 8 and sys.argv[1] == "--load":
+        port, first, count = (int(a) for a in sys.argv[2:5])
+        asyncio.run(load(port, first, count, float(sys.argv[5]), float(sys.argv[6]), sys.argv[7]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", default="25,50,100,200")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--loaders", type=int, default=2, help="bot load processes")
+    parser.add_argument(
+        "--pin", action="store_true", help="the host on core 0, the bots on the other cores"
+    )
     args = parser.parse_args()
-    asyncio.run(measure([int(s) for s in args.steps.split(",")], args.seconds))
+    if args.pin:
+        os.environ["PIN"] = "1"  # the child processes pin themselves
+    asyncio.run(measure([int(s) for s in args.steps.split(",")], args.seconds, args.loaders))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -185,7 +186,8 @@ async def measure(samples: int) -> None:
         host_proc.kill()
         bare_proc.kill()
     ms = 1000
-    print(f"clients: {PLAYERS} at one Fool's Gold table; samples: {len(host)} each")
+    print(f"clients: {PLAYERS} at one Fool's Gold table; samples: {len(host)} each; "
+          f"load average: {os.getloadavg()[0]:.2f}")  # fmt: skip
     print(f"state line: mean {statistics.mean(sizes):.0f} bytes (bare lines padded to {size})")
     print(f"{'':22} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for name, data in (("motherlode host", host), ("bare NDJSON broadcast", bare)):
