@@ -20,7 +20,7 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 
-from tui.messages import LinkStatus, SendAction, Update
+from tui.messages import SendAction, Update
 from tui.screens.common import HelpScreen, MessageScreen, RulesScreen, bindings_of
 from tui.screens.menu import MenuScreen
 from tui.settings import Settings, log_dir
@@ -142,11 +142,6 @@ class MotherlodeApp(App[int]):
     def _update(self, message: Update) -> None:
         if self.link is not None:
             self.link.handle(message.message)
-
-    @on(LinkStatus)
-    def _link_status(self, message: LinkStatus) -> None:
-        if self.link is not None:
-            self.link.status(message.state, message.detail)
 
     def show_message(self, title: str, body: str) -> None:
         self.push_screen(MessageScreen(title, body))

@@ -41,12 +41,3 @@ class Update(Message):
     def __init__(self, message: dict[str, Any]) -> None:
         super().__init__()
         self.message = message
-
-
-class LinkStatus(Message):
-    """The connection changed state: "connected", "reconnecting", "lost", "closed"."""
-
-    def __init__(self, state: str, detail: str = "") -> None:
-        super().__init__()
-        self.state = state
-        self.detail = detail

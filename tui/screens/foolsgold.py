@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -230,6 +229,3 @@ class FoolsGoldScreen(Screen[None]):
 
     def action_call(self) -> None:
         self._send(p.Call())
-
-    def banner_text(self) -> Text:
-        return Text(self.query_one(TurnBanner).text)

@@ -48,10 +48,16 @@ class JoinScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#address", Input).focus()
+        if not getattr(self.app, "discover", True):
+            self.query_one("#found-status", Static).update("Discovery is off; type an address.")
+
+    def on_screen_resume(self) -> None:
+        # Browse while this screen is on top; a failed join comes back here.
         if getattr(self.app, "discover", True):
             self.browse()
-        else:
-            self.query_one("#found-status", Static).update("Discovery is off; type an address.")
+
+    def on_screen_suspend(self) -> None:
+        self.workers.cancel_group(self, "browse")
 
     @work(exclusive=True, group="browse")
     async def browse(self) -> None:

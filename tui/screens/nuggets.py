@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -407,6 +406,3 @@ class NuggetsScreen(Screen[None]):
 
     def action_advisor(self) -> None:
         self.advisor_on = not self.advisor_on
-
-    def banner_text(self) -> Text:
-        return Text(self.query_one(TurnBanner).text)
