@@ -22,6 +22,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from net import protocol as p
 from net.clock import Clock, RealClock
 from net.protocol import Code
@@ -289,7 +291,7 @@ class Client:
             if ended is not None:  # a bye: the host ended it on purpose
                 self._end(Disconnected(ended))
                 return
-            if not self._reconnect or self.welcome is None or self.welcome.token is None:
+            if not self._reconnect or self.welcome is None:
                 self._end(
                     Disconnected(reason, ConnectionLost("The connection to the host was lost."))
                 )
@@ -326,12 +328,15 @@ class Client:
     async def _resume(self, reason: str) -> bool:
         assert self.welcome is not None
         self._writer = self._conn = None
-        hello = p.Hello(
-            protocol=p.PROTOCOL_VERSION,
-            name=self.welcome.name,
-            token=self.welcome.token,
-            table=self.welcome.table.name,
-        )
+        if self.welcome.token is None:  # a spectator has no seat: it just watches again
+            hello = msgspec.structs.replace(self._hello, table=self.welcome.table.name)
+        else:
+            hello = p.Hello(
+                protocol=p.PROTOCOL_VERSION,
+                name=self.welcome.name,
+                token=self.welcome.token,
+                table=self.welcome.table.name,
+            )
         error: NetError | None = None
         for attempt, delay in enumerate(BACKOFF, 1):
             self._queue.put_nowait(Reconnecting(attempt, delay, reason))

@@ -409,7 +409,17 @@ class _Peer:
     def _dispatch(self, message: Any) -> None:
         now = self.host.clock.now()
         if self.member is not None:
-            self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]
+            try:
+                self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]
+            except Exception:  # a bug must cost one message, not the table or the host
+                log.exception("failed to handle %r", message)
+                self.send(
+                    p.Error(
+                        code=Code.INTERNAL,
+                        message="The host failed to handle that message; the game goes on.",
+                        ref=p.message_type(message),
+                    )
+                )
             return
         if not isinstance(message, p.Hello):
             self.send(

@@ -10,6 +10,7 @@ from net.client import (
     Client,
     ConnectionLost,
     Disconnected,
+    Reconnected,
     Reconnecting,
     Rejected,
     TableFull,
@@ -86,3 +87,37 @@ async def test_a_closed_client_ends_its_stream(make_host):
     assert isinstance(items[0], p.Welcome)
     assert isinstance(items[-1], Disconnected) and items[-1].reason == "closed"
     await asyncio.sleep(0)
+
+
+async def test_a_spectator_reconnects_by_watching_again(make_host):
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    watcher = await Client.connect("127.0.0.1", host.port, "Eve", spectate=True)
+    assert isinstance(await watcher.recv(), p.Welcome)
+    watcher._writer.transport.abort()
+    items = []
+    while not any(isinstance(i, Reconnected) for i in items):
+        items.append(await asyncio.wait_for(watcher.recv(), 10))
+    assert watcher.welcome.seat is None and watcher.welcome.name.startswith("Eve")
+    await watcher.send(p.Ping(id=3))
+    while not isinstance(item := await asyncio.wait_for(watcher.recv(), 10), p.Pong):
+        pass
+    assert item.id == 3
+
+
+async def test_a_bug_in_a_handler_costs_one_message(make_host, monkeypatch):
+    host = await make_host()
+    table = host.create_table("Saloon", "nuggets", seats=2)
+    client = await Client.connect("127.0.0.1", host.port, "Ann")
+
+    def broken(self, member, message, now):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(type(table)._HANDLERS, p.Chat, broken)
+    await client.send(p.Chat(text="hello"))
+    await client.send(p.Ping(id=1))
+    seen = []
+    while not isinstance(item := await asyncio.wait_for(client.recv(), 10), p.Pong):
+        seen.append(item)
+    errors = [m for m in seen if isinstance(m, p.Error)]
+    assert [e.code for e in errors] == ["internal"] and "boom" not in errors[0].message
