@@ -30,6 +30,16 @@ log = logging.getLogger("motherlode.tui")
 
 STATUS_SECONDS = 4.0  # how long "Reconnected" stays on screen
 
+# Tasks that outlive a screen (closing a link, announcing): kept here so the loop's
+# weak references cannot drop them half-way.
+_background: set[asyncio.Task] = set()
+
+
+def _keep(task: asyncio.Task) -> asyncio.Task:
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+    return task
+
 
 class Link:
     """See the module docstring. `setup` holds the messages a local mode sends itself
@@ -115,7 +125,7 @@ class Link:
         self.closed = True
         for task in self._tasks:
             task.cancel()
-        return asyncio.get_running_loop().create_task(self._shutdown())
+        return _keep(asyncio.get_running_loop().create_task(self._shutdown()))
 
     async def _shutdown(self) -> None:
         with contextlib.suppress(Exception):
@@ -186,7 +196,7 @@ class Link:
     def _table(self, info: p.TableInfo) -> None:
         self.table_info = info
         if self.announcer is not None:
-            asyncio.get_running_loop().create_task(self._announce(info))
+            _keep(asyncio.get_running_loop().create_task(self._announce(info)))
         if info.phase == "lobby" and not self.names:
             self.names = [s.name for s in info.seats]
         if self.lobby is not None:
