@@ -139,6 +139,10 @@ class Link:
             with contextlib.suppress(Exception):
                 await self.host.close("the host left")
 
+    def host_now(self) -> float:
+        """The host's clock now, as this client estimates it (from the last state)."""
+        return self.client.clock.now() + self.client.offset
+
     # -- what arrives ------------------------------------------------------------------
 
     @property
@@ -231,7 +235,8 @@ class Link:
             )
         else:
             seat = self.seats[0] if self.seats else None
-            self.table = FoolsGoldScreen(seat, self.names, ascii_mode=self.app.ascii_mode)
+            self.table = FoolsGoldScreen(seat, self.names, ascii_mode=self.app.ascii_mode,
+                                         host_now=self.host_now)
         self.app.push_screen(self.table)
         self.table.add_log(f"Seed hash {started.seed_hash[:16]}... (revealed at the end)")
 

@@ -182,7 +182,8 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
     bells = []
     app.bell = lambda: bells.append(1)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
-        screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"])
+        host_time = [10.0]
+        screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"], host_now=lambda: host_time[0])
         await app.push_screen(screen)
         screen.show_state(foolsgold_view(), [])
         await pilot.pause()
@@ -191,7 +192,8 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         assert recorder.actions[0] == p.Discard(
             card=p.CardRef(name="Calamity Kate", variant="f", kind="prospector"))
         assert recorder.actions[1:] == [p.Draw(), p.Draw(), p.Grab(), p.Call()]
-        grabbed = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1)
+        grabbed = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1,
+                                 call_closes=15.0)
         screen.show_state(grabbed, [{"type": "grabbed", "seat": 2, "at": 10.0, "order": 1}])
         await pilot.pause()
         assert screen.query_one("#foolsgold-table").has_class("-flash")
@@ -199,6 +201,15 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         text = screen_text(app)
         assert "Cid GRABBED!" in text
         assert "+153ms" in text
+        assert "(call window: 5.0 s)" in text
+        host_time[0] = 13.5
+        screen._update_banner(screen.view)  # what the countdown's timer does
+        await pilot.pause()
+        assert "(call window: 1.5 s)" in screen_text(app)
+        assert screen._countdown is not None
+        screen.show_state(dict(grabbed, caller=1), [])
+        await pilot.pause()
+        assert screen._countdown is None and "Bob called Fool's Gold!" in screen_text(app)
 
 
 @pytest.mark.parametrize("ascii_mode", [False, True])

@@ -44,8 +44,12 @@ class FoolsGoldScreen(Screen[None]):
 
     view: reactive[dict | None] = reactive(None, always_update=True)
 
-    def __init__(self, seat: int | None, names: list[str], *, ascii_mode: bool = False) -> None:
+    def __init__(self, seat: int | None, names: list[str], *, ascii_mode: bool = False,
+                 host_now=None) -> None:
         super().__init__()
+        # The host's clock as seen here (for the call window's countdown), or None.
+        self.host_now = host_now
+        self._countdown = None
         self.seat = seat
         # Peer text: the host cleans it, and we clean it again before it reaches a screen.
         self.names = [clean_text(str(n)) for n in names]
@@ -123,6 +127,7 @@ class FoolsGoldScreen(Screen[None]):
         return "?"
 
     def _update_banner(self, view: dict) -> None:
+        self._tick_countdown(view)
         banner = self.query_one(TurnBanner)
         hint = self.query_one(Hint)
         scores = view.get("scores")
@@ -152,6 +157,8 @@ class FoolsGoldScreen(Screen[None]):
             hint.text = (", ".join(parts) + ".") if parts else "Waiting for the race to end."
             if view.get("caller") is not None:
                 hint.text = f"{self._seat_name(view['caller'])} called Fool's Gold!"
+            else:
+                hint.text += self._window_left(view)
             return
         collect = f"Round {view.get('round_no', 1)}: collect a set, then grab!"
         if self.seat is None:
@@ -168,6 +175,25 @@ class FoolsGoldScreen(Screen[None]):
             hint.text = "d draws from your incoming pile."
         else:
             hint.text = "Waiting for a card from your right neighbour."
+
+    def _window_left(self, view: dict) -> str:
+        """" (call window: 3.2 s)" while it is open and the host's time is known."""
+        closes = view.get("call_closes")
+        if closes is None or self.host_now is None:
+            return ""
+        left = float(closes) - self.host_now()
+        return f" (call window: {left:.1f} s)" if left > 0 else " (the call window closed)"
+
+    def _tick_countdown(self, view: dict) -> None:
+        """Redraw the hint a few times a second while the call window is open."""
+        running = self._countdown is not None
+        wanted = (self.host_now is not None and view.get("call_closes") is not None
+                  and view.get("caller") is None and not view.get("settled"))
+        if wanted and not running:
+            self._countdown = self.set_interval(0.2, lambda: self._update_banner(self.view))
+        elif not wanted and running:
+            self._countdown.stop()
+            self._countdown = None
 
     # -- what the link tells -----------------------------------------------------------
 
