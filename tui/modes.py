@@ -136,10 +136,11 @@ async def start_lan_host(app: MotherlodeApp, game: str) -> None:
     table = host.create_table(table_name, game, difficulty=app.settings.difficulty,
                               **app.table_options)
     real_port = host.port
-    shown = discovery.local_addresses() if app.lan_bind in (None, "", "0.0.0.0") else []
-    addresses = [discovery.format_address(a, real_port) for a in shown] or [
-        discovery.format_address(h, real_port) for h, _ in host.sockets[:1]
-    ]
+    if app.lan_bind in (None, "", "0.0.0.0", "::"):
+        shown = discovery.local_addresses() or ["127.0.0.1"]  # no network: this machine
+    else:
+        shown = [app.lan_bind]
+    addresses = [discovery.format_address(a, real_port) for a in shown]
     announcer = None
     if app.announce:
         announcer = discovery.Announcer(**app.announce_options)
