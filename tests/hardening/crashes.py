@@ -90,6 +90,14 @@ async def _start_host(
     return _Host(proc, int(line.split()[1]))
 
 
+def _where(directory: Path) -> str:
+    """Where a stuck game stands, from its live save (for the failure message)."""
+    for path in (directory / "tables").glob("*.json"):
+        saved = persist.Saved.load(path)
+        return f"{len(saved.doc.log)} moves; last {saved.doc.log[-3:]}; {saved.doc.snapshot}"
+    return "no live save"
+
+
 def check_saves(directory: Path) -> int:
     """Every save in ``directory`` loads, replays and matches its snapshot; no stray
     temp file is mistaken for a save. Returns how many were checked."""
@@ -120,6 +128,26 @@ def _in_order(seen: list[tuple[Any, Any]], final: list[tuple[Any, Any]]) -> int:
             i += 1
         if i == len(final):
             missing += 1
+            if os.environ.get("CRASH_DEBUG"):
+                print(
+                    "MISSING at",
+                    seen.index(item),
+                    "of",
+                    len(seen),
+                    [k for k, f in enumerate(final) if f == item],
+                    [k for k, f in enumerate(final) if f[1] == item[1]],
+                    [k for k, f in enumerate(final) if f[0] == item[0]][:5],
+                    len(final),
+                )
+                for k, f in enumerate(final[:20]):
+                    print(
+                        k,
+                        f[0],
+                        {
+                            x: f[1][x]
+                            for x in ("hand_sizes", "incoming_sizes", "draw_pile", "trash_pile")
+                        },
+                    )
         else:
             i += 1
     return missing
@@ -222,7 +250,9 @@ async def crash_run(
                     await ended
                     break
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"{game} seed {seed}: no end after {timeout} s")
+                    raise AssertionError(
+                        f"{game} seed {seed}: no end after {timeout} s; {_where(directory)}"
+                    )
                 await asyncio.wait(waiters, timeout=0.02)
             if not ended.done():  # the game is over and the host still runs
                 ended.cancel()
@@ -236,6 +266,30 @@ async def crash_run(
             figures.outer_kills += outer_fired
             figures.inner_kills += not outer_fired
             figures.saves_checked += check_saves(directory)
+            if os.environ.get("CRASH_DEBUG"):
+                import shutil
+
+                for f in (directory / "tables").glob("*.json"):
+                    shutil.copy(f, f"/tmp/pw/kill-{figures.kills}.json")
+                err = await host.proc.stderr.read()  # type: ignore[union-attr]
+                print("STDERR", err.decode()[-3000:])
+                for ev, vw in spectator.lives[-1]:
+                    print(
+                        "  SEEN",
+                        ev,
+                        vw["hand_sizes"],
+                        vw["incoming_sizes"],
+                        vw["draw_pile"],
+                        vw["trash_pile"],
+                    )
+                print(
+                    "KILL",
+                    figures.kills,
+                    "outer" if outer_fired else f"inner@{inner}",
+                    _where(directory)[:60],
+                    "spectator",
+                    [len(x) for x in spectator.lives],
+                )
             if spectator.task is not None:
                 await asyncio.wait_for(spectator.task, 10.0)
             began = time.monotonic()
