@@ -238,6 +238,11 @@ class _Peer:
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
+        if self.writer.is_closing():
+            # the peer is gone and the reader has not noticed yet: writing would only
+            # make asyncio log "socket.send() raised exception"
+            self.drop("connection lost")
+            return
         if not self.queue and not self.blocked:
             # the common case: the transport takes the bytes now, without waking the
             # writer task (a task switch per message is most of a message's cost)
