@@ -143,45 +143,57 @@ def test_fools_gold_matches_leak_no_card_deck_or_seed(chunk):
     assert rounds >= 8
 
 
+def play_nuggets_game(n: int) -> tuple[list, int]:
+    """One seeded Gold Nuggets game at a bare table (scripted players and bots); returns
+    the problems found and the number of messages checked."""
+    seed = f"dice-{n}-{random.Random(n).getrandbits(64):x}"
+    rng = random.Random(n)
+    players = rng.randint(2, 5)
+    tables = Tables()
+    table = tables.add(Table("Saloon", "nuggets", Settings(seats=players, seed=seed)))
+    problems: list = []
+    inboxes, members, boxes = [], [], []
+    humans = rng.randint(1, players)
+    for i in range(humans):
+        box = Watch(table, i, problems, rng)
+        inbox: list = []
+
+        def deliver(message, box=box, inbox=inbox):
+            box.deliver(message)
+            inbox.append(message)
+
+        members.append(tables.hello(p.Hello(protocol=1, name=f"P{i}"), deliver, print, 0.0))
+        inboxes.append(inbox)
+        boxes.append(box)
+    for _ in range(players - humans):
+        table.add_bot("normal")
+    for member in members:
+        table.handle(member, p.Ready(), 0.0)
+    now = 0.0
+    for _ in range(100_000):
+        if table.phase != "playing":
+            break
+        current = table.driver.view(None)["current"]
+        if current < humans:
+            own = [m for m in inboxes[current] if isinstance(m, p.State)][-1].view
+            table.handle(members[current], greedy_nuggets(own), now)
+        else:
+            now = table.next_wakeup()
+            table.tick(now)
+    if table.phase != "over":
+        problems.append(("the game did not end", n))
+        return problems, 0
+    started = next(m for m in inboxes[0] if isinstance(m, p.Started))
+    over = next(m for m in inboxes[0] if isinstance(m, p.Over))
+    if over.seed != seed or hashlib.sha256(seed.encode()).hexdigest() != started.seed_hash:
+        problems.append(("the revealed seed does not match", n))
+    return problems, sum(box.count for box in boxes)
+
+
 def test_gold_nuggets_games_never_show_the_seed_before_the_end():
     for n in range(150):
-        seed = f"dice-{n}-{random.Random(n).getrandbits(64):x}"
-        rng = random.Random(n)
-        players = rng.randint(2, 5)
-        tables = Tables()
-        table = tables.add(Table("Saloon", "nuggets", Settings(seats=players, seed=seed)))
-        problems: list = []
-        inboxes, members = [], []
-        humans = rng.randint(1, players)
-        for i in range(humans):
-            box = Watch(table, i, problems, rng)
-            inbox: list = []
-
-            def deliver(message, box=box, inbox=inbox):
-                box.deliver(message)
-                inbox.append(message)
-
-            members.append(tables.hello(p.Hello(protocol=1, name=f"P{i}"), deliver, print, 0.0))
-            inboxes.append(inbox)
-        for _ in range(players - humans):
-            table.add_bot("normal")
-        for member in members:
-            table.handle(member, p.Ready(), 0.0)
-        now = 0.0
-        for _ in range(100_000):
-            if table.phase != "playing":
-                break
-            current = table.driver.view(None)["current"]
-            if current < humans:
-                own = [m for m in inboxes[current] if isinstance(m, p.State)][-1].view
-                table.handle(members[current], greedy_nuggets(own), now)
-            else:
-                now = table.next_wakeup()
-                table.tick(now)
-        assert table.phase == "over" and problems == []
-        started = next(m for m in inboxes[0] if isinstance(m, p.Started))
-        over = next(m for m in inboxes[0] if isinstance(m, p.Over))
-        assert over.seed == seed and hashlib.sha256(seed.encode()).hexdigest() == started.seed_hash
+        problems, checked = play_nuggets_game(n)
+        assert problems == [] and checked > 20
 
 
 def dealt(seed: str, players: int, first_player: int | None, rounds: int) -> list[list]:

@@ -1,0 +1,136 @@
+"""Soak: 200 tables playing back to back for 10 minutes; the host's RSS over time and
+the action-to-view p99, per interval. The goal: memory does not grow.
+
+The host runs in its own process (``tests.hardening.hostproc``). This process runs
+the bot clients: real ``net.client.Client`` connections over TCP, each seat played by
+``net.botclient.run_bot``, games back to back. Three quarters of the tables play Gold
+Nuggets (2 bots, pace 0.5 s), the rest Fool's Gold (3 bots, normal difficulty). A
+latency sample is the time from a bot sending an action to that bot reading the next
+``state`` for its seat.
+
+    .venv/bin/python bench/stress_soak.py [--tables 200] [--minutes 10] [--every 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from net import protocol as p  # noqa: E402
+from net.botclient import run_bot  # noqa: E402
+from net.client import Client  # noqa: E402
+from tests.hardening.harness import percentile, rss_kib  # noqa: E402
+from tests.hardening.hostproc import HostProcess  # noqa: E402
+
+
+class Probe:
+    """Latency samples and game counts from every client."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.games = 0
+        self.errors = 0
+        self.drops = 0
+
+
+def instrument(client: Client, probe: Probe) -> None:
+    sent_at: list[float] = []
+    send, recv = client.send, client.recv
+
+    async def timed_send(message):
+        if isinstance(message, p.GAME_ACTIONS):
+            sent_at[:] = [time.perf_counter()]
+        await send(message)
+
+    async def timed_recv():
+        item = await recv()
+        if isinstance(item, p.State) and item.seat == client.seat and sent_at:
+            probe.samples.append(time.perf_counter() - sent_at.pop())
+        elif isinstance(item, p.Over) and client.seat == 0:
+            probe.games += 1
+        elif isinstance(item, p.Error):
+            probe.errors += 1
+        return item
+
+    client.send, client.recv = timed_send, timed_recv
+
+
+async def run(args) -> int:
+    nuggets_tables = args.tables * 3 // 4
+    tables = [{"name": f"N{i}", "game": "nuggets", "seats": 2} for i in range(nuggets_tables)] + [
+        {"name": f"F{i}", "game": "foolsgold", "seats": 3}
+        for i in range(args.tables - nuggets_tables)
+    ]
+    host = HostProcess({"config": {"max_connections": 2048}, "tables": tables})
+    base = rss_kib(host.pid)
+    probe = Probe()
+    clients: list[Client] = []
+    tasks = []
+    for table in tables:
+        for seat in range(table["seats"]):
+            client = await Client.connect("127.0.0.1", host.port, f"B{seat}", table=table["name"])
+            instrument(client, probe)
+            clients.append(client)
+            pace = 0.5 if table["game"] == "nuggets" else 0.9
+            rng = random.Random(f"{table['name']}/{seat}")
+            tasks.append(asyncio.create_task(run_bot(client, "normal", rng=rng, pace=pace)))
+    joined = rss_kib(host.pid)
+    print(f"{args.tables} tables, {len(clients)} connections; host RSS {base / 1024:.1f} MiB "
+          f"before, {joined / 1024:.1f} MiB with everyone joined")  # fmt: skip
+    print(f"{'t (s)':>6} {'RSS MiB':>8} {'p50 ms':>7} {'p99 ms':>7} {'games':>6} {'errors':>6}")
+    start = time.perf_counter()
+    rows = []
+    end = start + args.minutes * 60
+    while time.perf_counter() < end:
+        await asyncio.sleep(args.every)
+        window, probe.samples = probe.samples, []
+        rss = rss_kib(host.pid)
+        row = (
+            time.perf_counter() - start,
+            rss / 1024,
+            percentile(window, 0.5) * 1000,
+            percentile(window, 0.99) * 1000,
+            probe.games,
+            probe.errors,
+        )
+        rows.append(row)
+        print(f"{row[0]:6.0f} {row[1]:8.1f} {row[2]:7.1f} {row[3]:7.1f} {row[4]:6d} {row[5]:6d}")
+        if not host.alive:
+            print("THE HOST DIED")
+            return 1
+    alive_tasks = sum(1 for t in tasks if not t.done())
+    for t in tasks:
+        t.cancel()
+    for client in clients:
+        await client.close()
+    host.stop()
+    settled = rows[len(rows) // 5 :] or rows  # after the first fifth: warm
+    growth = settled[-1][1] - settled[0][1]
+    print(
+        f"\nsummary: {args.minutes:g} min, {probe.games} games finished, host alive, "
+        f"{alive_tasks}/{len(tasks)} bots still playing at the end; RSS from "
+        f"{settled[0][1]:.1f} to {settled[-1][1]:.1f} MiB after warm-up (growth {growth:+.1f} "
+        f"MiB), max {max(r[1] for r in rows):.1f}; p99 per interval "
+        f"{min(r[3] for r in rows):.1f}-{max(r[3] for r in rows):.1f} ms"
+    )
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--every", type=float, default=30)
+    args = parser.parse_args()
+    sys.exit(asyncio.run(run(args)))
+
+
+if __name__ == "__main__":
+    main()
