@@ -164,6 +164,7 @@ class Table:
         self.seed: str | None = None
         self.seed_hash: str | None = None
         self.log: list[dict[str, Any]] = []
+        self.result: p.Over | None = None  # the last game's, for a player who was away
         self.games_played = 0
         self._stuck_deadline: float | None = None
 
@@ -336,6 +337,8 @@ class Table:
         self._update()
         if self.phase == "playing":
             self._send_states(old, [], now)
+        elif self.phase == "over" and self.result is not None:
+            old.deliver(self.result)  # it may have missed the end while away
         return old
 
     def disconnect(self, member: Member, now: float, link: object = None) -> None:
@@ -667,9 +670,10 @@ class Table:
         assert self.driver is not None and self.seed is not None and self.seed_hash
         winners, scores = self.driver.result()
         self.phase = "over"
-        self._send_all(
-            p.Over(winners=winners, scores=scores, seed=self.seed, seed_hash=self.seed_hash)
+        self.result = p.Over(
+            winners=winners, scores=scores, seed=self.seed, seed_hash=self.seed_hash
         )
+        self._send_all(self.result)
         names = ", ".join(self.seats[w].name for w in winners)
         self.report(f"{self.name}: game over, won by {names}; scores {scores}")
         for seat in self.seats:

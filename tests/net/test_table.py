@@ -276,3 +276,27 @@ def test_lobby_drop_frees_the_seat_after_grace():
     assert table.seats[1].away_since == 0.0
     table.tick(10.0)
     assert [s.name for s in table.seats] == ["Ann"]
+
+
+def test_a_player_back_after_the_end_gets_the_result():
+    tables, table = nuggets_table(seats=2, seed="late", first_player=0)
+    ann, a = join(tables, "Ann")
+    bob, b = join(tables, "Bob")
+    token = b.of(p.Welcome)[0].token
+    table.handle(bob, p.Ready(), 0.0)
+    table.handle(ann, p.Start(), 0.0)
+    now = 0.0
+    while table.phase == "playing":
+        now += 1
+        view = a.of(p.State)[-1].view
+        if view["current"] == 1 and not bob.connected:
+            table.tick(now + 100)  # Bob away: his stand-in plays
+            continue
+        who = ann if view["current"] == 0 else bob
+        table.handle(who, greedy_nuggets(view), now)
+        if now == 3:
+            table.disconnect(bob, now)
+    assert not b.of(p.Over)  # Bob missed the end
+    back = Inbox()
+    tables.hello(hello("Bob", token=token), back.append, print, now + 1)
+    assert back.of(p.Over) == a.of(p.Over)
