@@ -5,8 +5,10 @@ its CPU and its memory per connection.
 The host runs in its own process with N tables of six seats. The bot clients (real
 `net.client.Client` connections over TCP, playing with `foolsgold.bots` at normal
 difficulty, matches back to back) run in this process. A latency sample is the time
-from a bot sending an action to that bot reading the `state` that shows it; the host's
-loop lag is how late a 10 ms timer fires in the host. CPU is the host process's user +
+from a bot sending an action to that bot reading the `state` that shows it. The host's
+"work" is how long it spends on one message, from its arrival to every resulting view
+handed to the transports; its loop lag is how late a 10 ms timer fires in it (time
+spent waiting for the CPU shows here). CPU is the host process's user +
 system time over the measuring window; memory per connection is the growth of the
 host's resident set from before the clients joined, divided by the connections.
 
@@ -48,13 +50,31 @@ async def serve(tables: int, port_file: str, stats_file: str) -> None:
 
         gc.disable()
 
+    from net.table import Table
+
+    # service time: how long the host works on one message, from its arrival to every
+    # view handed to the transports (no waiting in it: the handling is synchronous)
+    service: list[float] = []
+    handle = Table.handle
+
+    def timed(self, member, message, now):
+        start = time.perf_counter()
+        handle(self, member, message, now)
+        service.append(time.perf_counter() - start)
+
+    Table.handle = timed
     host = Host(config=HostConfig(max_connections=tables * SEATS + 100))
     for n in range(tables):
         host.create_table(f"T{n}", "foolsgold", seats=SEATS)
     await host.start("127.0.0.1", 0)
     lags: list[float] = []
     loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGUSR1, lags.clear)
+
+    def reset() -> None:
+        lags.clear()
+        service.clear()
+
+    loop.add_signal_handler(signal.SIGUSR1, reset)
     profile = None
     if os.environ.get("PROFILE"):
         import cProfile
@@ -63,7 +83,7 @@ async def serve(tables: int, port_file: str, stats_file: str) -> None:
         profile.enable()
 
     def dump() -> None:
-        Path(stats_file).write_text(json.dumps(lags))
+        Path(stats_file).write_text(json.dumps({"lags": lags, "service": service}))
         if profile is not None:
             profile.disable()
             profile.dump_stats(os.environ["PROFILE"])
@@ -195,7 +215,8 @@ async def step(tables: int, seconds: float, loaders: int) -> dict:
         for load_proc in procs:
             load_proc.wait(timeout=60)
         await asyncio.sleep(0.3)
-        lags = json.loads(Path(stats_file).read_text())
+        host_stats = json.loads(Path(stats_file).read_text())
+        lags, service = host_stats["lags"], host_stats["service"]
         results = [json.loads(Path(out).read_text()) for out in outs]
     finally:
         for child in (proc, *procs):
@@ -213,6 +234,7 @@ async def step(tables: int, seconds: float, loaders: int) -> dict:
         "p50_ms": pct(samples, 50) * 1000 if samples else float("nan"),
         "p99_ms": pct(samples, 99) * 1000 if samples else float("nan"),
         "lag_p99_ms": pct(lags, 99) * 1000 if lags else float("nan"),
+        "service_p99_ms": pct(service, 99) * 1000 if service else float("nan"),
         "bots_lag_p99_ms": pct(load_lags, 99) * 1000 if load_lags else float("nan"),
         "host_cpu": cpu,
         "load_cpu": sum(r["cpu"] for r in results),
@@ -225,12 +247,13 @@ async def measure(steps: list[int], seconds: float, loaders: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}; bot load processes: {loaders}; "
           f"pinned: {bool(os.environ.get('PIN'))}")  # fmt: skip
     print(f"{'tables':>6} {'conns':>6} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'lag p99':>7} {'bots lag':>8} {'host CPU':>8} {'bots CPU':>8} "
+          f"{'work p99':>8} {'lag p99':>7} {'bots lag':>8} {'host CPU':>8} {'bots CPU':>8} "
           f"{'KiB/conn':>8} {'RSS MiB':>7}")  # fmt: skip
     for tables in steps:
         r = await step(tables, seconds, loaders)
         print(f"{r['tables']:6} {r['connections']:6} {r['actions_per_s']:9.0f} "
-              f"{r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {r['lag_p99_ms']:7.2f} "
+              f"{r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {r['service_p99_ms']:8.3f} "
+              f"{r['lag_p99_ms']:7.2f} "
               f"{r['bots_lag_p99_ms']:8.2f} "
               f"{r['host_cpu']:8.0%} {r['load_cpu']:8.0%} {r['kib_per_conn']:8.1f} "
               f"{r['rss_mib']:7.1f}", flush=True)  # fmt: skip
