@@ -8,7 +8,7 @@ Nuggets (2 bots, pace 0.5 s), the rest Fool's Gold (3 bots, normal difficulty). 
 latency sample is the time from a bot sending an action to that bot reading the next
 ``state`` for its seat.
 
-    .venv/bin/python bench/stress_soak.py [--tables 200] [--minutes 10] [--every 30]
+    .venv/bin/python bench/stress_soak.py [--tables 200] [--minutes 10] [--every 30] [--foolsgold 0.25]
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def instrument(client: Client, probe: Probe) -> None:
 
 
 async def run(args) -> int:
-    nuggets_tables = args.tables * 3 // 4
+    nuggets_tables = args.tables - round(args.tables * args.foolsgold)
     tables = [{"name": f"N{i}", "game": "nuggets", "seats": 2} for i in range(nuggets_tables)] + [
         {"name": f"F{i}", "game": "foolsgold", "seats": 3}
         for i in range(args.tables - nuggets_tables)
@@ -128,6 +128,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--every", type=float, default=30)
+    parser.add_argument("--foolsgold", type=float, default=0.25, help="share of tables")
     args = parser.parse_args()
     sys.exit(asyncio.run(run(args)))
 
