@@ -385,9 +385,13 @@ class _Peer:
                     return False
                 if not self._within_rate():
                     continue
+                before = self.member.table if self.member is not None else None
                 self._dispatch(message)
+                # the table before (a leave) and after (a hello) may both have changed
                 if self.member is not None and self.member.table is not None:
                     touched.add(self.member.table)
+                if before is not None:
+                    touched.add(before)
             return not self.closing
         finally:
             for table in touched:

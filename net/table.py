@@ -362,13 +362,13 @@ class Table:
         self.report(f"{self.name}: {member.name} dropped")
         self._update()
 
-    def _remove_member(self, member: Member) -> None:
+    def _remove_member(self, member: Member, now: float | None = None) -> None:
         self.members.remove(member)
         member.connected = False
         if self.phase == "playing":
             # the seats stay for the game, played by stand-ins from now on
             for i in self.seats_of(member):
-                self._stand_in(i)
+                self._stand_in(i, now)
                 self.seats[i].member = None
         else:
             self.seats = [s for s in self.seats if s.member is not member]
@@ -378,7 +378,8 @@ class Table:
             if self.owner is not None:
                 self._notice("owner", self.owner.name, self.seats_of(self.owner)[0])
 
-    def _stand_in(self, i: int) -> None:
+    def _stand_in(self, i: int, now: float | None = None) -> None:
+        """A bot plays seat ``i`` from now on; with ``now`` it plans at once."""
         seat = self.seats[i]
         seat.standin = True
         seat.away_since = None
@@ -387,6 +388,8 @@ class Table:
         seat.brain = make_brain(self.game, i, self.settings.difficulty, rng, self.settings.bot_pace)
         self._notice("standin", seat.name, i)
         self.report(f"{self.name}: a stand-in bot plays for {seat.name}")
+        if now is not None and self.driver is not None and not self.driver.over:
+            seat.plan = seat.brain.plan(self.driver.view(i), now)
 
     # -- requests ----------------------------------------------------------------------
 
@@ -540,7 +543,7 @@ class Table:
 
     def _leave(self, member: Member, message: p.Leave, now: float) -> None:
         seats = self.seats_of(member)
-        self._remove_member(member)
+        self._remove_member(member, now)
         member.deliver(p.Bye(reason="left"))
         member.close("left")
         if seats:
@@ -736,10 +739,8 @@ class Table:
         seat = self.seats[i]
         member = seat.member
         if self.phase == "playing":
-            self._stand_in(i)
+            self._stand_in(i, now)
             self._update()
-            if self.driver is not None and seat.brain is not None:
-                seat.plan = seat.brain.plan(self.driver.view(i), now)
         elif member is not None:
             # away too long outside a game: the seat is freed
             self._remove_member(member)

@@ -7,9 +7,10 @@ import msgspec
 
 from net import protocol as p
 from net.client import Client
+from net.clock import FakeClock
 from net.verify import verify_nuggets
 
-from .helpers import next_of, play_nuggets
+from .helpers import Raw, next_of, play_nuggets, settle
 
 
 async def test_two_scripted_players_and_a_spectator_play_to_the_end(make_host):
@@ -63,3 +64,22 @@ async def test_an_unseeded_game_proves_its_dice_with_the_revealed_seed(make_host
     # and so is a revealed seed that is not the one published
     forged = msgspec.structs.replace(over, seed="0" * 64)
     assert "hash" in verify_nuggets([started, forged])[0]
+
+
+async def test_a_player_who_leaves_mid_game_is_played_for_at_once(make_host):
+    clock = FakeClock()
+    host = await make_host(clock=clock)
+    host.create_table("Saloon", "nuggets", seats=2, first_player=0, bot_pace=0.5)
+    ann, bob = await Raw.open(host.port), await Raw.open(host.port)
+    await ann.hello("Ann")
+    await bob.hello("Bob")
+    await bob.send(p.Ready())
+    await ann.send(p.Start())
+    await bob.expect(p.State)
+    await ann.send(p.Leave())
+    notice = await bob.expect(p.Notice, where=lambda m: m.event == "standin")
+    assert notice.name == "Ann"
+    await settle()
+    clock.advance(0.5)  # the stand-in's pace: nothing else is due at this table
+    state = await bob.expect(p.State)
+    assert state.events[0] == {"type": "rolled", "seat": 0, "faces": state.events[0]["faces"]}
