@@ -139,6 +139,7 @@ class _Record:
     first_drawn: bool
     started_at: float
     key: tuple = ()
+    archived: bool = False
 
 
 class Store:
@@ -198,32 +199,31 @@ class Store:
         )
 
     def touched(self, table: Table, now: float) -> None:
-        """Save ``table`` if it changed since its last save. Never raises: a failed
-        save is reported once and logged, and the game goes on."""
+        """Save ``table`` if it changed since its last save; the table calls this
+        before it sends anyone the views of a change. Never raises: a failed save is
+        reported once and logged, and the game goes on."""
         if table.driver is None or table.seed is None:
             return  # no game yet: nothing to resume
         record = self._records.get(id(table))
         if record is None or record.game_no != table.games_played:
-            if record is not None and record.key and record.key[0] == "playing":
-                pass  # the previous game's file was archived when it finished
             record = self._new_record(table, now)
             self._records[id(table)] = record
+        if record.archived:
+            return  # this game is over and kept; the next one gets a new file
         key = self._key(table)
         if key == record.key:
             return
-        finished = table.phase != "playing"
-        if finished and record.key and record.key[0] != "playing":
-            record.key = key  # a seat changed after the game: nothing to save
-            return
+        finished = table.driver.over or table.phase != "playing"
         try:
             self._save(table, record, now, finished)
-        except OSError as exc:
+        except Exception as exc:  # a full disk must not end the game
             log.exception("cannot save the table %s", table.name)
             if not self._failed:
                 self._failed = True
                 self.report(f"cannot save {table.name!r}: {exc}; the game goes on unsaved")
             return
         record.key = key
+        record.archived = finished
 
     def _new_record(self, table: Table, now: float) -> _Record:
         ident = f"{_slug(table.name)}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"

@@ -55,8 +55,6 @@ class KillingStore(persist.Store):
 
     def _stage(self, name: str) -> None:
         self.steps += 1
-        if os.environ.get("CRASH_DEBUG"):
-            print("STAGE", self.steps, name, file=sys.stderr, flush=True)
         if self.steps == self.kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -65,9 +63,18 @@ def _host(clock, store) -> Host:
     try:
         return Host(clock=clock, store=store)
     except TypeError:  # TEMPORARY until net.host takes a store
+        from net.table import Table
+
         host = Host(clock=clock)
         host.store = store
         touched = host.touched
+        broadcast = Table._broadcast
+
+        def saving_broadcast(table, events, now):
+            store.touched(table, now)
+            broadcast(table, events, now)
+
+        Table._broadcast = saving_broadcast
 
         def saving(table) -> None:
             store.touched(table, host.clock.now())
@@ -94,23 +101,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def main(args: argparse.Namespace) -> int:
-    if os.environ.get("CRASH_DEBUG"):
-        from net.table import Table
-
-        orig_b = Table._broadcast
-
-        def _b(self, events, now):
-            print("BROADCAST", len(self.log), events, file=sys.stderr, flush=True)
-            orig_b(self, events, now)
-
-        Table._broadcast = _b
-        orig_w = asyncio.StreamWriter.write
-
-        def _w(self, data):
-            print("WRITE", data.count(b'"state"'), data[:150], file=sys.stderr, flush=True)
-            orig_w(self, data)
-
-        asyncio.StreamWriter.write = _w
     store = KillingStore(
         os.path.join(args.dir, "tables"), os.path.join(args.dir, "games"), kill_at=args.kill_at
     )
