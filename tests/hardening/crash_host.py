@@ -63,25 +63,38 @@ def _host(clock, store) -> Host:
     try:
         return Host(clock=clock, store=store)
     except TypeError:  # TEMPORARY until net.host takes a store
-        from net.table import Table
-
         host = Host(clock=clock)
         host.store = store
-        touched = host.touched
-        broadcast = Table._broadcast
 
-        def saving_broadcast(table, events, now):
-            store.touched(table, now)
-            broadcast(table, events, now)
+        def saving(table):
+            # save before the table sends the views of a change (this table only)
+            broadcast = table._broadcast
 
-        Table._broadcast = saving_broadcast
+            def saving_broadcast(events, now):
+                store.touched(table, now)
+                broadcast(events, now)
 
-        def saving(table) -> None:
+            table._broadcast = saving_broadcast
+            return table
+
+        create, touched = host.create_table, host.touched
+        host.create_table = lambda *a, **k: saving(create(*a, **k))
+
+        def touch(table) -> None:
             store.touched(table, host.clock.now())
             touched(table)
 
-        host.touched = saving
-        host.restore = lambda saved: persist.restore_into(host, saved)
+        host.touched = touch
+
+        def restore(saved):
+            table = saved.restore(host.clock.now(), report=host.report)
+            saving(table)
+            persist.adopt_members(host.tables, table)
+            store.adopt(table, saved)
+            host.touched(table)
+            return table
+
+        host.restore = restore
         return host
 
 
