@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # -- the terminal app's commands (Textual is imported only when the app runs) -------------
 
-APP_COMMANDS = ("join", "hotseat", "solo")
+APP_COMMANDS = ("join", "hotseat", "solo", "replay")
 
 
 def _add_app_commands(subparsers) -> None:
@@ -46,6 +46,14 @@ def _add_app_commands(subparsers) -> None:
     solo.add_argument("--bots", type=int, default=None, help="how many bots (default 1 for "
                       "Gold Nuggets, 3 for Fool's Gold)")
     solo.add_argument("--ascii", **ascii_flag)
+    replay = subparsers.add_parser(
+        "replay", help="step through a saved game",
+        description="Step through a finished, abandoned or unfinished game. Saved games "
+        "are kept under the data directory's games/ folder.")
+    replay.add_argument("file", metavar="FILE", help="a saved game (.json)")
+    replay.add_argument("--seat", type=int, default=None, metavar="N",
+                        help="view from seat N (1 is the first); default: as a spectator")
+    replay.add_argument("--ascii", **ascii_flag)
 
 
 def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple:
@@ -74,6 +82,12 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
         if not 1 <= bots <= most:
             parser.error(f"solo: {args.game} takes 1 to {most} bots, not {bots}")
         return ("solo", args.game, bots)
+    if args.command == "replay":
+        from pathlib import Path
+
+        if not Path(args.file).is_file():
+            parser.error(f"replay: no file {args.file!r}")
+        return ("replay", args.file, None if args.seat is None else args.seat - 1)
     return ("menu",)
 
 

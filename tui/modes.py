@@ -67,6 +67,8 @@ def open_mode(app: MotherlodeApp, choice: str, *args: Any) -> None:
                 app.run_worker(start_lan_host(app, game), group="mode", exclusive=True)
 
         app.push_screen(PickScreen("Host which game?", choices), chosen)
+    elif choice == "replay":
+        open_replay(app, args[0], args[1] if len(args) > 1 else None)
     elif choice == "join" and not args:
         app.push_screen(JoinScreen())
     elif choice == "join":
@@ -75,6 +77,23 @@ def open_mode(app: MotherlodeApp, choice: str, *args: Any) -> None:
         app.run_worker(join(app, host, port, spectate=spectate), group="mode", exclusive=True)
     else:
         app.notify(f"Unknown choice {choice!r}", severity="error")
+
+
+def open_replay(app: MotherlodeApp, path: Any, seat: int | None = None) -> None:
+    """Step through a saved game (``motherlode replay FILE``); a file that does not
+    replay gets a message, never a traceback."""
+    from net.persist import Saved, SaveError
+    from tui.screens.replay import Replay, replay_screen
+
+    try:
+        replay = Replay(Saved.load(path))
+    except SaveError as error:
+        app.show_message("Cannot replay that file", str(error))
+        return
+    if seat is not None and not 0 <= seat < len(replay.names):
+        app.show_message("No such seat", f"That game has seats 1 to {len(replay.names)}.")
+        return
+    app.push_screen(replay_screen(replay, seat, ascii_mode=app.ascii_mode))
 
 
 def _new_host(app: MotherlodeApp) -> Host:

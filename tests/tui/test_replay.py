@@ -1,0 +1,104 @@
+"""`motherlode replay FILE`: a saved game steps forward and back at its own table, seen
+from any seat or as a spectator; a damaged file gets a message, not a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from net.clock import FakeClock
+from net.persist import Saved, Store
+from tests.hardening.crash_host import _host
+from tests.hardening.harness import drive
+from tui.cli import _app_start, build_parser
+from tui.screens.common import MessageScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.replay import FoolsGoldReplayScreen, NuggetsReplayScreen
+
+from .helpers import screen_text
+from .test_modes import make_app, until
+
+
+async def _saved_game(tmp_path, game: str):
+    clock = FakeClock()
+    store = Store(tmp_path / "tables", tmp_path / "games")
+    host = _host(clock, store)
+    table = host.create_table("Replay", game, seats=3, bots=3, seed="rp", bot_pace=0.2,
+                              supply=10)  # fmt: skip
+    host.start_game(table)
+    if game == "nuggets":
+        await drive(clock, lambda: table.phase == "over")
+    else:  # a match in progress: an unfinished save replays too
+        await drive(clock, lambda: table.driver.match.round_no >= 2)
+    await host.close()
+    folder = "games" if game == "nuggets" else "tables"
+    return next((tmp_path / folder).glob("*.json"))
+
+
+async def test_step_through_a_dice_game_from_each_seat(tmp_path):
+    path = await _saved_game(tmp_path, "nuggets")
+    saved = Saved.load(path)
+    steps = saved.steps()
+    app = make_app(tmp_path, start=("replay", str(path), None))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsReplayScreen), "replay")
+        screen = app.screen
+        assert screen.index == 0 and screen.watching is None
+        assert "Replay 0/" in screen_text(app) and "seen by a spectator" in screen_text(app)
+        await pilot.press("right", "right", "right")
+        assert screen.index == 3
+        assert screen.view["holdings"] == steps[3][1][-1]["holdings"]
+        assert screen.view["rolled"] == steps[3][1][-1]["rolled"]
+        await pilot.press("left")
+        assert screen.index == 2
+        await pilot.press("s")
+        assert screen.watching == 0 and screen.my_seats == [0]
+        assert f"seen by {saved.players[0]}" in screen_text(app)
+        await pilot.press("end")
+        assert screen.index == len(steps) - 1 and screen.view["over"]
+        assert screen.finished
+        await pilot.press("right")  # past the end: stays
+        assert screen.index == len(steps) - 1
+        await pilot.press("home")
+        assert screen.index == 0
+        await pilot.press("enter", "t")  # the game's keys do nothing in a replay
+        assert screen.index == 0
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
+
+
+async def test_a_card_game_shows_only_the_chosen_seats_hand(tmp_path):
+    path = await _saved_game(tmp_path, "foolsgold")
+    steps = Saved.load(path).steps()
+    app = make_app(tmp_path, start=("replay", str(path), 1))
+    async with app.run_test(size=(110, 44)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, FoolsGoldReplayScreen), "replay")
+        screen = app.screen
+        await pilot.press("pagedown")
+        assert screen.index == 20
+        assert screen.seat == 1 and screen.view["hand"] == steps[20][1][1]["hand"]
+        await pilot.press("w")
+        assert screen.seat is None and screen.view["hand"] is None
+        await pilot.press("3")
+        assert screen.view["hand"] == steps[20][1][2]["hand"]
+        await pilot.press("9")  # no such seat: nothing changes
+        assert screen.watching == 2
+
+
+async def test_a_damaged_file_gets_a_message(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_bytes(b'{"format": "motherlode-table", "version": 1, "status"')
+    app = make_app(tmp_path, start=("replay", str(path), None))
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+        assert "not a whole save" in screen_text(app)
+
+
+def test_the_replay_command(tmp_path):
+    parser = build_parser()
+    path = tmp_path / "game.json"
+    path.write_text("{}")
+    args = parser.parse_args(["replay", str(path), "--seat", "2"])
+    assert _app_start(parser, args) == ("replay", str(path), 1)
+    args = parser.parse_args(["replay", str(tmp_path / "missing.json")])
+    with pytest.raises(SystemExit):
+        _app_start(parser, args)
