@@ -239,9 +239,9 @@ class _Peer:
             log.exception("cannot send %r", message)
             return
         if self.writer.is_closing():
-            # the peer is gone and the reader has not noticed yet: writing would only
-            # make asyncio log "socket.send() raised exception"
-            self.drop("connection lost")
+            # the peer has closed (or is gone): writing would only make asyncio log
+            # "socket.send() raised exception". Its last messages may still wait in
+            # the reader (a leave, say), which then ends the connection in order.
             return
         if not self.queue and not self.blocked:
             # the common case: the transport takes the bytes now, without waking the
@@ -383,7 +383,8 @@ class _Peer:
                     return True
                 if message is p.CLOSED:
                     return False
-                if not self._within_rate():
+                # a leave is never dropped: it ends the flood anyway
+                if not isinstance(message, p.Leave) and not self._within_rate():
                     continue
                 before = self.member.table if self.member is not None else None
                 self._dispatch(message)

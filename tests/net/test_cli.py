@@ -86,7 +86,7 @@ async def test_bot_command_joins_and_plays_over_tcp(make_host):
             "--difficulty",
             "hard",
             "--pace",
-            "0.02",
+            "0.06",  # under the host's 20 messages a second
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

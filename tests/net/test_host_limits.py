@@ -141,6 +141,9 @@ async def test_flood_is_rate_limited(make_host):
     clock.advance(1.0)  # 20 tokens come back
     await raw.send(p.Ping(id="after"))
     assert (await raw.expect(p.Pong)).id == "after"
+    # a leave in the middle of a flood is never the message dropped
+    await raw.send(b"".join(p.encode(p.Ping(id=i)) for i in range(100)) + p.encode(p.Leave()))
+    assert (await raw.expect(p.Bye)).reason == "left"
 
 
 async def test_a_non_reading_client_is_dropped_and_the_others_keep_pace(make_host):
