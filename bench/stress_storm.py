@@ -61,8 +61,11 @@ async def run(args) -> int:
     while not all(t.done() for t in tasks) and time.perf_counter() < deadline:
         await asyncio.sleep(args.every)
         live = [pl for pl in players if pl.over is None and pl.client._writer is not None]
-        if live:
-            victim = rng.choice(live).client
+        # the same chance of a drop for every player still playing, however many are left
+        for pl in live:
+            if rng.random() >= args.drop * args.every:
+                continue
+            victim = pl.client
             if rng.random() < 0.5:
                 victim._writer.write(b'{"type":"ke')
             victim._writer.transport.abort()
@@ -84,6 +87,18 @@ async def run(args) -> int:
         raw = await Raw.open(host.port)
         info = (await raw.hello("Auditor", table=table["name"], spectate=True)).table
         seat_lists_ok += [s.name for s in info.seats] == names[table["name"]]
+        if table["name"] in unfinished:
+            mine = [pl for pl in players if pl.table == table["name"]]
+            print(
+                f"{table['name']} unfinished: host phase {info.phase}; clients' results "
+                f"{[bool(pl.over) for pl in mine]}; last items {[pl.last[-3:] for pl in mine]}"
+            )
+        if info.phase == "playing":  # still going: how far?
+            state = await raw.expect(p.State)
+            print(
+                f"{table['name']} still playing: round {state.view.get('round_no')}, "
+                f"scores {state.view.get('scores')}"
+            )
         raw.close()
     per_table_ok = 0
     seats_kept = sum(1 for pl in players if set(pl.seats) == {pl.seats[0]})
@@ -110,7 +125,8 @@ async def run(args) -> int:
           f"{elapsed:.0f} s")  # fmt: skip
     print(f"games finished: {finished}/{len(tables)}; unfinished: {unfinished or 'none'}")
     print(
-        f"drops: {drops} (every {args.every * 1000:.0f} ms, half of them mid-frame); "
+        f"drops: {drops} (each player about once every {1 / args.drop:.0f} s of play, "
+        f"half of them mid-frame); "
         f"token reconnects: {reconnects}; forged tokens refused: {refused}/{forged}"
     )
     print(f"clients that kept their one seat through every reconnect: {seats_kept}/"
@@ -139,7 +155,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--foolsgold", type=int, default=10)
     parser.add_argument("--supply", type=int, default=30)
-    parser.add_argument("--every", type=float, default=0.05)
+    parser.add_argument("--every", type=float, default=0.05, help="storm tick, seconds")
+    parser.add_argument("--drop", type=float, default=1 / 30, help="drops per player-second")
     parser.add_argument("--minutes", type=float, default=15)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
