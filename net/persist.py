@@ -722,3 +722,70 @@ def restore_into(host: Any, saved: Saved) -> Table:
                 "with their tokens")  # fmt: skip
     host.touched(table)
     return table
+
+
+def saving_host(store: Store, **kwargs: Any) -> Any:
+    """A ``net.host.Host`` that saves every table into ``store`` (``kwargs`` go to
+    ``Host``)."""
+    from net.host import Host
+
+    try:
+        return Host(store=store, **kwargs)
+    except TypeError:  # a Host without saves built in: hook them on
+        return _hooked(Host(**kwargs), store)
+
+
+def _hooked(host: Any, store: Store) -> Any:
+    host.store = store
+
+    def saving(table: Table) -> Table:
+        # save before the table sends anyone the views of a change
+        broadcast = table._broadcast
+
+        def saving_broadcast(events: list[dict[str, Any]], now: float) -> None:
+            store.touched(table, now)
+            broadcast(events, now)
+
+        table._broadcast = saving_broadcast  # type: ignore[method-assign]
+        return table
+
+    create, touched = host.create_table, host.touched
+    host.create_table = lambda *a, **k: saving(create(*a, **k))
+
+    def touch(table: Table) -> None:
+        store.touched(table, host.clock.now())
+        touched(table)
+
+    host.touched = touch
+
+    def restore(saved: Saved) -> Table:
+        table = saved.restore(host.clock.now(), report=host.report)
+        saving(table)
+        adopt_members(host.tables, table)
+        store.adopt(table, saved)
+        host.report(f"{table.name}: restored after {len(table.log)} moves")
+        host.touched(table)
+        return table
+
+    host.restore = restore
+    return host
+
+
+class ResumedClock:
+    """The host's real clock, started at ``start`` instead of 0: a resumed host's time
+    goes on from its latest save (see the module docstring)."""
+
+    def __init__(self, start: float) -> None:
+        from net.clock import RealClock
+
+        self._clock = RealClock()
+        self._start = start
+
+    def now(self) -> float:
+        return self._clock.now() + self._start
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Any:
+        return self._clock.call_at(when - self._start, callback)
+
+    async def sleep_until(self, when: float) -> None:
+        await self._clock.sleep_until(when - self._start)

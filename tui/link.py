@@ -128,8 +128,10 @@ class Link:
         return _keep(asyncio.get_running_loop().create_task(self._shutdown()))
 
     async def _shutdown(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.client.send(p.Leave())
+        if not (self.mode == "hotseat" and self.table is not None and not self.table.finished):
+            # (a hot-seat game left half-way keeps its seats: it is saved to resume)
+            with contextlib.suppress(Exception):
+                await self.client.send(p.Leave())
         with contextlib.suppress(Exception):
             await self.client.close()
         if self.announcer is not None:
@@ -161,6 +163,10 @@ class Link:
         if isinstance(item, p.Welcome):
             self.welcome = item
             self._table(item.table)
+            if item.resumed and item.table.phase == "playing" and self.table is None:
+                # a saved game taken up again: its table, without a "started"
+                self._started(p.Started(seed_hash=item.table.seed_hash or "",
+                                        players=[s.name for s in item.table.seats], first=0))
         elif isinstance(item, p.TableUpdate):
             self._table(item.table)
         elif isinstance(item, p.Started):
@@ -306,6 +312,8 @@ class Link:
             self.app.return_to_menu()
             return
         question = "Leave this table?"
+        if self.mode == "hotseat":
+            question = "Leave this game? It is saved: Resume it from the menu."
         if self.mode == "lan-host":
             question = "Leave and close the table for everyone?"
         self.app.push_screen(ConfirmScreen(question), answered)

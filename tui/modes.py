@@ -67,6 +67,8 @@ def open_mode(app: MotherlodeApp, choice: str, *args: Any) -> None:
                 app.run_worker(start_lan_host(app, game), group="mode", exclusive=True)
 
         app.push_screen(PickScreen("Host which game?", choices), chosen)
+    elif choice == "resume":
+        pick_resume(app)
     elif choice == "replay":
         open_replay(app, args[0], args[1] if len(args) > 1 else None)
     elif choice == "join" and not args:
@@ -102,7 +104,12 @@ def _new_host(app: MotherlodeApp) -> Host:
 
 async def _local(app: MotherlodeApp, game: str, seats: int, mode: str, setup: list[Any],
                  **settings: Any) -> None:
-    host = _new_host(app)
+    if mode == "hotseat":  # saved after every move: the menu offers to resume it
+        from net import persist
+
+        host = persist.saving_host(persist.Store.default("hotseat"), clock=app.host_clock)
+    else:
+        host = _new_host(app)
     options = {"difficulty": app.settings.difficulty, **app.table_options, **settings}
     host.create_table(TITLES[game], game, seats=seats, **options)
     try:
@@ -128,6 +135,60 @@ async def start_hotseat(app: MotherlodeApp, seats: list[tuple[str, bool]]) -> No
         setup.append(p.AddBot() if bot else p.AddLocal(name=name))
     app.settings.name = first
     await _local(app, "nuggets", len(seats), "hotseat", setup, hotseat=True)
+
+
+def saved_hotseat() -> list[Any]:
+    """The saved hot-seat games that read, newest first."""
+    from net import persist
+
+    saves, _ = persist.load_all(persist.Store.default("hotseat"))
+    return saves[::-1]
+
+
+def pick_resume(app: MotherlodeApp) -> None:
+    """Choose a saved hot-seat game and play on."""
+    saves = saved_hotseat()
+    if not saves:
+        app.show_message("No saved games", "Hot-seat games are saved as you play; none is "
+                         "waiting to be finished.")
+        return
+    choices = [(i, saved.describe()) for i, saved in enumerate(saves)]
+
+    def chosen(index: int | None) -> None:
+        if index is not None:
+            app.run_worker(resume_hotseat(app, saves[index]), group="mode", exclusive=True)
+
+    app.push_screen(PickScreen("Resume which game?", choices), chosen)
+
+
+async def resume_hotseat(app: MotherlodeApp, saved: Any) -> None:
+    """Play on a saved hot-seat game: the host restores it, and this keyboard takes
+    its seats back with the saved token."""
+    from net import persist
+
+    clock = app.host_clock or persist.ResumedClock(saved.saved_at)
+    host = persist.saving_host(persist.Store.default("hotseat"), clock=clock)
+    try:
+        table = host.restore(saved)
+        tokens = sorted(set(saved.seat_tokens().values()))
+        if not tokens:
+            raise persist.SaveError("nobody at that table can take a seat back")
+        client = await _resume_client(host, table.name, tokens[0], app.client_clock)
+    except (persist.SaveError, NetError) as error:
+        await host.close()
+        app.show_message("Cannot resume that game", getattr(error, "message", str(error)))
+        return
+    app.attach(Link(app, client, mode="hotseat", host=host))
+
+
+async def _resume_client(host: Host, table: str, token: str, clock: Any) -> Client:
+    async def opener():
+        return host.open_local()
+
+    hello = p.Hello(protocol=p.PROTOCOL_VERSION, name="resume", token=token, table=table)
+    client = Client(opener, hello, clock=clock)
+    await client._open()
+    return client
 
 
 async def start_solo(app: MotherlodeApp, game: str, bots: int) -> None:

@@ -60,42 +60,7 @@ class KillingStore(persist.Store):
 
 
 def _host(clock, store) -> Host:
-    try:
-        return Host(clock=clock, store=store)
-    except TypeError:  # TEMPORARY until net.host takes a store
-        host = Host(clock=clock)
-        host.store = store
-
-        def saving(table):
-            # save before the table sends the views of a change (this table only)
-            broadcast = table._broadcast
-
-            def saving_broadcast(events, now):
-                store.touched(table, now)
-                broadcast(events, now)
-
-            table._broadcast = saving_broadcast
-            return table
-
-        create, touched = host.create_table, host.touched
-        host.create_table = lambda *a, **k: saving(create(*a, **k))
-
-        def touch(table) -> None:
-            store.touched(table, host.clock.now())
-            touched(table)
-
-        host.touched = touch
-
-        def restore(saved):
-            table = saved.restore(host.clock.now(), report=host.report)
-            saving(table)
-            persist.adopt_members(host.tables, table)
-            store.adopt(table, saved)
-            host.touched(table)
-            return table
-
-        host.restore = restore
-        return host
+    return persist.saving_host(store, clock=clock)
 
 
 def _parser() -> argparse.ArgumentParser:

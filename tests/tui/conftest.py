@@ -11,6 +11,7 @@ from tui.settings import Settings
 def _private_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOTHERLODE_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("MOTHERLODE_LOG_DIR", str(tmp_path / "log"))
+    monkeypatch.setenv("MOTHERLODE_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture

@@ -31,10 +31,21 @@ MENU = [
 ]
 
 
+def _saved_games() -> bool:
+    """Whether a hot-seat game waits to be resumed (a glance at the data directory)."""
+    from net.persist import Store
+
+    try:
+        return bool(Store.default("hotseat").unfinished())
+    except OSError:
+        return False
+
+
 class MenuScreen(Screen[None]):
     """Where the app opens."""
 
     BINDINGS = [
+        Binding("u", "choose('resume')", "Resume", show=False),
         Binding("h", "choose('hotseat')", "Hot-seat"),
         Binding("n", "choose('nuggets-bots')", "Dice vs bots"),
         Binding("f", "choose('foolsgold-bots')", "Cards vs bots"),
@@ -49,12 +60,25 @@ class MenuScreen(Screen[None]):
         with Vertical(id="menu-box"):
             yield Static(LOGO.strip("\n"), id="logo")
             yield Static("Gold-rush party games for the terminal", id="tagline")
-            yield OptionList(
-                *(Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
-                  for ident, label, key in MENU),
-                id="menu",
-            )
+            yield OptionList(*self._options(), id="menu")
         yield Footer()
+
+    @staticmethod
+    def _options() -> list[Option]:
+        items = list(MENU)
+        if _saved_games():
+            items.insert(0, ("resume", "Resume a saved hot-seat game", "u"))
+        return [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
+                for ident, label, key in items]
+
+    def on_screen_resume(self) -> None:
+        """Back at the menu: a game saved meanwhile shows up as "Resume"."""
+        menu = self.query_one("#menu", OptionList)
+        options = self._options()
+        if menu.option_count != len(options):
+            menu.clear_options()
+            menu.add_options(options)
+            menu.highlighted = 0
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()

@@ -1,0 +1,80 @@
+"""Hot-seat dice games are saved as they are played: leave half-way, and the menu
+offers "Resume"; the game goes on from the same position and finishes, and its record
+is kept for replays."""
+
+from __future__ import annotations
+
+from net import persist
+from nuggets import odds
+from tui.screens.common import PickScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.nuggets import NuggetsScreen
+
+from .helpers import screen_text
+from .test_modes import _keys_for, make_app, until
+
+
+async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
+    """Play the keyboard's seats by keys: ``moves`` moves, or to the end."""
+    done = 0
+    for _ in range(3000):
+        view = screen.view
+        if view["over"] or (moves is not None and done >= moves):
+            break
+        if screen.acting_seat is None:
+            await pilot.pause(0.001)
+            continue
+        phase = view["phase"]
+        if phase in ("roll", "choose"):
+            await pilot.press("enter")
+        elif phase == "take":
+            await pilot.press("t")
+        else:
+            best = odds.best_keep(view["rolled"], view["kept"])
+            await pilot.press(*_keys_for(view["rolled"], best))
+            await pilot.press("t" if len(view["kept"]) + len(best) >= 4 else "enter")
+        done += 1
+        old = view
+        await until(pilot, lambda old=old: screen.view is not old, "the host answers")
+    return done
+
+
+async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
+    seats = [("Ann", False), ("Bob", False), ("Robo", True)]
+    app = make_app(tmp_path, start=("hotseat", seats),
+                   table_options={"seed": "resume-1", "bot_pace": 0.0, "supply": 25})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table opens")
+        screen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a first view")
+        await _play(pilot, screen, 6)
+        await until(pilot, lambda: screen.acting_seat is not None, "our turn")
+        before = screen.view
+        await pilot.press("q")
+        assert "Resume it from the menu" in screen_text(app)
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await until(pilot, lambda: "Resume a saved hot-seat game" in screen_text(app), "Resume")
+        store = persist.Store.default("hotseat")
+        assert len(store.unfinished()) == 1
+
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, PickScreen), "the saved games")
+        assert "Gold Nuggets at" in screen_text(app) and "Ann, Bob" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table again")
+        resumed = app.screen
+        await until(pilot, lambda: resumed.view is not None, "the saved position")
+        assert resumed.my_seats == [0, 1]
+        for key in ("holdings", "supply", "current", "phase", "kept", "rolled"):
+            assert resumed.view[key] == before[key], key
+        await _play(pilot, resumed, None)
+        assert resumed.view["over"]
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        assert "Resume a saved hot-seat game" not in screen_text(app)
+    assert store.unfinished() == []
+    records = list(store.archive.glob("*.json"))
+    assert len(records) == 1
+    record = persist.Saved.load(records[0])
+    assert record.status == "finished" and record.replay().over
