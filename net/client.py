@@ -31,6 +31,7 @@ from net.protocol import Code
 Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, Any]]]
 
 BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0)  # seconds before each attempt
+HANDSHAKE_TIMEOUT = 15.0  # connect, hello and welcome, at most
 
 
 class NetError(Exception):
@@ -182,6 +183,14 @@ class Client:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
+        try:
+            return await asyncio.wait_for(self._greet(hello), HANDSHAKE_TIMEOUT)
+        except TimeoutError:
+            raise Unreachable(
+                f"No answer to the hello within {HANDSHAKE_TIMEOUT:g} s: is this a Motherlode host?"
+            ) from None
+
+    async def _greet(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
         reader, writer = await self._opener()
         conn = p.Connection(p.CLIENT, max_line=self._max_line)
         try:
