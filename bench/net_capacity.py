@@ -243,6 +243,74 @@ async def step(tables: int, seconds: float, loaders: int) -> dict:
     }
 
 
+async def inhost(tables: int, seconds: float) -> dict:
+    """N tables of six bots seated in the host itself: no connections, no clients.
+    Lateness: how long after its planned time each bot action is applied."""
+    import net.table as table_module
+    from net.host import Host
+
+    late: list[float] = []
+    submit = table_module.Table._submit
+    host = Host()
+    clock = host.clock
+
+    def timed(self, seat, action, now, by):
+        plan_at = getattr(self, "_bench_due", None)
+        if plan_at is not None:
+            late.append(clock.now() - plan_at)
+        submit(self, seat, action, now, by)
+
+    tick = table_module.Table.tick
+
+    def tick_timed(self, now):
+        due = [s.plan[1] for s in self.seats if s.plan is not None and s.plan[1] <= now]
+        self._bench_due = min(due) if due else None
+        tick(self, now)
+        self._bench_due = None
+
+    table_module.Table._submit = timed
+    table_module.Table.tick = tick_timed
+    try:
+        made = [host.create_table(f"T{n}", "foolsgold", seats=SEATS, bots=SEATS)
+                for n in range(tables)]  # fmt: skip
+        for table in made:
+            host.start_game(table)
+        await asyncio.sleep(3.0)
+        late.clear()
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        end = time.perf_counter() + seconds
+        actions0 = sum(len(t.log) for t in made)
+        while time.perf_counter() < end:
+            await asyncio.sleep(0.5)
+            for table in made:
+                if table.phase == "over":
+                    host.start_game(table)  # matches back to back
+        cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+        actions = sum(len(t.log) for t in made) - actions0
+    finally:
+        table_module.Table._submit = submit
+        table_module.Table.tick = tick
+        await host.close()
+    return {
+        "tables": tables,
+        "actions_per_s": max(actions, len(late)) / seconds,
+        "late_p50_ms": pct(late, 50) * 1000 if late else float("nan"),
+        "late_p99_ms": pct(late, 99) * 1000 if late else float("nan"),
+        "cpu": cpu,
+    }
+
+
+async def measure_inhost(steps: list[int], seconds: float) -> None:
+    print(f"bots in the host; load average before: {os.getloadavg()[0]:.2f}")
+    print(f"{'tables':>6} {'bots':>5} {'actions/s':>9} {'late p50':>9} {'late p99':>9} {'CPU':>5}")
+    for tables in steps:
+        r = await inhost(tables, seconds)
+        print(f"{tables:6} {tables * SEATS:5} {r['actions_per_s']:9.0f} "
+              f"{r['late_p50_ms']:7.2f}ms {r['late_p99_ms']:7.2f}ms {r['cpu']:5.0%}",
+              flush=True)  # fmt: skip
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
 async def measure(steps: list[int], seconds: float, loaders: int) -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}; bot load processes: {loaders}; "
           f"pinned: {bool(os.environ.get('PIN'))}")  # fmt: skip
@@ -275,10 +343,17 @@ def main() -> None:
     parser.add_argument(
         "--pin", action="store_true", help="the host on core 0, the bots on the other cores"
     )
+    parser.add_argument(
+        "--inhost", action="store_true", help="seat the bots in the host instead (no connections)"
+    )
     args = parser.parse_args()
+    steps = [int(s) for s in args.steps.split(",")]
+    if args.inhost:
+        asyncio.run(measure_inhost(steps, args.seconds))
+        return
     if args.pin:
         os.environ["PIN"] = "1"  # the child processes pin themselves
-    asyncio.run(measure([int(s) for s in args.steps.split(",")], args.seconds, args.loaders))
+    asyncio.run(measure(steps, args.seconds, args.loaders))
 
 
 if __name__ == "__main__":
