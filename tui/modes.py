@@ -59,14 +59,7 @@ def open_mode(app: MotherlodeApp, choice: str, *args: Any) -> None:
         game, bots = args
         app.run_worker(start_solo(app, game, bots), group="mode", exclusive=True)
     elif choice == "host":
-        choices = [(0, "Gold Nuggets (2-5 players)"), (1, "Fool's Gold (2-8 players)")]
-
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                game = ("nuggets", "foolsgold")[index]
-                app.run_worker(start_lan_host(app, game), group="mode", exclusive=True)
-
-        app.push_screen(PickScreen("Host which game?", choices), chosen)
+        pick_lan_game(app)
     elif choice == "resume":
         pick_resume(app)
     elif choice == "replay":
@@ -196,11 +189,54 @@ async def start_solo(app: MotherlodeApp, game: str, bots: int) -> None:
     await _local(app, game, bots + 1, "solo", [p.AddBot() for _ in range(bots)])
 
 
-async def start_lan_host(app: MotherlodeApp, game: str) -> None:
-    """A TCP host in this process, announced on the LAN; you play at seat 0."""
-    from net import discovery
+def pick_lan_game(app: MotherlodeApp) -> None:
+    """Host a LAN game: offer to restore the saved tables if there are any."""
+    from net import persist
 
-    host = _new_host(app)
+    saves, problems = persist.load_all(persist.Store.default("tables"))
+    choices = [(0, "Gold Nuggets (2-5 players)"), (1, "Fool's Gold (2-8 players)")]
+
+    def chosen(index: int | None) -> None:
+        if index is not None:
+            game = ("nuggets", "foolsgold")[index]
+            app.run_worker(start_lan_host(app, game), group="mode", exclusive=True)
+
+    def restore_or_new(index: int | None) -> None:
+        if index == 0:
+            app.run_worker(start_lan_host(app, None, saves), group="mode", exclusive=True)
+            return
+        if index == 2:
+            store = persist.Store.default("tables")
+            for saved in saves:
+                if saved.path is not None:
+                    store.abandon(saved.path)
+            app.notify("The saved tables are kept as abandoned games, for replays.")
+        if index in (1, 2):
+            app.push_screen(PickScreen("Host which game?", choices), chosen)
+
+    if problems:
+        app.notify(problems[0], severity="warning")
+    if not saves:
+        app.push_screen(PickScreen("Host which game?", choices), chosen)
+        return
+    listed = "; ".join(saved.describe() for saved in saves[:3])
+    app.push_screen(PickScreen(f"Saved LAN tables: {listed}", [
+        (0, f"Restore {len(saves)} saved table{'s' if len(saves) > 1 else ''}: "
+            "players come back to their seats"),
+        (1, "Start a new table (keep the saves)"),
+        (2, "Start a new table and give up the saved ones"),
+    ]), restore_or_new)
+
+
+async def start_lan_host(app: MotherlodeApp, game: str | None, saves: Any = ()) -> None:
+    """A TCP host in this process, announced on the LAN; you play at seat 0. With
+    ``saves``, it restores those tables and you take your seat back."""
+    from net import discovery, persist
+
+    clock = app.host_clock
+    if saves and clock is None:
+        clock = persist.ResumedClock(persist.resume_time(saves))
+    host = persist.saving_host(persist.Store.default("tables"), clock=clock)
     port = app.lan_port
     try:
         try:
@@ -212,9 +248,27 @@ async def start_lan_host(app: MotherlodeApp, game: str) -> None:
     except OSError as error:
         app.show_message("Cannot host a game here", f"Listening for players failed: {error}.")
         return
-    table_name = f"{app.settings.name}'s table"[:30]
-    table = host.create_table(table_name, game, difficulty=app.settings.difficulty,
-                              **app.table_options)
+    token = None
+    if saves:
+        restored, problems = [], []
+        for saved in saves:
+            try:
+                restored.append((host.restore(saved), saved))
+            except persist.SaveError as error:
+                problems.append(str(error))
+        if not restored:
+            await host.close()
+            app.show_message("Cannot restore the saved tables", "\n\n".join(problems))
+            return
+        table, saved = restored[0]
+        game = table.game
+        if saved.doc.owner is not None:
+            token = saved.token(saved.doc.owner)
+    else:
+        assert game is not None
+        table_name = f"{app.settings.name}'s table"[:30]
+        table = host.create_table(table_name, game, difficulty=app.settings.difficulty,
+                                  **app.table_options)
     real_port = host.port
     if app.lan_bind in (None, "", "0.0.0.0", "::"):
         shown = discovery.local_addresses() or ["127.0.0.1"]  # no network: this machine
@@ -228,8 +282,11 @@ async def start_lan_host(app: MotherlodeApp, game: str) -> None:
             game=game, table=table.name, seats_free=table.free_seats,
             seats_total=table.settings.seats, port=real_port, protocol=p.PROTOCOL_VERSION))
     try:
-        client = await Client.local(host, app.settings.name, table=table.name,
-                                    clock=app.client_clock)
+        if token is not None:  # your own seat at your restored table
+            client = await _resume_client(host, table.name, token, app.client_clock)
+        else:
+            client = await Client.local(host, app.settings.name, table=table.name,
+                                        spectate=bool(saves), clock=app.client_clock)
     except NetError as error:
         await host.close()
         app.show_message(*failure_text(error))
