@@ -265,7 +265,8 @@ class _Peer:
         self.queued += len(data)
         self.wake.set()
 
-    def close_after_flush(self, reason: str = "") -> None:
+    def close_after_flush(self) -> None:
+        """Stop reading, send what is queued, then close."""
         self.closing = True
         self.wake.set()
 
@@ -451,7 +452,8 @@ class _Peer:
 
     def _closed_by_table(self, reason: str) -> None:
         self.member = None  # the table already knows
-        self.close_after_flush(reason)
+        log.debug("closed by its table: %s", reason)
+        self.close_after_flush()
 
     def _no_hello(self) -> None:
         if self.member is None and not self.closing:
