@@ -296,8 +296,8 @@ class FoolsGoldBrain(Brain):
         self.bot = bot
 
     def plan(self, view: dict[str, Any], now: float) -> tuple[Any, float] | None:
-        if view.get("winner") is not None or view.get("settled"):
-            return None
+        # Settled views go to the bot too: it learns each grabber's record from the
+        # revealed hand, and plans nothing for a settled round.
         planned = self.bot.plan(view, now)
         if planned is None:
             return None

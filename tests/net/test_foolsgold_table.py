@@ -172,3 +172,21 @@ def test_the_leak_checker_itself_catches_a_leak():
     other = table.driver.match.round.hands[1][0]
     box.deliver(p.State(seat=0, view={"hand": [other.to_dict()]}, events=[], at=0.0))
     assert problems and problems[0][0] == "cards of another seat"
+
+
+def test_a_seated_bot_sees_the_settled_round_and_learns_the_grabbers_record():
+    import foolsgold
+    from foolsgold.bots import Bot
+    from net.games import FoolsGoldBrain
+
+    match = foolsgold.Match(3, start=0)
+    match.new_round(foolsgold.standard_deck(3))
+    match.apply(foolsgold.Grab(1), 1.0)
+    match.apply(foolsgold.Call(2), 1.5)
+    match.apply(foolsgold.Tick(), 20.0)
+    view = match.view(0)
+    assert view["settled"] and view["revealed"] is not None
+    brain = FoolsGoldBrain(Bot(0, "hard", random.Random(1)))
+    assert brain.plan(view, 20.0) is None
+    verdict = "set" if view["revealed_set"] else "bluff"
+    assert brain.bot.record[(1, verdict)] == 1
