@@ -94,6 +94,22 @@ _HELLO_ERRORS = {
 }
 
 
+async def _close_gracefully(reader: Any, writer: Any, timeout: float = 1.0) -> None:
+    """Half-close, read until the host closes (at most ``timeout``), then close.
+
+    Closing a TCP socket while the host's messages sit unread in it makes the kernel
+    send a reset, and the host can then lose what we sent last (a ``leave``): it reads
+    a reset instead. ``tests/hardening/test_leave.py`` shows it."""
+    with contextlib.suppress(Exception):
+        if writer.can_write_eof():
+            writer.write_eof()
+            async with asyncio.timeout(timeout):
+                while await reader.read(65536):
+                    pass
+    with contextlib.suppress(Exception):
+        writer.close()
+
+
 class Client:
     """A connection to a host (see the module docstring)."""
 
@@ -271,13 +287,12 @@ class Client:
         """Close the connection (the seat is kept for the grace period; send Leave
         first to give it up)."""
         self._closed = True
-        if self._writer is not None:
-            with contextlib.suppress(Exception):
-                self._writer.close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._writer is not None:
+            await _close_gracefully(self._reader, self._writer)
         if not self._ended:
             self._end(Disconnected("closed"))
 
