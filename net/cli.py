@@ -57,6 +57,17 @@ def add_commands(subparsers) -> None:
     host.add_argument(
         "--no-announce", action="store_true", help="do not announce the table on the LAN"
     )
+    host.add_argument(
+        "--resume",
+        action="store_true",
+        help="restore every unfinished table an earlier host saved (after a crash or "
+        "Ctrl-C); the players come back to their seats",
+    )
+    host.add_argument(
+        "--no-save",
+        action="store_true",
+        help="do not save the tables (then a crashed game cannot be resumed)",
+    )
     bot = subparsers.add_parser(
         "bot",
         help="join a table as a bot over TCP",
@@ -131,7 +142,7 @@ def _on_stop(stop: asyncio.Event) -> Callable[[], None]:
 
 
 async def _host(args: argparse.Namespace) -> int:
-    from net import discovery
+    from net import discovery, persist
     from net import protocol as p
     from net.games import GAME_TITLES, PLAYER_RANGE
     from net.host import Host
@@ -161,13 +172,36 @@ async def _host(args: argparse.Namespace) -> int:
             seats_total=table.settings.seats, port=host.port, protocol=p.PROTOCOL_VERSION,
         )  # fmt: skip
 
-    host = Host(report=report)
+    # every table is saved after every change (net.persist), so --resume can restore it
+    store = None if args.no_save else persist.Store.default("tables", report=report)
+    saves: list[persist.Saved] = []
+    if args.resume:
+        saves, problems = persist.load_all(store or persist.Store.default("tables"))
+        for problem in problems:
+            print(f"motherlode host: not restored: {problem}", file=sys.stderr)
+        if not saves:
+            print("motherlode host: --resume found no unfinished table to restore.")
+    elif store is not None and store.unfinished():
+        count = len(store.unfinished())
+        print(f"{count} unfinished table{'s are' if count > 1 else ' is'} saved; "
+              "`motherlode host --resume` restores them.")  # fmt: skip
+    clock = persist.resumed_clock(saves) if saves else None
+    host = Host(report=report, store=store, clock=clock)
+    restored = []
+    for saved in saves:
+        try:
+            restored.append(host.restore(saved))
+        except persist.SaveError as exc:
+            print(f"motherlode host: not restored: {exc}. The file is kept.", file=sys.stderr)
     name = args.name or f"{GAME_TITLES[args.game]} table"
+    table = next((t for t in restored if t.name.casefold() == name.casefold()), None)
+    new = table is None
     try:
-        table = host.create_table(
-            name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
-            seed=args.seed,
-        )  # fmt: skip
+        if table is None:
+            table = host.create_table(
+                name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
+                seed=args.seed,
+            )  # fmt: skip
     except (ValueError, Refusal) as exc:
         print(f"motherlode host: {exc}", file=sys.stderr)
         return 2
@@ -180,7 +214,10 @@ async def _host(args: argparse.Namespace) -> int:
         return 1
     shown = discovery.local_addresses() if args.bind in (None, "", "0.0.0.0", "::") else []
     shown = shown or [args.bind or "127.0.0.1"]
-    print(f"Motherlode is hosting {GAME_TITLES[args.game]} at the table {table.name!r}.")
+    for old in restored:
+        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} after {len(old.log)} moves: "
+              "the players reconnect to their seats.")  # fmt: skip
+    print(f"Motherlode is hosting {GAME_TITLES[table.game]} at the table {table.name!r}.")
     print("Friends join with `motherlode join ADDRESS`, using one of:")
     for address in shown:
         print(f"  {discovery.format_address(address, host.port)}")
@@ -188,7 +225,7 @@ async def _host(args: argparse.Namespace) -> int:
     if not args.no_announce:
         announcer = discovery.Announcer()
         await announcer.start(_announcement(table))
-    if args.bots == seats:
+    if new and args.bots == seats:
         host.start_game(table)  # every seat is a bot: a match to watch
     stop = asyncio.Event()
     restore = _on_stop(stop)

@@ -153,6 +153,7 @@ class Client:
         timeout: float = 10.0,
         clock: Clock | None = None,
         protocol: int = p.PROTOCOL_VERSION,
+        token: str | None = None,
     ) -> Client:
         """Join a host over TCP. Raises Unreachable, VersionMismatch, TableFull or
         Rejected; on success ``client.welcome`` holds the host's welcome.
@@ -166,7 +167,7 @@ class Client:
             except (TimeoutError, OSError) as exc:
                 raise Unreachable(f"Cannot reach {host}:{port}: {exc}") from None
 
-        hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate)
+        hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate, token=token)
         client = cls(opener, hello, reconnect=reconnect, clock=clock)
         await client._open()
         return client
@@ -180,13 +181,17 @@ class Client:
         table: str | None = None,
         spectate: bool = False,
         clock: Clock | None = None,
+        token: str | None = None,
     ) -> Client:
-        """Join an in-process ``net.host.Host`` (local play) through the same protocol."""
+        """Join an in-process ``net.host.Host`` (local play) through the same protocol;
+        ``token`` takes a seat back (e.g. a saved hot-seat game)."""
 
         async def opener() -> tuple[asyncio.StreamReader, Any]:
             return host.open_local()
 
-        hello = p.Hello(protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate)
+        hello = p.Hello(
+            protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate, token=token
+        )
         client = cls(opener, hello, clock=clock)
         await client._open()
         return client
@@ -228,6 +233,11 @@ class Client:
                     kind = _HELLO_ERRORS.get(message.code, Rejected)
                     raise kind(message.message, message.code)
                 early.append(message)
+        except (ConnectionError, OSError) as exc:
+            # the host went away during the hello (e.g. killed between accept and
+            # welcome): the same as unreachable, so a reconnect tries again
+            writer.close()
+            raise Unreachable(f"The host dropped the connection during the hello: {exc}") from None
         except BaseException:
             writer.close()
             raise

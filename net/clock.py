@@ -28,11 +28,12 @@ class Clock(Protocol):
 
 
 class RealClock:
-    """Monotonic time from the running event loop, counted from the clock's creation."""
+    """Monotonic time from the running event loop, counted from the clock's creation
+    (from ``start``: a resumed host's clock goes on from its latest save)."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: float = 0.0) -> None:
         self._loop = asyncio.get_running_loop()
-        self._epoch = self._loop.time()
+        self._epoch = self._loop.time() - start
 
     def now(self) -> float:
         return self._loop.time() - self._epoch

@@ -19,13 +19,16 @@ import socket
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from net import protocol as p
 from net.clock import Clock, Handle, RealClock
 from net.games import PLAYER_RANGE
 from net.protocol import Code
 from net.table import DEFAULT_GRACE, Member, Refusal, Settings, Table, Tables
+
+if TYPE_CHECKING:
+    from net.persist import Saved, Store
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +59,11 @@ class Host:
         clock: Clock | None = None,
         config: HostConfig | None = None,
         report: Callable[[str], None] | None = None,
+        store: Store | None = None,
     ) -> None:
         self._clock = clock
+        #: where every table is saved after every change (net.persist), or None
+        self.store = store
         self.config = config or HostConfig()
         self.report = report or (lambda text: None)
         self.tables = Tables()
@@ -89,9 +95,28 @@ class Host:
                 raise TypeError(f"unknown table setting {key!r}")
             setattr(base, key, value)
         table = self.tables.add(Table(name, game, base, report=self.report))
+        self._watch(table)
         for _ in range(bots):
             table.add_bot()
         return table
+
+    def restore(self, saved: Saved) -> Table:
+        """Add a saved table's unfinished game (``net.persist.Saved``): replayed and
+        checked, every person away until they come back with their token. Raises
+        ``net.persist.SaveError``. Start the host's clock at ``persist.resume_time``."""
+        table = saved.restore(self.clock.now(), report=self.report)
+        self.tables.adopt(table)
+        self._watch(table)
+        if self.store is not None:
+            self.store.adopt(table, saved)
+        self.report(f"{table.name}: restored after {len(table.log)} moves; the players "
+                    "come back with their tokens")  # fmt: skip
+        self.touched(table)
+        return table
+
+    def _watch(self, table: Table) -> None:
+        if self.store is not None:
+            table.on_change = self.store.touched
 
     def start_game(self, table: Table) -> None:
         """Start a table's game now (e.g. a table of bots); raises net.table.Refusal."""
@@ -176,7 +201,9 @@ class Host:
     # -- tables and their timers -----------------------------------------------------
 
     def touched(self, table: Table) -> None:
-        """Re-arm the table's timer after anything that may have changed it."""
+        """Save the table if it changed, and re-arm its timer."""
+        if self.store is not None:
+            self.store.touched(table, self.clock.now())
         when = table.next_wakeup()
         current = self._timers.get(table)
         if current is not None:

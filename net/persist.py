@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import itertools
 import logging
 import os
 import random
@@ -46,9 +45,8 @@ import msgspec
 import platformdirs
 
 from net import protocol as p
-from net import table as table_module
 from net.games import Driver, make_brain, make_driver
-from net.table import Member, Seat, Settings, Table, Tables
+from net.table import Member, Seat, Settings, Table
 
 log = logging.getLogger(__name__)
 
@@ -234,9 +232,7 @@ class Store:
             game_no=table.games_played,
             players=[s.name for s in table.seats],
             first_drawn=first_drawn,
-            # the deal's time: bots planned from it (older tables: the first move's)
-            started_at=getattr(table, "started_at", None)
-            or (table.log[0]["at"] if table.log else now),
+            started_at=table.started_at if table.started_at is not None else now,
         )
 
     def _save(self, table: Table, record: _Record, now: float, finished: bool) -> None:
@@ -680,19 +676,6 @@ def resume_time(saves: Iterable[Saved]) -> float:
     return max((s.saved_at for s in saves), default=0.0)
 
 
-def adopt_members(tables: Tables, table: Table) -> None:
-    """Register a restored table's members so their tokens work, and keep new member
-    ids clear of the restored ones."""
-    tables.add(table)
-    highest = 0
-    for member in table.members:
-        tables._by_id[member.id] = member
-        highest = max(highest, member.id)
-    ids = table_module._member_ids
-    upcoming = next(ids)
-    table_module._member_ids = itertools.count(max(upcoming, highest + 1))
-
-
 def load_all(store: Store) -> tuple[list[Saved], list[str]]:
     """Every unfinished save of ``store`` that reads, and a message for each that does
     not (those files are left in place). ``Saved.restore`` replays and checks them."""
@@ -710,82 +693,17 @@ def load_all(store: Store) -> tuple[list[Saved], list[str]]:
     return good, problems
 
 
-def restore_into(host: Any, saved: Saved) -> Table:
-    """Restore ``saved`` into a running ``net.host.Host`` (``Host.restore``): the table
-    joins the host, its tokens work, its timers run, and it goes on saving into the
-    same file. Raises SaveError (nothing is added then)."""
-    table = saved.restore(host.clock.now(), report=host.report)
-    adopt_members(host.tables, table)
-    if host.store is not None:
-        host.store.adopt(table, saved)
-    host.report(f"{table.name}: restored after {len(table.log)} moves; players come back "
-                "with their tokens")  # fmt: skip
-    host.touched(table)
-    return table
-
-
 def saving_host(store: Store, **kwargs: Any) -> Any:
     """A ``net.host.Host`` that saves every table into ``store`` (``kwargs`` go to
     ``Host``)."""
     from net.host import Host
 
-    try:
-        return Host(store=store, **kwargs)
-    except TypeError:  # a Host without saves built in: hook them on
-        return _hooked(Host(**kwargs), store)
+    return Host(store=store, **kwargs)
 
 
-def _hooked(host: Any, store: Store) -> Any:
-    host.store = store
+def resumed_clock(saves: Iterable[Saved]) -> Any:
+    """The real clock of a host that resumes ``saves``: it starts at the latest save's
+    time (see the module docstring). Call it inside the running loop."""
+    from net.clock import RealClock
 
-    def saving(table: Table) -> Table:
-        # save before the table sends anyone the views of a change
-        broadcast = table._broadcast
-
-        def saving_broadcast(events: list[dict[str, Any]], now: float) -> None:
-            store.touched(table, now)
-            broadcast(events, now)
-
-        table._broadcast = saving_broadcast  # type: ignore[method-assign]
-        return table
-
-    create, touched = host.create_table, host.touched
-    host.create_table = lambda *a, **k: saving(create(*a, **k))
-
-    def touch(table: Table) -> None:
-        store.touched(table, host.clock.now())
-        touched(table)
-
-    host.touched = touch
-
-    def restore(saved: Saved) -> Table:
-        table = saved.restore(host.clock.now(), report=host.report)
-        saving(table)
-        adopt_members(host.tables, table)
-        store.adopt(table, saved)
-        host.report(f"{table.name}: restored after {len(table.log)} moves")
-        host.touched(table)
-        return table
-
-    host.restore = restore
-    return host
-
-
-class ResumedClock:
-    """The host's real clock, started at ``start`` instead of 0: a resumed host's time
-    goes on from its latest save (see the module docstring)."""
-
-    def __init__(self, start: float) -> None:
-        from net.clock import RealClock
-
-        self._clock = RealClock()
-        self._start = start
-
-    def now(self) -> float:
-        return self._clock.now() + self._start
-
-    def call_at(self, when: float, callback: Callable[[], object]) -> Any:
-        return self._clock.call_at(when - self._start, callback)
-
-    async def sleep_until(self, when: float) -> None:
-        await self._clock.sleep_until(when - self._start)
+    return RealClock(start=resume_time(saves))

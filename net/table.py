@@ -166,6 +166,10 @@ class Table:
         self.log: list[dict[str, Any]] = []
         self.result: p.Over | None = None  # the last game's, for a player who was away
         self.games_played = 0
+        self.started_at: float | None = None  # the host time of the deal
+        # called with (table, now) after every change and before anyone is sent its
+        # views: the host's saves (net.persist)
+        self.on_change: Callable[[Table, float], None] | None = None
         self._stuck_deadline: float | None = None
 
     # -- queries -----------------------------------------------------------------------
@@ -583,6 +587,7 @@ class Table:
     def _start(self, now: float) -> None:
         self.phase = "playing"
         self.games_played += 1
+        self.started_at = now
         self.seed = self.settings.seed or secrets.token_hex(32)
         self.seed_hash = hashlib.sha256(self.seed.encode()).hexdigest()
         self.log = []
@@ -661,6 +666,8 @@ class Table:
     def _changed(self, events: list[dict[str, Any]], now: float) -> None:
         assert self.driver is not None
         self._stuck_deadline = None
+        if self.on_change is not None:
+            self.on_change(self, now)  # saved before anyone sees it
         self._broadcast(events, now)
         if self.driver.over:
             self._finish(now)
@@ -770,6 +777,18 @@ class Tables:
         if table.name.casefold() in (name.casefold() for name in self.tables):
             raise ValueError(f"there is already a table called {table.name!r}")
         self.tables[table.name] = table
+        return table
+
+    def adopt(self, table: Table) -> Table:
+        """Add a restored table (``net.persist``) whose members hold resume tokens: the
+        tokens work again, and new members get ids clear of theirs."""
+        global _member_ids
+        self.add(table)
+        highest = 0
+        for member in table.members:
+            self._by_id[member.id] = member
+            highest = max(highest, member.id)
+        _member_ids = itertools.count(max(next(_member_ids), highest + 1))
         return table
 
     def find(self, name: str | None) -> Table:

@@ -159,29 +159,20 @@ async def resume_hotseat(app: MotherlodeApp, saved: Any) -> None:
     its seats back with the saved token."""
     from net import persist
 
-    clock = app.host_clock or persist.ResumedClock(saved.saved_at)
+    clock = app.host_clock or persist.resumed_clock([saved])
     host = persist.saving_host(persist.Store.default("hotseat"), clock=clock)
     try:
         table = host.restore(saved)
         tokens = sorted(set(saved.seat_tokens().values()))
         if not tokens:
             raise persist.SaveError("nobody at that table can take a seat back")
-        client = await _resume_client(host, table.name, tokens[0], app.client_clock)
+        client = await Client.local(host, "resume", table=table.name, token=tokens[0],
+                                    clock=app.client_clock)
     except (persist.SaveError, NetError) as error:
         await host.close()
         app.show_message("Cannot resume that game", getattr(error, "message", str(error)))
         return
     app.attach(Link(app, client, mode="hotseat", host=host))
-
-
-async def _resume_client(host: Host, table: str, token: str, clock: Any) -> Client:
-    async def opener():
-        return host.open_local()
-
-    hello = p.Hello(protocol=p.PROTOCOL_VERSION, name="resume", token=token, table=table)
-    client = Client(opener, hello, clock=clock)
-    await client._open()
-    return client
 
 
 async def start_solo(app: MotherlodeApp, game: str, bots: int) -> None:
@@ -235,7 +226,7 @@ async def start_lan_host(app: MotherlodeApp, game: str | None, saves: Any = ()) 
 
     clock = app.host_clock
     if saves and clock is None:
-        clock = persist.ResumedClock(persist.resume_time(saves))
+        clock = persist.resumed_clock(saves)
     host = persist.saving_host(persist.Store.default("tables"), clock=clock)
     port = app.lan_port
     try:
@@ -283,7 +274,8 @@ async def start_lan_host(app: MotherlodeApp, game: str | None, saves: Any = ()) 
             seats_total=table.settings.seats, port=real_port, protocol=p.PROTOCOL_VERSION))
     try:
         if token is not None:  # your own seat at your restored table
-            client = await _resume_client(host, table.name, token, app.client_clock)
+            client = await Client.local(host, "resume", table=table.name, token=token,
+                                        clock=app.client_clock)
         else:
             client = await Client.local(host, app.settings.name, table=table.name,
                                         spectate=bool(saves), clock=app.client_clock)

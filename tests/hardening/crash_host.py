@@ -59,10 +59,6 @@ class KillingStore(persist.Store):
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _host(clock, store) -> Host:
-    return persist.saving_host(store, clock=clock)
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", required=True)
@@ -89,10 +85,10 @@ async def main(args: argparse.Namespace) -> int:
             print("REFUSED", " | ".join(problems), flush=True)
             return 3
     clock = ScaledClock(args.speed, persist.resume_time(saves))
-    host = _host(clock, store)
+    host = Host(clock=clock, store=store)
     for saved in saves:
         try:
-            persist.restore_into(host, saved)
+            host.restore(saved)
         except persist.SaveError as exc:
             print("REFUSED", exc, flush=True)
             return 3

@@ -30,9 +30,7 @@ def store_dir():
 
 
 def saving_host(clock, store: Store) -> Host:
-    from .crash_host import _host
-
-    return _host(clock, store)
+    return Host(clock=clock, store=store)
 
 
 class Player:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from net.clock import FakeClock
+from net.host import Host
 from net.persist import Saved, Store
-from tests.hardening.crash_host import _host
 from tests.hardening.harness import drive
 from tui.cli import _app_start, build_parser
 from tui.screens.common import MessageScreen
@@ -21,7 +21,7 @@ from .test_modes import make_app, until
 async def _saved_game(tmp_path, game: str):
     clock = FakeClock()
     store = Store(tmp_path / "tables", tmp_path / "games")
-    host = _host(clock, store)
+    host = Host(clock=clock, store=store)
     table = host.create_table("Replay", game, seats=3, bots=3, seed="rp", bot_pace=0.2,
                               supply=10)  # fmt: skip
     host.start_game(table)
