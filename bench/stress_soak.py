@@ -8,7 +8,7 @@ Nuggets (2 bots, pace 0.5 s), the rest Fool's Gold (3 bots, normal difficulty). 
 latency sample is the time from a bot sending an action to that bot reading the next
 ``state`` for its seat.
 
-    .venv/bin/python bench/stress_soak.py [--tables 200] [--minutes 10] [--every 30] [--foolsgold 0.25]
+    .venv/bin/python bench/stress_soak.py [--tables 200] [--minutes 10] [--foolsgold 0.25]
 """
 
 from __future__ import annotations
