@@ -85,6 +85,10 @@ async def _start_host(
     line = await asyncio.wait_for(proc.stdout.readline(), 20.0)
     if not line.startswith(b"READY"):
         await proc.wait()
+        if proc.returncode == -signal.SIGKILL:
+            # its kill point came while it restored (a bot's move was due at once):
+            # a crash like any other
+            return _Host(proc, port)
         err = (directory / "host-stderr.txt").read_bytes()
         raise AssertionError(f"the host did not start: {line!r} {err.decode()[-2000:]}")
     return _Host(proc, int(line.split()[1]))
