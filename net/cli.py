@@ -14,7 +14,8 @@ import sys
 import time
 from collections.abc import Callable
 
-DEFAULT_PORT = 7777
+from net.address import DEFAULT_PORT, parse_address
+
 GAMES = ("nuggets", "foolsgold")
 DIFFICULTIES = ("easy", "normal", "hard")
 
@@ -102,25 +103,6 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``HOST[:PORT]`` (IPv6 in brackets, ``[::1]:7777``) as (host, port)."""
-    text = text.strip()
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port_text = rest[1:] if rest.startswith(":") else ""
-        if rest and not rest.startswith(":"):
-            raise ValueError(f"cannot read the address {text!r}: expected [IPv6]:PORT")
-    elif text.count(":") == 1:
-        host, port_text = text.split(":")
-    else:
-        host, port_text = text, ""
-    if not host:
-        raise ValueError(f"the address {text!r} has no host")
-    if not port_text:
-        return host, default_port
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"the port in {text!r} must be a number from 1 to 65535")
-    return host, int(port_text)
 
 
 def _say(text: str) -> None:

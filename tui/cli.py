@@ -59,7 +59,7 @@ def _add_app_commands(subparsers) -> None:
 def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple:
     """What the app opens, from the command line; parser.error() on bad input."""
     if args.command == "join":
-        from tui.address import parse_address
+        from net.address import parse_address
 
         try:
             host, port = parse_address(args.address)

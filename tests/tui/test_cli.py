@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tui.address import parse_address
+from net.address import parse_address
 from tui.cli import _app_start, build_parser
 
 

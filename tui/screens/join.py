@@ -95,7 +95,7 @@ class JoinScreen(Screen[None]):
 
     @on(Input.Submitted, "#address")
     def _typed(self, event: Input.Submitted) -> None:
-        from tui.address import parse_address
+        from net.address import parse_address
 
         try:
             host, port = parse_address(event.value)

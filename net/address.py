@@ -1,4 +1,4 @@
-"""Addresses as people type them. Headless: the command line parses with it."""
+"""Addresses as people type them: `HOST[:PORT]`, for the command line and the join screen."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
         host, sep, rest = text[1:].partition("]")
         if not sep:
             raise ValueError(f"{text!r}: a [ without its ]")
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{text!r}: expected [IPv6]:PORT")
         port_text = rest[1:] if rest.startswith(":") else ""
     elif text.count(":") == 1:
         host, port_text = text.split(":")
