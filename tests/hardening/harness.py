@@ -15,11 +15,11 @@ from typing import Any
 
 import msgspec
 
-import nuggets
 from net import protocol as p
 from net.client import Client, Disconnected
 from net.protocol import Code
 from net.table import Settings, Table, Tables
+from tests.net.helpers import greedy_nuggets
 
 # The codes the framing itself gives a bad line (net.protocol); every other code comes
 # from the host's tables or the connection's life.
@@ -230,20 +230,6 @@ def oversize_frame(max_line: int) -> bytes:
 
 # ---------------------------------------------------------------------------
 # Scripted Gold Nuggets players and the reference game
-
-
-def greedy_nuggets(view: dict) -> p.Roll | p.Keep | p.Stop:
-    """A deterministic scripted Gold Nuggets player: keep the most dice, stop at 8."""
-    if view["phase"] == "roll":
-        return p.Roll()
-    if view["phase"] == "keep":
-        rolled = [nuggets.Face(f) for f in view["rolled"]]
-        kept = [nuggets.Face(f) for f in view["kept"]]
-        best = max(nuggets.legal_keeps(rolled, kept), key=lambda k: (len(k), [f.value for f in k]))
-        return p.Keep(faces=[f.value for f in best])
-    if view["phase"] == "choose" and view["kept_value"] < 8 and view["dice_left"] >= 3:
-        return p.Roll()
-    return p.Stop()
 
 
 async def play_nuggets(client: Client, seen: list | None = None) -> p.Over:
