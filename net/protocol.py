@@ -37,6 +37,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
+from net.text import strip_controls
+
 PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_MAX_DEPTH = 32
@@ -495,7 +497,12 @@ class Connection:
                 self._fail_long()
             if not line.strip():
                 continue
-            return self._decode(line)
+            message = self._decode(line)
+            if self.role is Role.CLIENT and _SUSPECT.search(line):
+                # The host cleans peer text, but a client trusts no host with its
+                # terminal: escapes and controls go from every string it receives.
+                message = _defang(message)
+            return message
 
     def _fail_long(self) -> None:
         self._buffer.clear()
@@ -527,6 +534,26 @@ class Connection:
                 Code.INTERNAL, f"a {self.role.value} cannot send {type(message).__name__}"
             )
         return encode(message, max_line=self.max_line)
+
+
+# What a line must hold for a string in it to carry a control or bidi character: a JSON
+# \u escape, or the raw UTF-8 of a C1 control, a bidi control or a BOM.
+_SUSPECT = re.compile(
+    rb"\\u|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf"
+)
+
+
+def _defang(value: Any) -> Any:
+    if isinstance(value, str):
+        return strip_controls(value)
+    if isinstance(value, list):
+        return [_defang(v) for v in value]
+    if isinstance(value, dict):
+        return {_defang(k): _defang(v) for k, v in value.items()}
+    if isinstance(value, Struct):
+        fields = {f: _defang(getattr(value, f)) for f in value.__struct_fields__}
+        return msgspec.structs.replace(value, **fields)
+    return value
 
 
 def encode(message: Struct, *, max_line: int = DEFAULT_MAX_LINE) -> bytes:

@@ -26,6 +26,16 @@ _INVISIBLE = dict.fromkeys(
 _SPACES = re.compile(r"\s+")
 
 
+def strip_controls(text: str) -> str:
+    """``text`` without escape sequences, control characters other than newline and tab,
+    lone surrogates and bidi controls; nothing else changes. What a client does to
+    every string a host sends, so a hostile host cannot reach the terminal either."""
+    text = _ESCAPES.sub("", text).translate(_INVISIBLE)
+    return "".join(
+        ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")
+    )
+
+
 def clean_text(text: str) -> str:
     """``text`` without escape sequences, control characters (C0, DEL, C1), lone
     surrogates, bidi controls and line breaks; runs of white space become one space,

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from net import protocol as p
 from net.protocol import (
     CLIENT,
     CLOSED,
@@ -252,3 +253,40 @@ def test_fuzz_client_side_too(data):
     conn.receive_data(data + b"\n" + CLIENT_VALID[0])
     for item in drain(conn):
         assert isinstance(item, Code) or type(item).__module__ == "net.protocol"
+
+
+HOSTILE = [
+    "\x1b]0;pwned\x07",
+    "\x1b]52;c;ZXZpbA==\x07",
+    "\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\",
+    "\x1b[2J",
+    "\x1bP1$rX\x1b\\",
+    "\x9b2J",
+    "\x9d0;c1\x9c",
+    "\u202eevil\u2066",
+    "\x1b]0;never ends",
+]
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+@pytest.mark.parametrize("payload", HOSTILE)
+def test_a_client_strips_escapes_from_everything_a_hostile_host_sends(payload, ascii_only):
+    conn = p.Connection(p.CLIENT)
+    line = {"type": "chat", "name": f"Ann{payload}", "seat": 0, "text": f"hi{payload}!", "at": 1.0}
+    error = {"type": "error", "code": "x", "message": f"bad{payload}"}
+    for message in (line, error):
+        conn.receive_data(json.dumps(message, ensure_ascii=ascii_only).encode() + b"\n")
+    chat, error = conn.next_message(), conn.next_message()
+    for text in (chat.name, chat.text, error.message):
+        assert not any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in text), repr(text)
+        assert "\u202e" not in text and "\u2066" not in text
+        assert "pwned" not in text and "ZXZpbA" not in text and "http://evil" not in text
+    assert chat.name.startswith("Ann") and chat.text.startswith("hi")
+
+
+def test_a_client_keeps_ordinary_text_as_sent():
+    conn = p.Connection(p.CLIENT)
+    line = '{"type":"chat","name":"Zoë [bold]","seat":1,"text":"a\\tb\\nc","at":2}\n'
+    conn.receive_data(line.encode())
+    chat = conn.next_message()
+    assert (chat.name, chat.text) == ("Zoë [bold]", "a\tb\nc")
