@@ -9,12 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer
 
 from net import protocol as p
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
+from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
 from tui.widgets.log import EventLog
@@ -22,7 +22,7 @@ from tui.widgets.log import EventLog
 FLASH_SECONDS = 0.5
 
 
-class FoolsGoldScreen(Screen[None]):
+class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
     BINDINGS = [
@@ -54,8 +54,6 @@ class FoolsGoldScreen(Screen[None]):
         # Peer text: the host cleans it, and we clean it again before it reaches a screen.
         self.names = [clean_text(str(n)) for n in names]
         self.ascii_mode = ascii_mode
-        self._ready = False
-        self._pending: list[tuple] = []  # what arrived before the screen was mounted
 
     def compose(self) -> ComposeResult:
         with Vertical(id="foolsgold-table"):
@@ -78,9 +76,7 @@ class FoolsGoldScreen(Screen[None]):
         self.query_one(Reveal).names = tuple(self.names)
         if self.view is not None:
             self.watch_view(self.view)
-        pending, self._pending = self._pending, []
-        for kind, *args in pending:
-            {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
+        self._replay_pending()
 
     def set_names(self, names: list[str]) -> None:
         self.names = [clean_text(str(n)) for n in names]
@@ -197,31 +193,6 @@ class FoolsGoldScreen(Screen[None]):
 
     # -- what the link tells -----------------------------------------------------------
 
-    @property
-    def finished(self) -> bool:
-        """The game (or match) is over: leaving needs no confirmation."""
-        view = self.view or {}
-        return bool(view.get("over") or view.get("winner") is not None)
-
-    def add_log(self, line: str) -> None:
-        """A line for the event log (notices, chat, the seed): literal text."""
-        if not self._ready:
-            self._pending.append(("log", line))
-            return
-        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
-            return
-        self.query_one(EventLog).add_line(line)
-
-    def show_status(self, text: str) -> None:
-        """A line that stays until replaced: reconnects, failures. Empty hides it."""
-        if not self._ready:
-            self._pending.append(("status", text))
-            return
-        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
-            return
-        status = self.query_one("#status", Hint)
-        status.text = text
-        status.display = bool(text)
 
     # -- intent flows up ----------------------------------------------------------
 

@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer
 
 from net import protocol as p
@@ -18,6 +17,7 @@ from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps
 from tui.messages import DieClicked, SendAction
 from tui.screens.common import PickScreen
+from tui.screens.table import TableScreen
 from tui.widgets.advisor import AdvisorPanel
 from tui.widgets.board import Hint, Holdings, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
@@ -32,7 +32,7 @@ def _count(faces) -> str:
     return " + ".join(f"{n}x {face}" for face, n in counts.items())
 
 
-class NuggetsScreen(Screen[None]):
+class NuggetsScreen(TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
 
     BINDINGS = [
@@ -73,8 +73,6 @@ class NuggetsScreen(Screen[None]):
         super().__init__()
         self.my_seats = list(seats)
         self.ascii_mode = ascii_mode
-        self._ready = False
-        self._pending: list[tuple] = []  # what arrived before the screen was mounted
         self.hotseat = hotseat
         self.set_reactive(NuggetsScreen.advisor_on, advisor)
         self._follow: p.Roll | p.Stop | None = None
@@ -100,9 +98,7 @@ class NuggetsScreen(Screen[None]):
         self.query_one(AdvisorPanel).display = self.advisor_on
         if self.view is not None:
             self.watch_view(self.view)
-        pending, self._pending = self._pending, []
-        for kind, *args in pending:
-            {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
+        self._replay_pending()
 
     # -- state flows down --------------------------------------------------------
 
@@ -249,31 +245,6 @@ class NuggetsScreen(Screen[None]):
 
     # -- what the link tells -----------------------------------------------------------
 
-    @property
-    def finished(self) -> bool:
-        """The game (or match) is over: leaving needs no confirmation."""
-        view = self.view or {}
-        return bool(view.get("over") or view.get("winner") is not None)
-
-    def add_log(self, line: str) -> None:
-        """A line for the event log (notices, chat, the seed): literal text."""
-        if not self._ready:
-            self._pending.append(("log", line))
-            return
-        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
-            return
-        self.query_one(EventLog).add_line(line)
-
-    def show_status(self, text: str) -> None:
-        """A line that stays until replaced: reconnects, failures. Empty hides it."""
-        if not self._ready:
-            self._pending.append(("status", text))
-            return
-        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
-            return
-        status = self.query_one("#status", Hint)
-        status.text = text
-        status.display = bool(text)
 
     # -- intent flows up ----------------------------------------------------------
 

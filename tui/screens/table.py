@@ -1,0 +1,55 @@
+"""What both game tables share: the log, the status line, and holding what the link
+sends before the screen is mounted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.screen import Screen
+
+from tui.widgets.board import Hint
+from tui.widgets.log import EventLog
+
+
+class TableScreen(Screen[None]):
+    """Base of the Gold Nuggets and Fool's Gold tables. Subclasses render ``view`` and
+    define ``show_state(view, events)``."""
+
+    view: Any
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ready = False
+        self._pending: list[tuple] = []  # what arrived before the screen was mounted
+
+    def _replay_pending(self) -> None:
+        """Call at the end of ``on_mount`` (after setting ``_ready``): what arrived early."""
+        pending, self._pending = self._pending, []
+        for kind, *args in pending:
+            {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
+
+    @property
+    def finished(self) -> bool:
+        """The game (or match) is over: leaving needs no confirmation."""
+        view = self.view or {}
+        return bool(view.get("over") or view.get("winner") is not None)
+
+    def add_log(self, line: str) -> None:
+        """A line for the event log (notices, chat, the seed): literal text."""
+        if not self._ready:
+            self._pending.append(("log", line))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
+        self.query_one(EventLog).add_line(line)
+
+    def show_status(self, text: str) -> None:
+        """A line that stays until replaced: reconnects, failures. Empty hides it."""
+        if not self._ready:
+            self._pending.append(("status", text))
+            return
+        if not self.is_attached:  # torn down (the app is closing): nothing to draw on
+            return
+        status = self.query_one("#status", Hint)
+        status.text = text
+        status.display = bool(text)
