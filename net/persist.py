@@ -169,10 +169,6 @@ class Store:
     def _stage(self, name: str) -> None:
         """Called between the steps of a write; a no-op (the crash tests override it)."""
 
-    def path_for(self, table: Table) -> Path | None:
-        record = self._records.get(id(table))
-        return None if record is None else self.directory / f"{record.id}.json"
-
     def adopt(self, table: Table, save: Saved) -> None:
         """Continue saving a restored table into the file it came from."""
         self._records[id(table)] = _Record(
@@ -248,9 +244,6 @@ class Store:
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             atomic_write(live, data, self._stage)
         self.saves += 1
-
-    def forget(self, table: Table) -> None:
-        self._records.pop(id(table), None)
 
     # -- reading ---------------------------------------------------------------------
 

@@ -41,8 +41,11 @@ async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
 
 async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
     seats = [("Ann", False), ("Bob", False), ("Robo", True)]
-    app = make_app(tmp_path, start=("hotseat", seats),
-                   table_options={"seed": "resume-1", "bot_pace": 0.0, "supply": 25})
+    app = make_app(
+        tmp_path,
+        start=("hotseat", seats),
+        table_options={"seed": "resume-1", "bot_pace": 0.0, "supply": 25},
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table opens")
         screen = app.screen
