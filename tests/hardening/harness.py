@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
 from typing import Any
 
 import msgspec
@@ -19,6 +18,7 @@ from net import protocol as p
 from net.client import Client, Disconnected
 from net.protocol import Code
 from net.table import Settings, Table, Tables
+from tests.net import helpers
 from tests.net.helpers import greedy_nuggets
 
 # The codes the framing itself gives a bad line (net.protocol); every other code comes
@@ -55,69 +55,11 @@ async def drive(clock, done, limit: int = 200_000, step: float = 0.1) -> None:
     raise AssertionError("drive: never done")
 
 
-class Raw:
-    """A hand-driven TCP peer: raw bytes out, host messages in (``None`` once closed)."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.conn = p.Connection(p.CLIENT)
-
-    @classmethod
-    async def open(cls, port: int, rcvbuf: int | None = None) -> Raw:
-        if rcvbuf is None:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        else:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-            sock.setblocking(False)
-            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-            reader, writer = await asyncio.open_connection(sock=sock)
-        return cls(reader, writer)
-
-    async def send(self, data: bytes | Any) -> None:
-        if not isinstance(data, bytes):
-            data = p.encode(data)
-        self.writer.write(data)
-        await self.writer.drain()
-
-    async def hello(self, name: str, **kw: Any) -> p.Welcome:
-        await self.send(p.Hello(protocol=1, name=name, **kw))
-        return await self.expect(p.Welcome)
-
-    async def recv(self) -> Any:
-        """The next message, or ``None`` once the host closed the connection."""
-        while True:
-            message = self.conn.next_message()
-            if message is p.CLOSED:
-                return None
-            if message is not p.NEED_DATA:
-                return message
-            try:
-                data = await self.reader.read(65536)
-            except (ConnectionError, OSError):
-                data = b""
-            self.conn.receive_data(data)
-
-    async def expect(self, kind: type, where=lambda m: True) -> Any:
-        while True:
-            message = await self.recv()
-            if message is None:
-                raise AssertionError(f"closed while waiting for {kind.__name__}")
-            if isinstance(message, kind) and where(message):
-                return message
-
-    async def closed(self) -> list[Any]:
-        """Everything until the host closes the connection."""
-        seen = []
-        while (message := await self.recv()) is not None:
-            seen.append(message)
-        return seen
+class Raw(helpers.Raw):
+    """A hand-driven TCP peer (see ``tests/net/helpers.py``) that can also cut the line."""
 
     def abort(self) -> None:
         self.writer.transport.abort()
-
-    def close(self) -> None:
-        self.writer.close()
 
 
 # ---------------------------------------------------------------------------

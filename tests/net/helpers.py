@@ -64,7 +64,7 @@ class Raw:
 
     def __init__(self, reader, writer):
         self.reader, self.writer = reader, writer
-        self.conn = p_Connection()
+        self.conn = p.Connection(p.CLIENT)
 
     @classmethod
     async def open(cls, port: int, rcvbuf: int | None = None) -> Raw:
@@ -100,7 +100,7 @@ class Raw:
                 return message
             try:
                 data = await self.reader.read(65536)
-            except ConnectionError:
+            except OSError:  # a reset, or a socket already closed
                 data = b""
             self.conn.receive_data(data)
 
@@ -125,6 +125,3 @@ class Raw:
     def close(self) -> None:
         self.writer.close()
 
-
-def p_Connection():
-    return p.Connection(p.CLIENT)
