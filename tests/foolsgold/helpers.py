@@ -1,7 +1,7 @@
 """Forced deck orders and state snapshots for the Fool's Gold tests."""
 
 from foolsgold import Card, Round
-from foolsgold.cards import SET_SIZE
+from foolsgold.cards import ANIMAL_NAMES, SET_SIZE
 
 PROSPECTORS = {"Dusty Dan", "Calamity Kate", "Sourdough Sam", "Panhandle Pete"}
 
@@ -27,18 +27,7 @@ def forced_deck(players: int, start: int, hands: dict[int, str], pile: str = "")
 
 def filler(players: int, start: int, pile: str = "", **kw) -> Round:
     """A round where seat s holds five distinct animals nobody else holds."""
-    names = [
-        "Owl",
-        "Mule",
-        "Coyote",
-        "Rattlesnake",
-        "Buzzard",
-        "Jackrabbit",
-        "Bison",
-        "Armadillo",
-        "Raccoon",
-        "Gila Monster",
-    ]
+    names = list(ANIMAL_NAMES[:10])
     hands = {}
     for seat in range(players):
         hands[seat] = ", ".join(
