@@ -216,19 +216,6 @@ def reference_nuggets(seed: str, names: list[str], first: int = 0) -> p.Over:
     return overs[0]
 
 
-def cards_in(obj: Any):
-    """Every Fool's Gold card ``(name, variant)`` anywhere in a JSON-like object."""
-    if isinstance(obj, dict):
-        if {"name", "variant"} <= set(obj) and set(obj) <= {"name", "variant", "kind"}:
-            yield (obj["name"], obj["variant"])
-            return
-        for value in obj.values():
-            yield from cards_in(value)
-    elif isinstance(obj, list):
-        for value in obj:
-            yield from cards_in(value)
-
-
 def builtins(message: Any) -> Any:
     return msgspec.to_builtins(message)
 

@@ -24,8 +24,9 @@ from net.client import Client
 from net.clock import FakeClock
 from net.host import Host, HostConfig
 from net.table import Settings, Table, Tables
+from tests.net.helpers import cards_in
 
-from .harness import cards_in, drive, greedy_nuggets
+from .harness import drive, greedy_nuggets
 
 
 class Watch:

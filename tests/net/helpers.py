@@ -125,3 +125,15 @@ class Raw:
     def close(self) -> None:
         self.writer.close()
 
+
+def cards_in(obj):
+    """Every Fool's Gold card ``(name, variant)`` anywhere in a JSON-like object."""
+    if isinstance(obj, dict):
+        if {"name", "variant"} <= set(obj) and set(obj) <= {"name", "variant", "kind"}:
+            yield (obj["name"], obj["variant"])
+            return
+        for value in obj.values():
+            yield from cards_in(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from cards_in(value)

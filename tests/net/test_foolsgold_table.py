@@ -11,19 +11,7 @@ from net import protocol as p
 from net.botclient import BotSeat
 from net.table import Settings, Table, Tables
 from net.verify import verify_foolsgold
-
-
-def cards_in(obj):
-    """Every card dict anywhere in a JSON-like object."""
-    if isinstance(obj, dict):
-        if set(obj) == {"name", "kind", "variant"}:
-            yield (obj["name"], obj["variant"])
-            return
-        for value in obj.values():
-            yield from cards_in(value)
-    elif isinstance(obj, list):
-        for value in obj:
-            yield from cards_in(value)
+from tests.net.helpers import cards_in
 
 
 def longest_card_list(obj):

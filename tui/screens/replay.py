@@ -69,6 +69,11 @@ class _ReplayControls:
     index: int
     watching: int | None
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#hint").display = False  # what to press in play: not here
+        self._show()
+
     def _init_replay(self, replay: Replay, seat: int | None) -> None:
         self.replay = replay
         self.index = 0
@@ -131,10 +136,6 @@ class NuggetsReplayScreen(_ReplayControls, NuggetsScreen, inherit_bindings=False
         super().__init__([] if seat is None else [seat], ascii_mode=ascii_mode, advisor=False)
         self._init_replay(replay, seat)
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#hint").display = False  # what to press in play: not here
-        self._show()
 
     def _show(self) -> None:
         if not self._ready or not self.is_attached:
@@ -161,10 +162,6 @@ class FoolsGoldReplayScreen(_ReplayControls, FoolsGoldScreen, inherit_bindings=F
         super().__init__(seat, replay.names, ascii_mode=ascii_mode)
         self._init_replay(replay, seat)
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#hint").display = False  # what to press in play: not here
-        self._show()
 
     def _show(self) -> None:
         if not self._ready or not self.is_attached:
