@@ -279,14 +279,14 @@ async def inhost(tables: int, seconds: float) -> dict:
         late.clear()
         cpu0, wall0 = time.process_time(), time.perf_counter()
         end = time.perf_counter() + seconds
-        actions0 = sum(len(t.log) for t in made)
+        actions0 = sum(t.moves for t in made)
         while time.perf_counter() < end:
             await asyncio.sleep(0.5)
             for table in made:
                 if table.phase == "over":
                     host.start_game(table)  # matches back to back
         cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
-        actions = sum(len(t.log) for t in made) - actions0
+        actions = sum(t.moves for t in made) - actions0
     finally:
         table_module.Table._submit = submit
         table_module.Table.tick = tick

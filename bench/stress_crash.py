@@ -49,7 +49,7 @@ async def main(args: argparse.Namespace) -> int:
                 figures = await crash_run(
                     Path(directory), game=game, seed=seed, kills=args.kills, humans=people,
                     bots=bots, speed=speed, passive=passive, supply=args.supply,
-                    timeout=args.timeout,
+                    timeout=args.timeout, spill=args.spill,
                 )  # fmt: skip
             except Exception as exc:  # a failure is a figure too: count it, say why
                 failures.append(f"{game} seed {seed}: {str(exc)[:300]}")
@@ -59,7 +59,8 @@ async def main(args: argparse.Namespace) -> int:
             rows.append((game, figures, seconds))
             print(
                 f"game {n + 1}: {game:9} seed {seed}: {figures.kills} kills "
-                f"({figures.inner_kills} mid-save, {figures.outer_kills} from outside), "
+                f"({figures.inner_kills} mid-save of which {figures.history_kills} in a "
+                f"history append, {figures.outer_kills} from outside), "
                 f"{figures.saves_checked} saves checked, {figures.moves} moves, "
                 f"{figures.states_seen} states seen, {figures.lost} lost, {seconds:.1f} s",
                 flush=True,
@@ -69,7 +70,8 @@ async def main(args: argparse.Namespace) -> int:
     print()
     print(f"games finished      {len(rows)} of {args.games}")
     print(f"kills (SIGKILL)     {kills}: {sum(f.inner_kills for _, f, _ in rows)} at a write "
-          f"step, {sum(f.outer_kills for _, f, _ in rows)} from outside")  # fmt: skip
+          f"step ({sum(f.history_kills for _, f, _ in rows)} of them in a history append), "
+          f"{sum(f.outer_kills for _, f, _ in rows)} from outside")  # fmt: skip
     print(f"saves checked       {sum(f.saves_checked for _, f, _ in rows)} (all whole)")
     print(f"resumes             {sum(f.resumes for _, f, _ in rows)}")
     print(f"players back by token {sum(f.reconnects for _, f, _ in rows)}")
@@ -95,4 +97,7 @@ if __name__ == "__main__":
     parser.add_argument("--supply", type=int, default=40, help="Gold Nuggets supply")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds per game")
     parser.add_argument("--disk", action="store_true", help="save to /tmp, not tmpfs")
+    parser.add_argument(
+        "--spill", type=int, default=4, help="log entries in memory before a history append"
+    )
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -8,6 +8,9 @@ Nuggets (2 bots, pace 0.5 s), the rest Fool's Gold (3 bots, normal difficulty). 
 latency sample is the time from a bot sending an action to that bot reading the next
 ``state`` for its seat.
 
+The host saves every table after every change, as ``motherlode host`` does (into a
+temporary directory on disk; ``--tmpfs`` for /dev/shm, ``--no-save`` for none).
+
     .venv/bin/python bench/stress_soak.py [--tables 200] [--minutes 10] [--foolsgold 0.25]
 """
 
@@ -16,7 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,7 +73,11 @@ async def run(args) -> int:
         {"name": f"F{i}", "game": "foolsgold", "seats": 3}
         for i in range(args.tables - nuggets_tables)
     ]
-    host = HostProcess({"config": {"max_connections": 2048}, "tables": tables})
+    saves = None
+    if not args.no_save:
+        saves = Path(tempfile.mkdtemp(prefix="soak-", dir="/dev/shm" if args.tmpfs else None))
+    spec = {"config": {"max_connections": 2048}, "tables": tables, "store": str(saves or "")}
+    host = HostProcess(spec)
     base = rss_kib(host.pid)
     probe = Probe()
     clients: list[Client] = []
@@ -82,7 +91,9 @@ async def run(args) -> int:
             rng = random.Random(f"{table['name']}/{seat}")
             tasks.append(asyncio.create_task(run_bot(client, "normal", rng=rng, pace=pace)))
     joined = rss_kib(host.pid)
-    print(f"{args.tables} tables, {len(clients)} connections; host RSS {base / 1024:.1f} MiB "
+    print(f"{args.tables} tables ({nuggets_tables} Gold Nuggets, "
+          f"{args.tables - nuggets_tables} Fool's Gold), {len(clients)} connections, saves "
+          f"{'in ' + str(saves) if saves else 'off'}; host RSS {base / 1024:.1f} MiB "
           f"before, {joined / 1024:.1f} MiB with everyone joined")  # fmt: skip
     print(f"{'t (s)':>6} {'RSS MiB':>8} {'p50 ms':>7} {'p99 ms':>7} {'games':>6} {'errors':>6}")
     start = time.perf_counter()
@@ -111,6 +122,13 @@ async def run(args) -> int:
     for client in clients:
         await client.close()
     host.stop()
+    if saves is not None:
+        archived = list((saves / "games").glob("*.json"))
+        live = list((saves / "tables").iterdir())
+        size = sum(f.stat().st_size for f in archived)
+        print(f"saves: {len(archived)} games archived ({size / 2**20:.1f} MiB), "
+              f"{len(live)} live files at the end")  # fmt: skip
+        shutil.rmtree(saves)
     settled = rows[len(rows) // 5 :] or rows  # after the first fifth: warm
     growth = settled[-1][1] - settled[0][1]
     print(
@@ -129,6 +147,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--every", type=float, default=30)
     parser.add_argument("--foolsgold", type=float, default=0.25, help="share of tables")
+    parser.add_argument("--no-save", action="store_true", help="a host without saves")
+    parser.add_argument("--tmpfs", action="store_true", help="save to /dev/shm, not disk")
     args = parser.parse_args()
     sys.exit(asyncio.run(run(args)))
 

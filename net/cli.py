@@ -197,7 +197,7 @@ async def _host(args: argparse.Namespace) -> int:
     shown = discovery.local_addresses() if args.bind in (None, "", "0.0.0.0", "::") else []
     shown = shown or [args.bind or "127.0.0.1"]
     for old in restored:
-        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} after {len(old.log)} moves: "
+        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} after {old.moves} moves: "
               "the players reconnect to their seats.")  # fmt: skip
     print(f"Motherlode is hosting {GAME_TITLES[table.game]} at the table {table.name!r}.")
     print("Friends join with `motherlode join ADDRESS`, using one of:")

@@ -48,6 +48,9 @@ class HostConfig:
     max_queue_bytes: int = 1 << 20  # unsent bytes before a client is dropped
     sndbuf: int | None = None  # the kernel's send buffer per TCP connection (None: OS)
     read_size: int = 65536
+    # log entries a table keeps in memory when nothing saves them (no store); None
+    # keeps the whole game. With a store, the store decides (net.persist).
+    log_keep: int | None = 64
 
 
 class Host:
@@ -109,7 +112,7 @@ class Host:
         self._watch(table)
         if self.store is not None:
             self.store.adopt(table, saved)
-        self.report(f"{table.name}: restored after {len(table.log)} moves; the players "
+        self.report(f"{table.name}: restored after {table.moves} moves; the players "
                     "come back with their tokens")  # fmt: skip
         self.touched(table)
         return table
@@ -117,6 +120,8 @@ class Host:
     def _watch(self, table: Table) -> None:
         if self.store is not None:
             table.on_change = self.store.touched
+        else:
+            table.log_limit = self.config.log_keep
 
     def start_game(self, table: Table) -> None:
         """Start a table's game now (e.g. a table of bots); raises net.table.Refusal."""

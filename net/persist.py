@@ -13,6 +13,14 @@ the directory) and happen before the host sends anyone the views of a change: th
 host calls :meth:`Store.touched` synchronously after every change, before its
 writer tasks run, so a change that anyone saw is on disk.
 
+A long game does not make memory or saves grow: once the table holds ``spill``
+entries, the store appends them to the game's history file (``<id>.history``, one
+JSON entry per line, fsynced) and the table forgets them. The save names the history
+file with its entry count, byte length and SHA-256, so the save stays the commit
+point: bytes past that length (an append a crash cut short) are ignored and
+overwritten by the next append. A finished or abandoned game is archived as one
+self-contained file (the history inlined), written as a stream.
+
 Time: a table's log carries the host's clock. A host that resumes starts its clock
 at the latest save's time (:func:`resume_time`), so the time the host was down does
 not count: every pending deadline (a grab race, a call window, the pause between
@@ -21,6 +29,7 @@ rounds, a bot's planned move) keeps the time it had left at the last save.
 Files (``data_dir()`` is platformdirs' user data dir, or ``$MOTHERLODE_DATA_DIR``)::
 
     <data>/tables/<id>.json    a LAN table's unfinished game   (motherlode host --resume)
+    <data>/tables/<id>.history its earlier entries (as for hotseat)
     <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume")
     <data>/games/<id>.json     every finished or abandoned game (motherlode replay FILE)
 """
@@ -36,8 +45,8 @@ import re
 import secrets
 import tempfile
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +60,9 @@ from net.table import Member, Seat, Settings, Table
 log = logging.getLogger(__name__)
 
 FORMAT = "motherlode-table"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)  # version 1: the whole log inline, no history file
+SPILL = 64  # entries a table keeps in memory before the store moves them to history
 STATUSES = ("playing", "finished", "abandoned")
 _ACTION = msgspec.json.Decoder(p.GameAction)
 _ENCODER = msgspec.json.Encoder()
@@ -69,17 +80,21 @@ def data_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_data_dir("motherlode"))
 
 
-def atomic_write(path: Path, data: bytes, stage: Callable[[str], None] | None = None) -> None:
-    """Replace ``path`` with ``data`` atomically: temp file in the same directory,
-    fsync, ``os.replace``, fsync of the directory. The file is private (0600): it
-    holds resume tokens and the seed. ``stage`` is called between the steps (a
-    fault-injection seam for the crash tests)."""
+def atomic_write(
+    path: Path, data: bytes | Iterable[bytes], stage: Callable[[str], None] | None = None
+) -> None:
+    """Replace ``path`` with ``data`` (bytes, or chunks written as they come)
+    atomically: temp file in the same directory, fsync, ``os.replace``, fsync of the
+    directory. The file is private (0600): it holds resume tokens and the seed.
+    ``stage`` is called between the steps (a fault-injection seam for the crash
+    tests)."""
     stage = stage or (lambda name: None)
     directory = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            for chunk in (data,) if isinstance(data, bytes) else data:
+                out.write(chunk)
             stage("written")
             out.flush()
             os.fsync(out.fileno())
@@ -138,13 +153,23 @@ class _Record:
     started_at: float
     key: tuple = ()
     archived: bool = False
+    # the history file: entries and bytes committed by the last save, and their hash
+    history_entries: int = 0
+    history_bytes: int = 0
+    history_hash: Any = field(default_factory=hashlib.sha256)
+
+    @property
+    def history_file(self) -> str:
+        return f"{self.id}.history"
 
 
 class Store:
     """Saves the tables of a host after every change (see the module docstring).
 
     ``directory`` holds the live saves; ``archive`` keeps finished and abandoned
-    games. ``Host(store=...)`` calls :meth:`touched` after every change."""
+    games. ``Host(store=...)`` calls :meth:`touched` after every change. A table
+    keeps at most ``spill`` log entries in memory; earlier ones are in the history
+    file."""
 
     def __init__(
         self,
@@ -152,10 +177,14 @@ class Store:
         archive: Path | str | None = None,
         *,
         report: Callable[[str], None] | None = None,
+        spill: int = SPILL,
     ) -> None:
+        if spill < 1:
+            raise ValueError("spill must be at least 1")
         self.directory = Path(directory)
         self.archive = Path(archive) if archive is not None else self.directory.parent / "games"
         self.report = report or (lambda text: None)
+        self.spill = spill
         self._records: dict[int, _Record] = {}  # by id(table)
         self._failed = False
         self.saves = 0  # files written (figures for the benchmarks)
@@ -178,6 +207,9 @@ class Store:
             first_drawn=save.first_drawn,
             started_at=save.started_at,
             key=self._key(table),
+            history_entries=save.history_entries,
+            history_bytes=save.history_bytes,
+            history_hash=save.history_hash.copy(),
         )
 
     @staticmethod
@@ -187,7 +219,7 @@ class Store:
         return (
             table.phase,
             table.games_played,
-            len(table.log),
+            table.moves,
             id(table.owner),
             tuple((s.name, s.kind, id(s.member), s.standin) for s in table.seats),
         )
@@ -232,18 +264,54 @@ class Store:
         )
 
     def _save(self, table: Table, record: _Record, now: float, finished: bool) -> None:
-        data = encode_table(table, record, now, "finished" if finished else "playing")
         live = self.directory / f"{record.id}.json"
         if finished:
+            document = table_document(table, record, now, "finished")
+            history = self.directory / record.history_file
+            chunks = self_contained(document, history, record.history_bytes)
             self.archive.mkdir(parents=True, exist_ok=True, mode=0o700)
-            atomic_write(self.archive / f"{record.id}.json", data, self._stage)
-            with contextlib.suppress(FileNotFoundError):
-                live.unlink()
-                _fsync_dir(self.directory)
+            atomic_write(self.archive / f"{record.id}.json", chunks, self._stage)
+            self._remove(live)
         else:
             self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            atomic_write(live, data, self._stage)
+            if len(table.log) >= self.spill:
+                self._spill(table, record)
+            atomic_write(live, encode_table(table, record, now, "playing"), self._stage)
         self.saves += 1
+
+    def _spill(self, table: Table, record: _Record) -> None:
+        """Append the table's in-memory entries to the history file (fsynced) and let
+        the table forget them. The next save commits them: until it is written the old
+        save still holds them itself, and whatever this append left past the old
+        length is ignored, then overwritten here."""
+        chunk = b"".join(_ENCODER.encode(entry) + b"\n" for entry in table.log)
+        path = self.directory / record.history_file
+        created = not path.exists()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            os.ftruncate(fd, record.history_bytes)
+            os.lseek(fd, record.history_bytes, os.SEEK_SET)
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view) :]
+            self._stage("history written")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            _fsync_dir(self.directory)
+        self._stage("history synced")
+        record.history_entries += len(table.log)
+        record.history_bytes += len(chunk)
+        record.history_hash.update(chunk)
+        table.forget(len(table.log))
+
+    def _remove(self, live: Path) -> None:
+        """Delete a live save and its history (once archived), then sync the folder."""
+        for path in (live, live.with_suffix(".history")):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        _fsync_dir(live.parent)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -255,11 +323,19 @@ class Store:
         return sorted(files, key=lambda f: (f.stat().st_mtime, f.name))
 
     def sweep(self) -> int:
-        """Delete temp files a crash left behind mid-write; returns how many."""
+        """Delete what a crash left behind: temp files of a write, the live save of a
+        game already archived, a history without its save. Returns how many."""
         if not self.directory.is_dir():
             return 0
         count = 0
-        for stray in self.directory.glob(".*.tmp"):
+        strays = list(self.directory.glob(".*.tmp"))
+        for live in self.directory.glob("*.json"):
+            if not live.name.startswith(".") and (self.archive / live.name).exists():
+                strays.append(live)  # the game finished; the crash came before the delete
+        for history in self.directory.glob("*.history"):
+            if not history.with_suffix(".json").exists() or history.with_suffix(".json") in strays:
+                strays.append(history)
+        for stray in strays:
             with contextlib.suppress(OSError):
                 stray.unlink()
                 count += 1
@@ -270,16 +346,51 @@ class Store:
         path = Path(path)
         raw = msgspec.json.decode(path.read_bytes())
         raw["status"] = "abandoned"
+        history = raw.get("history") or {}
+        chunks = self_contained(raw, path.with_suffix(".history"), history.get("bytes", 0))
         self.archive.mkdir(parents=True, exist_ok=True, mode=0o700)
         target = self.archive / path.name
-        atomic_write(target, _ENCODER.encode(raw))
-        path.unlink()
-        _fsync_dir(path.parent)
+        atomic_write(target, chunks)
+        self._remove(path)
         return target
+
+
+def self_contained(document: dict[str, Any], history: Path, size: int) -> Iterator[bytes]:
+    """``document`` (a save) as one file, with the first ``size`` bytes of its history
+    file inlined before its own entries: chunks, so a long game is never in memory
+    whole."""
+    tail = document.get("log", [])
+    rest = {k: v for k, v in document.items() if k not in ("history", "log")}
+    head = _ENCODER.encode({**rest, "history": None, "log": []})
+    assert head.endswith(b'"log":[]}'), "log must be the last key of a save"
+    yield head[:-2]
+    emitted = False
+    if size:
+        with open(history, "rb") as source:
+            left = size
+            while left:
+                block = source.read(min(left, 1 << 20))
+                if not block:
+                    raise SaveError(f"{history} is shorter than its save says")
+                left -= len(block)
+                if not left:
+                    block = block[:-1]  # the last newline
+                yield block.replace(b"\n", b",")
+        emitted = True
+    for entry in tail:
+        yield (b"," if emitted else b"") + _ENCODER.encode(entry)
+        emitted = True
+    yield b"]}"
 
 
 def encode_table(table: Table, record: _Record, now: float, status: str) -> bytes:
     """The save file of a table's current game (see docs/PROTOCOL.md)."""
+    return _ENCODER.encode(table_document(table, record, now, status))
+
+
+def table_document(table: Table, record: _Record, now: float, status: str) -> dict[str, Any]:
+    """A save of the table's current game: its log is the entries the table holds, after
+    the ``history`` file's (see docs/PROTOCOL.md)."""
     driver = table.driver
     assert driver is not None and table.seed is not None
     members = {}
@@ -319,15 +430,23 @@ def encode_table(table: Table, record: _Record, now: float, status: str) -> byte
             "first_drawn": record.first_drawn,
             "started_at": record.started_at,
         },
-        "log": table.log,
         "snapshot": {
-            "entries": len(table.log),
+            "entries": table.moves,
             "over": driver.over,
             "public": driver.view(None),
             "digest": _digest(driver, len(record.players)),
         },
+        "history": None,
+        "log": table.log,  # last: self_contained() splices the history in before it
     }
-    return _ENCODER.encode(document)
+    if record.history_entries:
+        document["history"] = {
+            "file": record.history_file,
+            "entries": record.history_entries,
+            "bytes": record.history_bytes,
+            "sha256": record.history_hash.hexdigest(),
+        }
+    return document
 
 
 # ---------------------------------------------------------------------------
@@ -377,6 +496,13 @@ class _Entry(msgspec.Struct):
     events: list[dict[str, Any]]
 
 
+class _History(msgspec.Struct):
+    file: str
+    entries: int
+    bytes: int
+    sha256: str
+
+
 class _Document(msgspec.Struct):
     format: str
     version: int
@@ -391,6 +517,7 @@ class _Document(msgspec.Struct):
     log: list[_Entry]
     snapshot: _Snapshot
     saved_wall: float | None = None
+    history: _History | None = None
 
 
 @dataclass
@@ -410,8 +537,11 @@ class Saved:
 
     def __init__(self, path: Path | None, doc: _Document, raw: dict[str, Any]) -> None:
         self.path = path
-        self.doc = doc
+        self.doc = doc  # its log is the whole game's, the history file's entries first
         self.raw = raw
+        self.history_entries = 0
+        self.history_bytes = 0
+        self.history_hash = hashlib.sha256()
 
     @classmethod
     def load(cls, path: Path | str) -> Saved:
@@ -432,10 +562,10 @@ class Saved:
             raise SaveError(f"{where} is not a whole save (damaged or cut short): {exc}") from None
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise SaveError(f"{where} is not a Motherlode save")
-        if raw.get("version") != VERSION:
+        if raw.get("version") not in READABLE:
             raise SaveError(
                 f"{where} is a save of format version {raw.get('version')!r}; this Motherlode "
-                f"reads version {VERSION}"
+                f"reads versions {', '.join(map(str, READABLE))}"
             )
         try:
             doc = msgspec.convert(raw, _Document)
@@ -445,7 +575,45 @@ class Saved:
             raise SaveError(f"{where} has an unknown status {doc.status!r}")
         if doc.table.game not in ("nuggets", "foolsgold"):
             raise SaveError(f"{where} is of an unknown game {doc.table.game!r}")
-        return cls(path, doc, raw)
+        saved = cls(path, doc, raw)
+        if doc.history is not None:
+            saved._read_history(doc.history)
+        return saved
+
+    def _read_history(self, history: _History) -> None:
+        """Put the history file's entries before the save's own (see the module
+        docstring); the file must hold at least the committed bytes, with their hash."""
+        where = self._where()
+        if self.path is None:
+            raise SaveError(
+                f"{where} keeps its early moves in {history.file}: load it from its file"
+            )
+        if history.file != f"{self.doc.id}.history":
+            raise SaveError(f"{where} names a history file {history.file!r} that is not its own")
+        source = self.path.parent / history.file
+        try:
+            with open(source, "rb") as f:
+                data = f.read(history.bytes)
+        except OSError as exc:
+            raise SaveError(
+                f"{where} keeps its early moves in {source}, which cannot be read: "
+                f"{exc.strerror or exc}"
+            ) from None
+        digest = hashlib.sha256(data)
+        if len(data) < history.bytes or digest.hexdigest() != history.sha256:
+            raise SaveError(
+                f"{where} does not match its history file {source} (damaged or cut short)"
+            )
+        try:
+            entries = [msgspec.json.decode(line, type=_Entry) for line in data.splitlines()]
+        except msgspec.MsgspecError as exc:
+            raise SaveError(f"{source} is damaged: {exc}") from None
+        if len(entries) != history.entries:
+            raise SaveError(f"{source} holds {len(entries)} moves; its save says {history.entries}")
+        self.doc.log = entries + self.doc.log
+        self.history_entries = history.entries
+        self.history_bytes = history.bytes
+        self.history_hash = digest
 
     # -- facts -----------------------------------------------------------------------
 
@@ -645,7 +813,8 @@ class Saved:
             raise SaveError(f"{self._where()} holds a game that is over")
         table.driver = driver
         table.phase = "playing"
-        table.log = [msgspec.to_builtins(e) for e in doc.log]
+        table.log = [msgspec.to_builtins(e) for e in doc.log[self.history_entries :]]
+        table.log_base = self.history_entries
         for i, s in enumerate(doc.seats):
             member = members.get(s.member) if s.member is not None else None
             seat = Seat(name=s.name, kind=s.kind, member=member, difficulty=s.difficulty)

@@ -163,7 +163,13 @@ class Table:
         self.driver: Driver | None = None
         self.seed: str | None = None
         self.seed_hash: str | None = None
+        # The current game's log, in memory from entry ``log_base`` on: whoever keeps
+        # the earlier entries (a store spills them to disk) calls ``forget``, and a
+        # table with ``log_limit`` keeps only that many (a host without saves), so a
+        # long match costs no more memory than a short one.
         self.log: list[dict[str, Any]] = []
+        self.log_base = 0
+        self.log_limit: int | None = None
         self.result: p.Over | None = None  # the last game's, for a player who was away
         self.games_played = 0
         self.started_at: float | None = None  # the host time of the deal
@@ -173,6 +179,22 @@ class Table:
         self._stuck_deadline: float | None = None
 
     # -- queries -----------------------------------------------------------------------
+
+    @property
+    def moves(self) -> int:
+        """Entries in the current game's log so far, in memory or not."""
+        return self.log_base + len(self.log)
+
+    def forget(self, count: int) -> None:
+        """Drop the first ``count`` entries of the log from memory (kept elsewhere)."""
+        count = min(count, len(self.log))
+        del self.log[:count]
+        self.log_base += count
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        self.log.append(entry)
+        if self.log_limit is not None and len(self.log) > self.log_limit:
+            self.forget(len(self.log) - self.log_limit)
 
     def seats_of(self, member: Member) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if seat.member is member]
@@ -388,7 +410,7 @@ class Table:
         seat.standin = True
         seat.away_since = None
         assert self.seed is not None
-        rng = random.Random(f"{self.seed}/standin/{i}/{len(self.log)}")
+        rng = random.Random(f"{self.seed}/standin/{i}/{self.moves}")
         seat.brain = make_brain(self.game, i, self.settings.difficulty, rng, self.settings.bot_pace)
         self._notice("standin", seat.name, i)
         self.report(f"{self.name}: a stand-in bot plays for {seat.name}")
@@ -591,6 +613,7 @@ class Table:
         self.seed = self.settings.seed or secrets.token_hex(32)
         self.seed_hash = hashlib.sha256(self.seed.encode()).hexdigest()
         self.log = []
+        self.log_base = 0
         self._stuck_deadline = None
         names = [s.name for s in self.seats]
         first = self.settings.first_player
@@ -660,7 +683,7 @@ class Table:
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         entry = msgspec.to_builtins(action)
         entry["seat"] = seat
-        self.log.append({"at": now, "by": by, "action": entry, "events": events})
+        self._record({"at": now, "by": by, "action": entry, "events": events})
         self._changed(events, now)
 
     def _changed(self, events: list[dict[str, Any]], now: float) -> None:
@@ -709,7 +732,7 @@ class Table:
                 deadline = self.driver.deadline()
                 events = self.driver.tick(now)
                 if events:
-                    self.log.append({"at": now, "by": "host", "action": None, "events": events})
+                    self._record({"at": now, "by": "host", "action": None, "events": events})
                     self._changed(events, now)
                 else:
                     self._stuck_deadline = deadline

@@ -3,9 +3,11 @@
 It serves one table over TCP with saves on, and can kill itself with SIGKILL at the
 N-th step of its saves (``--kill-at``), so a test picks crash points deterministically
 in actions, not in time: a kill while the temp file is written, after its fsync,
-after the ``os.replace``. With ``--resume`` it restores every unfinished table of the
-directory instead. It prints ``READY <port>`` once it listens (or ``REFUSED <reason>``
-and exits 3 when a save does not restore).
+after the ``os.replace``, or (``--kill-stage``) at the N-th step of one name, such as
+an append to the history file (``--spill`` sets how often those happen). The name of
+the step it died at is appended to ``<dir>/kills.txt``. With ``--resume`` it restores
+every unfinished table of the directory instead. It prints ``READY <port>`` once it
+listens (or ``REFUSED <reason>`` and exits 3 when a save does not restore).
 
 Time runs ``--speed`` times faster than the wall clock (a scaled real clock), so the
 bots' pace and the time-outs of a real-time game pass quickly; the clients in the test
@@ -48,14 +50,19 @@ class ScaledClock:
 class KillingStore(persist.Store):
     """A store that SIGKILLs its own process at the ``kill_at``-th write step."""
 
-    def __init__(self, *args, kill_at: int = 0, **kwargs) -> None:
+    def __init__(self, *args, kill_at: int = 0, kill_stage: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.kill_at = kill_at
+        self.kill_stage = kill_stage
         self.steps = 0
 
     def _stage(self, name: str) -> None:
+        if self.kill_stage and name != self.kill_stage:
+            return
         self.steps += 1
         if self.steps == self.kill_at:
+            with open(self.directory.parent / "kills.txt", "a") as out:
+                out.write(name + "\n")
             os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -70,13 +77,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--bots", type=int, default=1)
     parser.add_argument("--supply", type=int, default=77)
     parser.add_argument("--kill-at", type=int, default=0)
+    parser.add_argument("--kill-stage", default="")
+    parser.add_argument("--spill", type=int, default=persist.SPILL)
     parser.add_argument("--resume", action="store_true")
     return parser
 
 
 async def main(args: argparse.Namespace) -> int:
     store = KillingStore(
-        os.path.join(args.dir, "tables"), os.path.join(args.dir, "games"), kill_at=args.kill_at
+        os.path.join(args.dir, "tables"),
+        os.path.join(args.dir, "games"),
+        kill_at=args.kill_at,
+        kill_stage=args.kill_stage,
+        spill=args.spill,
     )
     saves: list[persist.Saved] = []
     if args.resume:

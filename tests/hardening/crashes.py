@@ -48,6 +48,7 @@ def free_port() -> int:
 class Figures:
     kills: int = 0
     inner_kills: int = 0  # at a write step
+    history_kills: int = 0  # of those, in an append to the history file
     outer_kills: int = 0  # SIGKILL from outside
     saves_checked: int = 0
     resumes: int = 0
@@ -65,11 +66,12 @@ class _Host:
 
 
 async def _start_host(
-    directory: Path, port: int, *, resume: bool, kill_at: int, options: dict[str, Any]
-) -> _Host:
+    directory: Path, port: int, *, resume: bool, kill_at: tuple[int, str],
+    options: dict[str, Any],
+) -> _Host:  # fmt: skip
     args = [
         sys.executable, "-m", "tests.hardening.crash_host", "--dir", str(directory),
-        "--port", str(port), "--kill-at", str(kill_at),
+        "--port", str(port), "--kill-at", str(kill_at[0]), "--kill-stage", kill_at[1],
     ]  # fmt: skip
     for key, value in options.items():
         args += [f"--{key.replace('_', '-')}", str(value)]
@@ -210,27 +212,33 @@ async def crash_run(
     passive: bool = False,
     max_step: int = 20,
     timeout: float = 60.0,
+    spill: int = persist.SPILL,
 ) -> Figures:
     """One game with ``kills`` crashes; raises AssertionError on any failure.
 
     ``passive``: the people are scripted Fool's Gold passers (:func:`passer`) who
     never grab or call, so a match against one bot lasts three rounds: a bounded
-    real-time game for CI."""
+    real-time game for CI. ``spill``: the store's (see ``net.persist``); at 8 or less
+    every other kill at a write step lands in an append to the history file."""
     from tests.hardening.crash_host import ScaledClock
 
     rng = random.Random(f"crash/{game}/{seed}")
     figures = Figures()
     port = free_port()
     options = {"game": game, "seed": f"g{seed}", "speed": speed, "humans": humans,
-               "bots": bots, "supply": supply}  # fmt: skip
+               "bots": bots, "supply": supply, "spill": spill}  # fmt: skip
+    kills_file = directory / "kills.txt"
 
-    def kill_point(n: int) -> tuple[int, int]:
-        """(write step to die at, or 0; states to see before a kill from outside, or 0)"""
+    def kill_point(n: int) -> tuple[tuple[int, str], int]:
+        """((write step to die at or 0, its name or any), states to see before a kill
+        from outside, or 0)"""
         if n >= kills:
-            return 0, 0
+            return (0, ""), 0
         if outer_every and n % outer_every == outer_every - 1:
-            return 0, rng.randint(2, max_step)
-        return rng.randint(1, max_step * 3), 0
+            return (0, ""), rng.randint(2, max_step)
+        if spill <= 8 and n % 2:
+            return (rng.randint(1, 3), rng.choice(["history written", "history synced"])), 0
+        return (rng.randint(1, max_step * 3), ""), 0
 
     inner, outer = kill_point(0)
     host = await _start_host(directory, port, resume=False, kill_at=inner, options=options)
@@ -281,6 +289,10 @@ async def crash_run(
             figures.kills += 1
             figures.outer_kills += outer_fired
             figures.inner_kills += not outer_fired
+            if not outer_fired:
+                figures.history_kills += (
+                    kills_file.read_text().splitlines()[-1].startswith("history")
+                )
             figures.saves_checked += check_saves(directory)
             if spectator.task is not None:
                 await asyncio.wait_for(spectator.task, 10.0)

@@ -4,8 +4,9 @@ its memory is measured alone, and it does not share a core's event loop with the
     python -m tests.hardening.hostproc '{"config": {...}, "tables": [{...}, ...]}'
 
 ``config`` holds ``net.host.HostConfig`` fields; each table is ``{"name", "game",
-...settings}`` for ``Host.create_table``. The process prints ``PORT <n>`` once it
-listens, and serves until its stdin closes.
+...settings}`` for ``Host.create_table``; with ``"store": DIR`` the host saves every
+table as ``motherlode host`` does (``DIR/tables``, ``DIR/games``). The process prints
+``PORT <n>`` once it listens, and serves until its stdin closes.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def main(spec: dict) -> None:
     from net.host import Host, HostConfig
+    from net.persist import Store
 
-    host = Host(config=HostConfig(**spec.get("config", {})))
+    store = None
+    if spec.get("store"):
+        store = Store(Path(spec["store"]) / "tables", Path(spec["store"]) / "games")
+    host = Host(config=HostConfig(**spec.get("config", {})), store=store)
     for table in spec.get("tables", []):
         table = dict(table)
         host.create_table(table.pop("name"), table.pop("game"), **table)

@@ -28,17 +28,19 @@ from .crashes import crash_run, free_port
 from .harness import Raw, greedy_nuggets
 
 CASES = [
-    # game, seed, kills, humans, bots, speed; Fool's Gold's person is a passer (see
-    # crashes.passer), so the real-time match lasts three rounds
-    ("nuggets", 1, 6, 2, 1, 10.0),
-    ("nuggets", 2, 5, 2, 1, 10.0),
-    ("foolsgold", 4, 5, 1, 1, 20.0),
+    # game, seed, kills, humans, bots, speed, spill; Fool's Gold's person is a passer
+    # (see crashes.passer), so the real-time match lasts three rounds. With a spill of
+    # 4 the store appends to the history file every 4 moves, and every other kill at a
+    # write step lands in such an append.
+    ("nuggets", 1, 6, 2, 1, 10.0, persist.SPILL),
+    ("nuggets", 2, 5, 2, 1, 10.0, 4),
+    ("foolsgold", 4, 5, 1, 1, 20.0, 4),
 ]
 
 
 @pytest.mark.timeout(90)
-@pytest.mark.parametrize(("game", "seed", "kills", "humans", "bots", "speed"), CASES)
-async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bots, speed):
+@pytest.mark.parametrize(("game", "seed", "kills", "humans", "bots", "speed", "spill"), CASES)
+async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bots, speed, spill):
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(dir=base) as directory:
         figures = await crash_run(
@@ -52,9 +54,11 @@ async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bot
             speed=speed,
             passive=game == "foolsgold",
             timeout=75.0,
+            spill=spill,
         )
     assert figures.kills == kills, figures  # every planned kill happened
     assert figures.inner_kills and figures.outer_kills
+    assert figures.history_kills >= (spill <= 8)  # a crash mid-append is survived too
     assert figures.saves_checked >= kills
     assert figures.resumes == kills
     assert figures.reconnects == humans  # every player came back by token

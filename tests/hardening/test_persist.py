@@ -75,11 +75,13 @@ async def _start_nuggets(clock, store, supply=12):
     return host, table, ann, bob
 
 
-async def test_every_state_sent_is_already_saved(store_dir):
+@pytest.mark.parametrize("spill", [persist.SPILL, 3])
+async def test_every_state_sent_is_already_saved(store_dir, spill):
     """Save before views: whenever a client reads a state, the newest save on disk
-    already holds the change that state shows."""
+    already holds the change that state shows (with ``spill=3`` most of it in the
+    history file)."""
     clock = FakeClock()
-    store = Store(store_dir / "tables", store_dir / "games")
+    store = Store(store_dir / "tables", store_dir / "games", spill=spill)
     host, table, ann, bob = await _start_nuggets(clock, store)
     watcher = await Raw.open(host.port)
     await watcher.hello("watch", spectate=True)
@@ -106,18 +108,20 @@ async def test_every_state_sent_is_already_saved(store_dir):
     assert checked > 10
     record = Saved.load(next((store_dir / "games").glob("*.json")))
     assert record.status == "finished" and record.replay().over
-    assert not list((store_dir / "tables").glob("*.json"))
+    assert record.doc.history is None  # the archive is one self-contained file
+    assert not list((store_dir / "tables").iterdir())  # the save and its history
 
 
-async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir):
+@pytest.mark.parametrize("spill", [persist.SPILL, 5])
+async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir, spill):
     clock = FakeClock()
-    store = Store(store_dir / "tables", store_dir / "games")
+    store = Store(store_dir / "tables", store_dir / "games", spill=spill)
     host, table, ann, bob = await _start_nuggets(clock, store, supply=20)
     play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
-    await drive(clock, lambda: len(table.log) >= 12)
+    await drive(clock, lambda: table.moves >= 12)
     for task in play:
         task.cancel()
-    moves = len(table.log)
+    moves = table.moves
     tokens = {ann.welcome.seat: ann.welcome.token, bob.welcome.seat: bob.welcome.token}
     await host.close("shutdown")  # the host goes away (a crash: test_crash.py)
 
@@ -125,14 +129,16 @@ async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir):
     assert problems == [] and len(saves) == 1
     saved = saves[0]
     assert len(saved.doc.log) == moves
+    assert (saved.history_entries > 0) == (spill < moves)  # the history file is read
     assert saved.seat_tokens() == tokens
     # the new host's clock starts at the save's time
     clock2 = FakeClock(persist.resume_time(saves))
-    host2 = saving_host(clock2, Store(store_dir / "tables", store_dir / "games"))
+    host2 = saving_host(clock2, Store(store_dir / "tables", store_dir / "games", spill=spill))
     await host2.start("127.0.0.1", 0)
     try:
         restored = host2.restore(saved)
-        assert restored.phase == "playing" and len(restored.log) == moves
+        assert restored.phase == "playing" and restored.moves == moves
+        assert restored.log_base == saved.history_entries and len(restored.log) < spill
         assert all(s.away_since == clock2.now() for s in restored.seats if s.kind == "human")
         # a forged token is refused; the real ones take the seats back
         forged = await Raw.open(host2.port)
@@ -220,7 +226,7 @@ async def _a_saved_game(store_dir: Path) -> tuple[Path, bytes]:
     clock = FakeClock()
     host, table, ann, bob = await _start_nuggets(clock, Store(store_dir / "tables"), supply=30)
     play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
-    await drive(clock, lambda: len(table.log) >= 8)
+    await drive(clock, lambda: table.moves >= 8)
     for task in play:
         task.cancel()
     await host.close()
@@ -337,3 +343,145 @@ async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
     assert all(isinstance(h, list) for h in hands)
     # what replays is what the table showed: the last step's public view
     assert views[-1] == json.loads(json.dumps(table.driver.view(None)))
+
+
+async def test_a_long_match_keeps_memory_and_the_save_flat(store_dir):
+    """A Fool's Gold match of many rounds: the table never holds more than ``spill``
+    entries, the save stays small while the history grows, a restore at any point of
+    it rebuilds the same game, and the finished game is one self-contained record."""
+    clock = FakeClock()
+    store = Store(store_dir / "tables", store_dir / "games", spill=32)
+    host = saving_host(clock, store)
+    table = host.create_table("Camp", "foolsgold", seats=4, bots=4, seed="long", bot_pace=0.2)
+    host.start_game(table)
+    live = store_dir / "tables"
+    longest, biggest, history, checks = 0, 0, 0, 0
+
+    def watch() -> bool:
+        nonlocal longest, biggest, history, checks
+        longest = max(longest, len(table.log))
+        for path in live.glob("*.json"):
+            biggest = max(biggest, path.stat().st_size)
+            if table.moves > 60 * (checks + 1):  # now and then: the save restores
+                checks += 1
+                saved = Saved.load(path)
+                restored = saved.restore(saved.saved_at)
+                assert restored.moves == len(saved.doc.log) == table.moves
+                assert restored.log == table.log and restored.log_base == table.log_base
+                assert _digest(restored) == _digest(table)
+        for path in live.glob("*.history"):
+            history = max(history, path.stat().st_size)
+        return table.phase == "over"
+
+    await drive(clock, watch)
+    await host.close()
+    assert table.driver.match.round_no >= 3 and checks >= 5
+    assert longest <= 32
+    assert history > 4 * biggest  # most of the game is in the history, not the save
+    assert not list(live.iterdir())
+    record = next((store_dir / "games").glob("*.json"))
+    saved = Saved.parse(record.read_bytes())  # no other file needed
+    assert saved.status == "finished" and len(saved.doc.log) == table.moves
+    assert saved.replay().result() == table.driver.result()
+
+
+def _digest(table) -> str:
+    return persist._digest(table.driver, len(table.seats))
+
+
+async def _a_game_with_history(store_dir: Path) -> tuple[Path, Path]:
+    clock = FakeClock()
+    store = Store(store_dir / "tables", spill=4)
+    host, table, ann, bob = await _start_nuggets(clock, store, supply=30)
+    play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
+    await drive(clock, lambda: table.moves >= 14)
+    for task in play:
+        task.cancel()
+    await host.close()
+    path = next((store_dir / "tables").glob("*.json"))
+    return path, path.with_suffix(".history")
+
+
+async def test_a_damaged_history_is_refused_and_a_torn_append_ignored(store_dir):
+    path, history = await _a_game_with_history(store_dir)
+    saved = Saved.load(path)
+    assert saved.history_entries >= 8 and len(saved.doc.log) >= 14
+    good = history.read_bytes()
+    committed = saved.doc.history.bytes
+
+    def edited(data: bytes) -> bytes:
+        return data.replace(b'"by":"player"', b'"by":"bot"', 1)
+
+    cases = {
+        "cut short": (good[: committed // 2], "does not match its history"),
+        "edited": (edited(good), "does not match its history"),
+        "missing": (None, "cannot be read"),
+    }
+    for case, (data, expected) in cases.items():
+        if data is None:
+            history.unlink()
+        else:
+            history.write_bytes(data)
+        saves, problems = persist.load_all(Store(store_dir / "tables"))
+        assert saves == [] and len(problems) == 1, case
+        assert str(path) in problems[0] and expected in problems[0], (case, problems)
+        assert path.exists()  # kept as it was
+        if data is not None:
+            assert history.read_bytes() == data
+    # a save naming someone else's history is refused too
+    history.write_bytes(good)
+    original = path.read_bytes()
+    path.write_bytes(_tamper(original, lambda d: d["history"].update(file="../x.history")))
+    saves, problems = persist.load_all(Store(store_dir / "tables"))
+    assert saves == [] and "not its own" in problems[0]
+    path.write_bytes(original)
+
+    # a crash in the middle of an append leaves bytes past the committed length: they
+    # are ignored, and the next append writes over them
+    history.write_bytes(good + b'{"at": 1.0, "by": "pla')
+    saves, problems = persist.load_all(Store(store_dir / "tables"))
+    assert problems == [] and len(saves) == 1
+    clock = FakeClock(persist.resume_time(saves))
+    host = saving_host(clock, Store(store_dir / "tables", store_dir / "games", spill=4))
+    table = host.restore(saves[0])
+    for i, seat in enumerate(table.seats):
+        if seat.kind != "bot":
+            table._stand_in(i, clock.now())  # play on without the people
+    host.touched(table)
+    await drive(clock, lambda: table.phase == "over")
+    await host.close()
+    record = Saved.load(next((store_dir / "games").glob("*.json")))
+    assert record.doc.log[: len(saved.doc.log)] == saved.doc.log
+    assert record.replay().over
+    assert not list((store_dir / "tables").iterdir())
+
+
+async def test_abandon_and_sweep_keep_the_history(store_dir):
+    path, history = await _a_game_with_history(store_dir)
+    saved = Saved.load(path)
+    store = Store(store_dir / "tables", store_dir / "games")
+    # a stray history without its save (a crash between the deletes) is swept
+    stray = path.parent / "old-game.history"
+    stray.write_bytes(b"{}\n")
+    assert store.sweep() == 1 and not stray.exists() and history.exists()
+    target = store.abandon(path)
+    assert not path.exists() and not history.exists()
+    record = Saved.parse(target.read_bytes())
+    assert record.status == "abandoned" and record.doc.log == saved.doc.log
+    assert record.replay() is not None
+    # a live save whose game is already archived (a crash before its delete) is swept
+    path.write_bytes(b"{}")
+    history.write_bytes(b"{}\n")
+    assert store.sweep() == 2 and not path.exists() and not history.exists()
+
+
+async def test_version_1_saves_still_load(store_dir):
+    path, good = await _a_saved_game(store_dir)
+    doc = json.loads(good)
+    assert doc["history"] is None
+    doc["version"] = 1
+    del doc["history"]
+    path.write_bytes(json.dumps(doc).encode())
+    saves, problems = persist.load_all(Store(store_dir / "tables"))
+    assert problems == [] and saves[0].replay() is not None
+    assert Store(store_dir / "tables").abandon(path).exists()

@@ -25,7 +25,7 @@ async def drive(clock, done, limit=100_000):
 
 async def test_bot_clients_play_a_match_to_the_end(make_host):
     clock = FakeClock()
-    host = await make_host(clock=clock)
+    host = await make_host(clock=clock, log_keep=None)  # these read the whole log
     host.create_table("Camp", "foolsgold", seats=4, seed="tcp-1")
     clients = [
         await Client.connect("127.0.0.1", host.port, f"Bot{i}", clock=clock) for i in range(4)
@@ -61,7 +61,7 @@ def scripted_action(view, seat):
 
 async def test_mixed_table_scripted_client_bots_and_a_spectator(make_host):
     clock = FakeClock()
-    host = await make_host(clock=clock)
+    host = await make_host(clock=clock, log_keep=None)  # these read the whole log
     host.create_table("Camp", "foolsgold", seats=4, seed="mixed", bots=2)
     scripted = await Client.connect("127.0.0.1", host.port, "Sam", clock=clock)
     remote_bot = await Client.connect("127.0.0.1", host.port, "Robo", clock=clock)
@@ -96,7 +96,7 @@ async def test_mixed_table_scripted_client_bots_and_a_spectator(make_host):
 
 async def test_drop_stand_in_and_take_the_seat_back(make_host):
     clock = FakeClock()
-    host = await make_host(clock=clock)
+    host = await make_host(clock=clock, log_keep=None)  # these read the whole log
     table = host.create_table("Camp", "foolsgold", seats=3, seed="away", bots=1, grace=15.0)
     keeper = await Client.connect("127.0.0.1", host.port, "Kim", clock=clock)
     leaver = await Raw.open(host.port)
@@ -153,3 +153,29 @@ async def test_client_reconnects_on_its_own_and_plays_on(make_host):
     assert Reconnecting in kinds and Reconnected in kinds
     assert kinds.index(Reconnecting) < kinds.index(Reconnected)
     assert task.result() and task.result()[0].winners
+
+
+async def test_without_saves_a_table_keeps_a_bounded_log(make_host):
+    """Nothing reads the log of a host without saves: a long match keeps only the last
+    ``log_keep`` entries in memory and still counts every move. The same seeded match
+    with the whole log shows what was forgotten is only the oldest entries."""
+    tables = []
+    for keep in (16, None):
+        clock = FakeClock()
+        host = await make_host(clock=clock, listen=False, log_keep=keep)
+        table = host.create_table("Camp", "foolsgold", seats=3, bots=3, seed="long")
+        host.start_game(table)
+        longest = 0
+
+        def done(table=table):
+            nonlocal longest
+            longest = max(longest, len(table.log))
+            return table.phase == "over"
+
+        await drive(clock, done)
+        tables.append((table, longest))
+    (short, longest), (whole, _) = tables
+    assert short.moves == whole.moves == len(whole.log) > 100
+    assert longest == 16 and short.log_base == whole.moves - 16
+    assert short.log == whole.log[-16:]
+    assert short.result == whole.result
