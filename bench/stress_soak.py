@@ -23,6 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,7 @@ class Probe:
         self.samples: list[float] = []
         self.games = 0
         self.errors = 0
+        self.codes: Counter[str] = Counter()
         self.drops = 0
 
 
@@ -62,6 +64,7 @@ def instrument(client: Client, probe: Probe) -> None:
             probe.games += 1
         elif isinstance(item, p.Error):
             probe.errors += 1
+            probe.codes[item.code] += 1
         return item
 
     client.send, client.recv = timed_send, timed_recv
@@ -138,6 +141,7 @@ async def run(args) -> int:
         f"MiB), max {max(r[1] for r in rows):.1f}; p99 per interval "
         f"{min(r[3] for r in rows):.1f}-{max(r[3] for r in rows):.1f} ms"
     )
+    print(f"errors sent to the bots, by code: {dict(probe.codes.most_common())}")
     return 0
 
 

@@ -29,7 +29,7 @@ rounds, a bot's planned move) keeps the time it had left at the last save.
 Files (``data_dir()`` is platformdirs' user data dir, or ``$MOTHERLODE_DATA_DIR``)::
 
     <data>/tables/<id>.json    a LAN table's unfinished game   (motherlode host --resume)
-    <data>/tables/<id>.history its earlier entries (as for hotseat)
+    <data>/tables/<id>.history the early moves of a long unfinished game (hotseat/ alike)
     <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume")
     <data>/games/<id>.json     every finished or abandoned game (motherlode replay FILE)
 """
@@ -346,8 +346,8 @@ class Store:
         path = Path(path)
         raw = msgspec.json.decode(path.read_bytes())
         raw["status"] = "abandoned"
-        history = raw.get("history") or {}
-        chunks = self_contained(raw, path.with_suffix(".history"), history.get("bytes", 0))
+        history = raw.get("history") or {"file": "", "bytes": 0}
+        chunks = self_contained(raw, path.parent / history["file"], history["bytes"])
         self.archive.mkdir(parents=True, exist_ok=True, mode=0o700)
         target = self.archive / path.name
         atomic_write(target, chunks)
