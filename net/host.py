@@ -77,6 +77,7 @@ class Host:
         self._closing = False
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
+        self._table_listeners: list[Callable[[Table], None]] = []
 
     @property
     def clock(self) -> Clock:
@@ -117,7 +118,19 @@ class Host:
         self.touched(table)
         return table
 
+    def on_table_update(self, listener: Callable[[Table], None]) -> None:
+        """Call ``listener(table)`` after every change of any table's public info."""
+        self._table_listeners.append(listener)
+
+    def _table_updated(self, table: Table) -> None:
+        for listener in self._table_listeners:
+            try:
+                listener(table)
+            except Exception:  # a listener's bug must not take a table down
+                log.exception("a table listener failed")
+
     def _watch(self, table: Table) -> None:
+        table.on_update = self._table_updated
         if self.store is not None:
             table.on_change = self.store.touched
         else:

@@ -184,7 +184,10 @@ class Chat(_Msg, tag="chat"):
 
 
 class Leave(_Msg, tag="leave"):
-    pass
+    """Leave the table. ``keep_seat`` during a game: step away, a stand-in plays the
+    seat at once, and the resume token takes it back later."""
+
+    keep_seat: bool = False
 
 
 class Ping(_Msg, tag="ping"):

@@ -176,6 +176,9 @@ class Table:
         # called with (table, now) after every change and before anyone is sent its
         # views: the host's saves (net.persist)
         self.on_change: Callable[[Table, float], None] | None = None
+        # called with the table after every change of its public info (every ``table``
+        # update sent): the LAN announcement's free seats, say
+        self.on_update: Callable[[Table], None] | None = None
         self._stuck_deadline: float | None = None
 
     # -- queries -----------------------------------------------------------------------
@@ -253,6 +256,8 @@ class Table:
 
     def _update(self) -> None:
         self._send_all(p.TableUpdate(table=self.info()))
+        if self.on_update is not None:
+            self.on_update(self)
 
     def _notice(self, event: str, name: str, seat: int | None = None) -> None:
         self._send_all(p.Notice(event=event, name=name, seat=seat))
@@ -569,6 +574,18 @@ class Table:
 
     def _leave(self, member: Member, message: p.Leave, now: float) -> None:
         seats = self.seats_of(member)
+        if message.keep_seat and seats:
+            # stepping away: the seat stays theirs (the token takes it back), and in a
+            # game a stand-in plays it from now, not after the grace period
+            member.deliver(p.Bye(reason="left"))
+            member.close("left")
+            self.disconnect(member, now)
+            if self.phase == "playing":
+                for i in seats:
+                    if not self.seats[i].standin:
+                        self._stand_in(i, now)
+                self._update()
+            return
         self._remove_member(member, now)
         member.deliver(p.Bye(reason="left"))
         member.close("left")

@@ -214,7 +214,7 @@ async def test_a_lost_host_is_said_and_the_seat_comes_back(tmp_path):
                     break
             await until(pilot, lambda: "Reconnected" in screen_text(app), "the resume")
             assert isinstance(app.screen, NuggetsScreen)
-            app.link._clear_reconnected()  # what the timer does after a few seconds
+            app.session._clear_reconnected()  # what the timer does after a few seconds
             await pilot.pause()
             assert "Reconnected" not in screen_text(app)
             # the seat works again: an action reaches the host and comes back
@@ -306,7 +306,7 @@ async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path)
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await until(pilot, lambda: "motherlode join 127.0.0.1:" in screen_text(app),
                     "the address to share")
-        port = app.link.host.port
+        port = app.session.host.port
         guest = await Client.connect("127.0.0.1", port, "Bob")
         try:
             await until(pilot, lambda: "Bob" in screen_text(app), "the guest's seat")
@@ -394,7 +394,7 @@ async def test_quitting_while_hosting_tells_the_players(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "down", "enter")  # Fool's Gold
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        guest = await Client.connect("127.0.0.1", app.link.host.port, "Bob", reconnect=False)
+        guest = await Client.connect("127.0.0.1", app.session.host.port, "Bob", reconnect=False)
         await pilot.press("ctrl+q")
         items = []
         while not items or not isinstance(items[-1], Disconnected):
@@ -432,7 +432,7 @@ async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
     app = make_app(tmp_path, start=("solo", "nuggets", 1), table_options={"bot_pace": 0.0})
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
-        client = app.link.client
+        client = app.session.client
 
         async def broken():
             raise RuntimeError("stream broke")

@@ -86,21 +86,32 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules-scroll").focus()
 
 
-class MessageScreen(ModalScreen[None]):
-    """A clear message (a failure, the end of a game) that any key closes."""
+class MessageScreen(ModalScreen[str | None]):
+    """A clear message (a failure, the end of a game) that enter or esc closes.
+
+    ``keys`` offers a way on, e.g. ``[("w", "watch the game"), ("esc", "back")]``: the
+    screen dismisses with the key pressed (None for enter, esc, space or q)."""
 
     BINDINGS = [Binding("escape,enter,space,q", "close", "OK")]
 
-    def __init__(self, title: str, body: str) -> None:
+    def __init__(self, title: str, body: str,
+                 keys: list[tuple[str, str]] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
+        self.keys = list(keys or [("enter", "OK")])
 
     def compose(self) -> ComposeResult:
+        hint = "   ".join(f"{key}: {what}" for key, what in self.keys)
         with Vertical(id="message-box"):
             yield Static(Text(self.title_text, "bold"), id="message-title")
             yield Static(Text(self.body), id="message-body")
-            yield Static(Text("enter: OK", "dim"), id="message-keys")
+            yield Static(Text(hint, "dim"), id="message-keys")
+
+    def on_key(self, event) -> None:
+        if len(event.key) == 1 and event.key in {key for key, _ in self.keys}:
+            event.stop()
+            self.dismiss(event.key)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -84,6 +84,9 @@ class FoolsGoldScreen(TableScreen):
             self.query_one(Seats).names = tuple(self.names)
             self.query_one(Reveal).names = tuple(self.names)
 
+    def set_seats(self, seats: list[int]) -> None:
+        self.seat = seats[0] if seats else None
+
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:

@@ -111,6 +111,9 @@ class NuggetsScreen(TableScreen):
         current = view.get("current")
         return current if current in self.my_seats else None
 
+    def set_seats(self, seats: list[int]) -> None:
+        self.my_seats = list(seats)
+
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:
