@@ -388,7 +388,9 @@ class MotherlodeApp(App[int]):
         if message.error is not None:
             self.report_error(message.error)
             return
-        self.return_to_menu()
+        # the host ended it, or the line did: the seat (if any) is not given up here,
+        # so a host that comes back (``--resume``) still knows this player
+        self.return_to_menu(give_up=False)
         if message.title:
             self.show_message(message.title, message.body)
 
