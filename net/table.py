@@ -372,8 +372,10 @@ class Table:
             old.deliver(self.result)  # it may have missed the end while away
         return old
 
-    def disconnect(self, member: Member, now: float, link: object = None) -> None:
-        """The member's connection (``link``, if given) is gone (dropped or closed)."""
+    def disconnect(self, member: Member, now: float, link: object = None,
+                   event: str = "away") -> None:
+        """The member's connection (``link``, if given) is gone (dropped or closed);
+        ``event`` is the notice the others get ("away", or "stepped_away")."""
         if member not in self.members or not member.connected:
             return
         if link is not None and member.link is not link:
@@ -389,8 +391,8 @@ class Table:
             self.seats[i].away_since = now
             if self.seats[i].kind == "human":
                 self.seats[i].ready = False
-        self._notice("away", member.name, seats[0])
-        self.report(f"{self.name}: {member.name} dropped")
+        self._notice(event, member.name, seats[0])
+        self.report(f"{self.name}: {member.name} {'dropped' if event == 'away' else event}")
         self._update()
 
     def _remove_member(self, member: Member, now: float | None = None) -> None:
@@ -579,7 +581,7 @@ class Table:
             # game a stand-in plays it from now, not after the grace period
             member.deliver(p.Bye(reason="left"))
             member.close("left")
-            self.disconnect(member, now)
+            self.disconnect(member, now, event="stepped_away")
             if self.phase == "playing":
                 for i in seats:
                     if not self.seats[i].standin:

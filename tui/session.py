@@ -251,6 +251,8 @@ class Session:
             # a game already running: a spectator arriving late, a seat taken back
             info = welcome.table
             self._started([s.name for s in info.seats], info.seed_hash or "")
+            if welcome.resumed and welcome.seats:
+                self._post(LogLine(self, "You have your seat back."))
 
     def _table(self, info: p.TableInfo) -> None:
         self.table = info

@@ -131,6 +131,7 @@ class PickScreen(ModalScreen[int | None]):
         with Vertical(id="pick-box"):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
+            yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
