@@ -391,7 +391,17 @@ class MotherlodeApp(App[int]):
         # the host ended it, or the line did: the seat (if any) is not given up here,
         # so a host that comes back (``--resume``) still knows this player
         self.return_to_menu(give_up=False)
-        if message.title:
+        if message.title and message.rejoin is not None:
+            host, port = message.rejoin
+
+            def answered(key: str | None) -> None:
+                if key == "j":
+                    self.menu_choice("join", host, port)
+
+            self.push_screen(MessageScreen(message.title, message.body,
+                                           keys=[("j", "join again"), ("enter", "OK")]),
+                             answered)
+        elif message.title:
             self.show_message(message.title, message.body)
 
     @on(SendAction)
@@ -477,8 +487,10 @@ class MotherlodeApp(App[int]):
         a player at someone else's table steps away (the seat waits for them)."""
         if self.session is not None:
             session, self.session = self.session, None
-            closing = session.close(give_up=not session.policy.remote,
-                                    step_away=session.policy.remote)
+            # at someone else's table, in a game: step away (the seat waits, played by
+            # a bot); anywhere else quitting leaves as q does
+            away = session.policy.remote and session.in_game and not session.finished
+            closing = session.close(give_up=not away, step_away=away)
             if closing is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(closing, 2.0)
@@ -525,7 +537,7 @@ class MotherlodeApp(App[int]):
         where, and go back to the menu; the app keeps running."""
         log.error("unexpected error", exc_info=error)
         where = self.write_crash_log(error)
-        self.return_to_menu()
+        self.return_to_menu(give_up=False)  # a bug here is no reason to lose a seat
         self.show_message("Something went wrong", f"{error!r}\n\n{where}.")
 
     def _handle_exception(self, error: Exception) -> None:

@@ -112,8 +112,10 @@ class SessionEnded(SessionMessage):
     """The session is over: back to the menu, saying ``title`` and ``body`` if given."""
 
     def __init__(self, session: Any, title: str | None = None, body: str = "",
-                 error: BaseException | None = None) -> None:
+                 error: BaseException | None = None,
+                 rejoin: tuple[str, int] | None = None) -> None:
         super().__init__(session)
         self.title = title
         self.body = body
         self.error = error  # an unexpected error (a bug): the app logs it
+        self.rejoin = rejoin  # the address to offer joining again (a remote table)

@@ -223,7 +223,7 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False) 
                     continue
                 held.release()
                 raise _failed(error) from None
-            return Session(client, JOIN, seat_file=held)
+            return Session(client, JOIN, seat_file=held, address=(host, port))
     try:
         client = await Client.connect(host, port, launch.name, spectate=spectate, **options)
     except TableFull as error:
@@ -238,7 +238,7 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False) 
                                         welcome.token, time.time()))
         except OSError as error:  # a convenience: the game goes on without it
             log.warning("cannot keep the seat's token: %s", error)
-    return Session(client, JOIN, seat_file=held)
+    return Session(client, JOIN, seat_file=held, address=(host, port))
 
 
 def _kept_seats(store: Any, host: str, port: int, name: str) -> list[Any]:

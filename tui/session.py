@@ -79,6 +79,7 @@ class Session:
         host: Any = None,
         lan: Any = None,
         seat_file: Any = None,
+        address: tuple[str, int] | None = None,
         addresses: list[str] | None = None,
         setup: list[Any] | None = None,
     ) -> None:
@@ -87,6 +88,7 @@ class Session:
         self.host = host  # a net.host.Host this session runs (local play), or None
         self.lan = lan  # a net.lan.LanHost this session runs, or None
         self.seat_file = seat_file  # a net.seats.Held for a remote seat, or None
+        self.address = address  # (host, port) of a remote table, or None
         self.addresses = list(addresses or [])
         self.setup = list(setup or [])
         self.welcome: p.Welcome | None = client.welcome
@@ -271,7 +273,11 @@ class Session:
             self._post(SessionEnded(self, "Your seat moved", "Another connection took this seat "
                                     "with its resume token (the same player, from elsewhere)."))
             return
-        self._post(SessionEnded(self, "The table closed", f"The host ended it: {reason}."))
+        body = f"The host ended it: {reason}."
+        if self.address is not None and self.seats:
+            body += ("\n\nYour seat is kept if the host comes back (motherlode host "
+                     "--resume): press j to join again.")
+        self._post(SessionEnded(self, "The table closed", body, rejoin=self.address))
 
     def _disconnected(self, item: Disconnected) -> None:
         if item.error is None:
@@ -279,8 +285,12 @@ class Session:
         if self.seat_file is not None and item.error.code in (Code.BAD_TOKEN, Code.NO_SUCH_TABLE):
             self.seat_file.forget()
             self.seat_file = None
-        self._post(SessionEnded(self, "Connection lost",
-                                f"{item.error.message}\n\nYour game could not be resumed."))
+        body = f"{item.error.message}\n\nYour game could not be resumed."
+        rejoin = None
+        if self.seat_file is not None and self.address is not None:
+            body += " Your seat is kept: press j to try again once the host is back."
+            rejoin = self.address
+        self._post(SessionEnded(self, "Connection lost", body, rejoin=rejoin))
 
     def _clear_reconnected(self) -> None:
         if self._said.startswith("Reconnected"):

@@ -168,3 +168,38 @@ class Peer:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class HostCommand:
+    """``motherlode host ARGS`` in its own process, on 127.0.0.1 at a fixed port (so a
+    ``--resume`` comes back where its players look for it); its output goes to ``log``."""
+
+    def __init__(self, port: int, log: Path, *args: str) -> None:
+        self.port = port
+        with open(log, "w") as out:
+            self.proc = subprocess.Popen(
+                motherlode("host", "--bind", "127.0.0.1", "--port", str(port), "--no-announce",
+                           *args),
+                stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        end = time.monotonic() + 20
+        while time.monotonic() < end and self.proc.poll() is None:
+            if "Ctrl-C closes the table" in log.read_text():
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the host did not start: {log.read_text()[-2000:]}")
+
+    def interrupt(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(15)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)

@@ -2,8 +2,9 @@
 (`motherlode join`) under a pty, on 127.0.0.1.
 
 - A join killed mid-game (kill -9, or SIGTERM) and run again takes its seat back:
-  within the grace period, after it (from the stand-in), and after the host itself was
-  stopped with Ctrl-C and restarted with ``--resume``.
+  within the grace period, and after it (from the stand-in); and when the host itself
+  is stopped with Ctrl-C and restarted with ``--resume``, the app that saw the table
+  close offers to join again, and its seat comes back.
 - SIGTERM and SIGHUP leave the terminal as it was: main screen, cursor, mouse off,
   echo and line editing on; and a seat killed that way is kept, not given up.
 
@@ -13,50 +14,13 @@ The other player is a raw JSON peer, so what the host says can be checked exactl
 from __future__ import annotations
 
 import signal
-import socket
-import subprocess
-import time
-from pathlib import Path
 
 import pytest
 
-from tests.hardening.ptyapp import Peer, Pty, app_env, motherlode
+from tests.hardening.ptyapp import HostCommand, Peer, Pty, app_env, free_port, motherlode
 
+GAME = ("--game", "nuggets", "--seats", "2", "--seed", "restart")
 RESTORED = ("\x1b[?1049l", "\x1b[?25h", "\x1b[?1000l")  # main screen, cursor, no mouse
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class HostCommand:
-    """``motherlode host`` in its own process, on a fixed port."""
-
-    def __init__(self, port: int, log: Path, *extra: str) -> None:
-        self.port = port
-        with open(log, "w") as out:
-            self.proc = subprocess.Popen(
-                motherlode("host", "--game", "nuggets", "--seats", "2", "--bind", "127.0.0.1",
-                           "--port", str(port), "--no-announce", "--seed", "restart", *extra),
-                stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        end = time.monotonic() + 20
-        while time.monotonic() < end and self.proc.poll() is None:
-            if "Ctrl-C closes the table" in log.read_text():
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"the host did not start: {log.read_text()[-2000:]}")
-
-    def interrupt(self) -> None:
-        self.proc.send_signal(signal.SIGINT)
-        self.proc.wait(15)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
 
 
 def _notice(peer: Peer, event: str, name: str) -> dict:
@@ -75,8 +39,8 @@ def _join(port: int, tmp_path) -> Pty:
 
 @pytest.mark.timeout(120)
 def test_a_killed_join_takes_its_seat_back(tmp_path):
-    port = _free_port()
-    host = HostCommand(port, tmp_path / "host1.log")
+    port = free_port()
+    host = HostCommand(port, tmp_path / "host1.log", *GAME)
     apps: list[Pty] = []
     ann = None
     try:
@@ -119,12 +83,11 @@ def test_a_killed_join_takes_its_seat_back(tmp_path):
         host.interrupt()
         bob.wait_for("The table closed")
         ann.close()
-        host = HostCommand(port, tmp_path / "host2.log", "--resume")
+        host = HostCommand(port, tmp_path / "host2.log", *GAME, "--resume")
         ann = Peer(port, "Ann", token=token)
         assert ann.recv_type("welcome")["resumed"]
-        bob.finish()
-        bob = _join(port, tmp_path)
-        apps.append(bob)
+        bob.wait_for("j: join again")
+        bob.write(b"j")  # the app offered to join again: the seat comes back
         _notice(ann, "back", "Bob")
         bob.wait_for("Seed hash")
         assert "table is full" not in bob.text and "Traceback" not in bob.text
