@@ -57,7 +57,8 @@ def main() -> None:
     app.wait_for("Bob")
     app.write(b"r")  # the fourth seat ready: the match starts
     app.wait_for("Seed hash", 30)
-    table = observer.wait(lambda m: m["type"] == "table", "a table update")["table"]
+    table = observer.wait(lambda m: m["type"] == "table" and m["table"]["phase"] == "playing",
+                          "the table in play")["table"]
     first_seats = [(s["name"], s["kind"]) for s in table["seats"]]
     back_times: list[float] = []
     restored = standins = 0
