@@ -218,11 +218,11 @@ async def test_hostile_names_show_literally_and_crash_nothing(tmp_path, ascii_mo
     async with app.run_test(size=(80, 24)) as pilot:
         screen = FoolsGoldScreen(0, HOSTILE, ascii_mode=ascii_mode)
         await app.push_screen(screen)
-        screen.show_state(foolsgold_view(), [{"type": "drew", "seat": 1, "pile": "incoming"}])
+        screen.show_state(foolsgold_view(), [{"type": "grabbed", "seat": 1, "order": 1, "at": 1.0}])
         await pilot.pause()
         text = screen_text(app)
         assert "[bold]Ann[/]" in text
-        assert "[@click=app.quit]Bob drew" in text
+        assert "[@click=app.quit]Bob grabbed" in text
         assert "\x1b" not in text
         await pilot.click(offset=(5, 4))  # where the click-markup name is drawn
         await pilot.pause()

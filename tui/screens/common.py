@@ -38,6 +38,7 @@ class HelpScreen(ModalScreen[None]):
         body.append("esc closes this help.")
         with VerticalScroll(id="help-box"):
             yield Static(body, id="help-text")
+        yield Footer()
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -107,6 +108,7 @@ class MessageScreen(ModalScreen[str | None]):
             yield Static(Text(self.title_text, "bold"), id="message-title")
             yield Static(Text(self.body), id="message-body")
             yield Static(Text(hint, "dim"), id="message-keys")
+        yield Footer()
 
     def on_key(self, event) -> None:
         if len(event.key) == 1 and event.key in {key for key, _ in self.keys}:
@@ -132,6 +134,7 @@ class PickScreen(ModalScreen[int | None]):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
             yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
+        yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
@@ -143,7 +146,11 @@ class PickScreen(ModalScreen[int | None]):
 class ChatScreen(ModalScreen[str | None]):
     """One line of chat; enter sends, esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "noop", "Send",
+                                                               show=True, priority=False)]
+
+    def action_noop(self) -> None:
+        """(enter is the Input's: it sends; the footer only says so)"""
 
     def compose(self) -> ComposeResult:
         from textual.widgets import Input
@@ -151,6 +158,7 @@ class ChatScreen(ModalScreen[str | None]):
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#chat-input").focus()
@@ -178,6 +186,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="message-box"):
             yield Static(Text(self.question, "bold"))
             yield Static(Text("y: yes   n: no", "dim"))
+        yield Footer()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
