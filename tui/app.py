@@ -66,7 +66,8 @@ class MotherlodeApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("question_mark", "help", "Keys"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        # in every screen's help ("Everywhere"), but not in footers: q leaves or quits there
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
     APP_HELP = [("?", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
 
@@ -87,6 +88,7 @@ class MotherlodeApp(App[int]):
         connect_timeout: float = 10.0,
         browse_options: dict[str, Any] | None = None,
         announce_options: dict[str, Any] | None = None,
+        turn_pause: float | None = None,
     ) -> None:
         super().__init__()
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
@@ -101,6 +103,8 @@ class MotherlodeApp(App[int]):
         # LAN discovery (net.discovery): options of the browser and the announcer
         self.browse_options = dict(browse_options or {})
         self.announce_options = dict(announce_options or {})
+        # hot-seat: how long keys wait after the turn changes hands (None: the default)
+        self.turn_pause = turn_pause
         self.settings = settings or Settings.load(settings_path)
         self.settings_path = settings_path
         self.ascii_mode = self.settings.ascii if ascii_mode is None else ascii_mode
@@ -335,9 +339,10 @@ class MotherlodeApp(App[int]):
                 self.pop_screen()
             self.table = None
         if message.game == "nuggets":
+            pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}
             self.table = NuggetsScreen(message.seats, ascii_mode=self.ascii_mode,
                                        advisor=self.settings.advisor,
-                                       hotseat=self.session.policy.hotseat)
+                                       hotseat=self.session.policy.hotseat, **pause)
         else:
             seat = message.seats[0] if message.seats else None
             self.table = FoolsGoldScreen(seat, message.names, ascii_mode=self.ascii_mode,

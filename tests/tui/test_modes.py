@@ -24,6 +24,7 @@ from .helpers import screen_text
 def make_app(tmp_path, **kwargs) -> MotherlodeApp:
     kwargs.setdefault("announce", False)
     kwargs.setdefault("discover", False)
+    kwargs.setdefault("turn_pause", 0.0)  # keys at machine speed (the pause has its own test)
     return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
                          **kwargs)
 
