@@ -66,10 +66,12 @@ class MotherlodeApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("question_mark", "help", "Keys"),
+        # F1 works where "?" is a character to type (chat)
+        Binding("f1", "help", "Help", show=False),
         # in every screen's help ("Everywhere"), but not in footers: q leaves or quits there
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
-    APP_HELP = [("?", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
+    APP_HELP = [("? or F1", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
 
     def __init__(
         self,

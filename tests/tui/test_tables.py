@@ -120,3 +120,76 @@ async def test_chat_sits_over_the_table_and_the_hand_stays_in_sight(tmp_path):
         assert "Say something to the table" in shot
         assert "Calamity" in shot and "Gila" in shot  # the hand, under the dialog
         assert "esc" in screen_text(app).splitlines()[-1]  # the footer shows esc
+
+
+async def test_footers_are_true_to_the_moment(tmp_path):
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .helpers import nuggets_view
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = NuggetsScreen([0])
+        await app.push_screen(screen)
+        screen.show_state(nuggets_view(), [])
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Roll on" in footer and "Advised" in footer and "? Keys" in footer
+        assert "Pick dice (1-7," in screen_text(app)
+        screen.show_state(dict(nuggets_view(), over=True, phase="over", rolled=None,
+                               winners=[0]), [])
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Roll on" not in footer and "Take" not in footer and "Leave" in footer
+
+        watcher = FoolsGoldScreen(None, ["Ann", "Bob", "Cy", "Dee"])
+        await app.push_screen(watcher)
+        watcher.show_state(foolsgold_view(seat=None, hand=None), [])
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Draw" not in footer and "Grab" not in footer and "Leave" in footer
+
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        from net import protocol as p
+
+        info = p.TableInfo(name="Den", game="nuggets", phase="lobby", owner=0, seats=[
+            p.SeatInfo(seat=0, name="Ann", kind="human", ready=False, connected=True),
+            p.SeatInfo(seat=1, name="Bob", kind="human", ready=False, connected=True)],
+            settings=p.TableSettings(seats=3, difficulty="normal", first_player=None,
+                                     seeded=False, grab_timeout=10, call_window=5, grace=30,
+                                     bot_pace=0.9, hotseat=False), spectators=0)
+        lobby.show_table(info, [1], False)  # Bob: not the owner
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Ready" in footer and "Start" not in footer and "Add bot" not in footer
+        lobby.show_table(info, [0], True)
+        await pilot.pause()
+        assert "Start" in screen_text(app).splitlines()[-1]
+
+
+async def test_the_menu_footer_is_whole_at_80_columns(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        for word in ("Hotseat", "Dice", "Cards", "Host", "Join", "Rules", "Settings",
+                     "Quit", "Keys"):
+            assert word in footer, footer
+
+
+async def test_question_mark_in_a_form_shows_help_and_types_nothing(tmp_path):
+    from tui.screens.common import HelpScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        await pilot.pause()
+        field = app.screen.query_one("#address")
+        await pilot.press("1", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and field.value == "1"
+        await pilot.press("escape", "f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)

@@ -7,13 +7,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 
 def _key_name(key: str) -> str:
     names = {"question_mark": "?", "space": "space", "enter": "enter", "escape": "esc"}
     return ", ".join(names.get(k, k) for k in key.split(","))
+
+
+class FieldInput(Input):
+    """A form's text field: "?" opens help instead of typing (no name or address needs
+    one), so the form's help key works from inside the field."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return key != "question_mark" and super().check_consume_key(key, character)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -153,8 +161,6 @@ class ChatScreen(ModalScreen[str | None]):
         """(enter is the Input's: it sends; the footer only says so)"""
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Input
-
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")

@@ -89,6 +89,15 @@ class FoolsGoldScreen(TableScreen):
 
     def set_seats(self, seats: list[int]) -> None:
         self.seat = seats[0] if seats else None
+        if self.is_attached:
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: a spectator has no play keys, nor anyone once the
+        match is over."""
+        if action not in ("draw", "discard", "grab", "call"):
+            return True
+        return self.seat is not None and (self.view or {}).get("winner") is None
 
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
@@ -125,6 +134,7 @@ class FoolsGoldScreen(TableScreen):
         hand.hand = None if view.get("hand") is None else tuple(view["hand"])
         hand.frozen = bool(view.get("frozen"))
         self._update_banner(view)
+        self.refresh_bindings()
 
     def _seat_name(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):

@@ -35,7 +35,7 @@ class LobbyScreen(Screen[None]):
     ]
     HELP = [
         ("r", "ready / not ready"),
-        ("s", "start the game (owner; everyone must be ready)"),
+        ("s", "start the game (the owner, once every other player is ready)"),
         ("b / x", "add a bot / remove the last bot (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
@@ -80,6 +80,8 @@ class LobbyScreen(Screen[None]):
             self.mine = list(seats)
         if owner is not None:
             self.owner = owner
+        if self.is_attached:
+            self.refresh_bindings()
         if not self._ready:
             return
         if not self.is_attached:  # torn down (the app is closing): nothing to draw on
@@ -138,6 +140,16 @@ class LobbyScreen(Screen[None]):
         if self.owner and info.phase != "playing" and len(info.seats) >= 2 \
                 and others_ready:
             self.show_status("Everyone is ready: press s to start.")
+
+    OWNER_ACTIONS = frozenset({"start", "add_bot", "remove_bot", "seats", "difficulty"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: owner keys for the owner, ready for a player."""
+        if action in self.OWNER_ACTIONS:
+            return self.owner and (self.info is None or self.info.phase != "playing")
+        if action == "ready":
+            return bool(self.mine)
+        return True
 
     def show_status(self, text: str) -> None:
         self._status = text

@@ -124,6 +124,24 @@ class NuggetsScreen(TableScreen):
 
     def set_seats(self, seats: list[int]) -> None:
         self.my_seats = list(seats)
+        if self.is_attached:
+            self.refresh_bindings()
+
+    PLAY_ACTIONS = frozenset({"roll", "take", "steal", "advised", "toggle", "select_face",
+                              "clear"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: no play keys for a spectator or at game over, and
+        each key only where it does something."""
+        if action not in self.PLAY_ACTIONS:
+            return True
+        view = self.view or {}
+        if not self.my_seats or view.get("over"):
+            return False
+        phase = view.get("phase")
+        if action == "advised":
+            return phase == "keep"
+        return True
 
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
@@ -173,6 +191,7 @@ class NuggetsScreen(TableScreen):
         self._update_banner()
         self._update_hint()
         self.query_one(AdvisorPanel).view = view
+        self.refresh_bindings()
 
     def watch_selected(self, selected: frozenset[int]) -> None:
         if self._ready:
@@ -217,7 +236,9 @@ class NuggetsScreen(TableScreen):
         elif phase == "keep":
             chosen = self._chosen()
             if not chosen:
-                hint.text = "Pick dice (1-7, n, l, F2-F5; space: advised), enter rolls on, t takes."
+                last = len(view.get("rolled") or []) or 7
+                hint.text = (f"Pick dice (1-{last}, n, l, F2-F5; space: advised), "
+                             "enter rolls on, t takes.")
             else:
                 try:
                     check_keep(view["rolled"], view.get("kept", []), chosen)
