@@ -404,12 +404,27 @@ class Table:
                 self._stand_in(i, now)
                 self.seats[i].member = None
         else:
-            self.seats = [s for s in self.seats if s.member is not member]
+            self._drop_seats(lambda s: s.member is not member)
         if self.owner is member:
             humans = [s.member for s in self.seats if s.kind == "human" and s.member is not None]
             self.owner = humans[0] if humans else None
             if self.owner is not None:
                 self._notice("owner", self.owner.name, self.seats_of(self.owner)[0])
+
+    def _drop_seats(self, keep: Callable[[Seat], bool]) -> None:
+        """Free the seats not kept (outside a game). The seats after them move down, so
+        every connection whose seat numbers change gets a fresh ``welcome`` with its
+        new ones, and ``first_player`` follows the person it named (or goes back to
+        random if they left)."""
+        before = {m: self.seats_of(m) for m in self.members if not m.spectator}
+        first = self.settings.first_player
+        chosen = self.seats[first] if first is not None and first < len(self.seats) else None
+        self.seats = [s for s in self.seats if keep(s)]
+        if chosen is not None:
+            self.settings.first_player = self.seats.index(chosen) if chosen in self.seats else None
+        for member, seats in before.items():
+            if member.connected and member in self.members and self.seats_of(member) != seats:
+                member.deliver(self._welcome(member, resumed=False))
 
     def _stand_in(self, i: int, now: float | None = None) -> None:
         """A bot plays seat ``i`` from now on; with ``now`` it plans at once."""
@@ -528,7 +543,8 @@ class Table:
         self._owner_in_lobby(member)
         if message.seat >= len(self.seats) or self.seats[message.seat].kind != "bot":
             raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds no bot.")
-        del self.seats[message.seat]
+        gone = self.seats[message.seat]
+        self._drop_seats(lambda s: s is not gone)
         self._update()
 
     def _add_local(self, member: Member, message: p.AddLocal, now: float) -> None:
@@ -733,7 +749,7 @@ class Table:
             seat.brain = None
             seat.standin = False
         # seats whose players left for good are freed; those away get a fresh grace
-        self.seats = [s for s in self.seats if s.kind == "bot" or s.member is not None]
+        self._drop_seats(lambda s: s.kind == "bot" or s.member is not None)
         for seat in self.seats:
             if seat.member is not None and not seat.member.connected:
                 seat.away_since = now
