@@ -254,6 +254,10 @@ class Table:
             if member.connected:
                 member.deliver(message)
 
+    def _save(self, now: float) -> None:
+        if self.on_change is not None:
+            self.on_change(self, now)
+
     def _update(self) -> None:
         self._send_all(p.TableUpdate(table=self.info()))
         if self.on_update is not None:
@@ -323,6 +327,7 @@ class Table:
             seat = len(self.seats) - 1
             if self.owner is None:
                 self.owner = member
+            self._save(now)  # the token is on disk before the welcome carries it
         member.deliver(self._welcome(member, resumed=False))
         if member.name != requested:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
@@ -562,6 +567,7 @@ class Table:
             raise Refusal(Code.BAD_NAME, problem)
         seat = Seat(name=self._unique(name), kind="local", member=member, ready=True)
         self.seats.append(seat)
+        self._save(now)
         # the controller learns its new seat list from a fresh welcome
         member.deliver(self._welcome(member, resumed=False))
         self._notice("joined", seat.name, len(self.seats) - 1)
@@ -724,8 +730,7 @@ class Table:
     def _changed(self, events: list[dict[str, Any]], now: float) -> None:
         assert self.driver is not None
         self._stuck_deadline = None
-        if self.on_change is not None:
-            self.on_change(self, now)  # saved before anyone sees it
+        self._save(now)  # saved before anyone sees it
         self._broadcast(events, now)
         if self.driver.over:
             self._finish(now)
