@@ -484,6 +484,7 @@ def table_document(table: Table, record: _Record, now: float, status: str) -> di
         "id": record.id,
         "saved_at": now,
         "saved_wall": time.time(),
+        "clock": table.clock(now),
         "table": {
             "name": table.name,
             "game": table.game,
@@ -649,6 +650,7 @@ class _Document(msgspec.Struct):
     saved_wall: float | None = None
     history: _History | None = None
     phase: str = "lobby"  # a lobby save's: "lobby", or "over" (between games)
+    clock: float | None = None  # the table's clock at the save (before version 3: saved_at)
     result: dict[str, Any] | None = None  # a lobby save's last game result
 
 
@@ -913,7 +915,8 @@ class Saved:
 
     def restore(self, now: float, report: Callable[[str], None] | None = None) -> Table:
         """A live table in the state of the save: the game replayed, the bots as they
-        were, every person away since ``now`` (they come back with their tokens).
+        were, every person away since ``now`` (they come back with their tokens), the
+        game held until they are (``Table.hold``).
         ``now`` must not be before the save's time (see :func:`resume_time`). A lobby
         save gives the table outside a game, its people away likewise."""
         if self.status == "lobby":
@@ -952,6 +955,11 @@ class Saved:
         driver = self.replay(think)
         if driver.over:
             raise SaveError(f"{self._where()} holds a game that is over")
+        # the table's clock goes on from where it stood at the save
+        at = doc.clock if doc.clock is not None else self.saved_at
+        if at > self.saved_at:
+            raise SaveError(f"{self._where()} is inconsistent: its clock is ahead of the save")
+        table.held = now - at
         table.driver = driver
         table.phase = "playing"
         table.log = [msgspec.to_builtins(e) for e in doc.log[self.history_entries :]]
@@ -968,9 +976,10 @@ class Saved:
             if seat.kind != "bot" and seat.member is None:
                 table._stand_in(i)  # the player had left for good
                 if seat.brain is not None:
-                    seat.plan = seat.brain.plan(driver.view(i), now)
+                    seat.plan = seat.brain.plan(driver.view(i), at)
         table.members = list(members.values())
         table.owner = members.get(doc.owner) if doc.owner is not None else None
+        table.hold(now)  # nothing happens until the people are back (or the grace ends)
         return table
 
 
