@@ -128,3 +128,29 @@ def test_a_restored_game_without_people_does_not_wait(tmp_path):
     restored = saved.restore(saved.saved_at)
     assert restored.wait_since is None and restored.info().waiting == []
     assert restored.next_wakeup() is not None  # the bots play on at once
+
+
+def test_a_second_crash_after_a_wait_keeps_the_games_clock(tmp_path):
+    """The save carries the table's clock: a game restored twice goes on from the
+    time it stood at, whatever the host's clock says."""
+    saved, tokens = _saved_game("foolsgold", tmp_path)
+    start = saved.saved_at + 50.0
+    table = saved.restore(start)
+    store = Store(tmp_path / "tables", tmp_path / "games")
+    store.adopt(table, saved)
+    table.on_change = store.touched
+    tables = Tables()
+    tables.adopt(table)
+    table.tick(start + GRACE)  # nobody came back: stand-ins play
+    now = start + GRACE
+    while table.moves < saved.doc.snapshot.entries + 3:
+        now = table.next_wakeup()
+        table.tick(now)
+    store.touched(table, now)
+    again = Saved.load(saved.path)
+    assert again.doc.clock == pytest.approx(table.clock(now))
+    assert again.saved_at == now and again.doc.clock < now - 60.0
+    restored = again.restore(now)
+    assert restored.clock(now) == pytest.approx(table.clock(now))
+    assert restored.driver.deadline() == table.driver.deadline()
+    assert restored.log[-1] == table.log[-1]
