@@ -412,9 +412,7 @@ class Table:
         for i in back:
             self._notice("back", self.seats[i].name, i)
         self.report(f"{self.name}: {old.name} is back")
-        if self.wait_since is not None and not self.waiting_for():
-            self._end_wait(now)  # everyone is back: the game goes on (and they see it)
-        else:
+        if not self._wait_over(now):  # if everyone is back, the game goes on (and they see it)
             self._update()
             if self.phase == "playing":
                 self._send_states(old, [], now)
@@ -657,7 +655,8 @@ class Table:
                 for i in seats:
                     if not self.seats[i].standin:
                         self._stand_in(i, now)
-                self._update()
+                if not self._wait_over(now):
+                    self._update()
             return
         self._remove_member(member, now)
         member.deliver(p.Bye(reason="left"))
@@ -665,9 +664,7 @@ class Table:
         if seats:
             self._notice("left", member.name, seats[0])
             self.report(f"{self.name}: {member.name} left")
-        if self.wait_since is not None and not self.waiting_for():
-            self._end_wait(now)
-        else:
+        if not self._wait_over(now):
             self._update()
 
     def _ping(self, member: Member, message: p.Ping, now: float) -> None:
@@ -917,6 +914,14 @@ class Table:
         names = ", ".join(self.seats[i].name for i in self.waiting_for())
         left = 0.0 if self.wait_until is None else max(0.0, self.wait_until - self._now)
         return f"Waiting for {names} ({left:.0f} s)"
+
+    def _wait_over(self, now: float) -> bool:
+        """End the wait if nobody is awaited any more (they are back, or stand-ins play
+        their seats); True if it ended now (everyone was sent the update)."""
+        if self.wait_since is None or self.waiting_for():
+            return False
+        self._end_wait(now)
+        return True
 
     def _end_wait(self, now: float) -> None:
         assert self.wait_since is not None
