@@ -100,6 +100,11 @@ async def lobby_run(directory: Path, seed: int, figures: dict) -> None:
             same = same and back.table.settings == settings.settings
             same = same and back.table.owner == settings.owner
             figures["seats_back"] += same
+            if not same:
+                print(f"lobby {seed}: {name} came back as {back.seats} (resumed "
+                      f"{back.resumed}), had {welcome.seats}; owner {back.table.owner} was "
+                      f"{settings.owner}; settings {back.table.settings} were "
+                      f"{settings.settings}", flush=True)
             raw.close()
         for token in gone:
             raw = await Raw.open(port)

@@ -297,6 +297,8 @@ class Table:
             self.on_change(self, now)
 
     def _update(self) -> None:
+        # saved before anyone sees it (a lobby's settings, seats and owner too)
+        self._save(self._now)
         self._send_all(p.TableUpdate(table=self.info()))
         if self.on_update is not None:
             self.on_update(self)
@@ -471,6 +473,7 @@ class Table:
         self.seats = [s for s in self.seats if keep(s)]
         if chosen is not None:
             self.settings.first_player = self.seats.index(chosen) if chosen in self.seats else None
+        self._save(self._now)  # the new seat numbers are on disk before anyone is told
         for member, seats in before.items():
             if member.connected and member in self.members and self.seats_of(member) != seats:
                 member.deliver(self._welcome(member, resumed=False))
@@ -659,6 +662,7 @@ class Table:
                     self._update()
             return
         self._remove_member(member, now)
+        self._save(now)  # the seat is given up on disk before the goodbye
         member.deliver(p.Bye(reason="left"))
         member.close("left")
         if seats:

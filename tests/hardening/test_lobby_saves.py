@@ -17,6 +17,8 @@ from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
 from net.persist import Saved, SaveError, Store
+from net.table import Settings, Table, Tables
+from tests.net.test_table import hello, join
 
 from .harness import drive, settle
 from .test_persist import Player
@@ -180,3 +182,39 @@ async def test_a_restored_table_whose_name_is_taken_is_refused_with_a_save_error
     host2.create_table("Saloon", "nuggets")
     with pytest.raises(SaveError, match="already a table"):
         host2.restore(saves[0])
+
+
+def test_every_lobby_change_is_on_disk_before_anyone_sees_it(store_dir):
+    """At the table core, with no host to save after the fact: each ``table`` update a
+    spectator receives is already in the lobby save (seats, settings, owner)."""
+    tables = Tables()
+    table = tables.add(Table("Saloon", "nuggets", Settings(seats=4, seed="x")))
+    table.on_change = Store(store_dir / "tables", store_dir / "games").touched
+    checked = []
+
+    def watch(message):
+        if not isinstance(message, p.TableUpdate):
+            return
+        if not any(s.kind == "human" for s in message.table.seats):
+            assert _live(store_dir) == []  # nobody to come back: no save
+            return
+        (saved,) = _live(store_dir)
+        assert [s.name for s in saved.doc.seats] == [s.name for s in message.table.seats]
+        assert saved.settings().info() == message.table.settings
+        owner = next(m for m in saved.doc.members if m.id == saved.doc.owner)
+        assert message.table.seats[message.table.owner].name == owner.name
+        checked.append(message)
+
+    tables.hello(hello("watch", spectate=True), watch, lambda r: None, 0.0)
+    ann, _ = join(tables, "Ann", now=1.0)
+    bob, _ = join(tables, "Bob", now=2.0)
+    cy, _ = join(tables, "Cy", now=2.5)
+    table.handle(ann, p.Configure(supply=9, first_player=2), 3.0)
+    table.handle(ann, p.AddBot(), 4.0)
+    table.handle(ann, p.RemoveBot(seat=3), 5.0)
+    table.handle(bob, p.Leave(), 6.0)
+    table.handle(ann, p.Leave(), 7.0)  # the owner goes: Cy owns the table
+    table.handle(cy, p.Leave(), 8.0)  # nobody left: the save goes
+    assert len(checked) == 8 and _live(store_dir) == []
+    # the first player stays Cy as her seat moves down twice
+    assert [m.table.settings.first_player for m in checked[-3:]] == [2, 1, 0]
