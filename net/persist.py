@@ -1045,10 +1045,12 @@ def load_all(store: Store) -> tuple[list[Saved], list[str]]:
     """Every unfinished save of ``store`` that reads, and a message for each that does
     not (those files are left in place). ``Saved.restore`` replays and checks them.
 
-    A table has one save to resume: a lobby save is dropped (its file deleted) when an
-    unfinished game of the same table is saved too (a crash came between the two
-    writes of a game's start or end, and the game is the one anyone saw), or when a
-    newer lobby save of that table exists (an earlier host was not resumed)."""
+    A table has one save to resume: a lobby save is dropped (its file deleted) when
+    another save of the same table holds the same people (a token in common) and
+    wins: an unfinished game (a crash came between the two writes of a game's start or
+    end, and the game is the one anyone saw), or a newer lobby save. Saves of one name
+    with nobody in common (a host started anew without ``--resume``) are all kept; a
+    host restores the first and refuses the others by name."""
     store.sweep()
     good: list[Saved] = []
     problems = []
@@ -1061,20 +1063,27 @@ def load_all(store: Store) -> tuple[list[Saved], list[str]]:
             problems.append(f"{exc}. The file is kept; move it away to silence this.")
             continue
         good.append(saved)
-    games = {s.name.casefold() for s in good if s.status == "playing"}
-    newest: dict[str, Saved] = {}
-    for saved in good:  # oldest first
-        if saved.status == "lobby" and saved.name.casefold() not in games:
-            newest[saved.name.casefold()] = saved
     kept = []
-    for saved in good:
-        if saved.status == "lobby" and newest.get(saved.name.casefold()) is not saved:
+    for i, saved in enumerate(good):  # oldest first
+        if saved.status == "lobby" and any(
+            other.name.casefold() == saved.name.casefold()
+            and (other.status == "playing" or j > i)
+            and _same_people(saved, other)
+            for j, other in enumerate(good)
+            if other is not saved
+        ):
             if saved.path is not None:
                 with contextlib.suppress(OSError):
                     saved.path.unlink()
             continue
         kept.append(saved)
     return kept, problems
+
+
+def _same_people(one: Saved, other: Saved) -> bool:
+    """Whether two saves share a person (a whole token: ids alone repeat across hosts)."""
+    return bool({(m.id, m.secret) for m in one.doc.members}
+                & {(m.id, m.secret) for m in other.doc.members})  # fmt: skip
 
 
 def saving_host(store: Store, **kwargs: Any) -> Any:

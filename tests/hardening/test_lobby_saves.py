@@ -117,8 +117,8 @@ async def test_between_games_the_table_is_saved_and_a_clean_close_removes_it(sto
 
 async def test_one_save_per_table_is_resumed(store_dir):
     """A crash between a game's save and the removal of the lobby's leaves both: the
-    game wins. Two lobby saves of one table (a host that was not resumed): the newer
-    wins. The loser's file is deleted."""
+    game wins. Two lobby saves of one table with the same people: the newer wins. The
+    loser's file is deleted. Saves of one name with nobody in common are all kept."""
     clock, host, table = await _lobby(store_dir)
     ann = await Player.join(host.port, "Ann")
     lobby_file = next((store_dir / "tables").glob("*.json"))
@@ -143,6 +143,20 @@ async def test_one_save_per_table_is_resumed(store_dir):
     lobby_file.write_bytes(lobby_bytes)
     saves, problems = persist.load_all(Store(store_dir / "tables"))
     assert [s.path for s in saves] == [lobby_file] and not older.exists()
+    # a lobby of another host of the same name (nobody in common) is kept: the host
+    # restores one and refuses the other by name, deleting nothing
+    doc["id"] = "saloon-other"
+    for member in doc["members"]:
+        member["secret"] = "another-" + member["secret"]
+    other = store_dir / "tables" / "saloon-other.json"
+    other.write_text(json.dumps(doc))
+    saves, problems = persist.load_all(Store(store_dir / "tables"))
+    assert sorted(s.path.name for s in saves) == sorted([lobby_file.name, other.name])
+    host2 = Host(clock=FakeClock(persist.resume_time(saves)))
+    host2.restore(saves[0])
+    with pytest.raises(SaveError, match="already a table called 'Saloon'"):
+        host2.restore(saves[1])
+    assert lobby_file.exists() and other.exists()
 
 
 async def test_a_hot_seat_store_keeps_no_lobby_and_a_damaged_lobby_is_refused(store_dir):
