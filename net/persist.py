@@ -10,8 +10,14 @@ mismatch. ``docs/PROTOCOL.md`` ("Saved tables") documents the file format.
 
 Saves are atomic (a temp file in the same directory, fsync, ``os.replace``, fsync of
 the directory) and happen before the host sends anyone the views of a change: the
-host calls :meth:`Store.touched` synchronously after every change, before its
-writer tasks run, so a change that anyone saw is on disk.
+table calls :meth:`Store.touched` synchronously after every change, before it sends
+anything about it, so a change that anyone saw is on disk.
+
+A LAN host's store (``lobbies=True``) also saves each table outside a game, in the
+lobby and between games, while a person holds a seat (status ``lobby``: seats, tokens,
+owner, settings, the last result), so every token survives a crash at any moment; a
+game's start and end hand over between the two kinds of save in the order that keeps
+one of them whole, and :func:`load_all` resumes one save per table.
 
 A long game does not make memory or saves grow: once the table holds ``spill``
 entries, the store appends them to the game's history file (``<id>.history``, one
@@ -28,7 +34,8 @@ rounds, a bot's planned move) keeps the time it had left at the last save.
 
 Files (``data_dir()`` is platformdirs' user data dir, or ``$MOTHERLODE_DATA_DIR``)::
 
-    <data>/tables/<id>.json    a LAN table's unfinished game   (motherlode host --resume)
+    <data>/tables/<id>.json    a LAN table's unfinished game, or the table outside a
+                               game (lobby, between games)     (motherlode host --resume)
     <data>/tables/<id>.history the early moves of a long unfinished game (hotseat/ alike)
     <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume")
     <data>/games/<id>.json     every finished or abandoned game (motherlode replay FILE)
