@@ -172,7 +172,8 @@ async def _host(args: argparse.Namespace) -> int:
               "Try another --port.", file=sys.stderr)  # fmt: skip
         return 1
     for old in restored:
-        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} after {old.moves} moves: "
+        where = f"after {old.moves} moves" if old.phase == "playing" else "outside a game"
+        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} {where}: "
               "the players reconnect to their seats.")  # fmt: skip
     print(f"Motherlode is hosting {GAME_TITLES[table.game]} at the table {table.name!r}.")
     print("Friends join with `motherlode join ADDRESS`, using one of:")

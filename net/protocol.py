@@ -80,6 +80,7 @@ class Code(StrEnum):
     NOT_PLAYING = "not_playing"
     NOT_SEATED = "not_seated"
     NOT_YOUR_SEAT = "not_your_seat"
+    WAITING = "waiting"
     WRONG_GAME = "wrong_game"
     ILLEGAL_ACTION = "illegal_action"
     # the host itself
@@ -289,6 +290,10 @@ class TableInfo(Struct, kw_only=True):
     settings: TableSettings
     spectators: int
     seed_hash: str | None = None
+    # a restored game waiting for its people: their seats, and the seconds left (at
+    # the time this was sent) before it goes on without them
+    waiting: list[int] = []
+    wait_left: float | None = None
 
 
 class Welcome(_Msg, tag="welcome"):
