@@ -17,8 +17,9 @@ The handshake holds to h11's rule: whatever a peer sends (garbage, an HTTP answe
 messages of the wrong kind, a line that never ends, nothing at all) and however it
 sends it (whole, a byte at a time, then closing or stalling), :meth:`Client.connect`
 either gets a welcome or raises a :class:`NetError`, and within a bounded time:
-``answer_timeout`` (5 s) for the first byte after the hello, ``handshake_timeout``
-(15 s) for the whole exchange. ``tests/net/test_client_handshake.py`` fuzzes it.
+``answer_timeout`` (5 s) for the first byte after the hello and for any pause inside
+the answer, ``handshake_timeout`` (15 s) for the whole exchange.
+``tests/net/test_client_handshake.py`` fuzzes it.
 """
 
 from __future__ import annotations
@@ -199,7 +200,8 @@ class Client:
         """Join a host over TCP. Raises Unreachable, NotAHost, VersionMismatch,
         TableFull or Rejected (all NetError, nothing else); on success
         ``client.welcome`` holds the host's welcome. ``timeout`` bounds the TCP
-        connect, ``answer_timeout`` the wait for the first byte after the hello,
+        connect, ``answer_timeout`` the wait for the first byte after the hello (and
+        any pause in the answer),
         ``handshake_timeout`` the whole hello. (``protocol`` is for tests: it claims
         another protocol version.)"""
 
@@ -271,9 +273,7 @@ class Client:
             ) from None
 
     def _not_a_host(self, why: str) -> NotAHost:
-        return NotAHost(
-            f"{self._address} answered, but it is not a Motherlode host ({why}).", "not_a_host"
-        )
+        return NotAHost(f"{self._address} answered, but it is not a Motherlode host ({why}).")
 
     async def _greet(self, hello: p.Hello, answered: list[bool]) -> tuple[p.Welcome, list[Any]]:
         reader, writer = await self._opener()
@@ -289,18 +289,22 @@ class Client:
                 except p.RemoteProtocolError:
                     raise self._not_a_host(_what_it_said(first)) from None
                 if message is p.NEED_DATA:
-                    if answered[0]:
-                        data = await reader.read(65536)
-                    else:
-                        try:
-                            async with asyncio.timeout(self._answer_timeout):
-                                data = await reader.read(65536)
-                        except TimeoutError:
-                            raise Unreachable(
-                                f"{self._address} accepted the connection but said nothing "
-                                f"for {self._answer_timeout:g} s after the hello: a stuck "
-                                "host, or not a Motherlode host."
+                    try:
+                        # A host writes its welcome at once: a pause this long, before
+                        # the first byte or inside the answer, is not a host's.
+                        async with asyncio.timeout(self._answer_timeout):
+                            data = await reader.read(65536)
+                    except TimeoutError:
+                        if answered[0]:
+                            raise self._not_a_host(
+                                f"it went quiet for {self._answer_timeout:g} s in the middle "
+                                "of its answer"
                             ) from None
+                        raise Unreachable(
+                            f"{self._address} accepted the connection but said nothing "
+                            f"for {self._answer_timeout:g} s after the hello: a stuck "
+                            "host, or not a Motherlode host."
+                        ) from None
                     if data:
                         answered[0] = True
                         first = first or data[:64]
