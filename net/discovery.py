@@ -213,6 +213,21 @@ def announce_on(listen: Iterable[str], local: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(chosen))
 
 
+def _mdns_interfaces(addresses: Sequence[str]) -> list[str]:
+    """The IPv4 addresses mDNS is sent on to announce ``addresses``: those of the
+    interfaces that hold them (mDNS goes over IPv4, as with every interface; the
+    records still give the IPv6 addresses), so an IPv6 listen address is announced on
+    its own interface only (``::1`` on loopback)."""
+    wanted = {str(_parse_ip(a)) for a in addresses if _parse_ip(a) is not None}
+    out = [a for a in addresses if ":" not in a]
+    with contextlib.suppress(OSError):
+        for adapter in ifaddr.get_adapters():
+            texts = [ip.ip if isinstance(ip.ip, str) else ip.ip[0] for ip in adapter.ips]
+            if any(str(_parse_ip(t)) in wanted for t in texts if _parse_ip(t) is not None):
+                out += [t for t in texts if isinstance(t, str) and ":" not in t]
+    return list(dict.fromkeys(out))
+
+
 def _local_ipv4() -> list[str]:
     """Every local IPv4 address, loopback included (for joining multicast groups)."""
     found = []
@@ -534,8 +549,11 @@ class Announcer:
                     "LAN beacon unavailable (no IPv4 interface); players can join by address"
                 )
         if self._mdns:
+            interfaces = self._interfaces
+            if self._listen is not None:
+                interfaces = _mdns_interfaces(self._interfaces)
             try:
-                self._zc = _new_zeroconf(self._interfaces)
+                self._zc = _new_zeroconf(interfaces)
             except Exception as exc:  # any failure of the mDNS stack costs only discovery
                 log.warning(
                     "LAN discovery (mDNS) unavailable (%s); players can join by address", exc

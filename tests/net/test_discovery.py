@@ -956,3 +956,27 @@ async def test_a_host_listening_elsewhere_is_not_announced(caplog):
             await a.update(table())
             assert not a.active
     assert_quiet_warning(caplog, "not announcing")
+
+
+@pytest.mark.parametrize(
+    ("listen", "transport"),
+    [
+        (["::1"], ["127.0.0.1"]),  # IPv6 loopback: sent on loopback, AAAA ::1 only
+        (["127.0.0.1"], ["127.0.0.1"]),
+    ],
+)
+async def test_mdns_goes_out_over_ipv4_on_the_listen_addresses_interfaces(
+    monkeypatch, listen, transport
+):
+    made = []
+
+    def fake(interfaces):
+        made.append(FakeZeroconf(interfaces))
+        return made[-1]
+
+    monkeypatch.setattr(discovery, "_new_zeroconf", fake)
+    async with Announcer(listen=listen, beacon=None) as announcer:
+        await announcer.update(table())
+        await asyncio.wait_for(made[0].done.wait(), WAIT)
+    assert made[0].interfaces == transport
+    assert made[0].registered[0].parsed_addresses() == listen
