@@ -208,6 +208,72 @@ def test_any_peer_gives_a_welcome_or_a_net_error_in_bounded_time(parts, ending, 
     asyncio.run(run())
 
 
+class _Writer:
+    """The client's end for writing, in memory: it swallows what the client says."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            raise ConnectionResetError("closed")
+
+    async def drain(self) -> None:
+        pass
+
+    def can_write_eof(self) -> bool:
+        return False
+
+    def write_eof(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(parts=st.lists(PART, max_size=4), ending=st.sampled_from(["close", "stall"]))
+def test_any_answer_fed_byte_by_byte_gives_a_welcome_or_a_net_error(parts, ending):
+    """The same rule with every byte its own read: the handshake sees each boundary."""
+    data = b"".join(parts)[:3000]  # a huge line is the whole-write test's
+
+    async def run() -> None:
+        reader = asyncio.StreamReader()
+        feeding: list[asyncio.Task] = []
+
+        async def feed() -> None:
+            for i in range(len(data)):
+                reader.feed_data(data[i : i + 1])
+                await asyncio.sleep(0)
+            if ending == "close":
+                reader.feed_eof()
+
+        async def opener():
+            feeding.append(asyncio.get_running_loop().create_task(feed()))
+            return reader, _Writer()
+
+        hello = p.Hello(protocol=1, name="Ann")
+        client = Client(opener, hello, reconnect=False, answer_timeout=ANSWER,
+                        handshake_timeout=HANDSHAKE)  # fmt: skip
+        try:
+            await client._open()
+        except NetError as error:
+            assert error.message
+        else:
+            assert isinstance(client.welcome, p.Welcome)
+            await client.close()
+        finally:
+            for task in feeding:
+                task.cancel()
+
+    asyncio.run(run())
+
+
 # -- the cases a person meets -----------------------------------------------------------
 
 
