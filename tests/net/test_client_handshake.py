@@ -2,9 +2,9 @@
 
 h11's rule, applied to ``Client.connect``: whatever a peer on 127.0.0.1 sends (random
 bytes, messages of the wrong kind, an HTTP answer, partial and huge lines) and however
-(whole or cut into pieces), then closing, resetting or stalling, the client either
-gets a welcome or raises a ``NetError`` subclass, never anything else, and within a
-bounded time. Plus the cases a person meets: a mistyped port that reaches a web server
+(whole, cut into pieces, or a byte per read), then closing, resetting or stalling,
+the client either gets a welcome or raises a ``NetError`` subclass, never anything
+else, and within a bounded time. Plus the cases a person meets: a mistyped port that reaches a web server
 (``python -m http.server``), a silent service, and a reconnect that lands on one.
 """
 
