@@ -52,7 +52,7 @@ from net.games import (
     make_driver,
 )
 from net.protocol import Code
-from net.text import CHAT_MAX, NAME_MAX, TABLE_NAME_MAX, check_length, clean_text
+from net.text import CHAT_MAX, NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
 
 BOT_NAMES = (
     "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
@@ -334,14 +334,15 @@ class Table:
     # -- joining -----------------------------------------------------------------------
 
     def _unique(self, name: str) -> str:
-        taken = {s.name.casefold() for s in self.seats}
-        taken |= {m.name.casefold() for m in self.members}
-        if name.casefold() not in taken:
+        # compared as people read them (net.text.visible_key): look-alikes get a suffix
+        taken = {visible_key(s.name) for s in self.seats}
+        taken |= {visible_key(m.name) for m in self.members}
+        if visible_key(name) not in taken:
             return name
         for n in itertools.count(2):
             suffix = f" {n}"
-            candidate = name[: NAME_MAX - len(suffix)] + suffix
-            if candidate.casefold() not in taken:
+            candidate = clean_text(name[: NAME_MAX - len(suffix)]) + suffix
+            if visible_key(candidate) not in taken:
                 return candidate
         raise AssertionError("unreachable")
 

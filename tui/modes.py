@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
-from net.client import Client, NetError, TableFull, Unreachable, VersionMismatch
+from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
 from net.host import Host
 from net.protocol import Code
 from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
@@ -59,6 +59,11 @@ def failure_text(error: NetError) -> tuple[str, str]:
         return "Cannot reach the host", (
             f"{error.message}\n\nCheck the address, that the host is running, and that both "
             "machines are on the same network (a firewall may block the port)."
+        )
+    if isinstance(error, NotAHost):
+        return "Not a Motherlode host", (
+            f"{error.message}\n\nCheck the port: use the address and port the host printed "
+            "when it started (motherlode host shows them, e.g. 192.168.1.20:7777)."
         )
     if isinstance(error, VersionMismatch):
         return "Different versions", f"{error.message}\n\nUse the same Motherlode version on both."
