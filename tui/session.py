@@ -98,6 +98,7 @@ class Session:
         self.closed = False
         self._target: Any = None
         self._said = ""
+        self._wait_timer: asyncio.TimerHandle | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
 
@@ -162,6 +163,8 @@ class Session:
         self.closed = True
         for task in self._tasks:
             task.cancel()
+        if self._wait_timer is not None:
+            self._wait_timer.cancel()
         if self.policy.saved and self.in_game and not self.finished:
             give_up = step_away = False
         return _keep(asyncio.get_running_loop().create_task(self._shutdown(give_up, step_away)))
@@ -259,6 +262,29 @@ class Session:
     def _table(self, info: p.TableInfo) -> None:
         self.table = info
         self._post(TableChanged(self, info, self.seats, self.is_owner))
+        self._waiting(info)
+
+    def _waiting(self, info: p.TableInfo) -> None:
+        """A restored game waits for its people: say for whom, counting down."""
+        if self._wait_timer is not None:
+            self._wait_timer.cancel()
+            self._wait_timer = None
+        if not info.waiting:
+            if self._said.startswith("Waiting for"):
+                self._say("")
+            return
+        names = [s.name for s in info.seats if s.seat in info.waiting]
+        loop = asyncio.get_running_loop()
+        until = None if info.wait_left is None else loop.time() + info.wait_left
+
+        def tick() -> None:
+            left = "" if until is None else f" ({max(0, round(until - loop.time()))} s)"
+            self._say(f"Waiting for {', '.join(names)}{left}: the game goes on once they "
+                      "are back.")
+            if until is not None and not self.closed:
+                self._wait_timer = loop.call_later(1.0, tick)
+
+        tick()
 
     def _started(self, players: list[str], seed_hash: str) -> None:
         self.in_game = True

@@ -40,10 +40,17 @@ INVISIBLES = [
 
 
 def clean_enough(message: str) -> bool:
-    """A message fit for a terminal: what cleaning leaves, nothing invisible or control."""
+    """A message fit for a terminal: what cleaning leaves, no control, and nothing
+    invisible but what an emoji is built with (a presentation selector or a joiner
+    after a symbol, which cleaning keeps on purpose)."""
+    def emoji_part(i: int) -> bool:
+        return message[i] in "\ufe0e\ufe0f\u200d" and i > 0 and (
+            unicodedata.category(message[i - 1]) in ("So", "Sk")
+            or message[i - 1] in "\ufe0e\ufe0f")
+
     return (
         message == clean_text(message)
-        and not any(invisible(ch) for ch in message)
+        and not any(invisible(ch) and not emoji_part(i) for i, ch in enumerate(message))
         and not any(unicodedata.category(ch) in ("Cc", "Cs") for ch in message)
     )
 
