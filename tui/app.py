@@ -191,7 +191,6 @@ class MotherlodeApp(App[int]):
     def start_hotseat(self, seats: list[tuple[str, bool]]) -> None:
         from tui import modes
 
-        self.settings.name = next(name for name, bot in seats if not bot)
         self.launch(modes.hotseat(self.launch_options(), seats))
 
     def launch_options(self) -> Any:

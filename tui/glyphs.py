@@ -8,6 +8,7 @@ terminals), so the shapes alone tell them apart; colour only helps.
 from __future__ import annotations
 
 import locale
+import os
 import sys
 import zlib
 
@@ -43,8 +44,24 @@ _BOX = {
 }
 
 
+def locale_is_c(environ: dict[str, str] | None = None) -> bool:
+    """True when the user's locale is C or POSIX (``LANG=C``, ``LC_ALL=C``): a plain
+    terminal. Python coerces the C locale to UTF-8 for itself (PEP 538: it sets
+    ``LC_CTYPE=C.UTF-8``), so stdout's encoding no longer tells; the variables the
+    user set do."""
+    env = os.environ if environ is None else environ
+    lc_all, lc_ctype, lang = (env.get(k, "") for k in ("LC_ALL", "LC_CTYPE", "LANG"))
+    if lc_ctype in ("C.UTF-8", "C.utf8") and not lc_all:
+        lc_ctype = ""  # most likely Python's own coercion, not the user's choice
+    effective = lc_all or lc_ctype or lang
+    return effective in ("C", "POSIX")
+
+
 def ascii_default() -> bool:
-    """True when the terminal's encoding cannot be trusted with box-drawing characters."""
+    """True when the terminal cannot be trusted with box-drawing characters: a C locale,
+    or an encoding that is not UTF-8."""
+    if locale_is_c():
+        return True
     encoding = (getattr(sys.stdout, "encoding", None) or locale.getpreferredencoding(False))
     return "utf" not in encoding.lower().replace("-", "")
 

@@ -193,3 +193,19 @@ async def test_question_mark_in_a_form_shows_help_and_types_nothing(tmp_path):
         await pilot.press("escape", "f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .test_modes import make_app as make_mode_app
+    from .test_modes import until
+
+    app = make_mode_app(tmp_path, start=("hotseat", [("Bob", False), ("Cy", False)]),
+                        table_options={"seed": "names"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a view")
+        assert screen.view["players"] == ["Bob", "Cy"]
+        assert app.settings.name == "Ann"
