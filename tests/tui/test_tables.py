@@ -209,3 +209,26 @@ async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
         await until(pilot, lambda: screen.view is not None, "a view")
         assert screen.view["players"] == ["Bob", "Cy"]
         assert app.settings.name == "Ann"
+
+
+async def test_help_lines_wrap_under_their_own_column(tmp_path):
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .helpers import nuggets_view
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = NuggetsScreen([0])
+        await app.push_screen(screen)
+        screen.show_state(nuggets_view(), [])
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        first = next(i for i, line in enumerate(lines) if "set the selected dice aside and roll"
+                     in line)
+        column = lines[first].index("set the selected")
+        follow = lines[first + 1]
+        border = follow.index("│") + 1
+        inner = follow[border:]
+        assert border + len(inner) - len(inner.lstrip()) == column, (lines[first], follow)

@@ -36,16 +36,22 @@ class HelpScreen(ModalScreen[None]):
         self.sections = sections
 
     def compose(self) -> ComposeResult:
-        body = Text()
+        from rich.console import Group
+        from rich.table import Table
+
+        parts = []
         for title, keys in self.sections:
-            body.append(f"{title}\n", "bold")
+            parts.append(Text(title, "bold"))
+            # a grid, so a long description wraps under its own column
+            grid = Table.grid(padding=(0, 2), pad_edge=False)
+            grid.add_column(no_wrap=True, style="bold", min_width=10)
+            grid.add_column(ratio=1)
             for key, description in keys:
-                body.append(f"  {key:<16}", "bold")
-                body.append(f"{description}\n")
-            body.append("\n")
-        body.append("esc closes this help.")
+                grid.add_row(Text(f"  {key}"), Text(description))
+            parts.extend([grid, Text("")])
+        parts.append(Text("esc closes this help."))
         with VerticalScroll(id="help-box"):
-            yield Static(body, id="help-text")
+            yield Static(Group(*parts), id="help-text")
         yield Footer()
 
     def action_dismiss(self) -> None:  # type: ignore[override]
