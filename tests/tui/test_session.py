@@ -150,9 +150,9 @@ async def test_a_late_spectator_sees_the_table_at_once(tmp_path, game, screen_ty
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "the public view")
             assert screen.view == table.driver.view(None)
-            text = screen_text(app)
-            assert "You are watching" in text
-            assert table.seats[0].name in text
+            name = table.seats[0].name
+            await until(pilot, lambda: name in screen_text(app), "the players' names")
+            assert "You are watching" in screen_text(app)
     finally:
         await host.close()
 
