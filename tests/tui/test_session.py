@@ -179,7 +179,8 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
             await _seated_in_game(pilot, app, NuggetsScreen)
             await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, PickScreen), "the question")
+            await until(pilot, lambda: "Step away" in screen_text(app), "the question")
+            assert isinstance(app.screen, PickScreen)
             text = screen_text(app)
             assert "Step away: keep my seat, a bot plays until I am back" in text
             assert "Give up my seat for good" in text
