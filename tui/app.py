@@ -123,6 +123,10 @@ class MotherlodeApp(App[int]):
         self.set_class(self.ascii_mode, "-ascii")
 
     def on_mount(self) -> None:
+        from tui.widgets.board import MIN_SIZE
+
+        self.set_class(self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1],
+                       "-too-small")
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -132,6 +136,14 @@ class MotherlodeApp(App[int]):
         kind, *args = self.start
         if kind != "menu":
             self.menu_choice(kind, *args)
+
+    def on_resize(self, event) -> None:
+        from tui.widgets.board import MIN_SIZE, TooSmall
+
+        small = event.size.width < MIN_SIZE[0] or event.size.height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        for notice in self.screen.query(TooSmall):
+            notice.refresh()
 
     def save_settings(self) -> Path:
         path = self.settings.save(self.settings_path)

@@ -232,3 +232,27 @@ async def test_help_lines_wrap_under_their_own_column(tmp_path):
         border = follow.index("│") + 1
         inner = follow[border:]
         assert border + len(inner) - len(inner.lstrip()) == column, (lines[first], follow)
+
+
+async def test_below_80x24_a_table_says_what_size_it_needs(tmp_path):
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .helpers import nuggets_view
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(70, 20)) as pilot:
+        screen = NuggetsScreen([0])
+        await app.push_screen(screen)
+        screen.show_state(nuggets_view(), [])
+        await pilot.pause()
+        text = screen_text(app)
+        assert "needs a terminal of at least 80x24; this one is 70x20" in text
+        assert "NUGGET" not in text  # not a table with dice missing
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "at least 80x24" not in text and text.count("NUGGET") >= 1
+        assert any(line.split() == [str(k) for k in range(1, 8)] for line in text.splitlines())
+        await pilot.resize_terminal(100, 23)
+        await pilot.pause()
+        assert "this one is 100x23" in screen_text(app)

@@ -15,7 +15,7 @@ from net import protocol as p
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
 from tui.screens.table import TableScreen
-from tui.widgets.board import Hint, TurnBanner
+from tui.widgets.board import Hint, TooSmall, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
 from tui.widgets.log import EventLog
 
@@ -69,6 +69,7 @@ class FoolsGoldScreen(TableScreen):
             yield Hint(id="hint")
             yield Hint(id="status")
             yield EventLog(id="log")
+        yield TooSmall()
         yield Footer()
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from net import protocol as p
 from net.text import clean_text
 from tui.messages import SendAction
 from tui.settings import DIFFICULTIES
+from tui.widgets.board import TooSmall
 
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
@@ -61,6 +62,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="status")
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
                           max_lines=200)
+        yield TooSmall()
         yield Footer()
 
     def on_mount(self) -> None:

@@ -19,7 +19,7 @@ from tui.messages import DieClicked, SendAction
 from tui.screens.common import PickScreen
 from tui.screens.table import TableScreen
 from tui.widgets.advisor import AdvisorPanel
-from tui.widgets.board import Hint, Holdings, TurnBanner, names_line
+from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
 from tui.widgets.log import EventLog
 
@@ -100,6 +100,7 @@ class NuggetsScreen(TableScreen):
             yield Hint(id="status")
             yield AdvisorPanel(id="advisor")
             yield EventLog(id="log")
+        yield TooSmall()
         yield Footer()
 
     def on_mount(self) -> None:
