@@ -256,3 +256,16 @@ async def test_below_80x24_a_table_says_what_size_it_needs(tmp_path):
         await pilot.resize_terminal(100, 23)
         await pilot.pause()
         assert "this one is 100x23" in screen_text(app)
+
+
+async def test_settings_checkboxes_read_on_or_off_without_colour(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "ASCII mode (no box-drawing characters): off" in text
+        assert "(a toggles it in game): on" in text
+        app.screen.query_one("#ascii").value = True
+        await pilot.pause()
+        assert "ASCII mode (no box-drawing characters): on" in screen_text(app)

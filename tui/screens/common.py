@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Checkbox, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 
@@ -22,6 +22,21 @@ class FieldInput(Input):
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return key != "question_mark" and super().check_consume_key(key, character)
+
+
+class OnOffBox(Checkbox):
+    """A checkbox whose label ends in "on" or "off", so it reads without colour."""
+
+    def __init__(self, label: str, value: bool = False, **kwargs) -> None:
+        self._base = label
+        super().__init__(self._text(value), value, **kwargs)
+
+    def _text(self, value: bool) -> Text:
+        return Text(f"{self._base}: {'on' if value else 'off'}")
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self.label = self._text(self.value)
 
 
 class HelpScreen(ModalScreen[None]):

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
-from tui.screens.common import FieldInput
+from tui.screens.common import FieldInput, OnOffBox
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 
 
@@ -38,8 +38,8 @@ class SettingsScreen(Screen[None]):
             yield Static("Bot difficulty")
             yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
                          id="difficulty")
-            yield Checkbox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
-            yield Checkbox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
+            yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
+            yield OnOffBox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
                            id="advisor")
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
@@ -89,7 +89,7 @@ class HotseatScreen(Screen[None]):
                     yield Static(f"Seat {i + 1}", classes="seat-label")
                     yield FieldInput(name, placeholder="(empty: no seat)", max_length=NAME_MAX,
                                 id=f"seat-{i}", compact=True)
-                    yield Checkbox("bot", False, id=f"bot-{i}", compact=True)
+                    yield OnOffBox("bot", False, id=f"bot-{i}", compact=True)
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
