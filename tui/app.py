@@ -266,7 +266,8 @@ class MotherlodeApp(App[int]):
         self.push_screen(PickScreen("Resume which game?", choices), chosen)
 
     def _pick_lan_game(self) -> None:
-        """Host a LAN game: offer to restore the saved tables if there are any."""
+        """Host a LAN game: offer to restore the saved tables if there are any, then ask
+        where to listen."""
         from tui import modes
 
         saves, problems = modes.lan_saves()
@@ -275,11 +276,11 @@ class MotherlodeApp(App[int]):
         def chosen(index: int | None) -> None:
             if index is not None:
                 game = ("nuggets", "foolsgold")[index]
-                self.launch(modes.lan_host(self.launch_options(), game))
+                self._ask_where(f"Host {modes.TITLES[game]}", game, ())
 
         def restore_or_new(index: int | None) -> None:
             if index == 0:
-                self.launch(modes.lan_host(self.launch_options(), None, saves))
+                self._ask_where("Restore the saved tables", None, saves)
                 return
             if index == 2:
                 modes.abandon(saves)
@@ -299,6 +300,20 @@ class MotherlodeApp(App[int]):
             (1, "Start a new table (keep the saves)"),
             (2, "Start a new table and give up the saved ones"),
         ]), restore_or_new)
+
+    def _ask_where(self, title: str, game: str | None, saves: Any) -> None:
+        """The port and interface to listen on (defaults: 7777, all interfaces)."""
+        from tui import modes
+        from tui.screens.forms import HostScreen
+
+        def answered(where: tuple[int, str | None] | None) -> None:
+            if where is None:
+                return
+            options = self.launch_options()
+            options.lan_port, options.lan_bind = where
+            self.launch(modes.lan_host(options, game, saves))
+
+        self.push_screen(HostScreen(title, self.lan_port, self.lan_bind), answered)
 
     def _open_replay(self, path: Any, seat: int | None = None) -> None:
         """Step through a saved game (``motherlode replay FILE``); a file that does not

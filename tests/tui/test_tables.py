@@ -269,3 +269,30 @@ async def test_settings_checkboxes_read_on_or_off_without_colour(tmp_path):
         app.screen.query_one("#ascii").value = True
         await pilot.pause()
         assert "ASCII mode (no box-drawing characters): on" in screen_text(app)
+
+
+async def test_host_a_lan_game_asks_for_the_port_and_interface(tmp_path):
+    from tui.screens.lobby import LobbyScreen
+
+    from .test_modes import make_app as make_mode_app
+    from .test_modes import until
+
+    app = make_mode_app(tmp_path)  # the defaults: 7777, every interface
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "enter")
+        await until(pilot, lambda: "Listen on" in screen_text(app), "the form")
+        text = screen_text(app)
+        assert "7777" in text and "All interfaces" in text
+        assert "The defaults suit a LAN party: port 7777 on all interfaces" in text
+        port = app.screen.query_one("#port")
+        port.value = "99999"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "'99999' is not a port" in screen_text(app)
+        port.value = "0"
+        app.screen.query_one("#interface").value = "127.0.0.1"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        assert app.session.lan.bind == "127.0.0.1"
+        assert app.session.lan.host.sockets[0][0] == "127.0.0.1"
+        assert f"motherlode join 127.0.0.1:{app.session.lan.port}" in screen_text(app)

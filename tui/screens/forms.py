@@ -120,3 +120,63 @@ class HotseatScreen(Screen[None]):
     @on(Button.Pressed, "#back")
     def _back(self) -> None:
         self.app.pop_screen()
+
+
+ALL_INTERFACES = "all"
+
+
+class HostScreen(Screen[tuple[int, str | None] | None]):
+    """Where a LAN table listens: the port and the interface, with the usual defaults."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
+    ]
+
+    def __init__(self, title: str, port: int, bind: str | None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.port = port
+        self.bind = bind
+
+    def compose(self) -> ComposeResult:
+        from net.discovery import local_addresses
+
+        addresses = local_addresses()
+        options = [("All interfaces: anyone on your networks can join", ALL_INTERFACES)]
+        options += [(f"{address} only", address) for address in addresses]
+        options.append(("This machine only (127.0.0.1): for trying it out", "127.0.0.1"))
+        chosen = ALL_INTERFACES if self.bind in (None, "", "0.0.0.0", "::") else self.bind
+        if chosen not in [value for _, value in options]:
+            options.append((f"{chosen} only", chosen))
+        with Vertical(id="form"):
+            yield Static(self.title_text, classes="title")
+            yield Static("The defaults suit a LAN party: port 7777 on all interfaces. "
+                         "If the port is taken, any free one is used and shown.")
+            yield Static("Port (7777 is usual; 0 takes any free port)")
+            yield FieldInput(str(self.port or 7777), max_length=5, id="port")
+            yield Static("Listen on")
+            yield Select(options, value=chosen, allow_blank=False, id="interface")
+            with Horizontal(classes="buttons"):
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button("Back", id="back")
+            yield Static("", id="host-status")
+        yield Footer()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        text = self.query_one("#port", Input).value.strip()
+        if not text.isdigit() or not 0 <= int(text) <= 65535:
+            self.query_one("#host-status", Static).update(
+                Text(f"{text!r} is not a port: type a number up to 65535 "
+                     "(7777 is usual; 0 takes any free port)."))
+            return
+        interface = self.query_one("#interface", Select).value
+        bind = None if interface == ALL_INTERFACES else str(interface)
+        self.dismiss((int(text), bind))
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.dismiss(None)
