@@ -37,7 +37,10 @@ Files (``data_dir()`` is platformdirs' user data dir, or ``$MOTHERLODE_DATA_DIR`
     <data>/tables/<id>.json    a LAN table's unfinished game, or the table outside a
                                game (lobby, between games)     (motherlode host --resume)
     <data>/tables/<id>.history the early moves of a long unfinished game (hotseat/ alike)
-    <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume")
+    <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume");
+                               one left before its first move is not kept
+    <data>/solo/<id>.json      a game against bots, while it runs; left half-way, it
+                               is archived as abandoned
     <data>/games/<id>.json     every finished or abandoned game (motherlode replay FILE)
 """
 
@@ -214,7 +217,8 @@ class Store:
 
     @classmethod
     def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
-        """The store under the data directory: ``kind`` is "tables" or "hotseat"."""
+        """The store under the data directory: ``kind`` is "tables", "hotseat" or
+        "solo"."""
         root = data_dir()
         kwargs.setdefault("lobbies", kind == "tables")
         return cls(root / kind, root / "games", **kwargs)
@@ -399,6 +403,27 @@ class Store:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
         _fsync_dir(live.parent)
+
+    def live_save(self, table: Table) -> Path | None:
+        """The live save of ``table``'s current game, if it has one on disk."""
+        record = self._records.get(id(table))
+        if record is None or record.archived:
+            return None
+        path = self.directory / f"{record.id}.json"
+        return path if path.exists() else None
+
+    def close_table(self, table: Table, *, keep: bool) -> Path | None:
+        """The table's game ends half-way (its player left): ``keep`` archives it as
+        abandoned, for replays; otherwise its live save is deleted (nothing to keep,
+        e.g. a game nobody moved in). Returns the archived file, if any."""
+        live = self.live_save(table)
+        if live is None:
+            return None
+        self._records.pop(id(table), None)
+        if keep:
+            return self.abandon(live)
+        self._remove(live)
+        return None
 
     # -- reading ---------------------------------------------------------------------
 

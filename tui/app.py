@@ -187,6 +187,11 @@ class MotherlodeApp(App[int]):
             self._pick_lan_game()
         elif choice == "resume":
             self._pick_resume()
+        elif choice == "replays":
+            from net.persist import data_dir
+            from tui.screens.replays import ReplaysScreen
+
+            self.push_screen(ReplaysScreen(data_dir() / "games"))
         elif choice == "replay":
             self._open_replay(args[0], args[1] if len(args) > 1 else None)
         elif choice == "join" and not args:

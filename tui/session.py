@@ -82,6 +82,7 @@ class Session:
         address: tuple[str, int] | None = None,
         addresses: list[str] | None = None,
         setup: list[Any] | None = None,
+        on_close: Any = None,
     ) -> None:
         self.client = client
         self.policy = policy
@@ -91,6 +92,7 @@ class Session:
         self.address = address  # (host, port) of a remote table, or None
         self.addresses = list(addresses or [])
         self.setup = list(setup or [])
+        self.on_close = on_close  # called once the session has closed (the saves' fate)
         self.welcome: p.Welcome | None = client.welcome
         self.table: p.TableInfo | None = None if self.welcome is None else self.welcome.table
         self.in_game = False
@@ -189,6 +191,11 @@ class Session:
         elif self.host is not None and self.policy.owns_host:
             with contextlib.suppress(Exception):
                 await self.host.close("the host left")
+        if self.on_close is not None:
+            try:
+                self.on_close()
+            except Exception:  # the saves' clean-up must never stop the app
+                log.exception("closing the session's saves failed")
 
     def host_now(self) -> float:
         """The host's clock now, as this client estimates it (from the last state)."""

@@ -296,3 +296,55 @@ async def test_host_a_lan_game_asks_for_the_port_and_interface(tmp_path):
         assert app.session.lan.bind == "127.0.0.1"
         assert app.session.lan.host.sockets[0][0] == "127.0.0.1"
         assert f"motherlode join 127.0.0.1:{app.session.lan.port}" in screen_text(app)
+
+
+async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tmp_path):
+    """A solo game left half-way is archived; Replays shows it (who, when, how it
+    ended), opens the viewer, and deletes it after a yes. A hot-seat game left before
+    its first move is not kept."""
+    from net.persist import Store, data_dir
+    from tui.screens.common import ConfirmScreen
+    from tui.screens.menu import MenuScreen
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .test_modes import make_app as make_mode_app
+    from .test_modes import until
+
+    app = make_mode_app(tmp_path, start=("solo", "nuggets", 1),
+                        table_options={"seed": "kept", "first_player": 0})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen = app.screen
+        await until(pilot, lambda: screen.acting_seat == 0, "Ann's turn")
+        await pilot.press("enter")  # a roll: one move
+        await until(pilot, lambda: screen.view["phase"] != "roll", "the roll")
+        moved = True
+        await pilot.press("q", "y")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await until(pilot, lambda: list((data_dir() / "games").glob("*.json")) or not moved,
+                    "the archive")
+        archived = list((data_dir() / "games").glob("*.json"))
+        assert len(archived) == (1 if moved else 0)
+        assert Store.default("solo").unfinished() == []
+        await pilot.press("p")
+        await until(pilot, lambda: "Replays" in screen_text(app), "the list")
+        if moved:
+            text = screen_text(app)
+            assert "Gold Nuggets: Ann, Dusty (bot); left after 1 move" in text
+            await pilot.press("d")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press("y")
+            await until(pilot, lambda: "No games kept yet" in screen_text(app), "deleted")
+            assert list((data_dir() / "games").glob("*.json")) == []
+
+    hot = make_mode_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
+                        table_options={"seed": "empty"})
+    async with hot.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(hot.screen, NuggetsScreen), "the table")
+        await pilot.press("q", "y")
+        await until(pilot, lambda: isinstance(hot.screen, MenuScreen), "the menu")
+    for _ in range(100):
+        if not Store.default("hotseat").unfinished():
+            break
+        await __import__("asyncio").sleep(0.01)
+    assert Store.default("hotseat").unfinished() == []
