@@ -32,8 +32,9 @@ GAMES = ("nuggets", "foolsgold")
 GAME_TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 PLAYER_RANGE = {"nuggets": (2, 5), "foolsgold": (2, 8)}
 DIFFICULTIES = ("easy", "normal", "hard")
-# Gold Nuggets bots are policies named for their style; a difficulty picks one.
-NUGGETS_POLICY_FOR = {"easy": "cautious", "normal": "thief", "hard": "optimal"}
+# Gold Nuggets bots are policies named for their style; a difficulty picks one, in
+# the order of strength measured by bench/nuggets_ladder.py (docs/BENCHMARKS.md).
+NUGGETS_POLICY_FOR = {"easy": "cautious", "normal": "optimal", "hard": "thief"}
 
 # Why IllegalAction of both rules packages is caught as one: both are ValueErrors.
 IllegalAction = ValueError

@@ -60,6 +60,10 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
     roll = odds.expected_roll(kept)
     stop = None if phase == "roll" else odds.expected_stop(kept)
     better = "roll on" if stop is None or (roll is not None and roll > stop) else "stop"
+    if phase == "choose" and odds.stop_wins(
+        view["holdings"], view["current"], view["supply"], view["kept_value"]
+    ):
+        better = "stop: it wins the game"
     return [
         f"Bust chance of the next roll: {_pct(odds.bust_chance(kept))}",
         f"Expected: stop {_num(stop)}, roll on {_num(roll)}  -> {better}",
