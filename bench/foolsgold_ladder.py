@@ -9,8 +9,10 @@ Prints Markdown for docs/BENCHMARKS.md. Match wins carry 95% Wilson intervals.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 
+from foolsgold.bots import HUMAN, PLAYERS
 from foolsgold.sim import describe, simulate
 from nuggets.sim import wilson
 
@@ -19,6 +21,8 @@ def share(report, name: str) -> str:
     won = report.wins.get(name, 0)
     seats = report.bots.count(name)
     n = report.matches
+    if not n:
+        return "no match finished"
     low, high = wilson(won / seats, n)
     return f"{won / seats / n:.1%} ({low:.1%} - {high:.1%})"
 
@@ -44,15 +48,17 @@ def main() -> None:
         print(f"| {a} v {b} | {a} {share(r, a)}, {pts[a]:+.3f} | {b} {share(r, b)}, "
               f"{pts[b]:+.3f} |")
 
-    print("\n## A scripted person (1.2-1.8 s per action) against three bots\n")
-    print("| table | person: matches won (95% interval) | person: points per round "
+    # The scripted person of foolsgold.bots (1.2-1.8 s), and a quick one (1.2 s flat).
+    PLAYERS["quick"] = dataclasses.replace(HUMAN, name="quick", reaction=1.2, jitter=0.0)
+    print("\n## A scripted person against three bots (fair share of matches: 25%)\n")
+    print("| person | table | person: matches won (95% interval) | person: points per round "
           "| bots: points per round |")
-    print("|---|---|---|---|")
-    for d in ("easy", "normal", "hard"):
-        r = simulate(4, ["human", d, d, d], args.rounds, args.seed)
-        pts = r.points()
-        print(f"| {d} | {share(r, 'human')} (fair share 25%) | {pts['human']:+.3f} "
-              f"| {pts[d]:+.3f} |")
+    print("|---|---|---|---|---|")
+    for who, label in (("human", "1.2-1.8 s"), ("quick", "quick, 1.2 s")):
+        for d in ("easy", "normal", "hard"):
+            r = simulate(4, [who, d, d, d], args.rounds, args.seed)
+            pts = r.points()
+            print(f"| {label} | {d} | {share(r, who)} | {pts[who]:+.3f} | {pts[d]:+.3f} |")
     print(f"\n({time.perf_counter() - began:.0f} s)")
 
 

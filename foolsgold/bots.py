@@ -80,8 +80,8 @@ class Difficulty:
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
-        reaction=1.2,
-        jitter=0.35,
+        reaction=1.6,
+        jitter=0.3,
         bluff_rate=0.25,
         bluff_after=10.0,
         bluff_span=40.0,
@@ -95,8 +95,8 @@ DIFFICULTIES: dict[str, Difficulty] = {
     ),
     "normal": Difficulty(
         name="normal",
-        reaction=0.7,
-        jitter=0.3,
+        reaction=1.2,
+        jitter=0.25,
         bluff_rate=0.15,
         bluff_after=15.0,
         bluff_span=40.0,
@@ -110,7 +110,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
     ),
     "hard": Difficulty(
         name="hard",
-        reaction=0.35,
+        reaction=0.5,
         jitter=0.25,
         bluff_rate=0.12,
         bluff_after=15.0,
