@@ -156,10 +156,10 @@ async def test_no_action_out_of_turn_and_the_advisor_toggles(tmp_path):
         await pilot.pause()
         assert recorder.actions == []
         assert "It is not your turn." in screen_text(app)
-        assert "Best set-aside" in screen_text(app)
+        assert "Best to win" in screen_text(app)
         await pilot.press("a")
         await pilot.pause()
-        assert "Best set-aside" not in screen_text(app)
+        assert "Best to win" not in screen_text(app)
         assert screen.advisor_on is False
 
 
