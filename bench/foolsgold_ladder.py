@@ -27,6 +27,16 @@ def share(report, name: str) -> str:
     return f"{won / seats / n:.1%} ({low:.1%} - {high:.1%})"
 
 
+def rounds_won(report, name: str) -> str:
+    """Share of rounds in which a seat of this difficulty gained the round's point,
+    per seat, with a 95% interval over the rounds."""
+    seats = {s for s, b in enumerate(report.bots) if b == name}
+    n = len(report.rounds)
+    won = sum(1 for r in report.rounds for s in seats if r.deltas[s] > 0) / len(seats)
+    low, high = wilson(won, n)
+    return f"{won / n:.1%} ({low:.1%} - {high:.1%})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3000)
@@ -36,16 +46,25 @@ def main() -> None:
 
     print("## Mixed table: easy, normal, hard, normal\n")
     print("```")
-    print(describe(simulate(4, ["easy", "normal", "hard", "normal"], args.rounds, args.seed)))
+    mixed = simulate(4, ["easy", "normal", "hard", "normal"], args.rounds, args.seed)
+    print(describe(mixed))
     print("```\n")
+    print("| difficulty | rounds won per seat (95% interval) "
+          "| matches won per seat (95% interval) |")
+    print("|---|---|---|")
+    for name in ("easy", "normal", "hard"):
+        print(f"| {name} | {rounds_won(mixed, name)} | {share(mixed, name)} |")
+    print()
 
-    print("## Head to head, 2 players: matches won (95% interval), points per round\n")
+    print("## Head to head, 2 players: rounds won, matches won (95% intervals), points "
+          "per round\n")
     print("| pairing | first | second |")
     print("|---|---|---|")
     for a, b in (("easy", "normal"), ("normal", "hard"), ("easy", "hard")):
         r = simulate(2, [a, b], args.rounds, args.seed)
         pts = r.points()
-        print(f"| {a} v {b} | {a} {share(r, a)}, {pts[a]:+.3f} | {b} {share(r, b)}, "
+        print(f"| {a} v {b} | {a}: rounds {rounds_won(r, a)}, matches {share(r, a)}, "
+              f"{pts[a]:+.3f} | {b}: rounds {rounds_won(r, b)}, matches {share(r, b)}, "
               f"{pts[b]:+.3f} |")
 
     # The scripted person of foolsgold.bots (1.2-1.8 s), and a quick one (1.2 s flat).

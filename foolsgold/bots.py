@@ -80,7 +80,7 @@ class Difficulty:
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
-        reaction=1.6,
+        reaction=1.5,
         jitter=0.3,
         bluff_rate=0.25,
         bluff_after=10.0,
@@ -98,7 +98,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         reaction=1.2,
         jitter=0.25,
         bluff_rate=0.15,
-        bluff_after=15.0,
+        bluff_after=30.0,
         bluff_span=40.0,
         evidence=frozenset({"cards", "timing", "hands", "record"}),
         mimics_sets=False,
