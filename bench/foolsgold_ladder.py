@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import time
 
 from foolsgold.bots import HUMAN, PLAYERS
@@ -37,6 +38,18 @@ def rounds_won(report, name: str) -> str:
     return f"{won / n:.1%} ({low:.1%} - {high:.1%})"
 
 
+def points(report, name: str) -> str:
+    """Points per seat per round of this difficulty, with a 95% interval (normal
+    approximation over the rounds)."""
+    seats = [s for s, b in enumerate(report.bots) if b == name]
+    per_round = [sum(r.deltas[s] for s in seats) / len(seats) for r in report.rounds]
+    n = len(per_round)
+    mean = sum(per_round) / n
+    var = sum((x - mean) ** 2 for x in per_round) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return f"{mean:+.3f} ({mean - half:+.3f} to {mean + half:+.3f})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3000)
@@ -49,23 +62,21 @@ def main() -> None:
     mixed = simulate(4, ["easy", "normal", "hard", "normal"], args.rounds, args.seed)
     print(describe(mixed))
     print("```\n")
-    print("| difficulty | rounds won per seat (95% interval) "
-          "| matches won per seat (95% interval) |")
-    print("|---|---|---|")
+    print("| difficulty | points per seat per round (95% interval) "
+          "| rounds won per seat | matches won per seat |")
+    print("|---|---|---|---|")
     for name in ("easy", "normal", "hard"):
-        print(f"| {name} | {rounds_won(mixed, name)} | {share(mixed, name)} |")
+        print(f"| {name} | {points(mixed, name)} | {rounds_won(mixed, name)} "
+              f"| {share(mixed, name)} |")
     print()
 
-    print("## Head to head, 2 players: rounds won, matches won (95% intervals), points "
-          "per round\n")
+    print("## Head to head, 2 players: points per round and matches won (95% intervals)\n")
     print("| pairing | first | second |")
     print("|---|---|---|")
     for a, b in (("easy", "normal"), ("normal", "hard"), ("easy", "hard")):
         r = simulate(2, [a, b], args.rounds, args.seed)
-        pts = r.points()
-        print(f"| {a} v {b} | {a}: rounds {rounds_won(r, a)}, matches {share(r, a)}, "
-              f"{pts[a]:+.3f} | {b}: rounds {rounds_won(r, b)}, matches {share(r, b)}, "
-              f"{pts[b]:+.3f} |")
+        print(f"| {a} v {b} | {a}: points {points(r, a)}, matches {share(r, a)} "
+              f"| {b}: points {points(r, b)}, matches {share(r, b)} |")
 
     # The scripted person of foolsgold.bots (1.2-1.8 s), and a quick one (1.2 s flat).
     PLAYERS["quick"] = dataclasses.replace(HUMAN, name="quick", reaction=1.2, jitter=0.0)

@@ -73,17 +73,17 @@ class Difficulty:
 
 
 # The targets these are tuned to (bench/foolsgold_ladder.py, docs/BENCHMARKS.md):
-# bluff rate (rounds in which it plans a bluff) easy 25%, normal 15%, hard 12%;
-# bluffs left uncalled at a mixed table about half for easy, two thirds for normal,
-# three quarters for hard; calls right at least 70% for normal and hard, and easy
-# calls now and then.
+# bluff rate (rounds in which it plans a bluff) easy 20%, normal 15%, hard 12%;
+# bluffs left uncalled at a mixed table about half for easy and normal, two thirds to
+# three quarters for hard (most of its bluffs pass for sets); calls right at least 70%
+# for normal and hard, and easy calls now and then (mostly wrong guesses).
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
         reaction=1.5,
         jitter=0.3,
-        bluff_rate=0.25,
-        bluff_after=10.0,
+        bluff_rate=0.2,
+        bluff_after=25.0,
         bluff_span=40.0,
         evidence=frozenset({"timing", "cards", "hands"}),
         mimics_sets=False,
@@ -102,7 +102,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         bluff_span=40.0,
         evidence=frozenset({"cards", "timing", "hands", "record"}),
         mimics_sets=False,
-        call_threshold=0.6,
+        call_threshold=0.5,
         prior_bluff=0.25,
         counts_cards=True,
         give_up_after=150.0,
