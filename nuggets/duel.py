@@ -34,6 +34,7 @@ import argparse
 import array
 import functools
 import itertools
+import operator
 import sys
 import time
 import zlib
@@ -276,6 +277,19 @@ def _payoffs(start, max_value: int, a: int, b: int, s: int):
     return stop, bonus, 1.0 - start(b, a, s)
 
 
+@functools.cache
+def _prepared() -> dict[int, tuple]:
+    """Per state of the turn graph with dice left: bust weight, the weights and
+    children of rolls with one choice, and (weight, getter of the children) of rolls
+    with several (the form the inner loop of `_turn` reads fastest)."""
+    out = {}
+    for i, (busts, groups) in turn_graph().rolls.items():
+        single = [(w, kids[0]) for w, kids in groups if len(kids) == 1]
+        several = [(w, operator.itemgetter(*kids)) for w, kids in groups if len(kids) > 1]
+        out[i] = (busts, [w for w, _ in single], [k for _, k in single], several)
+    return out
+
+
 def _turn(g, meta, order, denoms, stop, bonus, bust):
     """The turn as optimal stopping, given the payoffs of stopping by value (and
     steal), of a bonus turn and of a bust: (value of each state, rolling on)."""
@@ -287,15 +301,13 @@ def _turn(g, meta, order, denoms, stop, bonus, bust):
         if n:
             break
         V[i] = bonus[2 * v + steal]
-    rolls = g.rolls
+    prepared = _prepared()
+    mul, at = operator.mul, V.__getitem__
     for i in order:
-        busts, groups = rolls[i]
-        total = busts * bust
-        for w, kids in groups:
-            if len(kids) == 1:
-                total += w * V[kids[0]]
-            else:
-                total += w * max([V[k] for k in kids])
+        busts, weights, kids, several = prepared[i]
+        total = busts * bust + sum(map(mul, weights, map(at, kids)))
+        for w, get in several:
+            total += w * max(get(V))
         r = total / denoms[i]
         R[i] = r
         v, steal, _ = meta[i]
@@ -439,6 +451,7 @@ def table() -> DuelTable:
     stored = _rows(g)
     if len(stored) != rows or len(rolls) != total * (total + 1) // 2 * rows:
         raise TableMissing(f"{TABLE_PATH} does not match this turn graph: rebuild it")
+    _prepared()  # so that the first turn solved on demand does not pay for it
     return DuelTable(total, starts, rolls, {g.states[i]: j for j, i in enumerate(stored)})
 
 
@@ -464,32 +477,45 @@ def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> flo
     opponents, and the chances are the strengths normalised to sum to 1. With two
     players this is the exact chance. Checked against simulation in docs/ODDS.md.
     """
+    return _shares(tuple(holdings), supply, mover)[seat]
+
+
+@functools.lru_cache(maxsize=65536)
+def _shares(holdings: tuple[int, ...], supply: int, mover: int) -> tuple[float, ...]:
+    """`estimate` for every seat at once (cached: turns revisit the same outcomes)."""
+    k = len(holdings)
     if supply <= 0:
         top = max(holdings)
         winners = [s for s, h in enumerate(holdings) if h == top]
-        return 1 / len(winners) if seat in winners else 0.0
+        return tuple(1 / len(winners) if s in winners else 0.0 for s in range(k))
     t = table()
-    k = len(holdings)
-    strengths = []
+    if sum(holdings) + supply > t.total:
+        raise NotCovered(
+            f"the chances to win are solved for games of up to {t.total} nuggets, "
+            f"not {sum(holdings) + supply}"
+        )
+    starts = t.starts
+    base = t.at.offsets[supply]
+    m = t.total - supply + 1
+    # d(i, j), i's chance against j, always equals 1 - d(j, i): score each pair once.
+    strengths = [1.0] * k
     for i in range(k):
-        q = 1.0
-        for j in range(k):
-            if j == i:
-                continue
+        a = holdings[i]
+        row = base + a * m - a * (a - 1) // 2
+        for j in range(i + 1, k):
+            b = holdings[j]
             if i == mover:
-                d = t.start(holdings[i], holdings[j], supply)
+                d = starts[row + b]
             elif j == mover:
-                d = 1.0 - t.start(holdings[j], holdings[i], supply)
+                d = 1.0 - starts[base + b * m - b * (b - 1) // 2 + a]
             else:
-                d = 0.5 * (
-                    t.start(holdings[i], holdings[j], supply)
-                    + 1.0
-                    - t.start(holdings[j], holdings[i], supply)
-                )
-            q *= d
-        strengths.append(q)
+                d = 0.5 * (starts[row + b] + 1.0 - starts[base + b * m - b * (b - 1) // 2 + a])
+            strengths[i] *= d
+            strengths[j] *= 1.0 - d
     total = sum(strengths)
-    return strengths[seat] / total if total > 0 else 1 / k
+    if total <= 0:
+        return tuple(1 / k for _ in range(k))
+    return tuple(q / total for q in strengths)
 
 
 class _MultiTurn:
@@ -502,6 +528,7 @@ class _MultiTurn:
         after = (me + 1) % k
         stop, bonus, victims = [], [], []
         max_value = max(s[2] for s in g.states)
+        max_steal = max(s[2] for s in g.states if s[3] >= STEAL_LASSOS)
         for v in range(max_value + 1):
             took = list(holdings)
             amount = min(v, supply)
@@ -512,7 +539,7 @@ class _MultiTurn:
                 take = estimate(took, supply - amount, after, me)
                 take_bonus = estimate(took, supply - amount, me, me)
             steal, steal_bonus, victim = take, take_bonus, (None, None)
-            for j in range(k):
+            for j in range(k if v <= max_steal else 0):
                 if j == me:
                     continue
                 robbed = list(holdings)
