@@ -7,7 +7,12 @@ jumps from one planned time to the next. The host runs the same loop on a real c
 
     python -m foolsgold.sim --players 4 --rounds 2000 --bots normal --seed 1
     python -m foolsgold.sim --players 4 --rounds 2000 --bots easy,normal,hard,normal
+    python -m foolsgold.sim --players 4 --bots human,easy,easy,easy   # a scripted person
     python -m foolsgold.sim --table          # the tuning table of docs/RULES.md
+
+It prints the round figures, a table per difficulty (first grabs, the share of them
+that were bluffs, bluffs left uncalled, calls made and right, points per round) and
+the seat-order edge (points per round from the start player clockwise).
 """
 
 from __future__ import annotations

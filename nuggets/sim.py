@@ -1,6 +1,12 @@
 """Play Gold Nuggets between bots, many times, and report how they fare.
 
     python -m nuggets.sim --bots optimal,cautious --games 10000 --seed 1
+    python -m nuggets.sim --bots easy,normal,hard,normal --games 2000 --seed 1
+
+Bots are policies (cautious, optimal, thief, shrewd) or difficulties (easy, normal,
+hard: `nuggets.bots.DIFFICULTIES`). Per bot it prints the win rate with its 95%
+interval, nuggets per turn, bust rate and steals per game, then the seat-order edge:
+wins by place in the turn order.
 
 Seats rotate from game to game (game ``g`` seats bot ``i`` at ``(i + g) % k`` and
 seat 0 starts), so every bot starts equally often. A game shared by several

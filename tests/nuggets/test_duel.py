@@ -166,3 +166,20 @@ def test_games_beyond_the_table_are_refused_clearly():
     g = Game(["A", "B"], supply=100)
     with pytest.raises(NotCovered, match="up to 77 nuggets, not 100"):
         chances(g.view(0))
+
+
+def test_every_possible_set_aside_has_a_turn_state():
+    from nuggets import IllegalAction
+    from nuggets.duel import turn_graph
+
+    index = turn_graph().index
+    found = 0
+    for n in range(1, DICE + 1):
+        for combo in itertools.combinations_with_replacement(FACES, n):
+            try:
+                state = turn_state(combo)
+            except IllegalAction:
+                continue
+            assert state in index, combo
+            found += 1
+    assert found == 205
