@@ -19,8 +19,10 @@ reaction times and whether it bluffs this round; calls come from evidence:
   drawing is odd;
 - record: how often this grabber's revealed hands were bluffs, across the match.
 
-Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, which evidence
-the bot weighs and how willing it is to call.
+Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
+pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
+how often it calls on a hunch. `PLAYERS` adds `HUMAN`, a scripted person acting in
+1.2-1.8 s, for the simulator.
 """
 
 from __future__ import annotations
