@@ -11,8 +11,9 @@ Method (docs/ODDS.md, "Chance to win"):
 
 - The supply never grows, so positions are solved level by level, from a supply of
   1 upwards. A take from the supply leads to a lower level, already solved; a bust,
-  a steal or a take of 0 stays on the level, so each level is a fixed point, found
-  by value iteration (Gauss-Seidel sweeps until no chance moves by 1e-12).
+  a steal or a take of 0 stays on the level and keeps the nuggets the two hold
+  together, so each such line is a fixed point, found by value iteration
+  (Gauss-Seidel sweeps until no chance moves by 1e-12).
 - For one position, the turn is an optimal-stopping problem over the turn states:
   every roll of ``n`` dice is enumerated as a multiset of faces with its multinomial
   weight, every legal set-aside of it (N3) leads to a turn state, and the player
@@ -20,12 +21,15 @@ Method (docs/ODDS.md, "Chance to win"):
   opponent, whichever is better; all seven dice set aside take and chain a bonus
   turn (N8), so that take leads to the same player's turn.
 
-`build()` solves the 77-nugget game (under a minute of pure Python; run
-``python -m nuggets.duel --build``) and writes the table ``duel.bin`` beside this
-module, zlib-compressed: the chance to win at every turn start (3,003 positions) as
-a double, and the chance to win of rolling on from every turn state with dice left
-(113 per position) as a single-precision float, good to about 1e-7. `table()` loads
-it once.
+`build()` solves every position of up to 77 nuggets (about ten minutes of pure
+Python; run ``python -m nuggets.duel --build``) and writes the table ``duel.bin``
+beside this module, zlib-compressed: the chance to win at every turn start (79,079
+positions) as a double, and, for the 3,003 positions of the standard game, the chance
+to win of rolling on from every turn state with dice left (113 per position) as a
+single-precision float, good to about 1e-7. `table()` loads it once.
+
+With three to five players, `estimate` combines the exact 2-player chances into an
+estimate, and the turn of the player to move is solved by it on demand.
 """
 
 from __future__ import annotations
