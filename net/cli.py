@@ -103,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-
-
 def _say(text: str) -> None:
     print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
 
@@ -124,10 +122,9 @@ def _on_stop(stop: asyncio.Event) -> Callable[[], None]:
 
 
 async def _host(args: argparse.Namespace) -> int:
-    from net import discovery, persist
-    from net import protocol as p
+    from net import persist
     from net.games import GAME_TITLES, PLAYER_RANGE
-    from net.host import Host
+    from net.lan import LanHost
     from net.table import Refusal
 
     low, high = PLAYER_RANGE[args.game]
@@ -139,23 +136,8 @@ async def _host(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= seats:
         print(f"motherlode host: --bots must be 0 to {seats}", file=sys.stderr)
         return 2
-    announcer = None
-    table_ref = []
-
-    def report(text: str) -> None:
-        _say(text)
-        if announcer is not None and table_ref:
-            table = table_ref[0]
-            asyncio.get_running_loop().create_task(announcer.update(_announcement(table)))
-
-    def _announcement(table) -> discovery.Announcement:
-        return discovery.Announcement(
-            game=table.game, table=table.name, seats_free=table.free_seats,
-            seats_total=table.settings.seats, port=host.port, protocol=p.PROTOCOL_VERSION,
-        )  # fmt: skip
-
     # every table is saved after every change (net.persist), so --resume can restore it
-    store = None if args.no_save else persist.Store.default("tables", report=report)
+    store = None if args.no_save else persist.Store.default("tables", report=_say)
     saves: list[persist.Saved] = []
     if args.resume:
         saves, problems = persist.load_all(store or persist.Store.default("tables"))
@@ -167,48 +149,41 @@ async def _host(args: argparse.Namespace) -> int:
         count = len(store.unfinished())
         print(f"{count} unfinished table{'s are' if count > 1 else ' is'} saved; "
               "`motherlode host --resume` restores them.")  # fmt: skip
-    clock = persist.resumed_clock(saves) if saves else None
-    host = Host(report=report, store=store, clock=clock)
-    restored = []
-    for saved in saves:
-        try:
-            restored.append(host.restore(saved))
-        except persist.SaveError as exc:
-            print(f"motherlode host: not restored: {exc}. The file is kept.", file=sys.stderr)
+    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=_say)
+    for problem in lan.problems:
+        print(f"motherlode host: not restored: {problem}. The file is kept.", file=sys.stderr)
+    restored = [table for table, _ in lan.restored]
     name = args.name or f"{GAME_TITLES[args.game]} table"
     table = next((t for t in restored if t.name.casefold() == name.casefold()), None)
     new = table is None
     try:
         if table is None:
-            table = host.create_table(
+            table = lan.host.create_table(
                 name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
                 seed=args.seed,
             )  # fmt: skip
     except (ValueError, Refusal) as exc:
         print(f"motherlode host: {exc}", file=sys.stderr)
         return 2
-    table_ref.append(table)
     try:
-        await host.start(args.bind, args.port)
+        await lan.listen(args.bind, args.port)
     except OSError as exc:
         print(f"motherlode host: cannot listen on port {args.port}: {exc.strerror or exc}. "
               "Try another --port.", file=sys.stderr)  # fmt: skip
         return 1
-    shown = discovery.local_addresses() if args.bind in (None, "", "0.0.0.0", "::") else []
-    shown = shown or [args.bind or "127.0.0.1"]
     for old in restored:
-        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} after {old.moves} moves: "
+        where = f"after {old.moves} moves" if old.phase == "playing" else "outside a game"
+        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} {where}: "
               "the players reconnect to their seats.")  # fmt: skip
     print(f"Motherlode is hosting {GAME_TITLES[table.game]} at the table {table.name!r}.")
     print("Friends join with `motherlode join ADDRESS`, using one of:")
-    for address in shown:
-        print(f"  {discovery.format_address(address, host.port)}")
+    for address in lan.addresses():
+        print(f"  {address}")
     print("Ctrl-C closes the table.", flush=True)
     if not args.no_announce:
-        announcer = discovery.Announcer()
-        await announcer.start(_announcement(table))
+        await lan.announce()
     if new and args.bots == seats:
-        host.start_game(table)  # every seat is a bot: a match to watch
+        lan.host.start_game(table)  # every seat is a bot: a match to watch
     stop = asyncio.Event()
     restore = _on_stop(stop)
     try:
@@ -216,9 +191,7 @@ async def _host(args: argparse.Namespace) -> int:
     finally:
         restore()
         _say("closing: telling every client goodbye")
-        await host.close("shutdown")
-        if announcer is not None:
-            await announcer.close()
+        await lan.close("shutdown")
     return 0
 
 

@@ -77,6 +77,7 @@ class Host:
         self._closing = False
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
+        self._table_listeners: list[Callable[[Table], None]] = []
 
     @property
     def clock(self) -> Clock:
@@ -104,20 +105,43 @@ class Host:
         return table
 
     def restore(self, saved: Saved) -> Table:
-        """Add a saved table's unfinished game (``net.persist.Saved``): replayed and
-        checked, every person away until they come back with their token. Raises
-        ``net.persist.SaveError``. Start the host's clock at ``persist.resume_time``."""
+        """Add a saved table (``net.persist.Saved``): an unfinished game, replayed and
+        checked, or a table outside a game (lobby, between games); every person away
+        until they come back with their token. Raises ``net.persist.SaveError``.
+        Start the host's clock at ``persist.resume_time``."""
+        from net.persist import SaveError
+
         table = saved.restore(self.clock.now(), report=self.report)
-        self.tables.adopt(table)
+        try:
+            self.tables.adopt(table)
+        except ValueError as exc:  # a table of that name is here already
+            raise SaveError(f"{saved.path or 'the save'}: {exc}") from None
         self._watch(table)
         if self.store is not None:
             self.store.adopt(table, saved)
-        self.report(f"{table.name}: restored after {table.moves} moves; the players "
-                    "come back with their tokens")  # fmt: skip
+        if saved.status == "lobby":
+            where = "between games" if table.phase == "over" else "in the lobby"
+            self.report(f"{table.name}: restored {where}; the players come back with "
+                        "their tokens")  # fmt: skip
+        else:
+            self.report(f"{table.name}: restored after {table.moves} moves; the players "
+                        "come back with their tokens")  # fmt: skip
         self.touched(table)
         return table
 
+    def on_table_update(self, listener: Callable[[Table], None]) -> None:
+        """Call ``listener(table)`` after every change of any table's public info."""
+        self._table_listeners.append(listener)
+
+    def _table_updated(self, table: Table) -> None:
+        for listener in self._table_listeners:
+            try:
+                listener(table)
+            except Exception:  # a listener's bug must not take a table down
+                log.exception("a table listener failed")
+
     def _watch(self, table: Table) -> None:
+        table.on_update = self._table_updated
         if self.store is not None:
             table.on_change = self.store.touched
         else:
@@ -189,6 +213,8 @@ class Host:
             self._server.close()
         for table in self.tables.tables.values():
             table.close(reason)
+            if self.store is not None:
+                self.store.closed(table)
         for peer in list(self._peers):
             if peer.member is None:
                 peer.send(p.Bye(reason=reason))

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# Property tests are seeded like every other test: the same examples on every run and
+# every machine (a failure found once is found again), and no deadline that depends on
+# the machine's speed. Explore more with HYPOTHESIS_PROFILE=explore.
+settings.register_profile("ci", derandomize=True, deadline=None)
+settings.register_profile("explore", deadline=None, max_examples=2000)
+settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path_factory, monkeypatch):
-    """Saved tables and games (``net.persist``) go to a temporary directory, never to
-    the user's data directory: hosts save by default, subprocesses included."""
+    """Saved tables and games (``net.persist``) and kept seats (``net.seats``) go to
+    temporary directories, never to the user's: hosts save and clients keep their
+    tokens by default, subprocesses included."""
     monkeypatch.setenv("MOTHERLODE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    # the seats a client keeps to take back (net.seats): never the user's own
+    monkeypatch.setenv("MOTHERLODE_STATE_DIR", str(tmp_path_factory.mktemp("state")))

@@ -51,3 +51,100 @@ def test_probe_catches_a_forbidden_import(tmp_path):
         cwd=tmp_path,
     ).stdout.split()
     assert "socket" in out
+
+
+# -- no import cycles inside tui/ (every import counts: top level, inside functions,
+# and under TYPE_CHECKING, since each one is a dependency a reader has to follow) ---
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def _module_name(path, root) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph(root, package: str) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports, from the source (AST)."""
+    import ast
+
+    paths = {_module_name(path, root): path for path in (root / package).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        deps: set[str] = set()
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = module.split(".")
+                    anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                    base = ".".join(anchor + ([base] if base else []))
+                names = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            else:
+                continue
+            for name in names:
+                # the longest known module the name starts with
+                while name and name not in paths:
+                    name = name.rpartition(".")[0]
+                if name and name != module:
+                    deps.add(name)
+        graph[module] = deps
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (a list of modules, first repeated last), or None."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        if node in path:
+            return path[path.index(node):] + [node]
+        if node in done:
+            return None
+        for dep in sorted(graph.get(node, ())):
+            # a package's __init__ is imported by its submodules' imports: skip that edge
+            if node.startswith(dep + "."):
+                continue
+            cycle = visit(dep, path + [node])
+            if cycle:
+                return cycle
+        done.add(node)
+        return None
+
+    for node in sorted(graph):
+        cycle = visit(node, [])
+        if cycle:
+            return cycle
+    return None
+
+
+def test_tui_has_no_import_cycles():
+    assert find_cycle(import_graph(ROOT, "tui")) is None
+
+
+def test_screens_know_neither_the_app_nor_the_session():
+    """State flows down and intent flows up: screens and widgets post messages; they
+    never import the app, the session or the launchers."""
+    graph = import_graph(ROOT, "tui")
+    upper = {"tui.app", "tui.session", "tui.modes", "tui.cli"}
+    for module, deps in graph.items():
+        if module.startswith(("tui.screens", "tui.widgets")):
+            assert not deps & upper, f"{module} imports {sorted(deps & upper)}"
+
+
+def test_cycle_finder_finds_a_cycle(tmp_path):
+    pkg = tmp_path / "loop"
+    (pkg / "screens").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "screens" / "__init__.py").write_text("")
+    (pkg / "app.py").write_text("def f():\n    from loop.screens import lobby\n")
+    (pkg / "screens" / "lobby.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..app import X\n")
+    (pkg / "plain.py").write_text("from . import app\n")
+    cycle = find_cycle(import_graph(tmp_path, "loop"))
+    assert cycle is not None and set(cycle) == {"loop.app", "loop.screens.lobby"}

@@ -1,8 +1,9 @@
 """The Motherlode Textual app: menu, lobby and both game tables.
 
-The app never touches rules objects. It talks to a host through a `tui.link.Link`
-(which wraps `net.client`): host messages come in as `Update` messages, actions go
-out from `SendAction` messages. Screens render; the app routes.
+The app never touches rules objects. It talks to a host through one
+`tui.session.Session` (opened by a launcher of `tui.modes`): what the table does comes
+in as the session's typed messages, which the app hands to the lobby and table
+screens; actions go out from `SendAction` messages. Screens render; the app routes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import signal
 import traceback
 from pathlib import Path
 from typing import Any
@@ -20,12 +22,40 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 
-from tui.messages import SendAction, Update
-from tui.screens.common import HelpScreen, MessageScreen, RulesScreen, bindings_of
+from net import protocol as p
+from tui.messages import (
+    GameStarted,
+    LogLine,
+    Refused,
+    SendAction,
+    SessionEnded,
+    SessionMessage,
+    StatusLine,
+    TableChanged,
+    ViewChanged,
+)
+from tui.screens.common import (
+    ChatScreen,
+    ConfirmScreen,
+    HelpScreen,
+    MessageScreen,
+    PickScreen,
+    RulesScreen,
+    bindings_of,
+)
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.nuggets import NuggetsScreen
+from tui.session import Session
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
+
+STEPPED_AWAY = (
+    "Your seat is kept, and a bot plays it until you are back. To come back, join the "
+    "same table again (the same address and name): you get your seat, hand and dice back."
+)
 
 
 class MotherlodeApp(App[int]):
@@ -36,9 +66,12 @@ class MotherlodeApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("question_mark", "help", "Keys"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        # F1 works where "?" is a character to type (chat)
+        Binding("f1", "help", "Help", show=False),
+        # in every screen's help ("Everywhere"), but not in footers: q leaves or quits there
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
-    APP_HELP = [("?", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
+    APP_HELP = [("? or F1", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
 
     def __init__(
         self,
@@ -57,6 +90,7 @@ class MotherlodeApp(App[int]):
         connect_timeout: float = 10.0,
         browse_options: dict[str, Any] | None = None,
         announce_options: dict[str, Any] | None = None,
+        turn_pause: float | None = None,
     ) -> None:
         super().__init__()
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
@@ -71,11 +105,15 @@ class MotherlodeApp(App[int]):
         # LAN discovery (net.discovery): options of the browser and the announcer
         self.browse_options = dict(browse_options or {})
         self.announce_options = dict(announce_options or {})
+        # hot-seat: how long keys wait after the turn changes hands (None: the default)
+        self.turn_pause = turn_pause
         self.settings = settings or Settings.load(settings_path)
         self.settings_path = settings_path
         self.ascii_mode = self.settings.ascii if ascii_mode is None else ascii_mode
         self.start = start
-        self.link = None
+        self.session: Session | None = None
+        self.lobby: LobbyScreen | None = None
+        self.table: NuggetsScreen | FoolsGoldScreen | None = None
         self.crash_log: Path | None = None
         self.crash_message = ""
 
@@ -85,6 +123,10 @@ class MotherlodeApp(App[int]):
         self.set_class(self.ascii_mode, "-ascii")
 
     def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
         self.push_screen(MenuScreen())
         kind, *args = self.start
@@ -100,6 +142,8 @@ class MotherlodeApp(App[int]):
 
     def menu_choice(self, choice: str, *args: Any) -> None:
         """Open what the menu (or a command-line shortcut) asked for."""
+        from tui import modes
+
         if choice == "quit":
             self.exit(0)
         elif choice == "rules":
@@ -112,36 +156,267 @@ class MotherlodeApp(App[int]):
             from tui.screens.forms import HotseatScreen
 
             self.push_screen(HotseatScreen(self.settings.name))
-        else:
-            from tui import modes
+        elif choice == "hotseat":
+            self.start_hotseat(args[0])
+        elif choice in ("nuggets-bots", "foolsgold-bots"):
+            game = choice.split("-")[0]
+            most = modes.MAX_BOTS[game]
+            choices = [(n, f"{n} bot{'s' if n > 1 else ''}") for n in range(1, most + 1)]
 
-            modes.open_mode(self, choice, *args)
+            def picked(bots: int | None) -> None:
+                if bots:
+                    self.launch(modes.solo(self.launch_options(), game, bots))
+
+            self.push_screen(PickScreen(f"{modes.TITLES[game]}: how many bots?", choices), picked)
+        elif choice == "solo":
+            game, bots = args
+            self.launch(modes.solo(self.launch_options(), game, bots))
+        elif choice == "host":
+            self._pick_lan_game()
+        elif choice == "resume":
+            self._pick_resume()
+        elif choice == "replay":
+            self._open_replay(args[0], args[1] if len(args) > 1 else None)
+        elif choice == "join" and not args:
+            from tui.screens.join import JoinScreen
+
+            self.push_screen(JoinScreen())
+        elif choice == "join":
+            host, port = args[0], args[1]
+            spectate = bool(args[2]) if len(args) > 2 else False
+            self.launch(modes.join(self.launch_options(), host, port, spectate=spectate))
+        else:
+            self.notify(f"Unknown choice {choice!r}", severity="error")
 
     def start_hotseat(self, seats: list[tuple[str, bool]]) -> None:
         from tui import modes
 
-        modes.open_mode(self, "hotseat", seats)
+        self.settings.name = next(name for name, bot in seats if not bot)
+        self.launch(modes.hotseat(self.launch_options(), seats))
 
-    def attach(self, link) -> None:
-        """Make `link` the app's connection (closing any previous one) and start it."""
-        if self.link is not None:
+    def launch_options(self) -> Any:
+        """What the launchers (`tui.modes`) need from the app."""
+        from tui.modes import Launch
+
+        return Launch(
+            name=self.settings.name, difficulty=self.settings.difficulty,
+            table_options=dict(self.table_options), host_clock=self.host_clock,
+            client_clock=self.client_clock, lan_port=self.lan_port, lan_bind=self.lan_bind,
+            announce=self.announce, announce_options=dict(self.announce_options),
+            connect_timeout=self.connect_timeout,
+        )  # fmt: skip
+
+    def launch(self, opening: Any) -> None:
+        """Open a session from a launcher's coroutine, in a worker; a failure is said."""
+        self.run_worker(self._launch(opening), group="mode", exclusive=True)
+
+    async def _launch(self, opening: Any) -> None:
+        from tui.modes import LaunchFailed
+
+        try:
+            session = await opening
+        except LaunchFailed as failure:
+            if failure.watch is not None:
+                self._offer_watch(failure)
+            else:
+                self.show_message(failure.title, failure.body)
+            return
+        except Exception as error:  # a bug: logged, said, never a traceback
+            self.report_error(error)
+            return
+        self.attach(session)
+
+    def _offer_watch(self, failure: Any) -> None:
+        host, port = failure.watch
+
+        def answered(key: str | None) -> None:
+            if key == "w":
+                self.menu_choice("join", host, port, True)
+
+        self.push_screen(MessageScreen(failure.title, failure.body,
+                                       keys=[("w", "watch the game"), ("esc", "back")]),
+                         answered)
+
+    def _pick_resume(self) -> None:
+        """Choose a saved hot-seat game and play on."""
+        from tui import modes
+
+        saves = modes.saved_hotseat()
+        if not saves:
+            self.show_message("No saved games", "Hot-seat games are saved as you play; none "
+                              "is waiting to be finished.")
+            return
+        choices = [(i, saved.describe()) for i, saved in enumerate(saves)]
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.launch(modes.resume_hotseat(self.launch_options(), saves[index]))
+
+        self.push_screen(PickScreen("Resume which game?", choices), chosen)
+
+    def _pick_lan_game(self) -> None:
+        """Host a LAN game: offer to restore the saved tables if there are any."""
+        from tui import modes
+
+        saves, problems = modes.lan_saves()
+        choices = [(0, "Gold Nuggets (2-5 players)"), (1, "Fool's Gold (2-8 players)")]
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                game = ("nuggets", "foolsgold")[index]
+                self.launch(modes.lan_host(self.launch_options(), game))
+
+        def restore_or_new(index: int | None) -> None:
+            if index == 0:
+                self.launch(modes.lan_host(self.launch_options(), None, saves))
+                return
+            if index == 2:
+                modes.abandon(saves)
+                self.notify("The saved tables are kept as abandoned games, for replays.")
+            if index in (1, 2):
+                self.push_screen(PickScreen("Host which game?", choices), chosen)
+
+        if problems:
+            self.notify(problems[0], severity="warning")
+        if not saves:
+            self.push_screen(PickScreen("Host which game?", choices), chosen)
+            return
+        listed = "; ".join(saved.describe() for saved in saves[:3])
+        self.push_screen(PickScreen(f"Saved LAN tables: {listed}", [
+            (0, f"Restore {len(saves)} saved table{'s' if len(saves) > 1 else ''}: "
+                "players come back to their seats"),
+            (1, "Start a new table (keep the saves)"),
+            (2, "Start a new table and give up the saved ones"),
+        ]), restore_or_new)
+
+    def _open_replay(self, path: Any, seat: int | None = None) -> None:
+        """Step through a saved game (``motherlode replay FILE``); a file that does not
+        replay gets a message, never a traceback."""
+        from net.persist import Saved, SaveError
+        from tui.screens.replay import Replay, replay_screen
+
+        try:
+            replay = Replay(Saved.load(path))
+        except SaveError as error:
+            self.show_message("Cannot replay that file", str(error))
+            return
+        if seat is not None and not 0 <= seat < len(replay.names):
+            self.show_message("No such seat", f"That game has seats 1 to {len(replay.names)}.")
+            return
+        self.push_screen(replay_screen(replay, seat, ascii_mode=self.ascii_mode))
+
+    # -- the session: what its table does reaches the screens ---------------------------
+
+    def attach(self, session: Session) -> None:
+        """Make ``session`` the app's connection (closing any previous one) and start it."""
+        if self.session is not None:
             self.return_to_menu()
-        self.link = link
-        link.start()
+        self.session = session
+        self.lobby = None
+        self.table = None
+        if session.policy.lobby:
+            self.lobby = LobbyScreen(addresses=session.addresses)
+            self.push_screen(self.lobby)
+        session.start(self)
 
-    # -- routing ---------------------------------------------------------------------
+    def _current(self, message: SessionMessage) -> bool:
+        return self.session is not None and message.session is self.session
+
+    @on(TableChanged)
+    def _table_changed(self, message: TableChanged) -> None:
+        if not self._current(message):
+            return
+        if self.lobby is not None:
+            self.lobby.show_table(message.table, message.seats, message.owner)
+        if self.table is not None:
+            self.table.set_seats(message.seats)
+
+    @on(GameStarted)
+    def _game_started(self, message: GameStarted) -> None:
+        if not self._current(message):
+            return
+        if self.table is not None:
+            # a new game at the same table (LAN play again): start from a clean screen
+            if self.screen is self.table:
+                self.pop_screen()
+            self.table = None
+        if message.game == "nuggets":
+            pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}
+            self.table = NuggetsScreen(message.seats, ascii_mode=self.ascii_mode,
+                                       advisor=self.settings.advisor,
+                                       hotseat=self.session.policy.hotseat, **pause)
+        else:
+            seat = message.seats[0] if message.seats else None
+            self.table = FoolsGoldScreen(seat, message.names, ascii_mode=self.ascii_mode,
+                                         host_now=self.session.host_now)
+        self.push_screen(self.table)
+        if not message.seats:
+            self.table.add_log("You are watching this game.")
+        self.table.add_log(f"Seed hash {message.seed_hash[:16]}... (revealed at the end)")
+
+    @on(ViewChanged)
+    def _view_changed(self, message: ViewChanged) -> None:
+        if self._current(message) and self.table is not None:
+            self.table.show_state(message.view, message.events)
+
+    @on(LogLine)
+    def _log_line(self, message: LogLine) -> None:
+        if not self._current(message):
+            return
+        if self.table is not None:
+            self.table.add_log(message.text)
+        if self.lobby is not None:
+            self.lobby.add_chat(message.text)
+
+    @on(StatusLine)
+    def _status_line(self, message: StatusLine) -> None:
+        if not self._current(message):
+            return
+        if self.table is not None:
+            self.table.show_status(message.text)
+        if self.lobby is not None:
+            self.lobby.show_status(message.text)
+
+    @on(Refused)
+    def _refused(self, message: Refused) -> None:
+        if not self._current(message):
+            return
+        if self.table is not None and self.screen is self.table:
+            self.table.show_error(message.text)
+        elif self.lobby is not None:
+            self.lobby.show_status(f"Refused: {message.text}")
+        else:
+            self.notify(message.text, severity="error")
+
+    @on(SessionEnded)
+    def _session_ended(self, message: SessionEnded) -> None:
+        if not self._current(message):
+            return
+        if message.error is not None:
+            self.report_error(message.error)
+            return
+        # the host ended it, or the line did: the seat (if any) is not given up here,
+        # so a host that comes back (``--resume``) still knows this player
+        self.return_to_menu(give_up=False)
+        if message.title and message.rejoin is not None:
+            host, port = message.rejoin
+
+            def answered(key: str | None) -> None:
+                if key == "j":
+                    self.menu_choice("join", host, port)
+
+            self.push_screen(MessageScreen(message.title, message.body,
+                                           keys=[("j", "join again"), ("enter", "OK")]),
+                             answered)
+        elif message.title:
+            self.show_message(message.title, message.body)
 
     @on(SendAction)
     def _send_action(self, message: SendAction) -> None:
-        if self.link is None:
+        if self.session is None:
             self.notify("Not connected to a table.", severity="error")
             return
-        self.link.send(message.action)
-
-    @on(Update)
-    def _update(self, message: Update) -> None:
-        if self.link is not None:
-            self.link.handle(message.message)
+        self.session.send(message.action)
 
     def show_message(self, title: str, body: str) -> None:
         self.push_screen(MessageScreen(title, body))
@@ -156,32 +431,95 @@ class MotherlodeApp(App[int]):
         self.push_screen(HelpScreen([("This screen", keys), ("Everywhere", self.APP_HELP)]))
 
     def action_chat(self) -> None:
-        if self.link is not None:
-            self.link.open_chat()
+        if self.session is None:
+            return
+
+        def sent(text: str | None) -> None:
+            if text and self.session is not None:
+                self.session.send(p.Chat(text=text))
+
+        self.push_screen(ChatScreen(), sent)
 
     def action_leave(self) -> None:
-        if self.link is not None:
-            self.link.confirm_leave()
-        else:
+        """q at a table: what leaving means here, asked in words a player understands."""
+        session = self.session
+        if session is None:
             self.return_to_menu()
+            return
+        table = self.table
+        finished = table is not None and table.finished
+        if finished and self.lobby is not None and self.screen is table:
+            # a LAN game ended: back to the lobby, where the owner can start another
+            self.pop_screen()
+            self.table = None
+            self.lobby.show_status("The game is over. The owner starts another with s; "
+                                   "q leaves.")
+            return
+        if finished or (session.policy.remote and table is None and not session.seats):
+            self.return_to_menu()
+            return
+        if session.policy.remote and table is not None and session.seats:
+            self._ask_step_away()
+            return
+        question = "Leave this table? Your seat goes to the next person who joins."
+        if session.policy.hotseat:
+            question = "Leave this game? It is saved: Resume it from the menu."
+        elif session.policy.owns_host and session.policy.lobby:
+            question = "Leave and close the table for everyone?"
+        elif session.policy.owns_host:
+            question = "Leave this game? It ends here."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.return_to_menu()
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def _ask_step_away(self) -> None:
+        def answered(choice: int | None) -> None:
+            if choice == 0:
+                self.return_to_menu(step_away=True)
+                self.show_message("You stepped away", STEPPED_AWAY)
+            elif choice == 1:
+                self.return_to_menu(give_up=True)
+
+        self.push_screen(PickScreen("Leave the game?", [
+            (0, "Step away: keep my seat, a bot plays until I am back"),
+            (1, "Give up my seat for good: a bot finishes the game"),
+            (2, "Stay at the table"),
+        ]), answered)
 
     async def action_quit(self) -> None:
-        """Quit, saying goodbye first: a LAN host tells its players the table closed."""
-        if self.link is not None:
-            link, self.link = self.link, None
-            closing = link.close()
+        """Quit, saying goodbye first: a LAN host tells its players the table closed;
+        a player at someone else's table steps away (the seat waits for them)."""
+        if self.session is not None:
+            session, self.session = self.session, None
+            # at someone else's table, in a game: step away (the seat waits, played by
+            # a bot); anywhere else quitting leaves as q does
+            away = session.policy.remote and session.in_game and not session.finished
+            closing = session.close(give_up=not away, step_away=away)
             if closing is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(closing, 2.0)
         self.exit(self.return_code or 0)
 
-    def return_to_menu(self) -> None:
-        """Close any link and go back to the main menu."""
-        if self.link is not None:
-            link, self.link = self.link, None
-            link.close()
+    def return_to_menu(self, *, give_up: bool = True, step_away: bool = False) -> None:
+        """Close any session and go back to the main menu."""
+        if self.session is not None:
+            session, self.session = self.session, None
+            session.close(give_up=give_up, step_away=step_away)
+        self.lobby = None
+        self.table = None
         while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
+
+    def on_terminal_signal(self) -> None:
+        """SIGTERM or SIGHUP: close the connection as a dropped line would (the seat
+        waits for its player), and exit so the terminal is restored."""
+        if self.session is not None:
+            session, self.session = self.session, None
+            session.close(give_up=False)
+        self.exit(self.return_code or 0)
 
     # -- failures ----------------------------------------------------------------------
 
@@ -206,7 +544,7 @@ class MotherlodeApp(App[int]):
         where, and go back to the menu; the app keeps running."""
         log.error("unexpected error", exc_info=error)
         where = self.write_crash_log(error)
-        self.return_to_menu()
+        self.return_to_menu(give_up=False)  # a bug here is no reason to lose a seat
         self.show_message("Something went wrong", f"{error!r}\n\n{where}.")
 
     def _handle_exception(self, error: Exception) -> None:

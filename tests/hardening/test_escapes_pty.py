@@ -10,23 +10,15 @@ checked byte for byte after the app quits.
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
-import re
-import select
-import signal
-import socket
-import struct
-import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.hardening.hostproc import HostProcess
+from tests.hardening.ptyapp import Peer, Pty, screen_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,106 +72,6 @@ SHOWN = [
 TEN_K = "A" * 10_000
 DONE = "ZZDONE"
 
-# CSI (with private/intermediate bytes) and the charset/keypad ESC pairs Textual writes;
-# what is left of the capture once they are gone is the text on the screen.
-_CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
-_OTHER_ESC = re.compile(r"\x1b[()][0-9A-Za-z]|\x1b[=>78]")
-
-
-def screen_text(raw: str) -> str:
-    return _OTHER_ESC.sub("", _CSI.sub("", raw))
-
-
-class Peer:
-    """A raw TCP peer: JSON lines out exactly as given, lines in."""
-
-    def __init__(self, port: int, name: str, spectate: bool = False) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.buf = b""
-        self.send({"type": "hello", "protocol": 1, "name": name, "spectate": spectate})
-
-    def send(self, message: dict) -> None:
-        # ensure_ascii=False: C1 and bidi characters go as raw UTF-8, ESC as \u001b
-        self.sock.sendall(json.dumps(message, ensure_ascii=False).encode() + b"\n")
-
-    def recv(self) -> dict:
-        while b"\n" not in self.buf:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("closed by the host")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
-
-    def recv_type(self, kind: str) -> dict:
-        for _ in range(50):
-            message = self.recv()
-            if message["type"] in (kind, "error"):
-                return message
-        raise AssertionError(f"no {kind} message")
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-class Pty:
-    """The real app under a pty of 80x24; every byte it writes is kept in ``raw``."""
-
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.proc = subprocess.Popen(
-            argv,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            cwd=ROOT,
-            start_new_session=True,
-            close_fds=True,
-        )
-        os.close(slave)
-        self.raw = b""
-
-    @property
-    def text(self) -> str:
-        return self.raw.decode("utf-8", errors="replace")
-
-    def pump(self, seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            ready, _, _ = select.select([self.master], [], [], min(left, 0.1))
-            if ready:
-                try:
-                    chunk = os.read(self.master, 65536)
-                except OSError:  # EIO: the child closed the pty
-                    return
-                if not chunk:
-                    return
-                self.raw += chunk
-
-    def wait_for(self, needle: str, deadline: float = 20.0) -> None:
-        end = time.monotonic() + deadline
-        while time.monotonic() < end:
-            if needle in screen_text(self.text):
-                return
-            self.pump(0.2)
-            if self.proc.poll() is not None:
-                self.pump(0.2)
-                break
-        tail = screen_text(self.text)[-1500:]
-        raise AssertionError(f"{needle!r} never shown; the screen ends with {tail!r}")
-
-    def write(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def finish(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-        os.close(self.master)
-
-
 @pytest.mark.timeout(90)
 def test_escape_payloads_never_reach_the_terminal(tmp_path):
     host = HostProcess({"tables": [{"name": "Den", "game": "nuggets"}]})
@@ -213,6 +105,9 @@ def test_escape_payloads_never_reach_the_terminal(tmp_path):
             assert welcome["type"] == "welcome", welcome
             assert welcome["name"] == kept
             peers.append(peer)
+        # the app paints once it has caught up: wait for the last arrival on screen, so
+        # the chat lines below do not push the notices away before they are ever painted
+        app.wait_for("evilEve is watching")
 
         # 10k-character strings: refused with a coded error, the host stays up
         big = Peer(host.port, TEN_K)

@@ -4,7 +4,7 @@
 are still unread at that moment (the table update and notices that follow a welcome),
 the kernel answers the close with a reset, and the host can lose the ``leave`` that was
 already on its way: the seat then stays "away" for the grace period instead of being
-given up. The TUI (``tui/link.py``) and ``motherlode bot`` both send ``leave`` and
+given up. The TUI (``tui/session.py``) and ``motherlode bot`` both send ``leave`` and
 close at once. The host runs in its own process here, as in play: in one process the
 host's loop happens to read the ``leave`` before the reset arrives. ``close()`` now
 half-closes and reads until the host closes before it closes the socket.

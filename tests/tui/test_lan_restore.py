@@ -49,7 +49,7 @@ async def test_host_offers_the_saved_table_and_you_sit_down_again(tmp_path):
         assert screen.my_seats == [seat]
         for key in ("holdings", "supply", "current", "phase"):
             assert screen.view[key] == view[key], key
-        assert app.link.welcome.resumed
+        assert app.session.welcome.resumed
         assert screen.acting_seat == seat  # your turn, as when the host went away
         await pilot.press("enter")  # and you play on
         await until(pilot, lambda: screen.view["phase"] != "roll", "the roll")

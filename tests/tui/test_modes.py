@@ -24,6 +24,7 @@ from .helpers import screen_text
 def make_app(tmp_path, **kwargs) -> MotherlodeApp:
     kwargs.setdefault("announce", False)
     kwargs.setdefault("discover", False)
+    kwargs.setdefault("turn_pause", 0.0)  # keys at machine speed (the pause has its own test)
     return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
                          **kwargs)
 
@@ -214,7 +215,7 @@ async def test_a_lost_host_is_said_and_the_seat_comes_back(tmp_path):
                     break
             await until(pilot, lambda: "Reconnected" in screen_text(app), "the resume")
             assert isinstance(app.screen, NuggetsScreen)
-            app.link._clear_reconnected()  # what the timer does after a few seconds
+            app.session._clear_reconnected()  # what the timer does after a few seconds
             await pilot.pause()
             assert "Reconnected" not in screen_text(app)
             # the seat works again: an action reaches the host and comes back
@@ -306,7 +307,7 @@ async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path)
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await until(pilot, lambda: "motherlode join 127.0.0.1:" in screen_text(app),
                     "the address to share")
-        port = app.link.host.port
+        port = app.session.host.port
         guest = await Client.connect("127.0.0.1", port, "Bob")
         try:
             await until(pilot, lambda: "Bob" in screen_text(app), "the guest's seat")
@@ -381,9 +382,11 @@ async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
             assert screen.view["hand"] is None
             text = screen_text(app)
             assert "You are watching" in text
+            footer = screen_text(app).splitlines()[-1]
+            assert "Draw" not in footer and "Grab" not in footer  # no keys to play
             await pilot.press("g")
             await pilot.pause()
-            assert "You are watching: you cannot act." in screen_text(app)
+            assert app.is_running and "You are watching" in screen_text(app)
             await player.close()
     finally:
         await host.close()
@@ -394,7 +397,7 @@ async def test_quitting_while_hosting_tells_the_players(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "down", "enter")  # Fool's Gold
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        guest = await Client.connect("127.0.0.1", app.link.host.port, "Bob", reconnect=False)
+        guest = await Client.connect("127.0.0.1", app.session.host.port, "Bob", reconnect=False)
         await pilot.press("ctrl+q")
         items = []
         while not items or not isinstance(items[-1], Disconnected):
@@ -432,7 +435,7 @@ async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
     app = make_app(tmp_path, start=("solo", "nuggets", 1), table_options={"bot_pace": 0.0})
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
-        client = app.link.client
+        client = app.session.client
 
         async def broken():
             raise RuntimeError("stream broke")

@@ -90,10 +90,10 @@ def test_lobby(snap_compare, tmp_path):
         pilot.app.menu_choice("join", "127.0.0.1", host.port)
         for _ in range(500):
             await pilot.pause(0.001)
-            if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.link.table_info \
-                    and len(pilot.app.link.table_info.seats) == 2:
+            if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.session.table \
+                    and len(pilot.app.session.table.seats) == 2:
                 break
-        pilot.app.link.send(p.Chat(text="[bold]howdy[/] partners"))
+        pilot.app.session.send(p.Chat(text="[bold]howdy[/] partners"))
         for _ in range(500):
             await pilot.pause(0.001)
             if "howdy" in str(pilot.app.screen.query_one("#chat-log").lines):

@@ -7,13 +7,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 
 def _key_name(key: str) -> str:
     names = {"question_mark": "?", "space": "space", "enter": "enter", "escape": "esc"}
     return ", ".join(names.get(k, k) for k in key.split(","))
+
+
+class FieldInput(Input):
+    """A form's text field: "?" opens help instead of typing (no name or address needs
+    one), so the form's help key works from inside the field."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return key != "question_mark" and super().check_consume_key(key, character)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -38,6 +46,7 @@ class HelpScreen(ModalScreen[None]):
         body.append("esc closes this help.")
         with VerticalScroll(id="help-box"):
             yield Static(body, id="help-text")
+        yield Footer()
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -86,21 +95,33 @@ class RulesScreen(Screen[None]):
         self.query_one("#rules-scroll").focus()
 
 
-class MessageScreen(ModalScreen[None]):
-    """A clear message (a failure, the end of a game) that any key closes."""
+class MessageScreen(ModalScreen[str | None]):
+    """A clear message (a failure, the end of a game) that enter or esc closes.
+
+    ``keys`` offers a way on, e.g. ``[("w", "watch the game"), ("esc", "back")]``: the
+    screen dismisses with the key pressed (None for enter, esc, space or q)."""
 
     BINDINGS = [Binding("escape,enter,space,q", "close", "OK")]
 
-    def __init__(self, title: str, body: str) -> None:
+    def __init__(self, title: str, body: str,
+                 keys: list[tuple[str, str]] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
+        self.keys = list(keys or [("enter", "OK")])
 
     def compose(self) -> ComposeResult:
+        hint = "   ".join(f"{key}: {what}" for key, what in self.keys)
         with Vertical(id="message-box"):
             yield Static(Text(self.title_text, "bold"), id="message-title")
             yield Static(Text(self.body), id="message-body")
-            yield Static(Text("enter: OK", "dim"), id="message-keys")
+            yield Static(Text(hint, "dim"), id="message-keys")
+        yield Footer()
+
+    def on_key(self, event) -> None:
+        if len(event.key) == 1 and event.key in {key for key, _ in self.keys}:
+            event.stop()
+            self.dismiss(event.key)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -120,6 +141,8 @@ class PickScreen(ModalScreen[int | None]):
         with Vertical(id="pick-box"):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
+            yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
+        yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
@@ -131,14 +154,17 @@ class PickScreen(ModalScreen[int | None]):
 class ChatScreen(ModalScreen[str | None]):
     """One line of chat; enter sends, esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "noop", "Send",
+                                                               show=True, priority=False)]
+
+    def action_noop(self) -> None:
+        """(enter is the Input's: it sends; the footer only says so)"""
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Input
-
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#chat-input").focus()
@@ -166,6 +192,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="message-box"):
             yield Static(Text(self.question, "bold"))
             yield Static(Text("y: yes   n: no", "dim"))
+        yield Footer()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

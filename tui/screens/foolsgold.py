@@ -22,6 +22,9 @@ from tui.widgets.log import EventLog
 FLASH_SECONDS = 0.5
 
 
+CHURN = frozenset({"drew", "discarded"})
+
+
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
@@ -84,6 +87,18 @@ class FoolsGoldScreen(TableScreen):
             self.query_one(Seats).names = tuple(self.names)
             self.query_one(Reveal).names = tuple(self.names)
 
+    def set_seats(self, seats: list[int]) -> None:
+        self.seat = seats[0] if seats else None
+        if self.is_attached:
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: a spectator has no play keys, nor anyone once the
+        match is over."""
+        if action not in ("draw", "discard", "grab", "call"):
+            return True
+        return self.seat is not None and (self.view or {}).get("winner") is None
+
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:
@@ -91,7 +106,10 @@ class FoolsGoldScreen(TableScreen):
             return
         if not self.is_attached:  # torn down (the app is closing): nothing to draw on
             return
-        self.query_one(EventLog).add_events(events, self.names)
+        # draws and passes are the churn of a round: the pile counts show them, and the
+        # log keeps what matters (grabs, calls, results, chat) readable
+        self.query_one(EventLog).add_events(
+            [e for e in events if e.get("type") not in CHURN], self.names)
         for event in events:
             if event.get("type") == "grabbed" and event.get("order") == 1:
                 self.flash()
@@ -116,6 +134,7 @@ class FoolsGoldScreen(TableScreen):
         hand.hand = None if view.get("hand") is None else tuple(view["hand"])
         hand.frozen = bool(view.get("frozen"))
         self._update_banner(view)
+        self.refresh_bindings()
 
     def _seat_name(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
@@ -142,8 +161,12 @@ class FoolsGoldScreen(TableScreen):
         grabbed = view.get("grabbed") or []
         if grabbed:
             first = self._seat_name(grabbed[0][0])
-            banner.show(f"{first} GRABBED! Hands are frozen.", "-bust")
             mine = [s for s, _ in grabbed]
+            left = int(view.get("nuggets_left", 0))
+            race = f"{first} GRABBED! Hands frozen, {left} nugget{'' if left == 1 else 's'} left"
+            if self.seat is not None and self.seat in mine:
+                race += ": you have one"
+            banner.show(race, "-bust")
             parts = []
             if self.seat is not None and self.seat not in mine:
                 parts.append("g grabs a nugget")
@@ -209,11 +232,10 @@ class FoolsGoldScreen(TableScreen):
         self._send(p.Draw())
 
     def action_discard(self, index: int) -> None:
-        hand = (self.view or {}).get("hand") or []
-        if index >= len(hand):
+        card = self.query_one(HandView).card_at(index)
+        if card is None:
             self.query_one(Hint).text = f"You have no card {index + 1}."
             return
-        card = hand[index]
         self._send(p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"],
                                             kind=card.get("kind"))))
 

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
+from tui.screens.common import FieldInput
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 
 
@@ -20,6 +21,8 @@ class SettingsScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save"),
         Binding("escape", "app.pop_screen", "Back"),
+        # help, even from inside a text field (a form's fields take no "?")
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
     ]
 
     def __init__(self, settings: Settings) -> None:
@@ -31,7 +34,7 @@ class SettingsScreen(Screen[None]):
         with Vertical(id="form"):
             yield Static("Settings", classes="title")
             yield Static("Your name (shown to other players)")
-            yield Input(s.name, max_length=NAME_MAX, id="name")
+            yield FieldInput(s.name, max_length=NAME_MAX, id="name")
             yield Static("Bot difficulty")
             yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
                          id="difficulty")
@@ -68,6 +71,8 @@ class HotseatScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start"),
         Binding("escape", "app.pop_screen", "Back"),
+        # help, even from inside a text field (a form's fields take no "?")
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
     ]
 
     def __init__(self, first_name: str) -> None:
@@ -82,7 +87,7 @@ class HotseatScreen(Screen[None]):
             for i, name in enumerate(defaults):
                 with Horizontal(classes="seat-row"):
                     yield Static(f"Seat {i + 1}", classes="seat-label")
-                    yield Input(name, placeholder="(empty: no seat)", max_length=NAME_MAX,
+                    yield FieldInput(name, placeholder="(empty: no seat)", max_length=NAME_MAX,
                                 id=f"seat-{i}", compact=True)
                     yield Checkbox("bot", False, id=f"bot-{i}", compact=True)
             with Horizontal(classes="buttons"):

@@ -14,6 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.screens.common import FieldInput
+
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
 
@@ -22,6 +24,8 @@ class JoinScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
+        # help, even from inside a text field (a form's fields take no "?")
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
         Binding("tab", "app.focus_next", "Switch list/address", show=False),
     ]
     HELP = [
@@ -42,7 +46,7 @@ class JoinScreen(Screen[None]):
             yield OptionList(id="found")
             yield Static("Searching...", id="found-status")
             yield Static("Or type the address the host shows (host or host:port):")
-            yield Input(placeholder="192.168.1.20:7777", id="address")
+            yield FieldInput(placeholder="192.168.1.20:7777", id="address")
             yield Static("", id="join-status")
         yield Footer()
 

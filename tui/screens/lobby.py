@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,16 +13,14 @@ from textual.widgets import Footer, RichLog, Static
 
 from net import protocol as p
 from net.text import clean_text
+from tui.messages import SendAction
 from tui.settings import DIFFICULTIES
-
-if TYPE_CHECKING:
-    from tui.link import Link
 
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
 
 class LobbyScreen(Screen[None]):
-    """Renders `TableInfo`; keys send lobby messages through the link."""
+    """Renders `TableInfo`; keys post lobby requests (`SendAction`) for the app to send."""
 
     BINDINGS = [
         Binding("r", "ready", "Ready"),
@@ -37,7 +35,7 @@ class LobbyScreen(Screen[None]):
     ]
     HELP = [
         ("r", "ready / not ready"),
-        ("s", "start the game (owner; everyone must be ready)"),
+        ("s", "start the game (the owner, once every other player is ready)"),
         ("b / x", "add a bot / remove the last bot (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
@@ -45,9 +43,11 @@ class LobbyScreen(Screen[None]):
         ("q", "leave the table"),
     ]
 
-    def __init__(self, link: Link) -> None:
+    def __init__(self, addresses: list[str] | None = None) -> None:
         super().__init__()
-        self.link = link
+        self.addresses = list(addresses or [])  # where others join, for a host
+        self.mine: list[int] = []  # this connection's seats
+        self.owner = False
         self.info: p.TableInfo | None = None
         self._ready = False
         self._pending_chat: list[str] = []
@@ -73,14 +73,21 @@ class LobbyScreen(Screen[None]):
         if self._status:
             self.show_status(self._status)
 
-    def show_table(self, info: p.TableInfo) -> None:
+    def show_table(self, info: p.TableInfo, seats: list[int] | None = None,
+                   owner: bool | None = None) -> None:
         self.info = info
+        if seats is not None:
+            self.mine = list(seats)
+        if owner is not None:
+            self.owner = owner
+        if self.is_attached:
+            self.refresh_bindings()
         if not self._ready:
             return
         if not self.is_attached:  # torn down (the app is closing): nothing to draw on
             return
-        mine = set(self.link.seats)
-        owner = "you" if self.link.is_owner else next(
+        mine = set(self.mine)
+        owner = "you" if self.owner else next(
             (clean_text(s.name) for s in info.seats if s.seat == info.owner), "nobody")
         title = Text(f"{TITLES.get(info.game, info.game)} at ")
         title.append(clean_text(info.name))
@@ -91,9 +98,9 @@ class LobbyScreen(Screen[None]):
 
         s = info.settings
         lines = Text()
-        if self.link.addresses:
+        if self.addresses:
             lines.append("Others join with:  ")
-            lines.append("   ".join(f"motherlode join {a}" for a in self.link.addresses[:2]))
+            lines.append("   ".join(f"motherlode join {a}" for a in self.addresses[:2]))
             lines.append("\n")
         lines.append(f"{s.seats} seats, bots {s.difficulty}")
         if info.game == "foolsgold":
@@ -130,9 +137,19 @@ class LobbyScreen(Screen[None]):
         others_ready = all(
             seat.ready for seat in info.seats if seat.kind == "human" and seat.seat not in mine
         )
-        if self.link.is_owner and info.phase != "playing" and len(info.seats) >= 2 \
+        if self.owner and info.phase != "playing" and len(info.seats) >= 2 \
                 and others_ready:
             self.show_status("Everyone is ready: press s to start.")
+
+    OWNER_ACTIONS = frozenset({"start", "add_bot", "remove_bot", "seats", "difficulty"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: owner keys for the owner, ready for a player."""
+        if action in self.OWNER_ACTIONS:
+            return self.owner and (self.info is None or self.info.phase != "playing")
+        if action == "ready":
+            return bool(self.mine)
+        return True
 
     def show_status(self, text: str) -> None:
         self._status = text
@@ -152,31 +169,34 @@ class LobbyScreen(Screen[None]):
     def _my_ready(self) -> bool:
         if self.info is None:
             return False
-        return any(s.ready for s in self.info.seats if s.seat in self.link.seats)
+        return any(s.ready for s in self.info.seats if s.seat in self.mine)
+
+    def _send(self, message: Any) -> None:
+        self.post_message(SendAction(message))
 
     def action_ready(self) -> None:
-        self.link.send(p.Ready(ready=not self._my_ready()))
+        self._send(p.Ready(ready=not self._my_ready()))
 
     def action_start(self) -> None:
-        self.link.send(p.Start())
+        self._send(p.Start())
 
     def action_add_bot(self) -> None:
-        self.link.send(p.AddBot())
+        self._send(p.AddBot())
 
     def action_remove_bot(self) -> None:
         bots = [s.seat for s in (self.info.seats if self.info else []) if s.kind == "bot"]
         if not bots:
             self.show_status("There is no bot to remove.")
             return
-        self.link.send(p.RemoveBot(seat=bots[-1]))
+        self._send(p.RemoveBot(seat=bots[-1]))
 
     def action_seats(self, change: int) -> None:
         if self.info is not None:
-            self.link.send(p.Configure(seats=self.info.settings.seats + change))
+            self._send(p.Configure(seats=self.info.settings.seats + change))
 
     def action_difficulty(self) -> None:
         if self.info is not None:
             now = self.info.settings.difficulty
             after = DIFFICULTIES[(DIFFICULTIES.index(now) + 1) % 3] if now in DIFFICULTIES \
                 else "normal"
-            self.link.send(p.Configure(difficulty=after))
+            self._send(p.Configure(difficulty=after))

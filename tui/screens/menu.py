@@ -46,9 +46,9 @@ class MenuScreen(Screen[None]):
 
     BINDINGS = [
         Binding("u", "choose('resume')", "Resume", show=False),
-        Binding("h", "choose('hotseat')", "Hot-seat"),
-        Binding("n", "choose('nuggets-bots')", "Dice vs bots"),
-        Binding("f", "choose('foolsgold-bots')", "Cards vs bots"),
+        Binding("h", "choose('hotseat')", "Hotseat"),
+        Binding("n", "choose('nuggets-bots')", "Dice"),
+        Binding("f", "choose('foolsgold-bots')", "Cards"),
         Binding("o", "choose('host')", "Host"),
         Binding("j", "choose('join')", "Join"),
         Binding("r", "choose('rules')", "Rules"),

@@ -34,6 +34,9 @@ class TableScreen(Screen[None]):
         view = self.view or {}
         return bool(view.get("over") or view.get("winner") is not None)
 
+    def set_seats(self, seats: list[int]) -> None:
+        """This connection's seats changed (the host renumbered them)."""
+
     def add_log(self, line: str) -> None:
         """A line for the event log (notices, chat, the seed): literal text."""
         if not self._ready:

@@ -1,0 +1,117 @@
+"""Client restarts, with real processes: a `motherlode host` and the real app
+(`motherlode join`) under a pty, on 127.0.0.1.
+
+- A join killed mid-game (kill -9, or SIGTERM) and run again takes its seat back:
+  within the grace period, and after it (from the stand-in); and when the host itself
+  is stopped with Ctrl-C and restarted with ``--resume``, the app that saw the table
+  close offers to join again, and its seat comes back.
+- SIGTERM and SIGHUP leave the terminal as it was: main screen, cursor, mouse off,
+  echo and line editing on; and a seat killed that way is kept, not given up.
+
+The other player is a raw JSON peer, so what the host says can be checked exactly.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from tests.hardening.ptyapp import HostCommand, Peer, Pty, app_env, free_port, motherlode
+
+GAME = ("--game", "nuggets", "--seats", "2", "--seed", "restart")
+RESTORED = ("\x1b[?1049l", "\x1b[?25h", "\x1b[?1000l")  # main screen, cursor, no mouse
+
+
+def _notice(peer: Peer, event: str, name: str) -> dict:
+    return peer.wait(lambda m: m["type"] == "notice" and m["event"] == event
+                     and m["name"] == name, f"{name} {event}")
+
+
+def _seats(peer: Peer) -> list[tuple[str, bool, bool]]:
+    table = peer.wait(lambda m: m["type"] == "table", "a table update")["table"]
+    return [(s["name"], s["connected"], s["standin"]) for s in table["seats"]]
+
+
+def _join(port: int, tmp_path) -> Pty:
+    return Pty(motherlode("join", f"127.0.0.1:{port}", "--name", "Bob"), app_env(tmp_path))
+
+
+@pytest.mark.timeout(120)
+def test_a_killed_join_takes_its_seat_back(tmp_path):
+    port = free_port()
+    host = HostCommand(port, tmp_path / "host1.log", *GAME)
+    apps: list[Pty] = []
+    ann = None
+    try:
+        ann = Peer(port, "Ann")
+        welcome = ann.recv_type("welcome")
+        token = welcome["token"]
+        ann.send({"type": "configure", "grace": 2, "first_player": 0})
+        ann.send({"type": "ready"})
+        bob = _join(port, tmp_path)
+        apps.append(bob)
+        bob.wait_for("Bob")
+        bob.write(b"r")  # ready: the table is full, the game starts
+        ann.wait(lambda m: m["type"] == "started", "the start")
+        bob.wait_for("Seed hash")  # the table's log
+
+        # 1. kill -9 mid-game, run again within the grace period
+        bob.proc.kill()
+        _notice(ann, "away", "Bob")
+        bob = _join(port, tmp_path)
+        apps.append(bob)
+        _notice(ann, "back", "Bob")
+        assert _seats(ann) == [("Ann", True, False), ("Bob", True, False)]
+        bob.wait_for("Seed hash")
+        assert "table is full" not in bob.text
+
+        # 2. SIGTERM: the terminal is restored and the seat kept; back after the grace
+        cut = len(bob.raw)
+        assert bob.signal(signal.SIGTERM) == 0
+        assert all(code in bob.raw[cut:].decode(errors="replace") for code in RESTORED)
+        assert bob.terminal_sane()
+        _notice(ann, "away", "Bob")
+        _notice(ann, "standin", "Bob")  # the grace (2 s) ran out
+        bob = _join(port, tmp_path)
+        apps.append(bob)
+        _notice(ann, "back", "Bob")
+        assert _seats(ann) == [("Ann", True, False), ("Bob", True, False)]
+        bob.wait_for("Seed hash")
+
+        # 3. the host is stopped (Ctrl-C) and resumed; both come back with their tokens
+        host.interrupt()
+        bob.wait_for("The table closed")
+        ann.close()
+        host = HostCommand(port, tmp_path / "host2.log", *GAME, "--resume")
+        ann = Peer(port, "Ann", token=token)
+        assert ann.recv_type("welcome")["resumed"]
+        bob.wait_for("j: join again")
+        bob.write(b"j")  # the app offered to join again: the seat comes back
+        _notice(ann, "back", "Bob")
+        bob.wait_for("Seed hash")
+        assert "table is full" not in bob.text and "Traceback" not in bob.text
+    finally:
+        if ann is not None:
+            ann.close()
+        for app in apps:
+            app.finish()
+        host.stop()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_leaves_the_terminal_as_it_was(tmp_path, sig):
+    app = Pty(motherlode(), app_env(tmp_path))
+    try:
+        app.wait_for("Join a LAN game")
+        assert not app.terminal_sane()  # the app runs the terminal raw
+        cut = len(app.raw)
+        assert app.signal(sig) == 0
+        tail = app.raw[cut:].decode(errors="replace")
+        for code in RESTORED:
+            assert code in tail, f"{code!r} not written on exit"
+        assert app.terminal_sane()
+        assert "Traceback" not in app.text
+    finally:
+        app.finish()

@@ -1,0 +1,235 @@
+"""The player's path through a LAN table, in the real app against a real TCP host on
+127.0.0.1: a seat taken back after the app died, a spectator arriving mid-game, a full
+table that offers to watch, and leaving that says what it does.
+
+The hosts run on a fake clock, so no bot acts and no grace runs out unless a test
+moves the clock."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from net.client import Client
+from net.clock import FakeClock
+from net.host import Host
+from net.seats import SeatStore, SeatToken
+from tui.screens.common import MessageScreen, PickScreen
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.nuggets import NuggetsScreen
+
+from .helpers import screen_text
+from .test_modes import make_app, until
+
+
+async def _host(game="foolsgold", seats=2, bots=1, start=False, **settings):
+    clock = FakeClock(1000.0)
+    host = Host(clock=clock)
+    await host.start(bind="127.0.0.1", port=0)
+    table = host.create_table("Den", game, seats=seats, bots=bots, bot_pace=0.5,
+                              seed=f"session-{game}", **settings)
+    if start:
+        host.start_game(table)
+    return host, table, clock
+
+
+def _seat_files() -> list[dict]:
+    store = SeatStore()
+    if not store.directory.is_dir():
+        return []
+    return [json.loads(path.read_text()) for path in sorted(store.directory.glob("*.json"))]
+
+
+async def _seated_in_game(pilot, app, screen_type):
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await until(pilot, lambda: "not ready" in screen_text(app), "our seat")
+    await pilot.press("r")  # the table is full: ready starts the game
+    await until(pilot, lambda: isinstance(app.screen, screen_type), "the table")
+    screen = app.screen
+    await until(pilot, lambda: screen.view is not None, "a first view")
+    return screen
+
+
+async def test_a_restarted_app_takes_its_seat_back_with_the_same_hand(tmp_path):
+    """The app dies mid-game (its connection drops without a leave, as a killed
+    process's does); the next join from this machine takes the seat back, hand and
+    all: within the grace period, and after it from the stand-in."""
+    host, table, clock = await _host()
+    try:
+        first = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with first.run_test(size=(80, 24)) as pilot:
+            screen = await _seated_in_game(pilot, first, FoolsGoldScreen)
+            hand = screen.view["hand"]
+            assert hand and screen.seat == 1
+            files = _seat_files()
+            assert [(f["host"], f["port"], f["table"], f["name"]) for f in files] == [
+                ("127.0.0.1", host.port, "Den", "Ann")]
+            path = next(SeatStore().directory.glob("*.json"))
+            assert path.stat().st_mode & 0o777 == 0o600
+            first.on_terminal_signal()  # what SIGTERM or SIGHUP does: no leave
+        await until_host(lambda: not table.seats[1].member.connected, "the seat is away")
+
+        for after_grace in (False, True):
+            if after_grace:
+                clock.advance(table.settings.grace + 1)
+                assert table.seats[1].standin
+            again = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+            async with again.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda a=again: isinstance(a.screen, FoolsGoldScreen),
+                            "straight to the table")
+                screen = again.screen
+                await until(pilot, lambda s=screen: s.view is not None, "a view")
+                assert screen.seat == 1 and again.session.welcome.resumed
+                assert screen.view["hand"] == table.driver.view(1)["hand"]
+                if not after_grace:
+                    assert screen.view["hand"] == hand
+                assert [s.name for s in table.seats] == [table.seats[0].name, "Ann"]
+                assert table.seats[1].member.connected and not table.seats[1].standin
+                again.on_terminal_signal()
+            await until_host(lambda: not table.seats[1].member.connected, "away again")
+    finally:
+        await host.close()
+
+
+async def until_host(condition, what: str) -> None:
+    import asyncio
+
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def test_a_stale_token_is_dropped_quietly_and_the_player_joins_anew(tmp_path):
+    host, table, _ = await _host(game="nuggets", seats=3)
+    try:
+        store = SeatStore()
+        stale = SeatToken("127.0.0.1", host.port, "Den", "Ann", "99.not-a-token", 1e10)
+        held = store.hold(stale)
+        held.release()
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert not isinstance(app.screen, MessageScreen)
+            assert not app.session.welcome.resumed
+            files = _seat_files()
+            assert len(files) == 1 and files[0]["token"] == app.session.welcome.token
+    finally:
+        await host.close()
+
+
+async def test_two_apps_on_one_machine_never_take_each_others_seat(tmp_path):
+    """A seat file is locked while its app runs: a second join with the same name
+    from this machine gets a seat of its own."""
+    host, table, _ = await _host(game="nuggets", seats=3)
+    try:
+        one = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with one.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(one.screen, LobbyScreen), "the first lobby")
+            two = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+            async with two.run_test(size=(80, 24)) as pilot2:
+                await until(pilot2, lambda: isinstance(two.screen, LobbyScreen), "the second")
+                assert [s.name for s in table.seats] == [table.seats[0].name, "Ann", "Ann 2"]
+                assert one.session.seats == [1] and two.session.seats == [2]
+    finally:
+        await host.close()
+
+
+@pytest.mark.parametrize("game,screen_type", [("nuggets", NuggetsScreen),
+                                              ("foolsgold", FoolsGoldScreen)])
+async def test_a_late_spectator_sees_the_table_at_once(tmp_path, game, screen_type):
+    host, table, _ = await _host(game=game, seats=2, bots=2, start=True)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port, True))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, screen_type), f"{game} table")
+            screen = app.screen
+            await until(pilot, lambda: screen.view is not None, "the public view")
+            assert screen.view == table.driver.view(None)
+            text = screen_text(app)
+            assert "You are watching" in text
+            assert table.seats[0].name in text
+    finally:
+        await host.close()
+
+
+async def test_a_full_table_offers_to_watch_with_one_key(tmp_path):
+    host, table, _ = await _host(game="nuggets", seats=2, bots=2, start=True)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "The table is full" in screen_text(app), "the message")
+            text = screen_text(app)
+            assert "w: watch the game" in text and "motherlode join" not in text
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "watching")
+            assert app.session.seats == [] and app.screen.view is not None
+    finally:
+        await host.close()
+
+
+async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path):
+    host, table, clock = await _host(game="nuggets", seats=2, bots=1)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _seated_in_game(pilot, app, NuggetsScreen)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, PickScreen), "the question")
+            text = screen_text(app)
+            assert "Step away: keep my seat, a bot plays until I am back" in text
+            assert "Give up my seat for good" in text
+            await pilot.press("enter")  # the first choice: step away
+            await until(pilot, lambda: "You stepped away" in screen_text(app), "the message")
+            assert "join the same table again" in screen_text(app)
+            await until_host(lambda: table.seats[1].standin, "a stand-in plays at once")
+            member = table.seats[1].member
+            assert member is not None and member in table.members and not member.connected
+            assert len(_seat_files()) == 1  # kept: the next join takes the seat back
+
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            app.menu_choice("join", "127.0.0.1", host.port)
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "back at it")
+            assert app.session.welcome.resumed and app.session.seats == [1]
+            assert not table.seats[1].standin and table.seats[1].member.connected
+
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, PickScreen), "the question")
+            await pilot.press("down", "enter")  # give up my seat
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            await until_host(lambda: table.seats[1].member is None, "the seat is given up")
+            assert table.seats[1].standin and _seat_files() == []
+    finally:
+        await host.close()
+
+
+async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
+    """A host restored its game after a crash: Ann's app takes her seat back and reads
+    "Waiting for Bob (... s)" until Bob is back, then the line goes."""
+    from net.seats import SeatStore, SeatToken
+    from tests.net.test_restored_wait import _saved_game
+
+    saved, tokens = _saved_game("nuggets", tmp_path / "save")
+    clock = FakeClock(saved.saved_at + 100.0)
+    host = Host(clock=clock)
+    table = host.restore(saved)
+    await host.start(bind="127.0.0.1", port=0)
+    try:
+        # what Ann's app kept on disk before the crash
+        SeatStore().hold(SeatToken("127.0.0.1", host.port, table.name, "Ann",
+                                   tokens["Ann"], 1e10)).release()
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+            await until(pilot, lambda: "Waiting for Bob (" in screen_text(app), "the wait")
+            assert "the game goes on once they are back" in screen_text(app)
+            bob = await Client.connect("127.0.0.1", host.port, "Bob", token=tokens["Bob"])
+            await until(pilot, lambda: "Waiting for" not in screen_text(app), "the end")
+            await bob.close()
+    finally:
+        await host.close()
