@@ -39,3 +39,21 @@ def test_the_panel_names_whom_to_steal_from():
     (line, note) = advice_lines(g.view(0))
     assert line.startswith("All seven set aside: take now, from Bob (win ")
     assert note.startswith("win %: exact")
+
+
+def test_the_keys_follow_the_panel():
+    # space / enter pick what the panel recommends: the closer's set-aside, then stop.
+    from tui.widgets.advisor import advised_keep, advised_next
+
+    g = Game(["Ann", "Bob"], supply=3)
+    g.holdings = [30, 31]
+    g.apply(Roll(["nugget"] * 4 + ["lasso", "lasso", "2"]))
+    assert [f.value for f in advised_keep(g.view(0))] == ["nugget"] * 4 + ["lasso"] * 2
+    assert advised_next(closer_view()) == ("stop", None)
+    g = Game(["Ann", "Bob"], supply=3)
+    g.holdings = [30, 44]
+    g.apply(Roll(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
+    g.apply(Keep(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
+    assert advised_next(g.view(0)) == ("stop", 1)
+    big = closer_view(holdings=(70, 70), supply=2)  # beyond the table: expected nuggets
+    assert advised_next(big) == ("stop", None)

@@ -58,6 +58,27 @@ def _note(win: duel.Chances | None) -> str:
     return f"win %: estimated from duels · {nuggets}"
 
 
+def advised_keep(view: dict):
+    """The set-aside the panel recommends on the dice in a "keep" view: the best chance
+    to win where it is solved, else the most expected nuggets (None: the roll busts)."""
+    try:
+        best = duel.best_keep(view)
+    except (duel.NotCovered, duel.TableMissing):
+        return odds.advise(view).keep
+    return None if best is None else best[0]
+
+
+def advised_next(view: dict) -> tuple[str, int | None]:
+    """What the panel recommends in a "choose" or "take" view: ("roll", None) or
+    ("stop", seat to take from or None for the supply)."""
+    win = _chances(view)
+    if win is None:
+        return (odds.advise(view).to_dict()["action"] or "stop", None)
+    if win.roll is not None and (win.stop is None or win.roll > win.stop):
+        return ("roll", None)
+    return ("stop", win.steal_from)
+
+
 def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
     """Up to four lines of advice for a view: the chance to win of stopping and of
     rolling on, expected nuggets this turn, bust chance, best set-aside, and a note
