@@ -181,10 +181,10 @@ async def test_no_action_out_of_turn_and_the_advisor_toggles(tmp_path):
         await pilot.pause()
         assert recorder.actions == []
         assert "It is not your turn." in screen_text(app)
-        assert "Best set-aside" in screen_text(app)
+        assert "Best to win" in screen_text(app)
         await pilot.press("a")
         await pilot.pause()
-        assert "Best set-aside" not in screen_text(app)
+        assert "Best to win" not in screen_text(app)
         assert screen.advisor_on is False
 
 
@@ -228,14 +228,15 @@ async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path)
 
 
 async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp_path):
-    from nuggets import odds
+    from nuggets import duel
 
     recorder = Recorder()
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
         view = nuggets_view()
         screen = await _nuggets(app, pilot, view)
-        best = [f.value for f in odds.advise(view).keep]
+        # The panel's "best to win" (2 players: the exact chance to win).
+        best = [f.value for f in duel.best_keep(view)[0]]
         await pilot.press("space")
         await pilot.pause()
         assert sorted(screen._chosen()) == sorted(best) and recorder.actions == []

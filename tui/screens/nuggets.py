@@ -14,11 +14,11 @@ from textual.widgets import Footer
 
 from net import protocol as p
 from net.text import clean_text
-from nuggets import IllegalAction, check_keep, legal_keeps, odds, score
+from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.messages import DieClicked, SendAction
 from tui.screens.common import PickScreen
 from tui.screens.table import TableScreen
-from tui.widgets.advisor import AdvisorPanel
+from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
 from tui.widgets.log import EventLog
@@ -356,7 +356,7 @@ class NuggetsScreen(TableScreen):
         rolled = view.get("rolled") or []
         if view.get("phase") != "keep" or not rolled:
             return None
-        keep = odds.advise(view).keep
+        keep = advised_keep(view)
         if not keep:
             return None
         wanted = [f.value for f in keep]
@@ -370,8 +370,9 @@ class NuggetsScreen(TableScreen):
         after = dict(view, kept=kept, kept_value=score(kept), rolled=None, dice_left=left,
                      phase="choose" if left else "take")
         seat = self.acting_seat
-        rolls_on = left and odds.advise(after).to_dict()["action"] == "roll"
-        follow = p.Roll(seat=seat) if rolls_on else p.Stop(seat=seat)
+        action, victim = advised_next(after)
+        rolls_on = left and action == "roll"
+        follow = p.Roll(seat=seat) if rolls_on else p.Stop(steal_from=victim, seat=seat)
         return picks, follow
 
     def _keep_then(self, follow: p.Roll | p.Stop) -> None:
