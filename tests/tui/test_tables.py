@@ -348,3 +348,23 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
             break
         await __import__("asyncio").sleep(0.01)
     assert Store.default("hotseat").unfinished() == []
+
+
+async def test_the_rules_have_contents_to_jump_from_and_no_bot_figures(tmp_path):
+    from tui.screens.common import RulesScreen, rules_text
+
+    assert "median s" not in rules_text() and "### Tuning" not in rules_text()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, RulesScreen)
+        text = screen_text(app)
+        assert "Taking nuggets" in text and "The cards" in text  # the contents
+        await pilot.press("f")
+        await pilot.pause(0.3)
+        body = [line[40:] for line in screen_text(app).splitlines()[:4]]
+        assert any("Fool's Gold" in line for line in body), body
+        await pilot.press("t")
+        await pilot.pause(0.3)
+        assert "├──" not in screen_text(app)

@@ -101,19 +101,37 @@ def rules_text() -> str:
 
 
 class RulesScreen(Screen[None]):
-    """The rules of both games, from docs/RULES.md."""
+    """The rules of both games, from docs/RULES.md, with a contents list to jump from."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("t", "contents", "Contents"),
+        Binding("g", "jump('gold-nuggets')", "Gold Nuggets"),
+        Binding("f", "jump('fools-gold')", "Fool's Gold"),
+    ]
+    HELP = [
+        ("up / down, pgup / pgdn", "scroll"),
+        ("t", "show or hide the contents (enter there jumps to a section)"),
+        ("g / f", "jump to Gold Nuggets / Fool's Gold"),
+        ("esc", "back"),
+    ]
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Markdown  # loaded on first use: it is slow to import
+        from textual.widgets import MarkdownViewer  # loaded on first use: slow to import
 
-        with VerticalScroll(id="rules-scroll"):
-            yield Markdown(rules_text(), id="rules")
+        yield MarkdownViewer(rules_text(), show_table_of_contents=True, id="rules")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#rules-scroll").focus()
+        self.query_one("#rules").document.focus()
+
+    def action_contents(self) -> None:
+        viewer = self.query_one("#rules")
+        viewer.show_table_of_contents = not viewer.show_table_of_contents
+
+    def action_jump(self, anchor: str) -> None:
+        viewer = self.query_one("#rules")
+        viewer.document.goto_anchor(anchor)
 
 
 class MessageScreen(ModalScreen[str | None]):
