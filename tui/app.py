@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from net import protocol as p
 from tui.messages import (
@@ -42,6 +43,7 @@ from tui.screens.common import (
     PickScreen,
     RulesScreen,
     bindings_of,
+    with_ids,
 )
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
@@ -51,6 +53,38 @@ from tui.session import Session
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
+
+
+class GameCommands(Provider):
+    """The command palette (ctrl+p): the menu's choices and the display settings."""
+
+    def _commands(self) -> list[tuple[str, Any, str]]:
+        app = self.app
+        commands = [
+            ("Host a LAN game", lambda: app.menu_choice("host"), "start a table others join"),
+            ("Join a LAN game", lambda: app.menu_choice("join"), "find a table on the network"),
+            ("Replays", lambda: app.menu_choice("replays"), "your finished and left games"),
+            ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
+            ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
+            ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
+            ("Advisor: on or off", app.toggle_advisor, "the Gold Nuggets odds panel"),
+        ]
+        for theme in sorted(app.available_themes):
+            commands.append((f"Theme: {theme}", lambda t=theme: app.use_theme(t),
+                             "saved in your settings"))
+        return commands
+
+    async def discover(self) -> Hits:
+        for name, run, help_text in self._commands():
+            yield DiscoveryHit(name, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, run, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), run, help=help_text)
+
 
 STEPPED_AWAY = (
     "Your seat is kept, and a bot plays it until you are back. To come back, join the "
@@ -63,15 +97,19 @@ class MotherlodeApp(App[int]):
 
     CSS_PATH = "motherlode.tcss"
     TITLE = "Motherlode"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [
+    # ctrl+p: a table needs no ctrl key, so the palette never takes one of a game's keys
+    COMMANDS = {GameCommands}
+    COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    BINDINGS = with_ids("app", [
         Binding("question_mark", "help", "Keys"),
         # F1 works where "?" is a character to type (chat)
         Binding("f1", "help", "Help", show=False),
         # in every screen's help ("Everywhere"), but not in footers: q leaves or quits there
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
-    ]
-    APP_HELP = [("? or F1", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
+    ])
+    APP_HELP = [("? or F1", "show every key of this screen"),
+                ("ctrl+p", "commands: host, join, rules, settings, ASCII, advisor, theme"),
+                ("ctrl+q", "quit Motherlode")]
 
     def __init__(
         self,
@@ -132,10 +170,27 @@ class MotherlodeApp(App[int]):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
+        self._apply_theme()
+        if self.settings.keys:
+            self.set_keymap(self.settings.keys)
         self.push_screen(MenuScreen())
         kind, *args = self.start
         if kind != "menu":
             self.menu_choice(kind, *args)
+
+    def toggle_ascii(self) -> None:
+        self.settings.ascii = not self.ascii_mode
+        self.save_settings()
+
+    def toggle_advisor(self) -> None:
+        self.settings.advisor = not self.settings.advisor
+        self.save_settings()
+        if isinstance(self.screen, NuggetsScreen):
+            self.screen.advisor_on = self.settings.advisor
+
+    def use_theme(self, theme: str) -> None:
+        self.settings.theme = theme
+        self.save_settings()
 
     def on_resize(self, event) -> None:
         from tui.widgets.board import MIN_SIZE, TooSmall
@@ -145,7 +200,15 @@ class MotherlodeApp(App[int]):
         for notice in self.screen.query(TooSmall):
             notice.refresh()
 
+    def _apply_theme(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        else:
+            self.notify(f"No theme called {self.settings.theme!r}: using {self.theme}.",
+                        severity="warning")
+
     def save_settings(self) -> Path:
+        self._apply_theme()
         path = self.settings.save(self.settings_path)
         if self.settings.ascii != self.ascii_mode:
             self.ascii_mode = self.settings.ascii

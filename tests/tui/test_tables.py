@@ -368,3 +368,76 @@ async def test_the_rules_have_contents_to_jump_from_and_no_bot_figures(tmp_path)
         await pilot.press("t")
         await pilot.pause(0.3)
         assert "├──" not in screen_text(app)
+
+
+def test_every_binding_has_an_id_unique_in_its_screen():
+    import inspect
+
+    from textual.binding import Binding
+
+    from tui import app as app_module
+    from tui.screens import (
+        common,
+        foolsgold,
+        forms,
+        join,
+        lobby,
+        menu,
+        nuggets,
+        replay,
+        replays,
+    )
+
+    modules = (app_module, common, foolsgold, forms, join, lobby, menu, nuggets, replay, replays)
+    checked = 0
+    for module in modules:
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            bindings = cls.__dict__.get("BINDINGS")
+            if cls.__module__ != module.__name__ or not bindings:
+                continue
+            ids = [b.id for b in bindings if isinstance(b, Binding)]
+            assert all(ids), f"{cls.__name__} has a binding without an id"
+            assert len(ids) == len(set(ids)), f"{cls.__name__} repeats an id"
+            checked += len(ids)
+    assert checked > 60
+
+
+async def test_keys_remapped_in_the_settings_file_work(tmp_path):
+    from net import protocol as p
+    from tui.app import MotherlodeApp
+    from tui.settings import Settings
+
+    from .helpers import Recorder
+
+    recorder = Recorder()
+    settings = Settings(name="Ann", keys={"foolsgold.grab": "x"})
+    app = MotherlodeApp(settings=settings, settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        await _table(app, pilot, foolsgold_view(grabbed=[[1, 10.0]], frozen=True))
+        await pilot.press("g")  # the old key does nothing now
+        await pilot.pause()
+        assert recorder.actions == []
+        await pilot.press("x")
+        await pilot.pause()
+        assert recorder.actions == [p.Grab()]
+        assert "x Grab!" in screen_text(app).splitlines()[-1]
+
+
+async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
+    from tui.settings import Settings
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press(*"theme ansi-dark")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.theme == "ansi-dark"
+    assert Settings.load(tmp_path / "settings.json").theme == "ansi-dark"
+    again = make_app(tmp_path)
+    again.settings = Settings.load(tmp_path / "settings.json")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.theme == "ansi-dark"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,6 +12,23 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
+
+
+def with_ids(prefix: str, bindings: list[Binding]) -> list[Binding]:
+    """Give every binding an id, ``<prefix>.<action>`` (``nuggets.roll``,
+    ``foolsgold.discard-0``, ``lobby.seats-minus-1``), so the settings file can remap
+    its keys (``"keys": {"foolsgold.grab": "x"}``)."""
+    out: list[Binding] = []
+    for binding in bindings:
+        if binding.id is None:
+            action = binding.action.removeprefix("app.").replace("-", "minus-")
+            name = re.sub(r"[^a-z0-9_]+", "-", action.lower()).strip("-")
+            ident = f"{prefix}.{name}"
+            if any(b.id == ident for b in out):  # a second key for one action: its own id
+                ident += "-" + re.sub(r"[^a-z0-9_]+", "-", binding.key.lower())
+            binding = dataclasses.replace(binding, id=ident)
+        out.append(binding)
+    return out
 
 
 def _key_name(key: str) -> str:
@@ -42,9 +62,9 @@ class OnOffBox(Checkbox):
 class HelpScreen(ModalScreen[None]):
     """Every key of the screen below, and the app's own keys."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("help", [
         Binding("escape,q,question_mark", "dismiss", "Close"),
-    ]
+    ])
 
     def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
         super().__init__()
@@ -67,7 +87,7 @@ class HelpScreen(ModalScreen[None]):
         parts.append(Text("esc closes this help."))
         with VerticalScroll(id="help-box"):
             yield Static(Group(*parts), id="help-text")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -103,12 +123,12 @@ def rules_text() -> str:
 class RulesScreen(Screen[None]):
     """The rules of both games, from docs/RULES.md, with a contents list to jump from."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("rules", [
         Binding("escape,q", "app.pop_screen", "Back"),
         Binding("t", "contents", "Contents"),
         Binding("g", "jump('gold-nuggets')", "Gold Nuggets"),
         Binding("f", "jump('fools-gold')", "Fool's Gold"),
-    ]
+    ])
     HELP = [
         ("up / down, pgup / pgdn", "scroll"),
         ("t", "show or hide the contents (enter there jumps to a section)"),
@@ -120,7 +140,7 @@ class RulesScreen(Screen[None]):
         from textual.widgets import MarkdownViewer  # loaded on first use: slow to import
 
         yield MarkdownViewer(rules_text(), show_table_of_contents=True, id="rules")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#rules").document.focus()
@@ -140,7 +160,7 @@ class MessageScreen(ModalScreen[str | None]):
     ``keys`` offers a way on, e.g. ``[("w", "watch the game"), ("esc", "back")]``: the
     screen dismisses with the key pressed (None for enter, esc, space or q)."""
 
-    BINDINGS = [Binding("escape,enter,space,q", "close", "OK")]
+    BINDINGS = with_ids("message", [Binding("escape,enter,space,q", "close", "OK")])
 
     def __init__(self, title: str, body: str,
                  keys: list[tuple[str, str]] | None = None) -> None:
@@ -155,7 +175,7 @@ class MessageScreen(ModalScreen[str | None]):
             yield Static(Text(self.title_text, "bold"), id="message-title")
             yield Static(Text(self.body), id="message-body")
             yield Static(Text(hint, "dim"), id="message-keys")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_key(self, event) -> None:
         if len(event.key) == 1 and event.key in {key for key, _ in self.keys}:
@@ -169,7 +189,7 @@ class MessageScreen(ModalScreen[str | None]):
 class PickScreen(ModalScreen[int | None]):
     """Pick one of a few choices (e.g. whom to steal from); esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = with_ids("pick", [Binding("escape", "cancel", "Cancel")])
 
     def __init__(self, title: str, choices: list[tuple[int, str]]) -> None:
         super().__init__()
@@ -181,7 +201,7 @@ class PickScreen(ModalScreen[int | None]):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
             yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
@@ -193,8 +213,10 @@ class PickScreen(ModalScreen[int | None]):
 class ChatScreen(ModalScreen[str | None]):
     """One line of chat; enter sends, esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "noop", "Send",
-                                                               show=True, priority=False)]
+    BINDINGS = with_ids("chat", [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "noop", "Send", show=True, priority=False),
+    ])
 
     def action_noop(self) -> None:
         """(enter is the Input's: it sends; the footer only says so)"""
@@ -203,7 +225,7 @@ class ChatScreen(ModalScreen[str | None]):
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#chat-input").focus()
@@ -218,10 +240,10 @@ class ChatScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: y or enter for yes, n or esc for no."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("confirm", [
         Binding("y,enter", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
-    ]
+    ])
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -231,7 +253,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="message-box"):
             yield Static(Text(self.question, "bold"))
             yield Static(Text("y: yes   n: no", "dim"))
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

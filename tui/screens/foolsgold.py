@@ -14,6 +14,7 @@ from textual.widgets import Footer
 from net import protocol as p
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
+from tui.screens.common import with_ids
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TooSmall, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
@@ -28,14 +29,14 @@ CHURN = frozenset({"drew", "discarded"})
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("foolsgold", [
         Binding("d,space", "draw", "Draw"),
         *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(1, 7)),
         Binding("g", "grab", "Grab!"),
         Binding("f", "call", "Fool's Gold!"),
         Binding("c", "app.chat", "Chat", show=False),
         Binding("q", "app.leave", "Leave"),
-    ]
+    ])
     HELP = [
         ("d / space", "draw a card (from your incoming pile, or the draw pile if you start)"),
         ("1-6", "discard that card to your left neighbour"),
@@ -70,7 +71,7 @@ class FoolsGoldScreen(TableScreen):
             yield Hint(id="status")
             yield EventLog(id="log")
         yield TooSmall()
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._ready = True

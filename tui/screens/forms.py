@@ -11,19 +11,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
-from tui.screens.common import FieldInput, OnOffBox
+from tui.screens.common import FieldInput, OnOffBox, with_ids
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 
 
 class SettingsScreen(Screen[None]):
     """Name, bot difficulty, ASCII mode, advisor: saved when you leave with ctrl+s."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("settings", [
         Binding("ctrl+s", "save", "Save"),
         Binding("escape", "app.pop_screen", "Back"),
         # help, even from inside a text field (a form's fields take no "?")
         Binding("question_mark", "app.help", "Keys", show=False, priority=True),
-    ]
+    ])
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -38,14 +38,18 @@ class SettingsScreen(Screen[None]):
             yield Static("Bot difficulty")
             yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
                          id="difficulty")
+            yield Static("Theme (ansi-dark uses your terminal's own colours: good over SSH)")
+            themes = sorted(self.app.available_themes)
+            yield Select([(t, t) for t in themes], allow_blank=False, id="theme",
+                         value=s.theme if s.theme in themes else "textual-dark")
             yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
             yield OnOffBox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
                            id="advisor")
+            yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
-            yield Static("", id="settings-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
@@ -57,6 +61,7 @@ class SettingsScreen(Screen[None]):
         self.settings.difficulty = str(self.query_one("#difficulty", Select).value)
         self.settings.ascii = self.query_one("#ascii", Checkbox).value
         self.settings.advisor = self.query_one("#advisor", Checkbox).value
+        self.settings.theme = str(self.query_one("#theme", Select).value)
         path = self.app.save_settings()  # type: ignore[attr-defined]
         self.query_one("#settings-status", Static).update(Text(f"Saved to {path}"))
 
@@ -68,12 +73,12 @@ class SettingsScreen(Screen[None]):
 class HotseatScreen(Screen[None]):
     """Two to five seats on this machine; any seat can be a bot. Empty names are no seat."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("hotseat", [
         Binding("ctrl+s", "start", "Start"),
         Binding("escape", "app.pop_screen", "Back"),
         # help, even from inside a text field (a form's fields take no "?")
         Binding("question_mark", "app.help", "Keys", show=False, priority=True),
-    ]
+    ])
 
     def __init__(self, first_name: str) -> None:
         super().__init__()
@@ -94,7 +99,7 @@ class HotseatScreen(Screen[None]):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
             yield Static("", id="hotseat-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def seats(self) -> list[tuple[str, bool]]:
         rows = []
@@ -128,11 +133,11 @@ ALL_INTERFACES = "all"
 class HostScreen(Screen[tuple[int, str | None] | None]):
     """Where a LAN table listens: the port and the interface, with the usual defaults."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("host", [
         Binding("ctrl+s", "start", "Start"),
         Binding("escape", "app.pop_screen", "Back"),
         Binding("question_mark", "app.help", "Keys", show=False, priority=True),
-    ]
+    ])
 
     def __init__(self, title: str, port: int, bind: str | None) -> None:
         super().__init__()
@@ -162,7 +167,7 @@ class HostScreen(Screen[tuple[int, str | None] | None]):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
             yield Static("", id="host-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#start")

@@ -14,6 +14,7 @@ from textual.widgets import Footer, RichLog, Static
 from net import protocol as p
 from net.text import clean_text
 from tui.messages import SendAction
+from tui.screens.common import with_ids
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TooSmall
 
@@ -23,7 +24,7 @@ TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 class LobbyScreen(Screen[None]):
     """Renders `TableInfo`; keys post lobby requests (`SendAction`) for the app to send."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("lobby", [
         Binding("r", "ready", "Ready"),
         Binding("s", "start", "Start"),
         Binding("b", "add_bot", "Add bot"),
@@ -33,7 +34,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "difficulty", "Difficulty", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
-    ]
+    ])
     HELP = [
         ("r", "ready / not ready"),
         ("s", "start the game (the owner, once every other player is ready)"),
@@ -63,7 +64,7 @@ class LobbyScreen(Screen[None]):
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
                           max_lines=200)
         yield TooSmall()
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._ready = True

@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.screens.common import with_ids
+
 LOGO = r"""
  __  __       _   _               _           _
 |  \/  | ___ | |_| |__   ___ _ __| | ___   __| | ___
@@ -45,7 +47,7 @@ def _saved_games() -> bool:
 class MenuScreen(Screen[None]):
     """Where the app opens."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("menu", [
         Binding("u", "choose('resume')", "Resume", show=False),
         Binding("h", "choose('hotseat')", "Hotseat"),
         Binding("n", "choose('nuggets-bots')", "Dice"),
@@ -56,14 +58,14 @@ class MenuScreen(Screen[None]):
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("q", "choose('quit')", "Quit"),
-    ]
+    ])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Static(LOGO.strip("\n"), id="logo")
             yield Static("Gold-rush party games for the terminal", id="tagline")
             yield OptionList(*self._options(), id="menu")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @staticmethod
     def _options() -> list[Option]:

@@ -16,7 +16,7 @@ from net import protocol as p
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.messages import DieClicked, SendAction
-from tui.screens.common import PickScreen
+from tui.screens.common import PickScreen, with_ids
 from tui.screens.table import TableScreen
 from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
@@ -37,7 +37,7 @@ def _count(faces) -> str:
 class NuggetsScreen(TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("nuggets", [
         *(Binding(str(i), f"toggle({i - 1})", f"Die {i}", show=False) for i in range(1, 8)),
         Binding("n", "select_face('nugget')", "All nuggets", show=False),
         Binding("l", "select_face('lasso')", "All lassos", show=False),
@@ -53,7 +53,7 @@ class NuggetsScreen(TableScreen):
         Binding("a", "advisor", "Advisor"),
         Binding("c", "app.chat", "Chat", show=False),
         Binding("q", "app.leave", "Leave"),
-    ]
+    ])
     HELP = [
         ("1-7", "select or unselect that die"),
         ("n / l", "select all nuggets / all lassos"),
@@ -101,7 +101,7 @@ class NuggetsScreen(TableScreen):
             yield AdvisorPanel(id="advisor")
             yield EventLog(id="log")
         yield TooSmall()
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._ready = True

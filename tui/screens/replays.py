@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.screens.common import ConfirmScreen
+from tui.screens.common import ConfirmScreen, with_ids
 
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 MAX_LISTED = 300
@@ -72,10 +72,10 @@ def kept_games(directory: Path) -> tuple[list[Kept], int]:
 class ReplaysScreen(Screen[None]):
     """The kept games; enter replays one, d deletes it."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("replays", [
         Binding("d", "delete", "Delete"),
         Binding("escape,q", "app.pop_screen", "Back"),
-    ]
+    ])
     HELP = [
         ("up / down", "choose a game"),
         ("enter", "replay it, move by move, from any seat"),
@@ -93,7 +93,7 @@ class ReplaysScreen(Screen[None]):
             yield Static("Replays", classes="title")
             yield Static("", id="replays-status")
             yield OptionList(id="replays")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.reload()
