@@ -226,7 +226,7 @@ class MotherlodeApp(App[int]):
         elif choice == "resume":
             self._pick_resume()
         elif choice == "replays":
-            from net.persist import data_dir
+            from net.paths import data_dir
             from tui.screens.replays import ReplaysScreen
 
             self.push_screen(ReplaysScreen(data_dir() / "games"))
