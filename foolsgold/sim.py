@@ -13,6 +13,9 @@ jumps from one planned time to the next. The host runs the same loop on a real c
 It prints the round figures, a table per difficulty (first grabs, the share of them
 that were bluffs, bluffs left uncalled, calls made and right, points per round) and
 the seat-order edge (points per round from the start player clockwise).
+
+Beyond the standard library it uses `rich` (a progress bar on a terminal), which the
+game installs anyway; the rules modules themselves use the standard library only.
 """
 
 from __future__ import annotations

@@ -37,12 +37,19 @@ DIFFICULTIES = ("easy", "normal", "hard")
 # the order of strength measured by bench/nuggets_ladder.py (nuggets.bots owns it).
 NUGGETS_POLICY_FOR = dict(nuggets_bots.DIFFICULTIES)
 
-# Why IllegalAction of both rules packages is caught as one: both are ValueErrors.
-IllegalAction = ValueError
+
+class IllegalAction(ValueError):
+    """A move the driver itself refuses (the game is over, no such card, not your turn),
+    before the rules see it."""
 
 
 class WrongGame(ValueError):
     """An action of the other game."""
+
+
+#: what the rules raise for an illegal move, and nothing else: any other exception out
+#: of a rules package is a bug (the table logs it and answers ``internal``)
+ILLEGAL = (IllegalAction, nuggets.IllegalAction, foolsgold.IllegalAction)
 
 
 class Driver:
@@ -150,7 +157,7 @@ class NuggetsDriver(Driver):
         saved = self.rng.getstate()
         try:
             return game.apply(nuggets.Roll(nuggets.roll_dice(self.rng, game.dice_left)))
-        except ValueError:
+        except BaseException:
             self.rng.setstate(saved)
             raise
 

@@ -44,6 +44,7 @@ from net.games import (
     DIFFICULTIES,
     GAME_TITLES,
     GAMES,
+    ILLEGAL,
     PLAYER_RANGE,
     Brain,
     Driver,
@@ -780,7 +781,7 @@ class Table:
             events = self.driver.act(seat, action, at)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
-        except ValueError as exc:  # the rules' IllegalAction
+        except ILLEGAL as exc:  # exactly the rules' refusals; anything else is a bug
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         entry = msgspec.to_builtins(action)
         entry["seat"] = seat

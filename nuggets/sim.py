@@ -11,6 +11,9 @@ wins by place in the turn order.
 Seats rotate from game to game (game ``g`` seats bot ``i`` at ``(i + g) % k`` and
 seat 0 starts), so every bot starts equally often. A game shared by several
 winners counts a fraction of a win for each. The same seed gives the same games.
+
+Beyond the standard library it uses `rich` (a progress bar on a terminal), which the
+game installs anyway; the rules modules themselves use the standard library only.
 """
 
 from __future__ import annotations

@@ -148,3 +148,92 @@ def test_cycle_finder_finds_a_cycle(tmp_path):
     (pkg / "plain.py").write_text("from . import app\n")
     cycle = find_cycle(import_graph(tmp_path, "loop"))
     assert cycle is not None and set(cycle) == {"loop.app", "loop.screens.lobby"}
+
+
+# -- every package has its row ------------------------------------------------------
+
+RULES = ("nuggets", "foolsgold")
+# the sans-I/O core of net: bytes and messages, tables, games, text; no loop, no socket
+SANS_IO = ("net/protocol.py", "net/table.py", "net/games.py", "net/text.py",
+           "net/address.py", "net/paths.py", "net/verify.py")
+
+
+def _imports(path) -> set[str]:
+    """Every module a file imports, anywhere in it (top level, functions, TYPE_CHECKING)."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("package", RULES)
+def test_the_rules_import_only_the_standard_library(package):
+    """Pure rules: the standard library and their own package. (Their simulators, `sim.py`,
+    are programs, not rules; they import nothing more either, and say so if they must.)"""
+    for path in (ROOT / package).rglob("*.py"):
+        extra = set()
+        if path.name == "sim.py":  # a program: it may use more, if its docstring says so
+            import ast
+
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+            extra = {"rich"} if "`rich`" in doc else set()
+        for module in _imports(path):
+            top = module.split(".")[0]
+            assert top in sys.stdlib_module_names or top in (package, "__future__") \
+                or top in extra, f"{path.relative_to(ROOT)} imports {module}"
+
+
+@pytest.mark.parametrize("name", SANS_IO)
+def test_the_sans_io_modules_never_touch_a_loop_or_a_socket(name):
+    leaked = {m for m in _imports(ROOT / name) if m.split(".")[0] in ("asyncio", "socket",
+                                                                        "textual", "tui")}
+    assert not leaked, f"{name} imports {sorted(leaked)}"
+
+
+def _allowed_rules_helpers() -> dict[str, set[str]]:
+    """The allow-list in docs/ARCHITECTURE.md: module -> names the TUI may use."""
+    import re
+
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    block = text[text.index("It may call"):text.index("## Where things live")]
+    allowed: dict[str, set[str]] = {}
+    for item in re.split(r"\n  - ", block)[1:]:
+        module, _, rest = item.partition(":")
+        names = set(re.findall(r"`([A-Za-z_]+)`", rest.split("(")[0]))
+        allowed[module.strip().strip("`")] = names
+    return allowed
+
+
+def test_the_tui_uses_the_rules_only_through_the_allow_list():
+    import ast
+
+    allowed = _allowed_rules_helpers()
+    assert allowed["nuggets"] >= {"check_keep"} and "chances" in allowed["nuggets.duel"]
+    used: set[tuple[str, str]] = set()
+    for path in (ROOT / "tui").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.split(".")[0] in RULES:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if full in allowed:  # a helper module: its attributes are checked below
+                        aliases[alias.asname or alias.name] = full
+                    else:
+                        used.add((node.module, alias.name))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] not in RULES, \
+                        f"{path.relative_to(ROOT)} imports {alias.name} whole"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in aliases:
+                used.add((aliases[node.value.id], node.attr))
+    outside = sorted(f"{m}.{n}" for m, n in used if n not in allowed.get(m, set()))
+    assert not outside, f"tui/ uses rules names outside the allow-list: {outside}"

@@ -1,0 +1,59 @@
+"""A bug in a rules package is not an illegal move: the table catches exactly the rules'
+``IllegalAction`` classes; anything else is logged, answered ``internal``, and the
+table goes on."""
+
+import asyncio
+import logging
+
+import pytest
+
+from net import protocol as p
+from net.client import Client
+from net.clock import FakeClock
+from net.games import ILLEGAL
+from net.host import Host
+
+
+def test_the_refusals_are_the_rules_own_classes():
+    import foolsgold
+    import nuggets
+
+    assert nuggets.IllegalAction in ILLEGAL and foolsgold.IllegalAction in ILLEGAL
+    assert ValueError not in ILLEGAL and all(issubclass(c, ValueError) for c in ILLEGAL)
+
+
+@pytest.mark.timeout(20)
+async def test_a_bug_in_the_rules_is_an_internal_error_logged_and_the_game_goes_on(caplog):
+    host = Host(clock=FakeClock())
+    table = host.create_table("Den", "nuggets", seats=2, bots=1, seed="bug", first_player=1,
+                              bot_pace=5.0)
+    client = await Client.local(host, "Ann")
+    try:
+        await client.send(p.Start())
+        while not isinstance(await asyncio.wait_for(client.recv(), 5), p.State):
+            pass
+        real = table.driver.act
+
+        def broken(seat, action, now):
+            raise ValueError("a bug in the rules")  # not an IllegalAction
+
+        table.driver.act = broken
+        with caplog.at_level(logging.ERROR):
+            await client.send(p.Roll())
+            while True:
+                item = await asyncio.wait_for(client.recv(), 5)
+                if isinstance(item, p.Error):
+                    break
+        assert item.code == "internal" and "a bug in the rules" not in item.message
+        assert any("a bug in the rules" in r.getMessage() or (r.exc_info and "a bug in the rules"
+                   in str(r.exc_info[1])) for r in caplog.records)
+        table.driver.act = real
+        await client.send(p.Roll())  # the table lives on: the same move now works
+        while True:
+            item = await asyncio.wait_for(client.recv(), 5)
+            if isinstance(item, p.State) and item.events:
+                break
+        assert item.events[0]["type"] == "rolled"
+    finally:
+        await client.close()
+        await host.close()
