@@ -47,6 +47,7 @@ from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.nuggets import NuggetsScreen
+from tui.screens.served import NameScreen, ServedMenuScreen
 from tui.session import Session
 from tui.settings import Settings, log_dir
 
@@ -110,6 +111,11 @@ class MotherlodeApp(App[int]):
         self.table: NuggetsScreen | FoolsGoldScreen | None = None
         self.crash_log: Path | None = None
         self.crash_message = ""
+        # served mode (`motherlode serve`): (host, port, table directory), and the table
+        # a join there is for
+        self.served: tuple[str, int, str] | None = None
+        self.served_table: str | None = None
+        self._small_said = False
 
     # -- start -----------------------------------------------------------------------
 
@@ -122,8 +128,11 @@ class MotherlodeApp(App[int]):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
-        self.push_screen(MenuScreen())
         kind, *args = self.start
+        if kind == "served":
+            self._open_served(*args)
+            return
+        self.push_screen(MenuScreen())
         if kind != "menu":
             self.menu_choice(kind, *args)
 
@@ -134,10 +143,97 @@ class MotherlodeApp(App[int]):
             self._apply_ascii()
         return path
 
+    # -- served mode: a session of `motherlode serve` (SSH or web) ----------------------
+
+    SERVED_CHOICES = ("quit", "rules", "settings", "join", "served-join", "new-nuggets",
+                      "new-foolsgold")
+
+    def _open_served(self, host: str, port: int, control: str, named: bool = True) -> None:
+        self.served = (host, port, control)
+        if named:
+            self.push_screen(ServedMenuScreen(self.served_tables, self.settings.name))
+            return
+
+        def answered(name: str | None, problem: str = "") -> None:
+            from tui.settings import clean_name
+
+            if name is None:
+                self.exit(0)
+                return
+            cleaned = clean_name(name)
+            if not cleaned:
+                self.push_screen(NameScreen("Your name needs a visible character."), answered)
+                return
+            self.settings.name = cleaned
+            self.push_screen(ServedMenuScreen(self.served_tables, cleaned))
+
+        self.push_screen(NameScreen(), answered)
+
+    async def served_tables(self) -> list[Any]:
+        """The serve host's tables (for the served menu); raises on a failure."""
+        from net.served import ServedError, list_tables
+
+        assert self.served is not None
+        try:
+            return await list_tables(self.served[2])
+        except ServedError as error:
+            raise RuntimeError(f"The server does not answer: {error}") from None
+
+    def _served_choice(self, choice: str, *args: Any) -> bool:
+        """Served mode's own choices; True when handled here."""
+        from tui import modes
+
+        assert self.served is not None
+        host, port, control = self.served
+        if choice not in self.SERVED_CHOICES:
+            self.notify("That is not available when playing on a server.", severity="warning")
+            return True
+        if choice == "served-join":
+            self.served_table, watch = args[0], bool(args[1])
+            self.launch(modes.join(self.launch_options(), host, port, spectate=watch,
+                                   table=self.served_table))
+            return True
+        if choice == "join" and args:  # watch instead, or join again: the same table
+            spectate = bool(args[2]) if len(args) > 2 else False
+            self.launch(modes.join(self.launch_options(), host, port, spectate=spectate,
+                                   table=self.served_table))
+            return True
+        if choice in ("new-nuggets", "new-foolsgold"):
+            game = choice.split("-")[1]
+            self.launch(self._new_served_table(game))
+            return True
+        return False
+
+    async def _new_served_table(self, game: str) -> Session:
+        from net.served import ServedError, new_table
+        from tui import modes
+
+        assert self.served is not None
+        host, port, control = self.served
+        try:
+            table = await new_table(control, game, self.settings.name)
+        except ServedError as error:
+            raise modes.LaunchFailed("Cannot start a table", str(error)) from None
+        self.served_table = table
+        # the first person to join a table owns it: add bots and start from its lobby
+        return await modes.join(self.launch_options(), host, port, table=table)
+
+    def on_resize(self, event: Any) -> None:
+        if self.served is None:
+            return
+        small = event.size.width < 80 or event.size.height < 24
+        if small and not self._small_said:
+            self.notify("Make the window bigger: the tables need at least 80x24 "
+                        f"(this one is {event.size.width}x{event.size.height}).",
+                        severity="warning", timeout=6)
+        self._small_said = small
+
     def menu_choice(self, choice: str, *args: Any) -> None:
         """Open what the menu (or a command-line shortcut) asked for."""
         from tui import modes
 
+        if self.served is not None and self._served_choice(choice, *args):
+            return
         if choice == "quit":
             self.exit(0)
         elif choice == "rules":
@@ -503,7 +599,8 @@ class MotherlodeApp(App[int]):
             session.close(give_up=give_up, step_away=step_away)
         self.lobby = None
         self.table = None
-        while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
+        while len(self.screen_stack) > 1 and not isinstance(
+                self.screen, (MenuScreen, ServedMenuScreen)):
             self.pop_screen()
 
     def on_terminal_signal(self) -> None:
