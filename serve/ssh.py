@@ -466,9 +466,11 @@ class Door:
             self._refuse(process, b"The server is busy: every place is taken. Try again in "
                          b"a while.\r\n")
             return
-        child = await self._start_child(process, key, name, size)
+        session = _Session(process)  # before the app starts: its first bytes set modes
+        session.process_limit = self.config.slow_reader_bytes
+        child = await self._start_child(process, session, key, name, size)
         if child is not None:
-            await self._attach(child, process, size, reattach=False)
+            await self._attach(child, process, size, reattach=False, session=session)
 
     def _taken(self, name: str) -> bytes:
         return (f"The name {name!r} belongs to another key on this server. Connect with "
@@ -515,7 +517,7 @@ class Door:
             env[f"MOTHERLODE_{kind.upper()}_DIR"] = str(home / kind)
         return env
 
-    async def _start_child(self, process: asyncssh.SSHServerProcess,
+    async def _start_child(self, process: asyncssh.SSHServerProcess, session: _Session,
                            key: tuple[str, str] | None, name: str,
                            size: tuple[int, int]) -> _Child | None:
         self.players.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -527,6 +529,7 @@ class Door:
             home = inside(self.players, self.players / key[0])
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
         child = _Child(self, key, name, scratch)
+        child.session = session
         self.children.add(child)
         try:
             async with self._startups:
@@ -536,6 +539,7 @@ class Door:
                     await asyncio.wait_for(child.first_output.wait(),
                                            self.config.startup_timeout)
         except (OSError, asyncio.CancelledError) as error:
+            child.session = None
             self.children.discard(child)
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
@@ -564,9 +568,11 @@ class Door:
         task.add_done_callback(self._tasks.discard)
 
     async def _attach(self, child: _Child, process: asyncssh.SSHServerProcess,
-                      size: tuple[int, int], *, reattach: bool) -> None:
-        session = _Session(process)
-        session.process_limit = self.config.slow_reader_bytes
+                      size: tuple[int, int], *, reattach: bool,
+                      session: _Session | None = None) -> None:
+        if session is None:
+            session = _Session(process)
+            session.process_limit = self.config.slow_reader_bytes
         if child.expiry is not None:
             child.expiry.cancel()
             child.expiry = None
