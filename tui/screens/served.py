@@ -145,8 +145,7 @@ class ServedMenuScreen(Screen[None]):
         if choice in ("join", "watch"):
             table = self._chosen_table()
             if table is None:
-                self.query_one("#served-status", Static).update(
-                    "Choose a table first (up / down), or start one with n or f.")
+                self.notify("Choose a table first (up / down), or start one with n or f.")
                 return
             # a full or started table refuses a join and offers to watch (a seat this
             # player kept there is taken back instead)
