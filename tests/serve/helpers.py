@@ -30,6 +30,7 @@ class ServeProcess:
         self.lines: list[str] = []
         self.ssh_port = 0
         self.game_port = 0
+        self.web_port = 0
         self._reader: asyncio.Task | None = None
 
     @classmethod
@@ -62,6 +63,8 @@ class ServeProcess:
             self.lines.append(line)
             if match := re.search(r"ssh -p (\d+) NAME@", line):
                 self.ssh_port = int(match[1])
+            if match := re.search(r"http://127\.0\.0\.1:(\d+)", line):
+                self.web_port = int(match[1])
             if match := re.search(r"motherlode join 127\.0\.0\.1:(\d+)", line):
                 self.game_port = int(match[1])
             if "Ctrl-C tells every player" in line:
