@@ -77,9 +77,10 @@ class ServedMenuScreen(Screen[None]):
             yield Static("", id="served-status")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
+        # the tables first, so the first enter joins a table rather than opening one
+        await self._refresh()
         self.query_one("#menu", OptionList).focus()
-        self.refresh_tables()
         self.set_interval(2.0, self.refresh_tables)
 
     def on_screen_resume(self) -> None:
