@@ -159,12 +159,12 @@ async def slow_phase(tmp: Path, slow: int, presses: int) -> None:
                 client_keys=[asyncssh.generate_private_key("ssh-ed25519")])
             proc = await conn.create_process(term_type="xterm", term_size=(400, 200))
             sluggards.append((conn, proc))
-        for conn, proc in sluggards:  # they watch the table, then stop reading at all
+        for _conn, proc in sluggards:  # they watch the table, then stop reading at all
             proc.stdin.write(b"w")
         loaded = []
         for i in range(presses):
             loaded.append(await press(readers[i % 3]))
-            for conn, proc in sluggards:
+            for _conn, proc in sluggards:
                 with contextlib.suppress(Exception):
                     proc.change_terminal_size(random.randint(300, 400), 200)
         dropped = 0
