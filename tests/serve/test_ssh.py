@@ -201,3 +201,36 @@ async def test_no_forwarding(tmp_path):
                 await conn.start_sftp_client()
         finally:
             conn.close()
+
+
+async def test_a_shared_password(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOTHERLODE_SERVE_PASSWORD", "gold rush")
+    async with serving(tmp_path, "--password") as (serve, players):
+        for password in ("wrong", None):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await asyncio.wait_for(asyncssh.connect(
+                    "127.0.0.1", serve.ssh_port, username="eve", known_hosts=None,
+                    client_keys=[new_key()], agent_path=None, password=password), 20.0)
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", serve.ssh_port, username="ann", known_hosts=None, encoding=None,
+            client_keys=[new_key()], agent_path=None, password="gold rush"), 20.0)
+        try:
+            proc = await conn.create_process(term_type="xterm", term_size=(100, 30))
+            seen = b""
+            while b"You play as ann" not in seen:
+                seen += await asyncio.wait_for(proc.stdout.read(65536), 20.0)
+        finally:
+            conn.close()
+
+
+def test_a_frozen_build_spawns_itself_without_dash_m(monkeypatch, tmp_path):
+    import sys
+
+    from serve.cli import served_command
+
+    normal = served_command("127.0.0.1", 7777, tmp_path / "t.sock", "ann")
+    assert normal[:4] == [sys.executable, "-m", "tui.cli", "served"]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    frozen = served_command("127.0.0.1", 7777, tmp_path / "t.sock", None)
+    assert frozen[:2] == [sys.executable, "served"] and "-m" not in frozen
+    assert "--name" not in frozen and normal[-2:] == ["--name", "ann"]
