@@ -52,7 +52,7 @@ def hostile_name(rng: random.Random) -> str:
 async def names_phase(tmp: Path, count: int) -> None:
     serve = await ServeProcess.start(tmp / "data")
     rng = random.Random(12)
-    reached = refused_by_client = 0
+    reached = refused_by_client = pinned = 0
     try:
         for _ in range(count):
             name = hostile_name(rng)
@@ -62,10 +62,14 @@ async def names_phase(tmp: Path, count: int) -> None:
             except (asyncssh.Error, ValueError):
                 refused_by_client += 1  # asyncssh's own saslprep refuses some names
                 continue
-            await player.wait_for("You play as", 30)
-            reached += 1
-            player.send(b"\x11")
-            await player.exit_status()
+            await player.wait_for("You play as|belongs to another key", 30)
+            if "belongs to another key" in player.text:
+                pinned += 1  # it cleans to a name an earlier key holds: refused, exit 1
+                assert await player.exit_status() == 1
+            else:
+                reached += 1
+                player.send(b"\x11")
+                assert await player.exit_status() == 0
             await player.close()
     finally:
         await serve.stop()
@@ -73,7 +77,8 @@ async def names_phase(tmp: Path, count: int) -> None:
     made = list(players.iterdir())
     outside = [p for p in made if p.resolve().parent != players]
     beside = sorted(p.name for p in (tmp / "data" / "serve").iterdir())
-    print(f"hostile names: {reached} reached the menu, {refused_by_client} refused by the "
+    print(f"hostile names: {reached} reached the menu and quit with 0, {pinned} cleaned to a "
+          f"name another key holds (refused, exit 1), {refused_by_client} refused by the "
           f"client library; {len(made)} player directories, {len(outside)} outside "
           f"players/; the serve directory holds {beside}")
 

@@ -55,7 +55,7 @@ def served_command(host: str, port: int, control: Path, name: str | None) -> lis
         argv = [sys.executable, "-m", "tui.cli", "served"]
     argv += ["--host", host, "--port", str(port), "--control", str(control)]
     if name is not None:
-        argv += ["--name", name]
+        argv.append(f"--name={name}")  # one word: a name like "-rf" or "--help" stays a name
     return argv
 
 

@@ -185,7 +185,8 @@ class MotherlodeApp(App[int]):
 
         assert self.served is not None
         host, port, control = self.served
-        if choice not in self.SERVED_CHOICES:
+        if choice not in self.SERVED_CHOICES or (choice == "join" and not args):
+            # the join form would dial any address from the server
             self.notify("That is not available when playing on a server.", severity="warning")
             return True
         if choice == "served-join":

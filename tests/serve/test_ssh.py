@@ -99,6 +99,9 @@ async def test_a_hostile_user_name_stays_inside_the_data_directory(tmp_path):
         await long.wait_for(r"(?m)You play as " + re.escape(("/.." * 40)[:20]) + "$")
         assert all(p.resolve().parent == players_dir and len(p.name) < 40
                    for p in players_dir.iterdir())
+        # a name that looks like an option of the app's command line stays a name
+        option = await connect(serve, players, "--help", new_key())
+        await option.wait_for("You play as --help")
 
 
 async def test_sessions_over_the_cap_get_busy(tmp_path):
@@ -233,4 +236,17 @@ def test_a_frozen_build_spawns_itself_without_dash_m(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     frozen = served_command("127.0.0.1", 7777, tmp_path / "t.sock", None)
     assert frozen[:2] == [sys.executable, "served"] and "-m" not in frozen
-    assert "--name" not in frozen and normal[-2:] == ["--name", "ann"]
+    assert "--name=ann" in normal and not any(a.startswith("--name") for a in frozen)
+
+
+@pytest.mark.parametrize("name", ["-rf", "--help", "--name", "-", "--host=evil"])
+def test_a_name_like_an_option_stays_a_name(tmp_path, name):
+    from serve.cli import served_command
+    from tui.cli import _app_start, build_parser
+
+    parser = build_parser()
+    argv = served_command("127.0.0.1", 7777, tmp_path / "t.sock", name)
+    args = parser.parse_args(argv[argv.index("served"):])
+    assert args.name == name and args.host == "127.0.0.1"
+    assert _app_start(parser, args) == ("served", "127.0.0.1", 7777, str(tmp_path / "t.sock"),
+                                        True)

@@ -46,9 +46,11 @@ async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
             assert isinstance(app.screen, ServedMenuScreen)
             app.menu_choice("host")
             app.menu_choice("replay", "/etc/passwd")
+            app.menu_choice("join")  # the LAN join form: any address, from the server
             await until(pilot, lambda: any("not available" in n.message
                                            for n in app._notifications), "a refusal")
             assert isinstance(app.screen, ServedMenuScreen)
+            assert sum("not available" in n.message for n in app._notifications) == 3
             await pilot.press("f")  # a new Fool's Gold table
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "its lobby")
             await until(pilot, lambda: "owner: you" in screen_text(app), "owned by Ann")
