@@ -160,7 +160,8 @@ class Pins:
 class DoorConfig:
     """Limits of the SSH door."""
 
-    max_sessions: int = 16  # live apps (attached or waiting for their player)
+    max_sessions: int = 16  # live apps (attached, or waiting for their player: those
+    # make room for a newcomer, the longest-waiting first)
     max_startups: int = 4  # apps starting at once
     startup_timeout: float = 15.0
     keep_detached: float = 600.0  # seconds a dropped player's app waits for them
@@ -463,6 +464,8 @@ class Door:
             await self._attach(child, process, size, reattach=True)
             return
         if len(self.children) >= self.config.max_sessions:
+            await self._evict_detached()
+        if len(self.children) >= self.config.max_sessions:
             self._refuse(process, b"The server is busy: every place is taken. Try again in "
                          b"a while.\r\n")
             return
@@ -471,6 +474,21 @@ class Door:
         child = await self._start_child(process, session, key, name, size)
         if child is not None:
             await self._attach(child, process, size, reattach=False, session=session)
+
+    async def _evict_detached(self) -> None:
+        """Make room for a new player: the app that has waited longest for its dropped
+        player is hung up on (as its time running out would do; the seat's token stays
+        in that player's directory, so their next join takes the seat back)."""
+        waiting = [c for c in self.children if c.session is None and c.exited is None
+                   and c.detached_at is not None]
+        if not waiting:
+            return
+        oldest = min(waiting, key=lambda c: c.detached_at or 0.0)
+        if oldest.expiry is not None:
+            oldest.expiry.cancel()
+        self.report(f"SSH: {oldest.name}'s waiting game makes room for a new player")
+        self.children.discard(oldest)
+        await oldest.stop(grace=3.0)
 
     def _taken(self, name: str) -> bytes:
         return (f"The name {name!r} belongs to another key on this server. Connect with "

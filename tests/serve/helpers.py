@@ -79,6 +79,14 @@ class ServeProcess:
     def output(self) -> str:
         return "".join(self.lines)
 
+    async def wait_for_line(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until the server has printed ``text``."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {text!r} from the server:\n{self.output}")
+            await asyncio.sleep(0.02)
+
     async def interrupt(self, timeout: float = 30.0) -> int:
         """Ctrl-C, as a person at the server's terminal; returns the exit status."""
         self.proc.send_signal(signal.SIGINT)

@@ -114,6 +114,18 @@ async def test_sessions_over_the_cap_get_busy(tmp_path):
         await ann.wait_for(MENU)  # the first player is not disturbed
 
 
+async def test_a_game_waiting_for_its_player_makes_room_at_the_cap(tmp_path):
+    async with serving(tmp_path, "--max-sessions", "1") as (serve, players):
+        ann = await connect(serve, players, "ann", new_key())
+        await ann.wait_for(MENU)
+        ann.abort()  # ann's app waits for her
+        await serve.wait_for_line("SSH: ann dropped")
+        bob = await connect(serve, players, "bob", new_key())
+        await bob.wait_for(MENU)  # not "busy": ann's waiting app made room
+        await bob.wait_for("You play as bob")
+        assert "ann's waiting game makes room" in serve.output
+
+
 async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path):
     async with serving(tmp_path, "--game", "nuggets") as (serve, players):
         key = new_key()
