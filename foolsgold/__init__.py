@@ -5,13 +5,14 @@ argument and time as `now`; see `Round` and `Match`. Bots live in `foolsgold.bot
 the virtual-clock simulator in `foolsgold.sim`.
 """
 
-from foolsgold.cards import Card, is_set, standard_deck
+from foolsgold.cards import Card, DeckError, check_deck, is_set, standard_deck
 from foolsgold.match import Match
 from foolsgold.round import Call, Discard, Draw, Grab, IllegalAction, Round, Tick
 
 __all__ = [
     "Call",
     "Card",
+    "DeckError",
     "Discard",
     "Draw",
     "Grab",
@@ -19,6 +20,7 @@ __all__ = [
     "Match",
     "Round",
     "Tick",
+    "check_deck",
     "is_set",
     "standard_deck",
 ]

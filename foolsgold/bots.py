@@ -19,8 +19,10 @@ reaction times and whether it bluffs this round; calls come from evidence:
   drawing is odd;
 - record: how often this grabber's revealed hands were bluffs, across the match.
 
-Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, which evidence
-the bot weighs and how willing it is to call.
+Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
+pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
+how often it calls on a hunch. `PLAYERS` adds `HUMAN`, a scripted person acting in
+1.2-1.8 s, for the simulator.
 """
 
 from __future__ import annotations
@@ -64,29 +66,41 @@ class Difficulty:
     counts_cards: bool
     #: grabs with no set after this long without one (so no round runs for ever)
     give_up_after: float
+    #: of its planned bluffs, the share that mimic a set (with `mimics_sets`)
+    mimic_rate: float = 1.0
+    #: how strongly a grabber's record sways it: the record's odds to this power
+    record_weight: float = 1.0
+    #: chance that it calls a first grab on a hunch, whatever the evidence, quickly
+    hunch: float = 0.0
 
 
+# The targets these are tuned to (bench/foolsgold_ladder.py, docs/BENCHMARKS.md):
+# bluff rate (rounds in which it plans a bluff) easy 20%, normal 15%, hard 12%;
+# bluffs left uncalled at a mixed table about half for easy and normal, two thirds to
+# three quarters for hard (most of its bluffs pass for sets); calls right at least 70%
+# for normal and hard, and easy calls now and then (mostly wrong guesses).
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
-        reaction=1.2,
-        jitter=0.35,
-        bluff_rate=0.25,
-        bluff_after=10.0,
+        reaction=1.5,
+        jitter=0.3,
+        bluff_rate=0.2,
+        bluff_after=25.0,
         bluff_span=40.0,
-        evidence=frozenset({"timing"}),
+        evidence=frozenset({"timing", "cards", "hands"}),
         mimics_sets=False,
-        call_threshold=0.4,
+        call_threshold=0.35,
         prior_bluff=0.3,
         counts_cards=False,
         give_up_after=150.0,
+        hunch=0.05,
     ),
     "normal": Difficulty(
         name="normal",
-        reaction=0.7,
-        jitter=0.3,
+        reaction=1.2,
+        jitter=0.25,
         bluff_rate=0.15,
-        bluff_after=15.0,
+        bluff_after=30.0,
         bluff_span=40.0,
         evidence=frozenset({"cards", "timing", "hands", "record"}),
         mimics_sets=False,
@@ -94,10 +108,11 @@ DIFFICULTIES: dict[str, Difficulty] = {
         prior_bluff=0.25,
         counts_cards=True,
         give_up_after=150.0,
+        record_weight=0.5,
     ),
     "hard": Difficulty(
         name="hard",
-        reaction=0.35,
+        reaction=0.5,
         jitter=0.25,
         bluff_rate=0.12,
         bluff_after=15.0,
@@ -108,8 +123,30 @@ DIFFICULTIES: dict[str, Difficulty] = {
         prior_bluff=0.2,
         counts_cards=True,
         give_up_after=150.0,
+        mimic_rate=0.7,
     ),
 }
+
+#: A scripted stand-in for a person, for the simulator only (tables seat the three
+#: difficulties): 1.2-1.8 s per action, card sense and the plain evidence of a
+#: watchful player, an occasional bluff.
+HUMAN = Difficulty(
+    name="human",
+    reaction=1.5,
+    jitter=0.2,
+    bluff_rate=0.1,
+    bluff_after=15.0,
+    bluff_span=40.0,
+    evidence=frozenset({"cards", "timing", "hands"}),
+    mimics_sets=False,
+    call_threshold=0.6,
+    prior_bluff=0.25,
+    counts_cards=True,
+    give_up_after=150.0,
+)
+
+#: Everyone the simulator can seat: the difficulties and the scripted person.
+PLAYERS: dict[str, Difficulty] = {**DIFFICULTIES, "human": HUMAN}
 
 
 def _when(plan: Plan) -> float:
@@ -125,11 +162,11 @@ class Bot:
 
     def __init__(self, seat: int, difficulty: str | Difficulty, rng: random.Random) -> None:
         if isinstance(difficulty, str):
-            if difficulty not in DIFFICULTIES:
+            if difficulty not in PLAYERS:
                 raise ValueError(
-                    f"unknown difficulty {difficulty!r}: choose from {', '.join(DIFFICULTIES)}"
+                    f"unknown difficulty {difficulty!r}: choose from {', '.join(PLAYERS)}"
                 )
-            difficulty = DIFFICULTIES[difficulty]
+            difficulty = PLAYERS[difficulty]
         self.seat = seat
         self.difficulty = difficulty
         self._grab = Grab(seat)
@@ -161,12 +198,17 @@ class Bot:
         self.last_draw: dict[int, float] = {}
         self.last_sizes: list[int] | None = None
         self.grab_evidence: dict[str, Any] | None = None
+        self.hunch = False
         self._bluff_p: float | None = None
         self.revealed_noted = False
         self.bluff_at: float | None = None
+        self.mimic = False
         if self.rng.random() < self.difficulty.bluff_rate:
             self.bluff_at = (
                 now + self.difficulty.bluff_after + self.difficulty.bluff_span * (self.rng.random())
+            )
+            self.mimic = self.difficulty.mimics_sets and (
+                self.difficulty.mimic_rate >= 1 or self.rng.random() < self.difficulty.mimic_rate
             )
         self.give_up_at = now + self.difficulty.give_up_after * (1 + 0.5 * self.rng.random())
 
@@ -244,6 +286,7 @@ class Bot:
             "age": at - self.round_start,
         }
         self._bluff_p = None
+        self.hunch = self.difficulty.hunch > 0 and self.rng.random() < self.difficulty.hunch
 
     # -- the policy --------------------------------------------------------------------
 
@@ -259,7 +302,7 @@ class Bot:
         # The earliest of: a bluff, giving up, and passing a card.
         best: Plan = (self._grab, max(now, self.give_up_at))
         if self.bluff_at is not None:
-            if not self.difficulty.mimics_sets:
+            if not self.mimic:
                 best = min(best, (self._grab, max(now, self.bluff_at)), key=_when)
             elif now >= self.bluff_at and len(hand) == 6:
                 # Right after a draw, holding six: just what a true set looks like.
@@ -288,10 +331,11 @@ class Bot:
             and grabbed[0] != me
             and closes is not None
             and now < closes
-            and self.bluff_chance() > self.difficulty.call_threshold
+            and (self.hunch or self.bluff_chance() > self.difficulty.call_threshold)
         ):
-            # Calling takes a little longer than grabbing: the bot thinks first.
-            at = self._timer(("call",), now, factor=1.5)
+            # Calling takes a little longer than grabbing: the bot thinks first
+            # (a hunch does not wait for thought).
+            at = self._timer(("call",), now, factor=1.0 if self.hunch else 1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
 
@@ -359,7 +403,8 @@ class Bot:
         if "hands" in d.evidence:
             odds *= self._hand_factor(ev)
         if "record" in d.evidence:
-            odds *= (self.record[(grabber, "bluff")] + 1) / (self.record[(grabber, "set")] + 1)
+            record = (self.record[(grabber, "bluff")] + 1) / (self.record[(grabber, "set")] + 1)
+            odds *= record**d.record_weight
         return odds / (1 + odds)
 
     def _set_reach(self, grabber: int, at: float, use_passed: bool) -> float:
@@ -385,7 +430,9 @@ class Bot:
     def _timing_factor(ev: dict[str, Any]) -> float:
         """How much likelier a bluff is than a set, given when the grab came."""
         if ev["draws"] == 0:
-            return 3.0  # a set dealt outright is rare; a grab before any draw is bold
+            # A set dealt outright is grabbed a reaction after the deal; a grab long
+            # after the deal by a player who never drew is bold.
+            return 0.3 if ev["age"] <= 3.0 else 3.0
         if ev["last_draw"] is None:
             return 1.0
         gap = ev["at"] - ev["last_draw"]

@@ -120,12 +120,45 @@ def set_size(card: Card) -> int:
     return SET_SIZE[card.kind]
 
 
+class DeckError(ValueError):
+    """A deck the rules cannot deal: the message names the offending cards."""
+
+
+def check_deck(deck: Iterable[Card]) -> list[Card]:
+    """Return `deck` as a list, or raise `DeckError` naming what is wrong: a card
+    that is not a `Card`, two cards alike in name and variant, or one name given
+    two kinds (its set size would depend on which card one looked at)."""
+    deck = list(deck)
+    for card in deck:
+        if not isinstance(card, Card):
+            raise DeckError(f"the deck must hold only Card objects, not {card!r}")
+    if len(set(deck)) != len(deck):
+        twice = next(c for c, n in Counter(deck).items() if n > 1)
+        raise DeckError(
+            f"every card in the deck must be unique by name and variant: {twice} is there twice"
+        )
+    kinds: dict[str, str] = {}
+    for card in deck:
+        kind = kinds.setdefault(card.name, card.kind)
+        if kind != card.kind:
+            raise DeckError(
+                f"the name {card.name!r} is given two kinds ({kind} and {card.kind}): "
+                "a name must be all animal or all prospector cards"
+            )
+    return deck
+
+
 def set_names(cards: Iterable[Card]) -> list[str]:
-    """The names of which `cards` hold a full set, in first-seen order."""
-    cards = list(cards)
-    counts = Counter(card.name for card in cards)
-    kinds = {card.name: card.kind for card in cards}
-    return [name for name, count in counts.items() if count >= SET_SIZE[kinds[name]]]
+    """The names of which `cards` hold a full set, in first-seen order.
+
+    Cards count by name and kind together, so the answer never depends on the
+    order of the cards (decks are checked to give each name one kind)."""
+    counts = Counter((card.name, card.kind) for card in cards)
+    names: list[str] = []
+    for (name, kind), count in counts.items():
+        if count >= SET_SIZE[kind] and name not in names:
+            names.append(name)
+    return names
 
 
 def is_set(cards: Iterable[Card]) -> bool:

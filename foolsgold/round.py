@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from foolsgold.cards import Card, _check_players, is_set
+from foolsgold.cards import Card, _check_players, check_deck, is_set
 
 HAND = 5
 HAND_MAX = 6
@@ -104,11 +104,7 @@ class Round:
         _check_players(players)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
             raise ValueError(f"start must be a seat from 0 to {players - 1}, not {start!r}")
-        deck = list(deck)
-        if any(not isinstance(card, Card) for card in deck):
-            raise ValueError("the deck must hold only Card objects")
-        if len(set(deck)) != len(deck):
-            raise ValueError("every card in the deck must be unique by name and variant")
+        deck = check_deck(deck)
         if len(deck) < HAND * players:
             raise ValueError(
                 f"a deck of {len(deck)} cards cannot deal {HAND} to each of {players} players"

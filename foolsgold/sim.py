@@ -7,7 +7,12 @@ jumps from one planned time to the next. The host runs the same loop on a real c
 
     python -m foolsgold.sim --players 4 --rounds 2000 --bots normal --seed 1
     python -m foolsgold.sim --players 4 --rounds 2000 --bots easy,normal,hard,normal
+    python -m foolsgold.sim --players 4 --bots human,easy,easy,easy   # a scripted person
     python -m foolsgold.sim --table          # the tuning table of docs/RULES.md
+
+It prints the round figures, a table per difficulty (first grabs, the share of them
+that were bluffs, bluffs left uncalled, calls made and right, points per round) and
+the seat-order edge (points per round from the start player clockwise).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from foolsgold.bots import DIFFICULTIES, Bot
+from foolsgold.bots import PLAYERS, Bot
 from foolsgold.cards import MAX_PLAYERS, MIN_PLAYERS, is_set, standard_deck
 from foolsgold.match import Match
 from foolsgold.round import IllegalAction, Round, Tick
@@ -113,6 +118,7 @@ class RoundStats:
     true_set: bool
     caller: int | None
     deltas: list[int]
+    start: int = 0  # the round's start player
 
 
 @dataclass
@@ -153,6 +159,44 @@ class Report:
             return None
         return sum(not r.true_set for r in called) / len(called)
 
+    def by_difficulty(self) -> dict[str, dict[str, float | None]]:
+        """Per difficulty (averaged over its seats): share of rounds it grabbed first,
+        the share of those first grabs that were bluffs, the share of its bluffs
+        left uncalled, calls per seat per round, the share of its calls that were
+        right, and points per seat per round."""
+        seats: dict[str, int] = defaultdict(int)
+        for name in self.bots:
+            seats[name] += 1
+        out: dict[str, dict[str, float | None]] = {}
+        n = len(self.rounds) or 1
+        for name in sorted(seats):
+            mine = {s for s, b in enumerate(self.bots) if b == name}
+            firsts = [r for r in self.rounds if r.first in mine]
+            bluffs = [r for r in firsts if not r.true_set]
+            calls = [r for r in self.rounds if r.caller in mine]
+            points = sum(r.deltas[s] for r in self.rounds for s in mine)
+            out[name] = {
+                "first_grabs": len(firsts) / (n * seats[name]),
+                "bluff_share": len(bluffs) / len(firsts) if firsts else None,
+                "uncalled": (
+                    sum(r.caller is None for r in bluffs) / len(bluffs) if bluffs else None
+                ),
+                "calls": len(calls) / (n * seats[name]),
+                "calls_right": (
+                    sum(not r.true_set for r in calls) / len(calls) if calls else None
+                ),
+                "points": points / (n * seats[name]),
+            }
+        return out
+
+    def seat_edge(self) -> list[float]:
+        """Points per round by seat counted clockwise from the start player."""
+        totals = [0.0] * self.players
+        for r in self.rounds:
+            for seat, delta in enumerate(r.deltas):
+                totals[(seat - r.start) % self.players] += delta
+        return [t / (len(self.rounds) or 1) for t in totals]
+
     def points(self) -> dict[str, float]:
         """Mean points per round per seat, by difficulty."""
         total: dict[str, float] = defaultdict(float)
@@ -182,8 +226,8 @@ def simulate(
     if len(bots) != players:
         raise ValueError(f"give one difficulty, or one per seat ({players}), not {len(bots)}")
     for name in bots:
-        if name not in DIFFICULTIES:
-            raise ValueError(f"unknown difficulty {name!r}: choose from {', '.join(DIFFICULTIES)}")
+        if name not in PLAYERS:
+            raise ValueError(f"unknown difficulty {name!r}: choose from {', '.join(PLAYERS)}")
     rng = random.Random(seed)
     report = Report(players, list(bots))
     clock = 0.0
@@ -208,7 +252,9 @@ def simulate(
         # Hands froze at the first grab, so the grabber's hand is still what it claimed.
         true_set = is_set(rnd.hands[rnd.grabbed[0]])
         report.rounds.append(
-            RoundStats(clock - start, rnd.grabbed[0], true_set, rnd.caller, list(rnd.deltas))
+            RoundStats(
+                clock - start, rnd.grabbed[0], true_set, rnd.caller, list(rnd.deltas), rnd.start
+            )
         )
         clock += PAUSE
         if progress is not None:
@@ -228,6 +274,28 @@ def describe(report: Report) -> str:
         f"calls: {report.call_rate:.1%} of rounds, "
         + ("none made" if accuracy is None else f"{accuracy:.1%} right"),
     ]
+    lines.append(
+        f"{'difficulty':<10} {'first grabs':>11} {'bluffs':>7} {'uncalled':>9} "
+        f"{'calls':>6} {'right':>6} {'points':>7}"
+    )
+    for name, row in report.by_difficulty().items():
+
+        def pct(x: float | None) -> str:
+            return "-" if x is None else f"{x:.1%}"
+
+        lines.append(
+            f"{name:<10} {pct(row['first_grabs']):>11} {pct(row['bluff_share']):>7} "
+            f"{pct(row['uncalled']):>9} {pct(row['calls']):>6} {pct(row['calls_right']):>6} "
+            f"{row['points']:>+7.3f}"
+        )
+    lines.append(
+        "(per seat and round: first grabs, calls, points; bluffs: share of its first grabs; "
+        "uncalled: share of its bluffs; right: share of its calls)"
+    )
+    lines.append(
+        "seat-order edge, points per round from the start player clockwise: "
+        + ", ".join(f"{x:+.3f}" for x in report.seat_edge())
+    )
     if len(set(report.bots)) > 1:
         points = report.points()
         lines.append(

@@ -165,7 +165,8 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
               "Try another --port.", file=sys.stderr)  # fmt: skip
         return 1
     for old in restored:
-        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} after {old.moves} moves: "
+        where = f"after {old.moves} moves" if old.phase == "playing" else "outside a game"
+        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} {where}: "
               "the players reconnect to their seats.")  # fmt: skip
     return lan, table, restored
 

@@ -10,8 +10,16 @@
 Both ways carry the same bytes through the same framing (``net.protocol``), so a game
 looks the same to the TUI whichever way it is played. If the connection drops, the
 client reconnects with its resume token and back-off, and says so in the stream.
-Failures are typed: :class:`Unreachable`, :class:`VersionMismatch`,
-:class:`TableFull`, :class:`Rejected`, :class:`ConnectionLost`.
+Failures are typed: :class:`Unreachable`, :class:`NotAHost`, :class:`VersionMismatch`,
+:class:`TableFull`, :class:`Rejected`, :class:`ConnectionLost`, all :class:`NetError`.
+
+The handshake holds to h11's rule: whatever a peer sends (garbage, an HTTP answer,
+messages of the wrong kind, a line that never ends, nothing at all) and however it
+sends it (whole, a byte at a time, then closing or stalling), :meth:`Client.connect`
+either gets a welcome or raises a :class:`NetError`, and within a bounded time:
+``answer_timeout`` (5 s) for the first byte after the hello and for any pause inside
+the answer, ``handshake_timeout`` (15 s) for the whole exchange.
+``tests/net/test_client_handshake.py`` fuzzes it.
 """
 
 from __future__ import annotations
@@ -32,6 +40,12 @@ Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, Any]]]
 
 BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0)  # seconds before each attempt
 HANDSHAKE_TIMEOUT = 15.0  # connect, hello and welcome, at most
+# A host answers a hello at once (it builds the welcome without waiting on anything),
+# so silence this long after the hello means a stuck host or another kind of server.
+ANSWER_TIMEOUT = 5.0
+# Messages a peer may send before its welcome: a host sends none (a refusal is an
+# error, which ends the hello); a flood of them is not a host.
+MAX_EARLY = 16
 
 
 class NetError(Exception):
@@ -45,6 +59,12 @@ class NetError(Exception):
 
 class Unreachable(NetError):
     """Nothing answers at that address (refused, unreachable, timed out)."""
+
+
+class NotAHost(NetError):
+    """Something answered at that address, but not a Motherlode host: it sent what is
+    not the protocol (an HTTP answer, garbage, the wrong messages), or closed or went
+    quiet part way through an answer. Usually a mistyped port."""
 
 
 class VersionMismatch(NetError):
@@ -94,6 +114,20 @@ _HELLO_ERRORS = {
 }
 
 
+def _format_address(host: str, port: int) -> str:
+    """``host:port`` as a person types it (an IPv6 host in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _what_it_said(first: bytes) -> str:
+    """A few words on what a peer that is not a host sent; never its bytes (hostile)."""
+    if first.startswith(b"HTTP/") or first[:1] == b"<":
+        return "it speaks HTTP"
+    if first.startswith(b"SSH-"):
+        return "it speaks SSH"
+    return "what it sent is not the Motherlode protocol"
+
+
 async def _close_gracefully(reader: Any, writer: Any, timeout: float = 1.0) -> None:
     """Half-close, read until the host closes (at most ``timeout``), then close.
 
@@ -121,9 +155,15 @@ class Client:
         reconnect: bool = True,
         clock: Clock | None = None,
         max_line: int = p.DEFAULT_MAX_LINE,
+        address: str = "the host",
+        answer_timeout: float = ANSWER_TIMEOUT,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT,
     ) -> None:
         self._opener = opener
         self._hello = hello
+        self._address = address  # how messages name the peer, e.g. "127.0.0.1:8000"
+        self._answer_timeout = answer_timeout
+        self._handshake_timeout = handshake_timeout
         self._reconnect = reconnect
         self._clock = clock
         self._max_line = max_line
@@ -154,10 +194,16 @@ class Client:
         clock: Clock | None = None,
         protocol: int = p.PROTOCOL_VERSION,
         token: str | None = None,
+        answer_timeout: float = ANSWER_TIMEOUT,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT,
     ) -> Client:
-        """Join a host over TCP. Raises Unreachable, VersionMismatch, TableFull or
-        Rejected; on success ``client.welcome`` holds the host's welcome.
-        (``protocol`` is for tests: it claims another protocol version.)"""
+        """Join a host over TCP. Raises Unreachable, NotAHost, VersionMismatch,
+        TableFull or Rejected (all NetError, nothing else); on success
+        ``client.welcome`` holds the host's welcome. ``timeout`` bounds the TCP
+        connect, ``answer_timeout`` the wait for the first byte after the hello (and
+        any pause in the answer),
+        ``handshake_timeout`` the whole hello. (``protocol`` is for tests: it claims
+        another protocol version.)"""
 
         async def opener() -> tuple[asyncio.StreamReader, Any]:
             try:
@@ -168,7 +214,15 @@ class Client:
                 raise Unreachable(f"Cannot reach {host}:{port}: {exc}") from None
 
         hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate, token=token)
-        client = cls(opener, hello, reconnect=reconnect, clock=clock)
+        client = cls(
+            opener,
+            hello,
+            reconnect=reconnect,
+            clock=clock,
+            address=_format_address(host, port),
+            answer_timeout=answer_timeout,
+            handshake_timeout=handshake_timeout,
+        )
         await client._open()
         return client
 
@@ -204,27 +258,64 @@ class Client:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
+        """Say hello and read up to the welcome; raises only NetError (see the module
+        docstring), within ``handshake_timeout``."""
+        answered = [False]  # set once any byte arrived: a stall then means "not a host"
         try:
-            return await asyncio.wait_for(self._greet(hello), HANDSHAKE_TIMEOUT)
+            return await asyncio.wait_for(self._greet(hello, answered), self._handshake_timeout)
         except TimeoutError:
+            if answered[0]:
+                raise self._not_a_host(
+                    f"its answer was not a welcome after {self._handshake_timeout:g} s"
+                ) from None
             raise Unreachable(
-                f"No answer to the hello within {HANDSHAKE_TIMEOUT:g} s: is this a Motherlode host?"
+                f"No answer from {self._address} within {self._handshake_timeout:g} s."
             ) from None
 
-    async def _greet(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
+    def _not_a_host(self, why: str) -> NotAHost:
+        return NotAHost(f"{self._address} answered, but it is not a Motherlode host ({why}).")
+
+    async def _greet(self, hello: p.Hello, answered: list[bool]) -> tuple[p.Welcome, list[Any]]:
         reader, writer = await self._opener()
         conn = p.Connection(p.CLIENT, max_line=self._max_line)
+        first = b""  # the first bytes received, to say what answered
         try:
             writer.write(conn.send(hello))
             await writer.drain()
             early: list[Any] = []
             while True:
-                message = conn.next_message()
+                try:
+                    message = conn.next_message()
+                except p.RemoteProtocolError:
+                    raise self._not_a_host(_what_it_said(first)) from None
                 if message is p.NEED_DATA:
-                    conn.receive_data(await reader.read(65536))
+                    try:
+                        # A host writes its welcome at once: a pause this long, before
+                        # the first byte or inside the answer, is not a host's.
+                        async with asyncio.timeout(self._answer_timeout):
+                            data = await reader.read(65536)
+                    except TimeoutError:
+                        if answered[0]:
+                            raise self._not_a_host(
+                                f"it went quiet for {self._answer_timeout:g} s in the middle "
+                                "of its answer"
+                            ) from None
+                        raise Unreachable(
+                            f"{self._address} accepted the connection but said nothing "
+                            f"for {self._answer_timeout:g} s after the hello: a stuck "
+                            "host, or not a Motherlode host."
+                        ) from None
+                    if data:
+                        answered[0] = True
+                        first = first or data[:64]
+                    conn.receive_data(data)
                     continue
                 if message is p.CLOSED:
-                    raise Unreachable("The host closed the connection during the hello.")
+                    if answered[0]:
+                        raise self._not_a_host("it closed the connection without a welcome")
+                    raise Unreachable(
+                        f"{self._address} closed the connection without answering the hello."
+                    )
                 if isinstance(message, p.Welcome):
                     self._reader, self._writer, self._conn = reader, writer, conn
                     # what the host sent after the welcome stays for the stream
@@ -232,21 +323,31 @@ class Client:
                 if isinstance(message, p.Error):
                     kind = _HELLO_ERRORS.get(message.code, Rejected)
                     raise kind(message.message, message.code)
+                if isinstance(message, p.Bye):  # shutting down as we said hello
+                    raise Unreachable(f"{self._address} is closing ({message.reason[:40]}).")
                 early.append(message)
+                if len(early) > MAX_EARLY:
+                    raise self._not_a_host("it sent message after message but no welcome")
         except (ConnectionError, OSError) as exc:
+            writer.close()
+            if answered[0]:  # it spoke, then reset: not a host's way
+                raise self._not_a_host("it dropped the connection without a welcome") from None
             # the host went away during the hello (e.g. killed between accept and
             # welcome): the same as unreachable, so a reconnect tries again
-            writer.close()
-            raise Unreachable(f"The host dropped the connection during the hello: {exc}") from None
+            raise Unreachable(
+                f"{self._address} dropped the connection during the hello: {exc}"
+            ) from None
         except BaseException:
             writer.close()
             raise
 
     @staticmethod
     def _drain(conn: p.Connection) -> list[Any]:
+        """The messages already in ``conn``; a bad line stops it (the pump reads on)."""
         out = []
-        while (message := conn.next_message()) not in (p.NEED_DATA, p.CLOSED):
-            out.append(message)
+        with contextlib.suppress(p.RemoteProtocolError):
+            while (message := conn.next_message()) not in (p.NEED_DATA, p.CLOSED):
+                out.append(message)
         return out
 
     # -- using -------------------------------------------------------------------------
@@ -381,7 +482,7 @@ class Client:
             except Unreachable as exc:
                 error = exc
                 continue
-            except NetError as exc:  # the seat is gone (stale token) or refused
+            except NetError as exc:  # the seat is gone (stale token), refused, not a host
                 error = exc
                 break
             self.welcome = welcome

@@ -18,9 +18,9 @@ ignored (and counted), never raised. Where multicast is unavailable, discovery l
 warning and carries on empty: nothing is raised to the caller, and the printed
 ``host:port`` addresses and manual entry still work.
 
-Usage, host side::
+Usage, host side (``listen``: where the host listens, e.g. its bound addresses)::
 
-    async with Announcer() as announcer:
+    async with Announcer(listen=[addr for addr, _ in host.sockets]) as announcer:
         await announcer.update(Announcement(game="nuggets", table="Ann's table",
                                             seats_free=3, seats_total=4,
                                             port=7777, protocol=1))
@@ -156,6 +156,78 @@ def local_addresses() -> list[str]:
     return list(dict.fromkeys(v4 + v6))
 
 
+def _all_local_addresses() -> list[str]:
+    """Every local address, loopback included, IPv6 link-local left out (it needs a
+    zone); IPv4 first."""
+    v4: list[str] = []
+    v6: list[str] = []
+    with contextlib.suppress(OSError):
+        for adapter in ifaddr.get_adapters():
+            for ip in adapter.ips:
+                text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+                addr = _parse_ip(text)
+                if addr is None or (addr.version == 6 and addr.is_link_local):
+                    continue
+                (v4 if addr.version == 4 else v6).append(str(addr))
+    return list(dict.fromkeys(v4 + v6))
+
+
+def _resolve(listen: str) -> list[str]:
+    """The IP addresses a ``listen`` entry stands for: itself, or a host name's
+    addresses (``localhost``); ``""`` is every address, as for ``start_server``."""
+    if listen == "":
+        return ["0.0.0.0", "::"]
+    if _parse_ip(listen) is not None:
+        return [str(_parse_ip(listen))]
+    try:
+        infos = socket.getaddrinfo(listen, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        log.warning("LAN discovery: cannot resolve the listen address %r", listen)
+        return []
+    return list(dict.fromkeys(str(_parse_ip(info[4][0])) for info in infos))
+
+
+def announce_on(listen: Iterable[str], local: Sequence[str]) -> list[str]:
+    """Of the ``local`` addresses, those a host listening on ``listen`` answers on, so
+    the only ones to announce: ``0.0.0.0`` stands for every IPv4 address, ``::`` for
+    every IPv6 one (asyncio binds it IPv6-only), anything else for itself. Loopback
+    addresses are left out unless the host listens on loopback only or names a
+    loopback address: a LAN announcement of 127.0.0.1 reaches nobody."""
+    wanted = [ip for entry in listen for ip in _resolve(entry)]
+    parsed = [_parse_ip(w) for w in wanted]
+    chosen = []
+    for text in local:
+        addr = _parse_ip(text)
+        if addr is None:
+            continue
+        for want in parsed:
+            if want is None:
+                continue
+            if want == addr or (want.is_unspecified and want.version == addr.version):
+                chosen.append(str(addr))
+                break
+    named_loopback = any(w is not None and w.is_loopback for w in parsed)
+    if not named_loopback:
+        outside = [a for a in chosen if not _parse_ip(a).is_loopback]
+        chosen = outside or chosen
+    return list(dict.fromkeys(chosen))
+
+
+def _mdns_interfaces(addresses: Sequence[str]) -> list[str]:
+    """The IPv4 addresses mDNS is sent on to announce ``addresses``: those of the
+    interfaces that hold them (mDNS goes over IPv4, as with every interface; the
+    records still give the IPv6 addresses), so an IPv6 listen address is announced on
+    its own interface only (``::1`` on loopback)."""
+    wanted = {str(_parse_ip(a)) for a in addresses if _parse_ip(a) is not None}
+    out = [a for a in addresses if ":" not in a]
+    with contextlib.suppress(OSError):
+        for adapter in ifaddr.get_adapters():
+            texts = [ip.ip if isinstance(ip.ip, str) else ip.ip[0] for ip in adapter.ips]
+            if any(str(_parse_ip(t)) in wanted for t in texts if _parse_ip(t) is not None):
+                out += [t for t in texts if isinstance(t, str) and ":" not in t]
+    return list(dict.fromkeys(out))
+
+
 def _local_ipv4() -> list[str]:
     """Every local IPv4 address, loopback included (for joining multicast groups)."""
     found = []
@@ -287,13 +359,29 @@ def _is_multicast(host: str) -> bool:
     return addr is not None and addr.is_multicast
 
 
-def _sender_sockets(beacon: tuple[str, int], interfaces: Sequence[str] | None) -> list:
+def _sender_sockets(
+    beacon: tuple[str, int], interfaces: Sequence[str] | None, bound: bool = False
+) -> list:
     """UDP sockets to send beacons from: one per IPv4 interface for a multicast group
-    (a multicast datagram leaves by one interface only), else one plain socket."""
+    (a multicast datagram leaves by one interface only), else one plain socket, bound
+    to the first IPv4 interface when ``bound`` (the source address is the address a
+    browser lists)."""
     group, _ = beacon
     if not _is_multicast(group):
+        source = None
+        if bound:
+            v4 = [i for i in interfaces or [] if _parse_ip(i) and _parse_ip(i).version == 4]
+            if not v4:
+                return []
+            source = v4[0]
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.setblocking(False)
+        try:
+            sock.setblocking(False)
+            if source is not None:
+                sock.bind((source, 0))
+        except OSError:
+            sock.close()
+            raise
         return [sock]
     if interfaces is None:
         everything = _local_ipv4()
@@ -371,7 +459,15 @@ def _instance_name(announcement: Announcement) -> str:
 class Announcer:
     """Announces a host's tables on the LAN until closed.
 
-    ``interfaces``: the local IP addresses to announce on (default: every interface).
+    ``listen``: where the host listens, an address or a list of them, as bound
+    (``host.sockets``' addresses; ``0.0.0.0``, ``::`` or ``""`` for every one) or as
+    given to ``--bind`` (a host name is resolved). An announcement then carries only
+    those addresses and goes out only on their interfaces (mDNS and beacon alike), so
+    a host bound to 127.0.0.1 is announced on loopback alone, for this machine, and no
+    other machine lists it (see :func:`announce_on`). Default None: every interface,
+    as a host that listens everywhere.
+    ``interfaces``: the local IP addresses to announce on (default: every interface;
+    with ``listen``, those of them the host listens on).
     ``mdns``: announce over DNS-SD. ``beacon``: the ``(address, port)`` the beacon goes
     to (a multicast group, or a unicast address), or None for no beacon. Network
     trouble is logged once as a warning and never raised: the host goes on without
@@ -381,11 +477,13 @@ class Announcer:
     def __init__(
         self,
         *,
+        listen: str | Sequence[str] | None = None,
         interfaces: Sequence[str] | None = None,
         mdns: bool = True,
         beacon: tuple[str, int] | None = (BEACON_GROUP, BEACON_PORT),
         interval: float = BEACON_INTERVAL,
     ) -> None:
+        self._listen = [listen] if isinstance(listen, str) else listen
         self._interfaces = None if interfaces is None else list(interfaces)
         self._mdns = mdns
         self._beacon = beacon
@@ -426,9 +524,21 @@ class Announcer:
         self._started = True
         for announcement in announcements:
             self._tables[announcement.table] = announcement
+        if self._listen is not None:
+            local = self._interfaces if self._interfaces is not None else _all_local_addresses()
+            self._interfaces = announce_on(self._listen, local)
+            if not self._interfaces:
+                log.warning(
+                    "LAN discovery: the host listens on %s, no address of this machine's "
+                    "interfaces; not announcing",
+                    ", ".join(self._listen),
+                )
+                return
         if self._beacon is not None:
             try:
-                self._socks = _sender_sockets(self._beacon, self._interfaces)
+                self._socks = _sender_sockets(
+                    self._beacon, self._interfaces, bound=self._listen is not None
+                )
             except OSError as exc:
                 self._socks = []
                 log.warning("LAN beacon unavailable (%s); players can still join by address", exc)
@@ -439,8 +549,11 @@ class Announcer:
                     "LAN beacon unavailable (no IPv4 interface); players can join by address"
                 )
         if self._mdns:
+            interfaces = self._interfaces
+            if self._listen is not None:
+                interfaces = _mdns_interfaces(self._interfaces)
             try:
-                self._zc = _new_zeroconf(self._interfaces)
+                self._zc = _new_zeroconf(interfaces)
             except Exception as exc:  # any failure of the mDNS stack costs only discovery
                 log.warning(
                     "LAN discovery (mDNS) unavailable (%s); players can join by address", exc

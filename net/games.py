@@ -27,13 +27,15 @@ import nuggets
 from foolsgold.cards import Card, standard_deck
 from foolsgold.match import Match
 from net import protocol as p
+from nuggets import bots as nuggets_bots
 
 GAMES = ("nuggets", "foolsgold")
 GAME_TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 PLAYER_RANGE = {"nuggets": (2, 5), "foolsgold": (2, 8)}
 DIFFICULTIES = ("easy", "normal", "hard")
-# Gold Nuggets bots are policies named for their style; a difficulty picks one.
-NUGGETS_POLICY_FOR = {"easy": "cautious", "normal": "thief", "hard": "optimal"}
+# Gold Nuggets bots are policies named for their style; a difficulty picks one, in
+# the order of strength measured by bench/nuggets_ladder.py (nuggets.bots owns it).
+NUGGETS_POLICY_FOR = dict(nuggets_bots.DIFFICULTIES)
 
 # Why IllegalAction of both rules packages is caught as one: both are ValueErrors.
 IllegalAction = ValueError

@@ -105,16 +105,27 @@ class Host:
         return table
 
     def restore(self, saved: Saved) -> Table:
-        """Add a saved table's unfinished game (``net.persist.Saved``): replayed and
-        checked, every person away until they come back with their token. Raises
-        ``net.persist.SaveError``. Start the host's clock at ``persist.resume_time``."""
+        """Add a saved table (``net.persist.Saved``): an unfinished game, replayed and
+        checked, or a table outside a game (lobby, between games); every person away
+        until they come back with their token. Raises ``net.persist.SaveError``.
+        Start the host's clock at ``persist.resume_time``."""
+        from net.persist import SaveError
+
         table = saved.restore(self.clock.now(), report=self.report)
-        self.tables.adopt(table)
+        try:
+            self.tables.adopt(table)
+        except ValueError as exc:  # a table of that name is here already
+            raise SaveError(f"{saved.path or 'the save'}: {exc}") from None
         self._watch(table)
         if self.store is not None:
             self.store.adopt(table, saved)
-        self.report(f"{table.name}: restored after {table.moves} moves; the players "
-                    "come back with their tokens")  # fmt: skip
+        if saved.status == "lobby":
+            where = "between games" if table.phase == "over" else "in the lobby"
+            self.report(f"{table.name}: restored {where}; the players come back with "
+                        "their tokens")  # fmt: skip
+        else:
+            self.report(f"{table.name}: restored after {table.moves} moves; the players "
+                        "come back with their tokens")  # fmt: skip
         self.touched(table)
         return table
 
@@ -202,6 +213,8 @@ class Host:
             self._server.close()
         for table in self.tables.tables.values():
             table.close(reason)
+            if self.store is not None:
+                self.store.closed(table)
         for peer in list(self._peers):
             if peer.member is None:
                 peer.send(p.Bye(reason=reason))

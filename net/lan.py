@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,13 +29,6 @@ from net.table import Table
 log = logging.getLogger(__name__)
 
 ANY = (None, "", "0.0.0.0", "::")
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return address == "localhost"
 
 
 class LanHost:
@@ -87,10 +79,6 @@ class LanHost:
     def port(self) -> int:
         return self.host.port
 
-    @property
-    def loopback_only(self) -> bool:
-        return self.bind not in ANY and _is_loopback(str(self.bind))
-
     def addresses(self) -> list[str]:
         """``host:port`` lines to share with friends: every local address when listening
         on all of them, else the one listened on."""
@@ -117,8 +105,8 @@ class LanHost:
         ``net.discovery.Announcer``). Discovery is a convenience: it never raises."""
         from net import discovery
 
-        if self.bind not in ANY:
-            options.setdefault("interfaces", [str(self.bind)])
+        # only where the host listens: a loopback-only host stays on loopback
+        options.setdefault("listen", [address for address, _ in self.host.sockets])
         try:
             announcer = discovery.Announcer(**options)
             tables = self.host.tables.tables.values()

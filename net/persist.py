@@ -10,8 +10,14 @@ mismatch. ``docs/PROTOCOL.md`` ("Saved tables") documents the file format.
 
 Saves are atomic (a temp file in the same directory, fsync, ``os.replace``, fsync of
 the directory) and happen before the host sends anyone the views of a change: the
-host calls :meth:`Store.touched` synchronously after every change, before its
-writer tasks run, so a change that anyone saw is on disk.
+table calls :meth:`Store.touched` synchronously after every change, before it sends
+anything about it, so a change that anyone saw is on disk.
+
+A LAN host's store (``lobbies=True``) also saves each table outside a game, in the
+lobby and between games, while a person holds a seat (status ``lobby``: seats, tokens,
+owner, settings, the last result), so every token survives a crash at any moment; a
+game's start and end hand over between the two kinds of save in the order that keeps
+one of them whole, and :func:`load_all` resumes one save per table.
 
 A long game does not make memory or saves grow: once the table holds ``spill``
 entries, the store appends them to the game's history file (``<id>.history``, one
@@ -28,9 +34,13 @@ rounds, a bot's planned move) keeps the time it had left at the last save.
 
 Files (``data_dir()`` is platformdirs' user data dir, or ``$MOTHERLODE_DATA_DIR``)::
 
-    <data>/tables/<id>.json    a LAN table's unfinished game   (motherlode host --resume)
+    <data>/tables/<id>.json    a LAN table's unfinished game, or the table outside a
+                               game (lobby, between games)     (motherlode host --resume)
     <data>/tables/<id>.history the early moves of a long unfinished game (hotseat/ alike)
-    <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume")
+    <data>/hotseat/<id>.json   a hot-seat game on this keyboard (the menu's "Resume");
+                               one left before its first move is not kept
+    <data>/solo/<id>.json      a game against bots, while it runs; left half-way, it
+                               is archived as abandoned
     <data>/games/<id>.json     every finished or abandoned game (motherlode replay FILE)
 """
 
@@ -60,10 +70,12 @@ from net.table import Member, Seat, Settings, Table
 log = logging.getLogger(__name__)
 
 FORMAT = "motherlode-table"
-VERSION = 2
-READABLE = (1, 2)  # version 1: the whole log inline, no history file
+VERSION = 3
+# version 1: the whole log inline, no history file; version 2: the history file;
+# version 3: lobby saves (status "lobby") and the table's clock (``clock``)
+READABLE = (1, 2, 3)
 SPILL = 64  # entries a table keeps in memory before the store moves them to history
-STATUSES = ("playing", "finished", "abandoned")
+STATUSES = ("playing", "finished", "abandoned", "lobby")
 _ACTION = msgspec.json.Decoder(p.GameAction)
 _ENCODER = msgspec.json.Encoder()
 
@@ -163,6 +175,15 @@ class _Record:
         return f"{self.id}.history"
 
 
+@dataclass
+class _Lobby:
+    """A table's save outside a game: its file id, and what it last saved."""
+
+    id: str
+    key: tuple = ()
+    saved: bool = False  # its file exists
+
+
 class Store:
     """Saves the tables of a host after every change (see the module docstring).
 
@@ -178,21 +199,28 @@ class Store:
         *,
         report: Callable[[str], None] | None = None,
         spill: int = SPILL,
+        lobbies: bool = True,
     ) -> None:
         if spill < 1:
             raise ValueError("spill must be at least 1")
+        #: save tables outside a game too (lobby, between games), while a person holds
+        #: a seat, so their tokens survive a crash; a hot-seat store does not
+        self.lobbies = lobbies
         self.directory = Path(directory)
         self.archive = Path(archive) if archive is not None else self.directory.parent / "games"
         self.report = report or (lambda text: None)
         self.spill = spill
         self._records: dict[int, _Record] = {}  # by id(table)
+        self._lobbies: dict[int, _Lobby] = {}  # by id(table)
         self._failed = False
         self.saves = 0  # files written (figures for the benchmarks)
 
     @classmethod
     def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
-        """The store under the data directory: ``kind`` is "tables" or "hotseat"."""
+        """The store under the data directory: ``kind`` is "tables", "hotseat" or
+        "solo"."""
         root = data_dir()
+        kwargs.setdefault("lobbies", kind == "tables")
         return cls(root / kind, root / "games", **kwargs)
 
     def _stage(self, name: str) -> None:
@@ -200,6 +228,9 @@ class Store:
 
     def adopt(self, table: Table, save: Saved) -> None:
         """Continue saving a restored table into the file it came from."""
+        if save.status == "lobby":
+            self._lobbies[id(table)] = _Lobby(save.id, self._lobby_key(table), saved=True)
+            return
         self._records[id(table)] = _Record(
             id=save.id,
             game_no=table.games_played,
@@ -228,31 +259,91 @@ class Store:
         """Save ``table`` if it changed since its last save; the table calls this
         before it sends anyone the views of a change. Never raises: a failed save is
         reported once and logged, and the game goes on."""
-        if table.driver is None or table.seed is None:
-            return  # no game yet: nothing to resume
-        record = self._records.get(id(table))
-        if record is None or record.game_no != table.games_played:
-            record = self._new_record(table, now)
-            self._records[id(table)] = record
-        if record.archived:
-            return  # this game is over and kept; the next one gets a new file
-        key = self._key(table)
-        if key == record.key:
-            return
-        finished = table.driver.over or table.phase != "playing"
         try:
-            self._save(table, record, now, finished)
+            if table.driver is not None and table.seed is not None:
+                if self._touched_game(table, now):
+                    return
+            if self.lobbies:
+                self._touched_lobby(table, now)
         except Exception as exc:  # a full disk must not end the game
             log.exception("cannot save the table %s", table.name)
             if not self._failed:
                 self._failed = True
                 self.report(f"cannot save {table.name!r}: {exc}; the game goes on unsaved")
-            return
+
+    def _touched_game(self, table: Table, now: float) -> bool:
+        """Save the table's current game; False once that game is over and archived
+        (then the table is saved as a lobby)."""
+        record = self._records.get(id(table))
+        if record is None or record.game_no != table.games_played:
+            record = self._new_record(table, now)
+            self._records[id(table)] = record
+        if record.archived:
+            return False  # this game is over and kept; the next one gets a new file
+        key = self._key(table)
+        if key == record.key:
+            return True
+        finished = table.driver is None or table.driver.over or table.phase != "playing"
+        if finished and self.lobbies:
+            # the lobby after the game first: a crash before the archive leaves both
+            # saves, and the unfinished game wins (load_all); after it, the lobby
+            self._touched_lobby(table, now)
+        self._save(table, record, now, finished)
         record.key = key
         record.archived = finished
+        if not finished:
+            self._drop_lobby(table)  # the game's save holds the seats from now on
+        return True
+
+    def _touched_lobby(self, table: Table, now: float) -> None:
+        """Save a table outside a game (its seats, tokens, owner and settings) while a
+        person holds a seat; with nobody to come back, its save is removed."""
+        lobby = self._lobbies.get(id(table))
+        if lobby is None:
+            lobby = self._lobbies[id(table)] = _Lobby(self._new_id(table))
+        if not any(s.member is not None for s in table.seats):
+            self._drop_lobby(table)
+            return
+        key = self._lobby_key(table)
+        if lobby.saved and key == lobby.key:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        document = lobby_document(table, lobby.id, now)
+        atomic_write(self.directory / f"{lobby.id}.json", _ENCODER.encode(document), self._stage)
+        self.saves += 1
+        lobby.key, lobby.saved = key, True
+
+    def _drop_lobby(self, table: Table) -> None:
+        lobby = self._lobbies.get(id(table))
+        if lobby is not None and lobby.saved:
+            self._remove(self.directory / f"{lobby.id}.json")
+            lobby.saved, lobby.key = False, ()
+
+    def closed(self, table: Table) -> None:
+        """The host closed cleanly and told everyone: a table outside a game has
+        nothing to resume, so its lobby save goes (a game in play stays saved)."""
+        if table.phase != "playing":
+            try:
+                self._drop_lobby(table)
+            except OSError:
+                log.exception("cannot remove the lobby save of %s", table.name)
+
+    @staticmethod
+    def _lobby_key(table: Table) -> tuple:
+        return (
+            table.phase,
+            table.games_played,
+            id(table.owner),
+            tuple((s.name, s.kind, id(s.member), s.difficulty) for s in table.seats),
+            tuple(asdict(table.settings).values()),
+        )
+
+    @staticmethod
+    def _new_id(table: Table) -> str:
+        return f"{_slug(table.name)}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
 
     def _new_record(self, table: Table, now: float) -> _Record:
-        ident = f"{_slug(table.name)}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+        ident = self._new_id(table)
         first = table.settings.first_player
         first_drawn = first is None or first >= len(table.seats)
         return _Record(
@@ -313,6 +404,27 @@ class Store:
                 path.unlink()
         _fsync_dir(live.parent)
 
+    def live_save(self, table: Table) -> Path | None:
+        """The live save of ``table``'s current game, if it has one on disk."""
+        record = self._records.get(id(table))
+        if record is None or record.archived:
+            return None
+        path = self.directory / f"{record.id}.json"
+        return path if path.exists() else None
+
+    def close_table(self, table: Table, *, keep: bool) -> Path | None:
+        """The table's game ends half-way (its player left): ``keep`` archives it as
+        abandoned, for replays; otherwise its live save is deleted (nothing to keep,
+        e.g. a game nobody moved in). Returns the archived file, if any."""
+        live = self.live_save(table)
+        if live is None:
+            return None
+        self._records.pop(id(table), None)
+        if keep:
+            return self.abandon(live)
+        self._remove(live)
+        return None
+
     # -- reading ---------------------------------------------------------------------
 
     def unfinished(self) -> list[Path]:
@@ -342,9 +454,13 @@ class Store:
         return count
 
     def abandon(self, path: Path | str) -> Path:
-        """Move an unfinished save to the archive, marked abandoned (kept for replays)."""
+        """Move an unfinished save to the archive, marked abandoned (kept for replays);
+        a lobby save, which holds no game, is deleted. Returns where it went."""
         path = Path(path)
         raw = msgspec.json.decode(path.read_bytes())
+        if raw.get("status") == "lobby":
+            self._remove(path)  # a table outside a game: nothing to replay
+            return path
         raw["status"] = "abandoned"
         history = raw.get("history") or {"file": "", "bytes": 0}
         chunks = self_contained(raw, path.parent / history["file"], history["bytes"])
@@ -393,11 +509,6 @@ def table_document(table: Table, record: _Record, now: float, status: str) -> di
     the ``history`` file's (see docs/PROTOCOL.md)."""
     driver = table.driver
     assert driver is not None and table.seed is not None
-    members = {}
-    for seat in table.seats:
-        member = seat.member
-        if member is not None and member.id not in members:
-            members[member.id] = {"id": member.id, "name": member.name, "secret": member.secret}
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -405,22 +516,15 @@ def table_document(table: Table, record: _Record, now: float, status: str) -> di
         "id": record.id,
         "saved_at": now,
         "saved_wall": time.time(),
+        "clock": table.clock(now),
         "table": {
             "name": table.name,
             "game": table.game,
             "settings": asdict(table.settings),
             "games_played": table.games_played,
         },
-        "seats": [
-            {
-                "name": s.name,
-                "kind": s.kind,
-                "member": None if s.member is None else s.member.id,
-                "difficulty": s.difficulty,
-            }
-            for s in table.seats
-        ],
-        "members": list(members.values()),
+        "seats": _seats_doc(table.seats),
+        "members": _members_doc(table.seats),
         "owner": None if table.owner is None else table.owner.id,
         "game": {
             "players": record.players,
@@ -447,6 +551,65 @@ def table_document(table: Table, record: _Record, now: float, status: str) -> di
             "sha256": record.history_hash.hexdigest(),
         }
     return document
+
+
+def lobby_document(table: Table, ident: str, now: float) -> dict[str, Any]:
+    """A save of a table outside a game (see docs/PROTOCOL.md): who holds which seat,
+    their tokens, the owner and the settings; and after a game, its result. Ready
+    flags are not kept: everyone comes back not ready."""
+    # a game that just ended is saved as the table it leaves: the seats of players who
+    # left for good are freed (as Table._finish does)
+    seats = [s for s in table.seats if s.kind == "bot" or s.member is not None]
+    result = None
+    driver = table.driver
+    if table.phase != "lobby" and driver is not None and driver.over and table.seed:
+        winners, scores = driver.result()
+        result = {"winners": winners, "scores": scores, "seed": table.seed,
+                  "seed_hash": table.seed_hash}  # fmt: skip
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "status": "lobby",
+        "id": ident,
+        "saved_at": now,
+        "saved_wall": time.time(),
+        "table": {
+            "name": table.name,
+            "game": table.game,
+            "settings": asdict(table.settings),
+            "games_played": table.games_played,
+        },
+        "phase": "lobby" if table.phase == "lobby" else "over",
+        "result": result,
+        "seats": _seats_doc(seats),
+        "members": _members_doc(seats),
+        "owner": None if table.owner is None else table.owner.id,
+        "game": None,
+        "snapshot": None,
+        "history": None,
+        "log": [],
+    }
+
+
+def _seats_doc(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": s.name,
+            "kind": s.kind,
+            "member": None if s.member is None else s.member.id,
+            "difficulty": s.difficulty,
+        }
+        for s in seats
+    ]
+
+
+def _members_doc(seats: list[Seat]) -> list[dict[str, Any]]:
+    members: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        member = seat.member
+        if member is not None and member.id not in members:
+            members[member.id] = {"id": member.id, "name": member.name, "secret": member.secret}
+    return list(members.values())
 
 
 # ---------------------------------------------------------------------------
@@ -513,11 +676,14 @@ class _Document(msgspec.Struct):
     seats: list[_SeatsDoc]
     members: list[_MemberDoc]
     owner: int | None
-    game: _GameDoc
-    log: list[_Entry]
-    snapshot: _Snapshot
+    game: _GameDoc | None = None  # None only in a lobby save
+    log: list[_Entry] = []
+    snapshot: _Snapshot | None = None  # None only in a lobby save
     saved_wall: float | None = None
     history: _History | None = None
+    phase: str = "lobby"  # a lobby save's: "lobby", or "over" (between games)
+    clock: float | None = None  # the table's clock at the save (before version 3: saved_at)
+    result: dict[str, Any] | None = None  # a lobby save's last game result
 
 
 @dataclass
@@ -575,6 +741,11 @@ class Saved:
             raise SaveError(f"{where} has an unknown status {doc.status!r}")
         if doc.table.game not in ("nuggets", "foolsgold"):
             raise SaveError(f"{where} is of an unknown game {doc.table.game!r}")
+        if doc.status == "lobby":
+            if doc.phase not in ("lobby", "over"):
+                raise SaveError(f"{where} has an unknown phase {doc.phase!r}")
+        elif doc.game is None or doc.snapshot is None:
+            raise SaveError(f"{where} is damaged: a {doc.status} game without its game or snapshot")
         saved = cls(path, doc, raw)
         if doc.history is not None:
             saved._read_history(doc.history)
@@ -635,15 +806,24 @@ class Saved:
 
     @property
     def players(self) -> list[str]:
+        """The names by seat: the game's, or a lobby's seats."""
+        if self.doc.game is None:
+            return [s.name for s in self.doc.seats]
         return list(self.doc.game.players)
 
     @property
     def first_drawn(self) -> bool:
-        return self.doc.game.first_drawn
+        return self._game.first_drawn
 
     @property
     def started_at(self) -> float:
-        return self.doc.game.started_at
+        return self._game.started_at
+
+    @property
+    def _game(self) -> _GameDoc:
+        if self.doc.game is None:
+            raise SaveError(f"{self._where()} is a table outside a game: it holds no game")
+        return self.doc.game
 
     @property
     def saved_at(self) -> float:
@@ -668,6 +848,9 @@ class Saved:
         when = ""
         if self.doc.saved_wall:
             when = ", saved " + time.strftime("%Y-%m-%d %H:%M", time.localtime(self.doc.saved_wall))
+        if self.status == "lobby":
+            where = "in the lobby" if self.doc.phase == "lobby" else "between games"
+            return f"{title} at {self.name!r}, {where}: {', '.join(self.players)}{when}"
         return (
             f"{title} at {self.name!r}: {', '.join(self.players)}; {len(self.doc.log)} moves{when}"
         )
@@ -686,7 +869,7 @@ class Saved:
         return str(self.path) if self.path is not None else "the save"
 
     def new_driver(self) -> Driver:
-        settings, game = self.settings(), self.doc.game
+        settings, game = self.settings(), self._game
         driver = make_driver(
             self.game,
             game.players,
@@ -707,13 +890,13 @@ class Saved:
         """Rebuild the game: deal, then every log entry in order, checking each step's
         events against the log and the end against the snapshot. ``on_step`` sees the
         driver after each step. Raises SaveError on any mismatch."""
-        where = self._where()
-        if hashlib.sha256(self.doc.game.seed.encode()).hexdigest() != self.doc.game.seed_hash:
+        where, game = self._where(), self._game
+        if hashlib.sha256(game.seed.encode()).hexdigest() != game.seed_hash:
             raise SaveError(f"{where} does not replay: the seed does not match its hash")
         driver = self.new_driver()
-        events = driver.start(self.doc.game.started_at)
+        events = driver.start(game.started_at)
         if on_step is not None:
-            on_step(driver, Step(0, self.doc.game.started_at, "host", None, None, events))
+            on_step(driver, Step(0, game.started_at, "host", None, None, events))
         entries = self.doc.log if upto is None else self.doc.log[:upto]
         for n, entry in enumerate(entries, 1):
             try:
@@ -736,6 +919,7 @@ class Saved:
 
     def _check_snapshot(self, driver: Driver) -> None:
         snap, where = self.doc.snapshot, self._where()
+        assert snap is not None  # parse() refuses a game without one
         if snap.entries != len(self.doc.log):
             raise SaveError(f"{where} is inconsistent: {len(self.doc.log)} moves, "
                             f"but the snapshot was taken after {snap.entries}")  # fmt: skip
@@ -763,8 +947,12 @@ class Saved:
 
     def restore(self, now: float, report: Callable[[str], None] | None = None) -> Table:
         """A live table in the state of the save: the game replayed, the bots as they
-        were, every person away since ``now`` (they come back with their tokens).
-        ``now`` must not be before the save's time (see :func:`resume_time`)."""
+        were, every person away since ``now`` (they come back with their tokens), the
+        game held until they are (``Table.hold``).
+        ``now`` must not be before the save's time (see :func:`resume_time`). A lobby
+        save gives the table outside a game, its people away likewise."""
+        if self.status == "lobby":
+            return self._restore_lobby(now, report)
         if self.status != "playing":
             raise SaveError(f"{self._where()} holds a {self.status} game: replay it instead")
         if now < self.saved_at:
@@ -772,25 +960,13 @@ class Saved:
                 f"cannot restore {self._where()} at {now:.3f}: the host's clock must "
                 f"start at the save's time {self.saved_at:.3f} or later"
             )
-        doc = self.doc
-        if len(doc.seats) != len(doc.game.players):
+        doc, game = self.doc, self._game
+        if len(doc.seats) != len(game.players):
             raise SaveError(f"{self._where()} is inconsistent: seats and players differ")
         table = Table(doc.table.name, doc.table.game, self.settings(), report=report)
-        members = {
-            m.id: Member(name=m.name, id=m.id, secret=m.secret, connected=False, table=table)
-            for m in doc.members
-        }
-        for i, s in enumerate(doc.seats):
-            if s.kind not in ("human", "local", "bot"):
-                raise SaveError(f"{self._where()}: seat {i} is of an unknown kind {s.kind!r}")
-            if (s.kind == "bot" and s.member is not None) or (
-                s.kind == "local" and s.member is None
-            ):
-                raise SaveError(f"{self._where()}: seat {i} does not match its member")
-            if s.member is not None and s.member not in members:
-                raise SaveError(f"{self._where()}: seat {i} names an unknown member")
-        table.seed = doc.game.seed
-        table.seed_hash = doc.game.seed_hash
+        members = self._members(table)
+        table.seed = game.seed
+        table.seed_hash = game.seed_hash
         table.games_played = doc.table.games_played
         brains = {}
         for i, s in enumerate(doc.seats):
@@ -811,6 +987,11 @@ class Saved:
         driver = self.replay(think)
         if driver.over:
             raise SaveError(f"{self._where()} holds a game that is over")
+        # the table's clock goes on from where it stood at the save
+        at = doc.clock if doc.clock is not None else self.saved_at
+        if at > self.saved_at:
+            raise SaveError(f"{self._where()} is inconsistent: its clock is ahead of the save")
+        table.held = now - at
         table.driver = driver
         table.phase = "playing"
         table.log = [msgspec.to_builtins(e) for e in doc.log[self.history_entries :]]
@@ -827,9 +1008,63 @@ class Saved:
             if seat.kind != "bot" and seat.member is None:
                 table._stand_in(i)  # the player had left for good
                 if seat.brain is not None:
-                    seat.plan = seat.brain.plan(driver.view(i), now)
+                    seat.plan = seat.brain.plan(driver.view(i), at)
         table.members = list(members.values())
         table.owner = members.get(doc.owner) if doc.owner is not None else None
+        table.hold(now)  # nothing happens until the people are back (or the grace ends)
+        return table
+
+
+    def _members(self, table: Table) -> dict[int, Member]:
+        """The saved people, away, and a check of every seat against them."""
+        doc = self.doc
+        members = {
+            m.id: Member(name=m.name, id=m.id, secret=m.secret, connected=False, table=table)
+            for m in doc.members
+        }
+        for i, s in enumerate(doc.seats):
+            if s.kind not in ("human", "local", "bot"):
+                raise SaveError(f"{self._where()}: seat {i} is of an unknown kind {s.kind!r}")
+            if (s.kind == "bot" and s.member is not None) or (
+                s.kind == "local" and s.member is None
+            ):
+                raise SaveError(f"{self._where()}: seat {i} does not match its member")
+            if s.member is not None and s.member not in members:
+                raise SaveError(f"{self._where()}: seat {i} names an unknown member")
+        return members
+
+    def _restore_lobby(self, now: float, report: Callable[[str], None] | None) -> Table:
+        """The table outside a game: seats, owner, settings; every person away since
+        ``now``, not ready. An away seat is freed after the grace period, as when a
+        player drops in the lobby."""
+        doc = self.doc
+        if now < self.saved_at:
+            raise SaveError(
+                f"cannot restore {self._where()} at {now:.3f}: the host's clock must "
+                f"start at the save's time {self.saved_at:.3f} or later"
+            )
+        table = Table(doc.table.name, doc.table.game, self.settings(), report=report)
+        members = self._members(table)
+        if any(s.kind == "human" and s.member is None for s in doc.seats):
+            raise SaveError(f"{self._where()}: a lobby seat has no player")
+        table.phase = doc.phase
+        table.games_played = doc.table.games_played
+        if doc.result is not None:
+            try:
+                table.result = msgspec.convert({"type": "over", **doc.result}, p.Over)
+            except msgspec.ValidationError as exc:
+                raise SaveError(f"{self._where()} has a damaged result: {exc}") from None
+            table.seed_hash = table.result.seed_hash
+        for s in doc.seats:
+            member = members.get(s.member) if s.member is not None else None
+            seat = Seat(name=s.name, kind=s.kind, member=member, difficulty=s.difficulty)
+            if member is not None:
+                seat.away_since = now
+            table.seats.append(seat)
+        table.members = [m for m in members.values() if table.seats_of(m)]
+        table.owner = members.get(doc.owner) if doc.owner is not None else None
+        if table.owner not in table.members:
+            table.owner = next((s.member for s in table.seats if s.kind == "human"), None)
         return table
 
 
@@ -840,19 +1075,47 @@ def resume_time(saves: Iterable[Saved]) -> float:
 
 def load_all(store: Store) -> tuple[list[Saved], list[str]]:
     """Every unfinished save of ``store`` that reads, and a message for each that does
-    not (those files are left in place). ``Saved.restore`` replays and checks them."""
+    not (those files are left in place). ``Saved.restore`` replays and checks them.
+
+    A table has one save to resume: a lobby save is dropped (its file deleted) when
+    another save of the same table holds the same people (a token in common) and
+    wins: an unfinished game (a crash came between the two writes of a game's start or
+    end, and the game is the one anyone saw), or a newer lobby save. Saves of one name
+    with nobody in common (a host started anew without ``--resume``) are all kept; a
+    host restores the first and refuses the others by name."""
     store.sweep()
-    good, problems = [], []
+    good: list[Saved] = []
+    problems = []
     for path in store.unfinished():
         try:
             saved = Saved.load(path)
-            if saved.status != "playing":
+            if saved.status not in ("playing", "lobby"):
                 raise SaveError(f"{path} is marked {saved.status}")
         except SaveError as exc:
             problems.append(f"{exc}. The file is kept; move it away to silence this.")
             continue
         good.append(saved)
-    return good, problems
+    kept = []
+    for i, saved in enumerate(good):  # oldest first
+        if saved.status == "lobby" and any(
+            other.name.casefold() == saved.name.casefold()
+            and (other.status == "playing" or j > i)
+            and _same_people(saved, other)
+            for j, other in enumerate(good)
+            if other is not saved
+        ):
+            if saved.path is not None:
+                with contextlib.suppress(OSError):
+                    saved.path.unlink()
+            continue
+        kept.append(saved)
+    return kept, problems
+
+
+def _same_people(one: Saved, other: Saved) -> bool:
+    """Whether two saves share a person (a whole token: ids alone repeat across hosts)."""
+    return bool({(m.id, m.secret) for m in one.doc.members}
+                & {(m.id, m.secret) for m in other.doc.members})  # fmt: skip
 
 
 def saving_host(store: Store, **kwargs: Any) -> Any:

@@ -37,7 +37,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-from net.text import strip_controls
+from net.text import clean_text, quote_peer, strip_controls
 
 PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024
@@ -80,6 +80,7 @@ class Code(StrEnum):
     NOT_PLAYING = "not_playing"
     NOT_SEATED = "not_seated"
     NOT_YOUR_SEAT = "not_your_seat"
+    WAITING = "waiting"
     WRONG_GAME = "wrong_game"
     ILLEGAL_ACTION = "illegal_action"
     # the host itself
@@ -87,15 +88,17 @@ class Code(StrEnum):
 
 
 class ProtocolError(Exception):
-    """A protocol violation, with a stable :class:`Code` and a message for a person."""
+    """A protocol violation, with a stable :class:`Code` and a message for a person;
+    ``ref`` is the type of the message refused, when it is known."""
 
-    def __init__(self, code: Code, message: str) -> None:
+    def __init__(self, code: Code, message: str, ref: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.ref = ref
 
     def to_message(self) -> Error:
-        return Error(code=self.code, message=self.message)
+        return Error(code=self.code, message=self.message, ref=self.ref)
 
 
 class LocalProtocolError(ProtocolError):
@@ -289,6 +292,10 @@ class TableInfo(Struct, kw_only=True):
     settings: TableSettings
     spectators: int
     seed_hash: str | None = None
+    # a restored game waiting for its people: their seats, and the seconds left (at
+    # the time this was sent) before it goes on without them
+    waiting: list[int] = []
+    wait_left: float | None = None
 
 
 class Welcome(_Msg, tag="welcome"):
@@ -343,9 +350,16 @@ class Over(_Msg, tag="over"):
 
 
 class Error(_Msg, tag="error"):
+    """A refusal. Its ``message`` is cleaned on construction (``net.text.clean_text``),
+    so no error ever echoes a peer's escape sequences, controls or invisible text,
+    whoever built it from whatever a peer sent."""
+
     code: str
     message: str
     ref: str | None = None
+
+    def __post_init__(self) -> None:
+        self.message = clean_text(self.message)
 
 
 class Bye(_Msg, tag="bye"):
@@ -399,6 +413,10 @@ _SENDABLE = {
     HOST: HostMessage.__args__,
     CLIENT: ClientMessage.__args__,
 }
+_RECEIVABLE_TYPES = {
+    HOST: frozenset(m.__struct_config__.tag for m in ClientMessage.__args__),
+    CLIENT: frozenset(m.__struct_config__.tag for m in HostMessage.__args__),
+}
 
 
 def nesting_depth(line: bytes) -> int:
@@ -413,26 +431,64 @@ def nesting_depth(line: bytes) -> int:
     return deepest
 
 
-def _classify_decode_error(line: bytes, exc: Exception) -> RemoteProtocolError:
-    text = str(exc)
+class _TypeOnly(Struct):
+    type: Any = None
+
+
+# A \u escape of a surrogate: high ones must be followed by a low one, which msgspec
+# refuses with a puzzling "truncated" when they are not.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _peer_type(line: bytes) -> Any:
+    """The ``type`` of a line that is JSON (the last one if given twice), else None."""
+    try:
+        return msgspec.json.decode(line, type=_TypeOnly).type
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+
+
+def _classify_decode_error(
+    line: bytes, exc: Exception, known: frozenset[str] = frozenset()
+) -> RemoteProtocolError:
+    """The coded error for a line the decoder refused. No message quotes the peer's
+    text uncleaned (``net.text.quote_peer``); ``ref`` is the message type when the line
+    names one of ``known`` and the fault is in its fields."""
+    text = clean_text(str(exc))  # msgspec's words may quote the peer (enum values)
+    if len(text) > 200:  # keep the path at the end: it says which field
+        text = f"{text[:120]}…{text[-60:]}"
     if isinstance(exc, msgspec.ValidationError):
+        kind = _peer_type(line)
+        ref = kind if isinstance(kind, str) and kind in known else None
         if "Number out of range" in text:
-            return RemoteProtocolError(Code.BAD_NUMBER, f"a number is out of range: {text}")
+            return RemoteProtocolError(Code.BAD_NUMBER, f"a number is out of range: {text}", ref)
         if text.startswith("Expected `object`"):
             return RemoteProtocolError(Code.BAD_JSON, "each line must be one JSON object")
         if "missing required field `type`" in text or text.endswith("at `$.type`"):
+            if not isinstance(kind, str):
+                message = 'a message needs a "type", a string'
+            elif ref is not None:
+                message = '"type" is given twice, with different values'
+            else:
+                message = f"unknown message type {quote_peer(kind)}"
             return RemoteProtocolError(
-                Code.UNKNOWN_TYPE, f"unknown or missing message type ({text})"
+                Code.UNKNOWN_TYPE, f"{message}; types: {', '.join(sorted(known))}"
             )
         if "missing required field" in text:
-            return RemoteProtocolError(Code.MISSING_FIELD, text)
-        return RemoteProtocolError(Code.BAD_FIELD, text)
+            return RemoteProtocolError(Code.MISSING_FIELD, text, ref)
+        return RemoteProtocolError(Code.BAD_FIELD, text, ref)
     try:
         line.decode("utf-8")
     except UnicodeDecodeError:
         return RemoteProtocolError(Code.BAD_UTF8, "the line is not valid UTF-8")
     if _NONFINITE.search(_STRING.sub(b"", line)):
         return RemoteProtocolError(Code.BAD_NUMBER, "NaN and Infinity are not JSON numbers")
+    if _SURROGATE_ESCAPE.search(line) and ("surrogate" in text or "truncated" in text):
+        return RemoteProtocolError(
+            Code.BAD_JSON,
+            "malformed JSON: a \\u escape names a lone surrogate (\\ud800-\\udfff "
+            "without its pair), which is not a character",
+        )
     return RemoteProtocolError(Code.BAD_JSON, f"malformed JSON: {text}")
 
 
@@ -455,6 +511,7 @@ class Connection:
         self._error: RemoteProtocolError | None = None
         self._decoder = _DECODERS[self.role]
         self._sendable = _SENDABLE[self.role]
+        self._known = _RECEIVABLE_TYPES[self.role]
 
     @property
     def errored(self) -> bool:
@@ -526,7 +583,7 @@ class Connection:
         try:
             return self._decoder.decode(line)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise _classify_decode_error(line, exc) from None
+            raise _classify_decode_error(line, exc, self._known) from None
         except RecursionError:
             raise RemoteProtocolError(Code.TOO_DEEP, "nesting too deep") from None
 

@@ -15,6 +15,14 @@ In ``lobby`` and ``over`` the owner configures the table and adds or removes bot
 people join, take seats, get ready, and leave. In ``playing`` the seats are fixed: a
 player who drops is "away", and after the grace period a stand-in bot plays the seat
 until they come back with their resume token.
+
+Two clocks: ``now`` is always the host's. The game runs on the table's own clock,
+``Table.clock(now)``: the host's minus the time the table spent waiting. A game
+restored after a crash (``net.persist``) waits for its people (``hold``): until every
+seated person is back or the grace period ends, the table's clock stands still, so no
+deadline passes and no bot or stand-in acts, and game actions are refused. Everything
+the game sees or sends (actions, deadlines, bot plans, the log, ``state.at``) is on
+the table's clock; away times and the grace period on the host's.
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ from net.games import (
     make_driver,
 )
 from net.protocol import Code
-from net.text import CHAT_MAX, NAME_MAX, TABLE_NAME_MAX, check_length, clean_text
+from net.text import CHAT_MAX, NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
 
 BOT_NAMES = (
     "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
@@ -180,6 +188,12 @@ class Table:
         # update sent): the LAN announcement's free seats, say
         self.on_update: Callable[[Table], None] | None = None
         self._stuck_deadline: float | None = None
+        # the table's clock (see the module docstring): host seconds it stood still in
+        # this game, and the wait now under way (host times), if any
+        self.held = 0.0
+        self.wait_since: float | None = None
+        self.wait_until: float | None = None
+        self._now = 0.0  # the host time of the latest call (for ``info``)
 
     # -- queries -----------------------------------------------------------------------
 
@@ -198,6 +212,23 @@ class Table:
         self.log.append(entry)
         if self.log_limit is not None and len(self.log) > self.log_limit:
             self.forget(len(self.log) - self.log_limit)
+
+    def clock(self, now: float) -> float:
+        """The table's clock (the game's time) at host time ``now``."""
+        return (now if self.wait_since is None else self.wait_since) - self.held
+
+    def waiting_for(self) -> list[int]:
+        """The seats a restored game waits for: people not back yet (none if no wait)."""
+        if self.wait_since is None:
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind != "bot"
+            and s.member is not None
+            and not s.member.connected
+            and not s.standin
+        ]
 
     def seats_of(self, member: Member) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if seat.member is member]
@@ -230,16 +261,23 @@ class Table:
             settings=self.settings.info(),
             spectators=sum(1 for m in self.members if m.spectator),
             seed_hash=self.seed_hash,
+            waiting=self.waiting_for(),
+            wait_left=(
+                None if self.wait_until is None else round(max(0.0, self.wait_until - self._now), 3)
+            ),
         )
 
     def next_wakeup(self) -> float | None:
         """When ``tick`` next has something to do, or None."""
         times = []
-        if self.phase == "playing" and self.driver is not None:
+        if self.wait_until is not None:
+            times.append(self.wait_until)
+        elif self.phase == "playing" and self.driver is not None:
+            # the game's times are on the table's clock: the host's is ``held`` ahead
             deadline = self.driver.deadline()
             if deadline is not None and deadline != self._stuck_deadline:
-                times.append(deadline)
-            times.extend(s.plan[1] for s in self.seats if s.plan is not None)
+                times.append(deadline + self.held)
+            times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
         times.extend(
             s.away_since + self.settings.grace
             for s in self.seats
@@ -254,7 +292,13 @@ class Table:
             if member.connected:
                 member.deliver(message)
 
+    def _save(self, now: float) -> None:
+        if self.on_change is not None:
+            self.on_change(self, now)
+
     def _update(self) -> None:
+        # saved before anyone sees it (a lobby's settings, seats and owner too)
+        self._save(self._now)
         self._send_all(p.TableUpdate(table=self.info()))
         if self.on_update is not None:
             self.on_update(self)
@@ -264,15 +308,17 @@ class Table:
 
     def _send_states(self, member: Member, events: list[dict[str, Any]], now: float) -> None:
         assert self.driver is not None
+        at = self.clock(now)
         if member.spectator:
-            member.deliver(p.State(seat=None, view=self.driver.view(None), events=events, at=now))
+            member.deliver(p.State(seat=None, view=self.driver.view(None), events=events, at=at))
             return
         for i in self.seats_of(member):
-            member.deliver(p.State(seat=i, view=self.driver.view(i), events=events, at=now))
+            member.deliver(p.State(seat=i, view=self.driver.view(i), events=events, at=at))
 
     def _broadcast(self, events: list[dict[str, Any]], now: float) -> None:
         """Each seat its own view, spectators the public one, all with the events."""
         assert self.driver is not None
+        at = self.clock(now)
         public: p.State | None = None
         for member in list(self.members):
             if not member.connected:
@@ -280,7 +326,7 @@ class Table:
             if member.spectator:
                 # one object for every spectator: the shell encodes it once
                 if public is None:
-                    public = p.State(seat=None, view=self.driver.view(None), events=events, at=now)
+                    public = p.State(seat=None, view=self.driver.view(None), events=events, at=at)
                 member.deliver(public)
             else:
                 self._send_states(member, events, now)
@@ -288,19 +334,21 @@ class Table:
     # -- joining -----------------------------------------------------------------------
 
     def _unique(self, name: str) -> str:
-        taken = {s.name.casefold() for s in self.seats}
-        taken |= {m.name.casefold() for m in self.members}
-        if name.casefold() not in taken:
+        # compared as people read them (net.text.visible_key): look-alikes get a suffix
+        taken = {visible_key(s.name) for s in self.seats}
+        taken |= {visible_key(m.name) for m in self.members}
+        if visible_key(name) not in taken:
             return name
         for n in itertools.count(2):
             suffix = f" {n}"
-            candidate = name[: NAME_MAX - len(suffix)] + suffix
-            if candidate.casefold() not in taken:
+            candidate = clean_text(name[: NAME_MAX - len(suffix)]) + suffix
+            if visible_key(candidate) not in taken:
                 return candidate
         raise AssertionError("unreachable")
 
     def join(self, member: Member, now: float) -> None:
         """Seat a new member (or add a spectator) and welcome it; raises Refusal."""
+        self._now = now
         if not member.spectator:
             if self.phase == "playing":
                 raise Refusal(
@@ -323,6 +371,7 @@ class Table:
             seat = len(self.seats) - 1
             if self.owner is None:
                 self.owner = member
+            self._save(now)  # the token is on disk before the welcome carries it
         member.deliver(self._welcome(member, resumed=False))
         if member.name != requested:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
@@ -348,6 +397,7 @@ class Table:
         """Hand ``old``'s seats to a new connection that proved it holds the token."""
         if not hmac.compare_digest(old.secret.encode(), secret.encode()):
             raise Refusal(Code.BAD_TOKEN, "That resume token is not valid; join anew.")
+        self._now = now
         if old.connected:
             # the old connection has not noticed it is gone; the newest one wins
             old.deliver(p.Bye(reason="replaced"))
@@ -365,10 +415,11 @@ class Table:
         for i in back:
             self._notice("back", self.seats[i].name, i)
         self.report(f"{self.name}: {old.name} is back")
-        self._update()
-        if self.phase == "playing":
-            self._send_states(old, [], now)
-        elif self.phase == "over" and self.result is not None:
+        if not self._wait_over(now):  # if everyone is back, the game goes on (and they see it)
+            self._update()
+            if self.phase == "playing":
+                self._send_states(old, [], now)
+        if self.phase == "over" and self.result is not None:
             old.deliver(self.result)  # it may have missed the end while away
         return old
 
@@ -380,6 +431,7 @@ class Table:
             return
         if link is not None and member.link is not link:
             return  # an old connection, replaced by a resume
+        self._now = now
         member.connected = False
         member.deliver, member.close = _noop, (lambda reason: None)
         seats = self.seats_of(member)
@@ -404,12 +456,28 @@ class Table:
                 self._stand_in(i, now)
                 self.seats[i].member = None
         else:
-            self.seats = [s for s in self.seats if s.member is not member]
+            self._drop_seats(lambda s: s.member is not member)
         if self.owner is member:
             humans = [s.member for s in self.seats if s.kind == "human" and s.member is not None]
             self.owner = humans[0] if humans else None
             if self.owner is not None:
                 self._notice("owner", self.owner.name, self.seats_of(self.owner)[0])
+
+    def _drop_seats(self, keep: Callable[[Seat], bool]) -> None:
+        """Free the seats not kept (outside a game). The seats after them move down, so
+        every connection whose seat numbers change gets a fresh ``welcome`` with its
+        new ones, and ``first_player`` follows the person it named (or goes back to
+        random if they left)."""
+        before = {m: self.seats_of(m) for m in self.members if not m.spectator}
+        first = self.settings.first_player
+        chosen = self.seats[first] if first is not None and first < len(self.seats) else None
+        self.seats = [s for s in self.seats if keep(s)]
+        if chosen is not None:
+            self.settings.first_player = self.seats.index(chosen) if chosen in self.seats else None
+        self._save(self._now)  # the new seat numbers are on disk before anyone is told
+        for member, seats in before.items():
+            if member.connected and member in self.members and self.seats_of(member) != seats:
+                member.deliver(self._welcome(member, resumed=False))
 
     def _stand_in(self, i: int, now: float | None = None) -> None:
         """A bot plays seat ``i`` from now on; with ``now`` it plans at once."""
@@ -422,12 +490,13 @@ class Table:
         self._notice("standin", seat.name, i)
         self.report(f"{self.name}: a stand-in bot plays for {seat.name}")
         if now is not None and self.driver is not None and not self.driver.over:
-            seat.plan = seat.brain.plan(self.driver.view(i), now)
+            seat.plan = seat.brain.plan(self.driver.view(i), self.clock(now))
 
     # -- requests ----------------------------------------------------------------------
 
     def handle(self, member: Member, message: Any, now: float) -> None:
         """One message from a member; a refusal goes back as an ``error``."""
+        self._now = now
         try:
             handler = self._HANDLERS.get(type(message))
             if handler is not None:
@@ -528,7 +597,8 @@ class Table:
         self._owner_in_lobby(member)
         if message.seat >= len(self.seats) or self.seats[message.seat].kind != "bot":
             raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds no bot.")
-        del self.seats[message.seat]
+        gone = self.seats[message.seat]
+        self._drop_seats(lambda s: s is not gone)
         self._update()
 
     def _add_local(self, member: Member, message: p.AddLocal, now: float) -> None:
@@ -546,6 +616,7 @@ class Table:
             raise Refusal(Code.BAD_NAME, problem)
         seat = Seat(name=self._unique(name), kind="local", member=member, ready=True)
         self.seats.append(seat)
+        self._save(now)
         # the controller learns its new seat list from a fresh welcome
         member.deliver(self._welcome(member, resumed=False))
         self._notice("joined", seat.name, len(self.seats) - 1)
@@ -571,7 +642,9 @@ class Table:
             raise Refusal(Code.BAD_TEXT, problem)
         seats = self.seats_of(member)
         self._send_all(
-            p.ChatLine(name=member.name, seat=seats[0] if seats else None, text=text, at=now)
+            p.ChatLine(
+                name=member.name, seat=seats[0] if seats else None, text=text, at=self.clock(now)
+            )
         )
 
     def _leave(self, member: Member, message: p.Leave, now: float) -> None:
@@ -586,18 +659,21 @@ class Table:
                 for i in seats:
                     if not self.seats[i].standin:
                         self._stand_in(i, now)
-                self._update()
+                if not self._wait_over(now):
+                    self._update()
             return
         self._remove_member(member, now)
+        self._save(now)  # the seat is given up on disk before the goodbye
         member.deliver(p.Bye(reason="left"))
         member.close("left")
         if seats:
             self._notice("left", member.name, seats[0])
             self.report(f"{self.name}: {member.name} left")
-        self._update()
+        if not self._wait_over(now):
+            self._update()
 
     def _ping(self, member: Member, message: p.Ping, now: float) -> None:
-        member.deliver(p.Pong(id=message.id, at=now))
+        member.deliver(p.Pong(id=message.id, at=self.clock(now)))
 
     _HANDLERS: dict[type, Callable[..., None]] = {
         p.Ready: _ready,
@@ -615,6 +691,7 @@ class Table:
 
     def start(self, now: float) -> None:
         """Start the game now (host API: e.g. a table of bots); raises Refusal."""
+        self._now = now
         if self.phase == "playing":
             raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
         low, _ = PLAYER_RANGE[self.game]
@@ -628,6 +705,7 @@ class Table:
     def _start(self, now: float) -> None:
         self.phase = "playing"
         self.games_played += 1
+        self.held, self.wait_since, self.wait_until = 0.0, None, None
         self.started_at = now
         self.seed = self.settings.seed or secrets.token_hex(32)
         self.seed_hash = hashlib.sha256(self.seed.encode()).hexdigest()
@@ -672,6 +750,9 @@ class Table:
         seats = self.seats_of(member)
         if not seats:
             raise Refusal(Code.NOT_SEATED, "Spectators cannot play.")
+        if self.wait_since is not None:
+            raise Refusal(Code.WAITING, f"{self.waiting_message()}: the game goes on once "
+                          "they are back.")  # fmt: skip
         if action.seat is not None:
             if action.seat not in seats:
                 who = self.seats[action.seat].name if action.seat < len(self.seats) else "nobody"
@@ -694,29 +775,30 @@ class Table:
     def _submit(self, seat: int, action: Any, now: float, by: str) -> None:
         """The one path for every action at a seat: players', bots' and stand-ins'."""
         assert self.driver is not None
+        at = self.clock(now)
         try:
-            events = self.driver.act(seat, action, now)
+            events = self.driver.act(seat, action, at)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
         except ValueError as exc:  # the rules' IllegalAction
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         entry = msgspec.to_builtins(action)
         entry["seat"] = seat
-        self._record({"at": now, "by": by, "action": entry, "events": events})
+        self._record({"at": at, "by": by, "action": entry, "events": events})
         self._changed(events, now)
 
     def _changed(self, events: list[dict[str, Any]], now: float) -> None:
         assert self.driver is not None
         self._stuck_deadline = None
-        if self.on_change is not None:
-            self.on_change(self, now)  # saved before anyone sees it
+        self._save(now)  # saved before anyone sees it
         self._broadcast(events, now)
         if self.driver.over:
             self._finish(now)
             return
+        at = self.clock(now)
         for i, seat in enumerate(self.seats):
             if seat.brain is not None:
-                seat.plan = seat.brain.plan(self.driver.view(i), now)
+                seat.plan = seat.brain.plan(self.driver.view(i), at)
 
     def _finish(self, now: float) -> None:
         assert self.driver is not None and self.seed is not None and self.seed_hash
@@ -733,7 +815,7 @@ class Table:
             seat.brain = None
             seat.standin = False
         # seats whose players left for good are freed; those away get a fresh grace
-        self.seats = [s for s in self.seats if s.kind == "bot" or s.member is not None]
+        self._drop_seats(lambda s: s.kind == "bot" or s.member is not None)
         for seat in self.seats:
             if seat.member is not None and not seat.member.connected:
                 seat.away_since = now
@@ -741,17 +823,26 @@ class Table:
 
     def tick(self, now: float) -> None:
         """Do everything due at ``now``: time-outs, bot actions, grace periods."""
+        self._now = now
         for _ in range(10_000):  # a bound against a bug looping forever
             due = self._earliest_due(now)
             if due is None:
                 return
             kind, i = due
-            if kind == "deadline":
+            if kind == "wait":
+                assert self.wait_until is not None
+                self._end_wait(self.wait_until)
+            elif kind == "deadline":
                 assert self.driver is not None
                 deadline = self.driver.deadline()
-                events = self.driver.tick(now)
+                # due in host time; on the table's clock it may read a rounding error
+                # short of the deadline (``held``), which must not skip the time-out
+                at = self.clock(now)
+                if deadline is not None:
+                    at = max(at, deadline)
+                events = self.driver.tick(at)
                 if events:
-                    self._record({"at": now, "by": "host", "action": None, "events": events})
+                    self._record({"at": at, "by": "host", "action": None, "events": events})
                     self._changed(events, now)
                 else:
                     self._stuck_deadline = deadline
@@ -768,15 +859,24 @@ class Table:
                 self._grace_over(i, now)
 
     def _earliest_due(self, now: float) -> tuple[str, int] | None:
+        # in host time; the wait's end first (the grace of those not back ends with it)
         best: tuple[float, str, int] | None = None
-        if self.phase == "playing" and self.driver is not None:
+        if self.wait_until is not None:
+            if self.wait_until <= now:
+                best = (self.wait_until, "wait", -1)
+        elif self.phase == "playing" and self.driver is not None:
+            held = self.held
             deadline = self.driver.deadline()
-            if deadline is not None and deadline <= now and deadline != self._stuck_deadline:
-                best = (deadline, "deadline", -1)
+            if (
+                deadline is not None
+                and deadline + held <= now
+                and deadline != self._stuck_deadline
+            ):
+                best = (deadline + held, "deadline", -1)
             for i, seat in enumerate(self.seats):
-                if seat.plan is not None and seat.plan[1] <= now:
-                    if best is None or seat.plan[1] < best[0]:
-                        best = (seat.plan[1], "plan", i)
+                if seat.plan is not None and seat.plan[1] + held <= now:
+                    if best is None or seat.plan[1] + held < best[0]:
+                        best = (seat.plan[1] + held, "plan", i)
         for i, seat in enumerate(self.seats):
             if seat.away_since is not None and not seat.standin:
                 t = seat.away_since + self.settings.grace
@@ -798,6 +898,45 @@ class Table:
             self._update()
         else:
             seat.away_since = None
+
+    # -- waiting for the players of a restored game ---------------------------------
+
+    def hold(self, now: float) -> None:
+        """Wait for the seated people (a game restored after a crash): the table's clock
+        stands still until they are all back or the grace period ends, whichever comes
+        first; then the game goes on (stand-ins for those not back, as always)."""
+        self._now = now
+        if self.phase != "playing" or self.settings.grace <= 0:
+            return
+        self.wait_since, self.wait_until = now, now + self.settings.grace
+        if not self.waiting_for():
+            self._end_wait(now)
+            return
+        self.report(f"{self.name}: {self.waiting_message()}")
+
+    def waiting_message(self) -> str:
+        """"Waiting for Ann, Bob (12 s)": for a person, and the ``waiting`` refusal."""
+        names = ", ".join(self.seats[i].name for i in self.waiting_for())
+        left = 0.0 if self.wait_until is None else max(0.0, self.wait_until - self._now)
+        return f"Waiting for {names} ({left:.0f} s)"
+
+    def _wait_over(self, now: float) -> bool:
+        """End the wait if nobody is awaited any more (they are back, or stand-ins play
+        their seats); True if it ended now (everyone was sent the update)."""
+        if self.wait_since is None or self.waiting_for():
+            return False
+        self._end_wait(now)
+        return True
+
+    def _end_wait(self, now: float) -> None:
+        assert self.wait_since is not None
+        self.held += now - self.wait_since
+        self.wait_since = self.wait_until = None
+        self.report(f"{self.name}: the game goes on")
+        self._update()
+        if self.phase == "playing" and self.driver is not None:
+            # everyone's clock offset again (``at``): the game's clock stood still
+            self._broadcast([], now)
 
     def close(self, reason: str) -> None:
         """Tell every member goodbye (the host is shutting down)."""

@@ -1,5 +1,10 @@
 """Peer text is hostile until cleaned: the host cleans every name, chat line and table
-name here, in one place, before anyone else sees it."""
+name here, in one place, before anyone else sees it.
+
+Cleaned text is what a person sees: no escape sequences, no control characters, and no
+characters that show nothing (zero-width spaces, soft hyphens, bidi and other format
+characters, variation selectors, fillers), so two names that read the same are the
+same text, and :func:`visible_key` compares them as a person would."""
 
 from __future__ import annotations
 
@@ -25,6 +30,67 @@ _INVISIBLE = dict.fromkeys(
 )
 _SPACES = re.compile(r"\s+")
 
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): characters that
+# render as nothing. With every format character (category Cf) they are what lets
+# "A\u200bnn" or "An\u00adn" read "Ann" while being other text.
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),  # Hangul fillers
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),  # Mongolian variation selectors, vowel separator
+    (0x200B, 0x200F),  # zero-width space, (non-)joiner, LRM, RLM
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),  # word joiner, invisible operators, isolates
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),  # tags, variation selectors supplement
+)
+_ZWJ = "\u200d"
+_PRESENTATION = "\ufe0e\ufe0f"  # text and emoji presentation selectors
+
+
+def invisible(ch: str) -> bool:
+    """Whether ``ch`` shows nothing: a format character or a default-ignorable one."""
+    code = ord(ch)
+    if unicodedata.category(ch) == "Cf":
+        return True
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
+
+
+def _emoji(ch: str) -> bool:
+    # emoji and their skin-tone modifiers are symbols (So, Sk)
+    return unicodedata.category(ch) in ("So", "Sk")
+
+
+def _drop_invisible(text: str) -> str:
+    """``text`` without invisible characters, except the ones emoji are built with:
+    a presentation selector right after a symbol (the red heart), a zero-width joiner
+    between two (a family, an astronaut)."""
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if not invisible(ch):
+            out.append(ch)
+            continue
+        prev = out[-1] if out else ""
+        if ch in _PRESENTATION and prev and _emoji(prev):
+            out.append(ch)
+        elif (
+            ch == _ZWJ
+            and prev
+            and (_emoji(prev) or prev in _PRESENTATION)
+            and i + 1 < len(text)
+            and _emoji(text[i + 1])
+        ):
+            out.append(ch)
+    return "".join(out)
+
 
 def strip_controls(text: str) -> str:
     """``text`` without escape sequences, control characters other than newline and tab,
@@ -37,9 +103,11 @@ def strip_controls(text: str) -> str:
 
 
 def clean_text(text: str) -> str:
-    """``text`` without escape sequences, control characters (C0, DEL, C1), lone
-    surrogates, bidi controls and line breaks; runs of white space become one space,
-    and the ends are trimmed. The result is plain literal text."""
+    """``text`` as a person sees it: without escape sequences, control characters (C0,
+    DEL, C1), lone surrogates, line breaks and invisible characters (bidi controls,
+    zero-width spaces, soft hyphens, every format character; emoji keep their
+    joiners), in NFC form (an accent typed apart is one with its letter); runs of
+    white space become one space, and the ends are trimmed. Plain literal text."""
     text = _ESCAPES.sub("", text)
     text = text.translate(_INVISIBLE)
     text = "".join(
@@ -47,7 +115,25 @@ def clean_text(text: str) -> str:
         for ch in text
         if ch in "\t\n\r\v\f\u2028\u2029\x85" or unicodedata.category(ch) not in ("Cc", "Cs")
     )
+    text = unicodedata.normalize("NFC", _drop_invisible(text))
     return _SPACES.sub(" ", text).strip()
+
+
+def visible_key(text: str) -> str:
+    """What two names are compared by: their cleaned text with nothing invisible left
+    (emoji joiners included), compatibility forms folded (a fullwidth ``Ａ`` is an
+    ``A``) and case ignored. Names with the same key read the same to a person."""
+    text = "".join(ch for ch in clean_text(text) if not invisible(ch))
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def quote_peer(text: str, limit: int = 40) -> str:
+    """Peer text fit to quote in a message: cleaned, cut to ``limit`` characters (an
+    ellipsis marks the cut), in quotes with anything unprintable escaped."""
+    text = clean_text(text)
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return repr(text)
 
 
 def check_length(text: str, what: str, maximum: int) -> str | None:

@@ -10,6 +10,8 @@ the three below needs it, so they play deterministically).
 - `thief`: plays like `optimal`, but collects lassos when that costs little and
   takes from the leading opponent whenever that improves its standing more than
   taking from the supply.
+- `shrewd`: plays to win the game, not to gain nuggets: exactly with two players
+  (`nuggets.duel`), by an estimate with more.
 """
 
 from __future__ import annotations
@@ -18,10 +20,20 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 
+from nuggets import duel
 from nuggets.odds import advise, best_keep, expected_keep
 from nuggets.rules import NUMBERS, Face, IllegalAction, Keep, Roll, Stop, _faces, legal_keeps
 
-__all__ = ["POLICIES", "Policy", "cautious", "optimal", "thief"]
+__all__ = [
+    "DIFFICULTIES",
+    "POLICIES",
+    "Policy",
+    "cautious",
+    "optimal",
+    "policy",
+    "shrewd",
+    "thief",
+]
 
 Action = Roll | Keep | Stop
 Policy = Callable[[Mapping, random.Random], Action]
@@ -146,4 +158,40 @@ def _thief_stop(view: Mapping) -> Stop:
     return choice
 
 
-POLICIES: dict[str, Policy] = {"cautious": cautious, "optimal": optimal, "thief": thief}
+def shrewd(view: Mapping, rng: random.Random) -> Action:
+    """Play to win. With two players (the 77-nugget game) it plays the exact
+    solution of `nuggets.duel`: every set-aside, roll-or-stop and whom to take
+    from maximises the chance to win against a player doing the same. With more
+    players it plays `estimate`: the same choices by the chance to win estimated
+    by `nuggets.duel.estimate` (docs/ODDS.md)."""
+    phase = _check_turn(view)
+    if phase == "roll":
+        return Roll()
+    try:
+        plan = duel.best_action(view)
+    except (duel.NotCovered, duel.TableMissing):
+        return thief(view, rng)  # a game of more than 77 nuggets: not solved
+    if plan is None:
+        raise IllegalAction("the dice on the table bust: nothing can be set aside")
+    return plan
+
+
+POLICIES: dict[str, Policy] = {
+    "cautious": cautious,
+    "optimal": optimal,
+    "thief": thief,
+    "shrewd": shrewd,
+}
+
+#: The policy each difficulty plays, weakest first: the ladder measured by
+#: bench/nuggets_ladder.py (docs/BENCHMARKS.md). The host seats bots by these.
+DIFFICULTIES: dict[str, str] = {"easy": "cautious", "normal": "thief", "hard": "shrewd"}
+
+
+def policy(name: str) -> Policy:
+    """The policy called ``name``, or the one a difficulty plays."""
+    found = POLICIES.get(DIFFICULTIES.get(name, name))
+    if found is None:
+        choices = ", ".join([*DIFFICULTIES, *POLICIES])
+        raise ValueError(f"unknown bot {name!r}: choose from {choices}")
+    return found

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import factorial
@@ -30,6 +30,7 @@ from math import factorial
 from nuggets.rules import (
     DICE,
     FACES,
+    NUMBERS,
     Face,
     IllegalAction,
     Keep,
@@ -51,6 +52,7 @@ __all__ = [
     "expected_stop",
     "expected_turn",
     "solve",
+    "stop_wins",
 ]
 
 # Numbers as bits of a mask: 2 -> 1, 3 -> 2, 4 -> 4, 5 -> 8.
@@ -253,6 +255,15 @@ def _state(kept: Iterable[Face | str]) -> State:
     mask = 0
     for f in kept:
         mask |= _BIT.get(f, 0)
+    for f in NUMBERS:
+        count = kept.count(f)
+        if 0 < count < 3:
+            raise IllegalAction(
+                f"these dice cannot all have been set aside in one turn: "
+                f"{count} {f.value}{'s' if count > 1 else ''} "
+                f"({', '.join(x.value for x in kept)}); a number is first set aside "
+                "three or more at a time"
+            )
     state = (mask, DICE - len(kept), score(kept))
     if state[2] not in _values(mask, state[1]):
         raise IllegalAction(
@@ -348,6 +359,9 @@ class Advice:
     ``roll``: expected nuggets from rolling now and playing on optimally.
     ``keep``: the best set-aside from the dice on the table, ``keep_value`` its worth.
     ``action``: the recommended action: ``Roll()``, ``Keep(keep)`` or ``Stop()``.
+    ``wins_now``: stopping (after ``keep``, in the "keep" phase) takes the last
+    nuggets of the supply and wins the game outright, so the advice is to stop
+    whatever the expectations say.
     """
 
     phase: str
@@ -357,6 +371,7 @@ class Advice:
     roll: Fraction | None = None
     keep: tuple[Face, ...] | None = None
     keep_value: Fraction | None = None
+    wins_now: bool = False
 
     def to_dict(self) -> dict:
         """JSON-safe: fractions as floats, faces as their values."""
@@ -379,11 +394,39 @@ class Advice:
             "roll": num(self.roll),
             "keep": None if self.keep is None else [f.value for f in self.keep],
             "keep_value": num(self.keep_value),
+            "wins_now": self.wins_now,
         }
 
 
+def stop_wins(holdings: Sequence[int], seat: int, supply: int, value: int) -> bool:
+    """True when ``seat``, stopping with dice worth ``value``, takes the last
+    nuggets of the ``supply`` and ends the game with more than anyone else (N9)."""
+    if value < supply:
+        return False
+    mine = holdings[seat] + supply
+    return all(mine > h for s, h in enumerate(holdings) if s != seat)
+
+
+def _closing_keep(view: Mapping, state: State) -> tuple[Face, ...] | None:
+    """The most valuable set-aside after which stopping wins outright, if any."""
+    me, supply, holdings = view["current"], view["supply"], view["holdings"]
+    if holdings[me] + supply <= max(h for s, h in enumerate(holdings) if s != me):
+        return None  # even the whole supply would not put this seat on top
+    options = solve().options.get((state[0], _counts(_faces(view["rolled"]))), ())
+    top = None
+    for _, _, gained, take in options:
+        if stop_wins(holdings, me, supply, state[2] + gained):
+            if top is None or (gained, take[1]) > (top[0], top[1][1]):
+                top = (gained, take)
+    return None if top is None else _faces_of(top[1])
+
+
 def advise(view: Mapping) -> Advice:
-    """Advice for the player to act in a Gold Nuggets ``view`` (Game.view)."""
+    """Advice for the player to act in a Gold Nuggets ``view`` (Game.view).
+
+    Figures are expected nuggets this turn (see the module docstring). One rule
+    overrides them: when stopping takes the last nuggets and wins the game
+    outright, the advice is to stop (or, on dice, to set aside what lets it)."""
     phase = view["phase"]
     if phase == "over":
         return Advice(phase, None)
@@ -391,16 +434,27 @@ def advise(view: Mapping) -> Advice:
     solution = solve()
     mask, n, v = state
     if phase == "keep":
-        keep, value = _best_keep(_counts(_faces(view["rolled"])), state)
+        counts = _counts(_faces(view["rolled"]))
+        keep, value = _best_keep(counts, state)
+        closing = None if keep is None else _closing_keep(view, state)
+        if closing is not None:
+            after = (*_faces(view["kept"]), *closing)
+            return Advice(
+                phase, Keep(closing), keep=closing, keep_value=solution.value(_state(after)),
+                wins_now=True,
+            )
         return Advice(phase, Keep(keep) if keep else None, keep=keep, keep_value=value)
+    wins = stop_wins(view["holdings"], view["current"], view["supply"], v)
     if phase == "take":
-        return Advice(phase, Stop(), stop=v + solution.e0)
+        return Advice(phase, Stop(), stop=v + solution.e0, wins_now=wins)
     roll = solution.roll[state]
     chance = solution.bust[mask, n]
     if phase == "roll":
         return Advice(phase, Roll(), bust_chance=chance, roll=roll)
-    action = Roll() if roll > v else Stop()
-    return Advice(phase, action, bust_chance=chance, stop=Fraction(v), roll=roll)
+    action = Roll() if roll > v and not wins else Stop()
+    return Advice(
+        phase, action, bust_chance=chance, stop=Fraction(v), roll=roll, wins_now=wins
+    )
 
 
 # --- the tables of docs/ODDS.md (python bench/nuggets_advisor.py --tables) ---------

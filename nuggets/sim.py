@@ -1,6 +1,12 @@
 """Play Gold Nuggets between bots, many times, and report how they fare.
 
     python -m nuggets.sim --bots optimal,cautious --games 10000 --seed 1
+    python -m nuggets.sim --bots easy,normal,hard,normal --games 2000 --seed 1
+
+Bots are policies (cautious, optimal, thief, shrewd) or difficulties (easy, normal,
+hard: `nuggets.bots.DIFFICULTIES`). Per bot it prints the win rate with its 95%
+interval, nuggets per turn, bust rate and steals per game, then the seat-order edge:
+wins by place in the turn order.
 
 Seats rotate from game to game (game ``g`` seats bot ``i`` at ``(i + g) % k`` and
 seat 0 starts), so every bot starts equally often. A game shared by several
@@ -17,7 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from nuggets.bots import POLICIES, Policy
+from nuggets.bots import DIFFICULTIES, POLICIES, Policy, policy
 from nuggets.rules import MAX_PLAYERS, MIN_PLAYERS, STARTING_SUPPLY, Game, Roll, roll_dice
 
 __all__ = ["BotStats", "Results", "main", "play_game", "simulate", "wilson"]
@@ -37,6 +43,8 @@ class BotStats:
     bonus_turns: int = 0
     busts: int = 0  # turns that ended in a bust
     gained: int = 0  # nuggets taken or stolen
+    steals: int = 0  # takes from an opponent
+    stolen: int = 0  # nuggets taken from opponents
 
     @property
     def nuggets_per_turn(self) -> float:
@@ -55,6 +63,8 @@ class Results:
     ties: int = 0
     actions: int = 0
     final: list[list[int]] = field(default_factory=list)  # holdings by bot index, per game
+    # wins by place in the turn order (0: the first player), shared wins split
+    seat_wins: list[float] = field(default_factory=list)
 
     @property
     def turns(self) -> int:
@@ -105,6 +115,9 @@ def play_game(
                 stats[event["seat"]].busts += 1
             elif kind in ("took", "stole"):
                 stats[event["seat"]].gained += event["amount"]
+                if kind == "stole":
+                    stats[event["seat"]].steals += 1
+                    stats[event["seat"]].stolen += event["amount"]
         actions += 1
         if actions > MAX_ACTIONS:
             raise RuntimeError(f"no end after {MAX_ACTIONS} actions: {game!r}")
@@ -118,28 +131,29 @@ def simulate(
     supply: int = STARTING_SUPPLY,
     on_game=None,
 ) -> Results:
-    """Play ``games`` games between the bots ``names`` (keys of POLICIES) with
+    """Play ``games`` games between the bots ``names`` (keys of POLICIES, or
+    difficulties: keys of DIFFICULTIES) with
     rotating seats. ``on_game(done)`` is called after each game."""
     k = len(names)
     if not MIN_PLAYERS <= k <= MAX_PLAYERS:
         raise ValueError(f"Gold Nuggets is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {k}")
-    unknown = [n for n in names if n not in POLICIES]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}: choose from {', '.join(POLICIES)}")
+    for name in names:
+        policy(name)  # raises ValueError naming an unknown bot
     rng = random.Random(seed)
-    results = Results(games=games, bots=[BotStats(n) for n in names])
+    results = Results(games=games, bots=[BotStats(n) for n in names], seat_wins=[0.0] * k)
     began = time.perf_counter()
     for g in range(games):
         bot_at = [(seat - g) % k for seat in range(k)]  # seat -> bot index
         seat_stats = [results.bots[b] for b in bot_at]
         game, actions = play_game(
-            [POLICIES[names[b]] for b in bot_at], rng, supply=supply, stats=seat_stats
+            [policy(names[b]) for b in bot_at], rng, supply=supply, stats=seat_stats
         )
         results.actions += actions
         share = 1 / len(game.winners)
         results.ties += len(game.winners) > 1
         for seat in game.winners:
             seat_stats[seat].wins += share
+            results.seat_wins[seat] += share
         by_bot = [0] * k
         for seat, b in enumerate(bot_at):
             by_bot[b] = game.holdings[seat]
@@ -156,15 +170,20 @@ def report(results: Results) -> str:
     width = max(len(b.name) for b in results.bots) + 4
     lines = [
         f"{'bot':<{width}} {'win rate':>9} {'95% interval':>17} "
-        f"{'nuggets/turn':>13} {'bust rate':>10}"
+        f"{'nuggets/turn':>13} {'bust rate':>10} {'steals/game':>12}"
     ]
     for i, b in enumerate(results.bots):
         low, high = wilson(b.wins, n)
         label = f"{i + 1}. {b.name}"
         lines.append(
             f"{label:<{width}} {b.wins / n:>9.1%} {f'{low:.1%} - {high:.1%}':>17} "
-            f"{b.nuggets_per_turn:>13.3f} {b.bust_rate:>10.1%}"
+            f"{b.nuggets_per_turn:>13.3f} {b.bust_rate:>10.1%} {b.steals / n:>12.2f}"
         )
+    edge = []
+    for place, won in enumerate(results.seat_wins):
+        low, high = wilson(won, n)
+        edge.append(f"{_ordinal(place + 1)} {won / n:.1%} ({low:.1%} - {high:.1%})")
+    lines.append("seat-order edge, wins by place in the turn order: " + ", ".join(edge))
     rate = n / results.seconds if results.seconds else float("inf")
     turns = results.turns / results.seconds if results.seconds else float("inf")
     lines.append(
@@ -177,6 +196,10 @@ def report(results: Results) -> str:
     return "\n".join(lines)
 
 
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m nuggets.sim", description="Play Gold Nuggets between bots."
@@ -184,7 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--bots",
         default="optimal,cautious",
-        help=f"2 to 5 comma-separated bots, seated in turn; choose from {', '.join(POLICIES)}",
+        help="2 to 5 comma-separated bots, seated in turn; choose from "
+        f"{', '.join([*DIFFICULTIES, *POLICIES])}",
     )
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -200,8 +224,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         parser.error(f"--bots needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, got {len(names)}")
     for name in names:
-        if name not in POLICIES:
-            parser.error(f"unknown bot {name!r}: choose from {', '.join(POLICIES)}")
+        try:
+            policy(name)
+        except ValueError as error:
+            parser.error(str(error))
 
     progress = _Progress(args.games)
     try:

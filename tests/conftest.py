@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# Property tests are seeded like every other test: the same examples on every run and
+# every machine (a failure found once is found again), and no deadline that depends on
+# the machine's speed. Explore more with HYPOTHESIS_PROFILE=explore.
+settings.register_profile("ci", derandomize=True, deadline=None)
+settings.register_profile("explore", deadline=None, max_examples=2000)
+settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from net import protocol as p
 from tui.messages import (
@@ -42,6 +43,7 @@ from tui.screens.common import (
     PickScreen,
     RulesScreen,
     bindings_of,
+    with_ids,
 )
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
@@ -52,6 +54,42 @@ from tui.session import Session
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
+
+
+class GameCommands(Provider):
+    """The command palette (ctrl+p): the menu's choices and the display settings."""
+
+    def _commands(self) -> list[tuple[str, Any, str]]:
+        app = self.app
+        local = [
+            ("Host a LAN game", lambda: app.menu_choice("host"), "start a table others join"),
+            ("Join a LAN game", lambda: app.menu_choice("join"), "find a table on the network"),
+            ("Replays", lambda: app.menu_choice("replays"), "your finished and left games"),
+        ]
+        # served (`motherlode serve`): nothing that runs on the server's network or disk
+        commands = [] if getattr(app, "served", None) is not None else local
+        commands += [
+            ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
+            ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
+            ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
+            ("Advisor: on or off", app.toggle_advisor, "the Gold Nuggets odds panel"),
+        ]
+        for theme in sorted(app.available_themes):
+            commands.append((f"Theme: {theme}", lambda t=theme: app.use_theme(t),
+                             "saved in your settings"))
+        return commands
+
+    async def discover(self) -> Hits:
+        for name, run, help_text in self._commands():
+            yield DiscoveryHit(name, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, run, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), run, help=help_text)
+
 
 STEPPED_AWAY = (
     "Your seat is kept, and a bot plays it until you are back. To come back, join the "
@@ -64,12 +102,19 @@ class MotherlodeApp(App[int]):
 
     CSS_PATH = "motherlode.tcss"
     TITLE = "Motherlode"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [
+    # ctrl+p: a table needs no ctrl key, so the palette never takes one of a game's keys
+    COMMANDS = {GameCommands}
+    COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    BINDINGS = with_ids("app", [
         Binding("question_mark", "help", "Keys"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
-    APP_HELP = [("?", "show every key of this screen"), ("ctrl+q", "quit Motherlode")]
+        # F1 works where "?" is a character to type (chat)
+        Binding("f1", "help", "Help", show=False),
+        # in every screen's help ("Everywhere"), but not in footers: q leaves or quits there
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+    ])
+    APP_HELP = [("? or F1", "show every key of this screen"),
+                ("ctrl+p", "commands: host, join, rules, settings, ASCII, advisor, theme"),
+                ("ctrl+q", "quit Motherlode")]
 
     def __init__(
         self,
@@ -88,6 +133,7 @@ class MotherlodeApp(App[int]):
         connect_timeout: float = 10.0,
         browse_options: dict[str, Any] | None = None,
         announce_options: dict[str, Any] | None = None,
+        turn_pause: float | None = None,
     ) -> None:
         super().__init__()
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
@@ -102,6 +148,8 @@ class MotherlodeApp(App[int]):
         # LAN discovery (net.discovery): options of the browser and the announcer
         self.browse_options = dict(browse_options or {})
         self.announce_options = dict(announce_options or {})
+        # hot-seat: how long keys wait after the turn changes hands (None: the default)
+        self.turn_pause = turn_pause
         self.settings = settings or Settings.load(settings_path)
         self.settings_path = settings_path
         self.ascii_mode = self.settings.ascii if ascii_mode is None else ascii_mode
@@ -123,11 +171,18 @@ class MotherlodeApp(App[int]):
         self.set_class(self.ascii_mode, "-ascii")
 
     def on_mount(self) -> None:
+        from tui.widgets.board import MIN_SIZE
+
+        self.set_class(self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1],
+                       "-too-small")
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
+        self._apply_theme()
+        if self.settings.keys:
+            self.set_keymap(self.settings.keys)
         kind, *args = self.start
         if kind == "served":
             self._open_served(*args)
@@ -136,7 +191,43 @@ class MotherlodeApp(App[int]):
         if kind != "menu":
             self.menu_choice(kind, *args)
 
+    def toggle_ascii(self) -> None:
+        self.settings.ascii = not self.ascii_mode
+        self.save_settings()
+
+    def toggle_advisor(self) -> None:
+        self.settings.advisor = not self.settings.advisor
+        self.save_settings()
+        if isinstance(self.screen, NuggetsScreen):
+            self.screen.advisor_on = self.settings.advisor
+
+    def use_theme(self, theme: str) -> None:
+        self.settings.theme = theme
+        self.save_settings()
+
+    def on_resize(self, event) -> None:
+        from tui.widgets.board import MIN_SIZE, TooSmall
+
+        small = event.size.width < MIN_SIZE[0] or event.size.height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        for notice in self.screen.query(TooSmall):
+            notice.refresh()
+        if self.served is not None and small and not self._small_said:
+            # a served player cannot see the server's terminal: say it wherever they are
+            self.notify(f"Make the window bigger: the tables need {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+                        f"(this one is {event.size.width}x{event.size.height}).",
+                        severity="warning", timeout=6)
+        self._small_said = small
+
+    def _apply_theme(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        else:
+            self.notify(f"No theme called {self.settings.theme!r}: using {self.theme}.",
+                        severity="warning")
+
     def save_settings(self) -> Path:
+        self._apply_theme()
         path = self.settings.save(self.settings_path)
         if self.settings.ascii != self.ascii_mode:
             self.ascii_mode = self.settings.ascii
@@ -219,16 +310,6 @@ class MotherlodeApp(App[int]):
         # the first person to join a table owns it: add bots and start from its lobby
         return await modes.join(self.launch_options(), host, port, table=table)
 
-    def on_resize(self, event: Any) -> None:
-        if self.served is None:
-            return
-        small = event.size.width < 80 or event.size.height < 24
-        if small and not self._small_said:
-            self.notify("Make the window bigger: the tables need at least 80x24 "
-                        f"(this one is {event.size.width}x{event.size.height}).",
-                        severity="warning", timeout=6)
-        self._small_said = small
-
     def menu_choice(self, choice: str, *args: Any) -> None:
         """Open what the menu (or a command-line shortcut) asked for."""
         from tui import modes
@@ -266,6 +347,11 @@ class MotherlodeApp(App[int]):
             self._pick_lan_game()
         elif choice == "resume":
             self._pick_resume()
+        elif choice == "replays":
+            from net.persist import data_dir
+            from tui.screens.replays import ReplaysScreen
+
+            self.push_screen(ReplaysScreen(data_dir() / "games"))
         elif choice == "replay":
             self._open_replay(args[0], args[1] if len(args) > 1 else None)
         elif choice == "join" and not args:
@@ -282,7 +368,6 @@ class MotherlodeApp(App[int]):
     def start_hotseat(self, seats: list[tuple[str, bool]]) -> None:
         from tui import modes
 
-        self.settings.name = next(name for name, bot in seats if not bot)
         self.launch(modes.hotseat(self.launch_options(), seats))
 
     def launch_options(self) -> Any:
@@ -346,7 +431,8 @@ class MotherlodeApp(App[int]):
         self.push_screen(PickScreen("Resume which game?", choices), chosen)
 
     def _pick_lan_game(self) -> None:
-        """Host a LAN game: offer to restore the saved tables if there are any."""
+        """Host a LAN game: offer to restore the saved tables if there are any, then ask
+        where to listen."""
         from tui import modes
 
         saves, problems = modes.lan_saves()
@@ -355,11 +441,11 @@ class MotherlodeApp(App[int]):
         def chosen(index: int | None) -> None:
             if index is not None:
                 game = ("nuggets", "foolsgold")[index]
-                self.launch(modes.lan_host(self.launch_options(), game))
+                self._ask_where(f"Host {modes.TITLES[game]}", game, ())
 
         def restore_or_new(index: int | None) -> None:
             if index == 0:
-                self.launch(modes.lan_host(self.launch_options(), None, saves))
+                self._ask_where("Restore the saved tables", None, saves)
                 return
             if index == 2:
                 modes.abandon(saves)
@@ -379,6 +465,20 @@ class MotherlodeApp(App[int]):
             (1, "Start a new table (keep the saves)"),
             (2, "Start a new table and give up the saved ones"),
         ]), restore_or_new)
+
+    def _ask_where(self, title: str, game: str | None, saves: Any) -> None:
+        """The port and interface to listen on (defaults: 7777, all interfaces)."""
+        from tui import modes
+        from tui.screens.forms import HostScreen
+
+        def answered(where: tuple[int, str | None] | None) -> None:
+            if where is None:
+                return
+            options = self.launch_options()
+            options.lan_port, options.lan_bind = where
+            self.launch(modes.lan_host(options, game, saves))
+
+        self.push_screen(HostScreen(title, self.lan_port, self.lan_bind), answered)
 
     def _open_replay(self, path: Any, seat: int | None = None) -> None:
         """Step through a saved game (``motherlode replay FILE``); a file that does not
@@ -432,9 +532,10 @@ class MotherlodeApp(App[int]):
                 self.pop_screen()
             self.table = None
         if message.game == "nuggets":
+            pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}
             self.table = NuggetsScreen(message.seats, ascii_mode=self.ascii_mode,
                                        advisor=self.settings.advisor,
-                                       hotseat=self.session.policy.hotseat)
+                                       hotseat=self.session.policy.hotseat, **pause)
         else:
             seat = message.seats[0] if message.seats else None
             self.table = FoolsGoldScreen(seat, message.names, ascii_mode=self.ascii_mode,

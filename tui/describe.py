@@ -34,7 +34,8 @@ def describe(event: dict, names: Sequence[str]) -> str:
         case "rolled":
             return f"{who} rolled {_faces(event.get('faces'))}"
         case "bust":
-            return f"{who} went bust and lost {event.get('lost', 0)}"
+            lost = event.get("lost", 0)
+            return f"{who} went bust: nothing this turn" + (f" ({lost} set aside)" if lost else "")
         case "kept":
             left = event.get("dice_left")
             dice = "die" if left == 1 else "dice"

@@ -1,14 +1,16 @@
 """Pictures of dice and cards as lines of text, in Unicode or plain ASCII.
 
-Pure functions, no Textual: widgets turn these lines into styled text. Every face and
-every card variant must stay distinct without colour (NO_COLOR, monochrome terminals),
-so the shapes alone tell them apart; colour only helps.
+Pure functions, no Textual: widgets turn these lines into styled text. Every face, and
+the card names in one hand, must stay distinct without colour (NO_COLOR, monochrome
+terminals), so the shapes alone tell them apart; colour only helps.
 """
 
 from __future__ import annotations
 
 import locale
+import os
 import sys
+import zlib
 
 DIE_WIDTH = 9
 DIE_HEIGHT = 5
@@ -42,8 +44,24 @@ _BOX = {
 }
 
 
+def locale_is_c(environ: dict[str, str] | None = None) -> bool:
+    """True when the user's locale is C or POSIX (``LANG=C``, ``LC_ALL=C``): a plain
+    terminal. Python coerces the C locale to UTF-8 for itself (PEP 538: it sets
+    ``LC_CTYPE=C.UTF-8``), so stdout's encoding no longer tells; the variables the
+    user set do."""
+    env = os.environ if environ is None else environ
+    lc_all, lc_ctype, lang = (env.get(k, "") for k in ("LC_ALL", "LC_CTYPE", "LANG"))
+    if lc_ctype in ("C.UTF-8", "C.utf8") and not lc_all:
+        lc_ctype = ""  # most likely Python's own coercion, not the user's choice
+    effective = lc_all or lc_ctype or lang
+    return effective in ("C", "POSIX")
+
+
 def ascii_default() -> bool:
-    """True when the terminal's encoding cannot be trusted with box-drawing characters."""
+    """True when the terminal cannot be trusted with box-drawing characters: a C locale,
+    or an encoding that is not UTF-8."""
+    if locale_is_c():
+        return True
     encoding = (getattr(sys.stdout, "encoding", None) or locale.getpreferredencoding(False))
     return "utf" not in encoding.lower().replace("-", "")
 
@@ -85,32 +103,40 @@ def small_die(face: str, *, ascii_mode: bool = False) -> str:
     return f"[{mark}]"
 
 
-# Card art: each variant has its own ornament, so two Owls never look the same.
-_ORNAMENT_UNICODE = {
-    "a": ("∿∿∿∿∿∿∿∿", "∿∿∿∿∿∿∿∿"),
-    "b": ("▲△▲△▲△▲△", "△▲△▲△▲△▲"),
-    "c": ("╱╲╱╲╱╲╱╲", "╲╱╲╱╲╱╲╱"),
-    "d": ("▒▓▒▓▒▓▒▓", "▓▒▓▒▓▒▓▒"),
-    "e": ("◆◇◆◇◆◇◆◇", "◇◆◇◆◇◆◇◆"),
-    "f": ("●○●○●○●○", "○●○●○●○●"),
-}
-_ORNAMENT_ASCII = {
-    "a": ("~~~~~~~~", "~~~~~~~~"),
-    "b": ("^v^v^v^v", "v^v^v^v^"),
-    "c": ("* + * + ", " + * + *"),
-    "d": ("=-=-=-=-", "-=-=-=-="),
-    "e": ("<><><><>", "<><><><>"),
-    "f": ("o.o.o.o.", ".o.o.o.o"),
-}
+# Card art: a look (an ornament, and a colour the widget picks with it) per card NAME,
+# so cards of one name look alike and the names in one hand look different.
+_ORNAMENTS_UNICODE = (
+    ("∿∿∿∿∿∿∿∿", "∿∿∿∿∿∿∿∿"),
+    ("▲△▲△▲△▲△", "△▲△▲△▲△▲"),
+    ("╱╲╱╲╱╲╱╲", "╲╱╲╱╲╱╲╱"),
+    ("▒▓▒▓▒▓▒▓", "▓▒▓▒▓▒▓▒"),
+    ("◆◇◆◇◆◇◆◇", "◇◆◇◆◇◆◇◆"),
+    ("●○●○●○●○", "○●○●○●○●"),
+    ("┼─┼─┼─┼─", "─┼─┼─┼─┼"),
+    ("✦ ✦ ✦ ✦ ", " ✦ ✦ ✦ ✦"),
+)
+_ORNAMENTS_ASCII = (
+    ("~~~~~~~~", "~~~~~~~~"),
+    ("^v^v^v^v", "v^v^v^v^"),
+    ("* + * + ", " + * + *"),
+    ("=-=-=-=-", "-=-=-=-="),
+    ("<><><><>", "<><><><>"),
+    ("o.o.o.o.", ".o.o.o.o"),
+    ("#:#:#:#:", ":#:#:#:#"),
+    ("/\\/\\/\\/\\", "\\/\\/\\/\\/"),
+)
+#: how many different looks there are: more than the names a hand can hold (6)
+LOOKS = len(_ORNAMENTS_UNICODE)
 
 
-def _ornament(variant: str, ascii_mode: bool) -> tuple[str, str]:
-    table = _ORNAMENT_ASCII if ascii_mode else _ORNAMENT_UNICODE
-    if variant in table:
-        return table[variant]
-    # Variants beyond the drawn ones still differ: the letter itself is the pattern.
-    letter = (variant or "?")[:1]
-    return ((letter + " ") * 4, (" " + letter) * 4)
+def name_look(name: str) -> int:
+    """The look a card name has by default (the same in every run and on every machine)."""
+    return zlib.crc32(name.encode("utf-8")) % LOOKS
+
+
+def _ornament(look: int, ascii_mode: bool) -> tuple[str, str]:
+    table = _ORNAMENTS_ASCII if ascii_mode else _ORNAMENTS_UNICODE
+    return table[look % len(table)]
 
 
 def _name_rows(name: str, width: int) -> tuple[str, str]:
@@ -124,27 +150,41 @@ def _name_rows(name: str, width: int) -> tuple[str, str]:
 
 
 def card_lines(
-    card: dict, *, ascii_mode: bool = False, selected: bool = False, key: str = ""
+    card: dict, *, ascii_mode: bool = False, selected: bool = False, key: str = "",
+    look: int | None = None, have: int | None = None, mark: str = "",
 ) -> list[str]:
-    """A card of CARD_WIDTH x CARD_HEIGHT: name, two rows of variant art, kind + variant.
+    """A card of CARD_WIDTH x CARD_HEIGHT: name, two rows of the name's art, and the
+    progress toward a set.
 
-    `key` (e.g. "1") is printed in the top frame so the discard key is on the card.
+    `key` (e.g. "1") is printed in the top frame so the discard key is on the card, and
+    `mark` (e.g. "new") after it. `look` picks the art (default: the name's own look);
+    `have` is how many cards of this name the hand holds: the foot reads "2/3 set".
     """
     tl, tr, bl, br, h, v = _BOX[(ascii_mode, selected)]
     inner = CARD_WIDTH - 2
     name = "".join(ch for ch in str(card.get("name", "?")) if ch.isprintable())
     variant = "".join(ch for ch in str(card.get("variant", "")) if ch.isprintable())[:2]
     kind = str(card.get("kind", ""))
-    art = _ornament(variant, ascii_mode)
-    label = f"{h}{key}" if key else ""
+    art = _ornament(name_look(name) if look is None else look, ascii_mode)
+    label = (f"{h}{key}" if key else "") + (f"{h}{mark}" if mark else "")
     top = tl + label + h * (inner - len(label)) + tr
-    # The foot tells how many make a set, which is what a player needs of the kind.
+    # The foot tells how far the hand is toward a set of this name: what a player needs.
     need = {"animal": "3", "prospector": "5"}.get(kind, "?")
     dot = "." if ascii_mode else "·"
-    foot = f"{need}-set {dot} {variant}"[:inner]
+    progress = f"{have}/{need} set" if have is not None else f"{need}-set"
+    foot = f"{progress} {dot} {variant}"[:inner]
     first, second = _name_rows(name, inner)
     rows = [first, second, art[0], art[1], foot]
     return [top, *(v + row.center(inner) + v for row in rows), bl + h * inner + br]
+
+
+def empty_slot_lines(*, ascii_mode: bool = False, key: str = "") -> list[str]:
+    """An empty slot of the hand (its card was passed): the key stays where it was."""
+    tl, tr, bl, br, h, v = _BOX[(ascii_mode, False)]
+    inner = CARD_WIDTH - 2
+    label = f"{h}{key}" if key else ""
+    top = tl + label + h * (inner - len(label)) + tr
+    return [top, *(v + " " * inner + v for _ in range(CARD_HEIGHT - 2)), bl + h * inner + br]
 
 
 def card_back_lines(*, ascii_mode: bool = False) -> list[str]:

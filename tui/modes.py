@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
-from net.client import Client, NetError, TableFull, Unreachable, VersionMismatch
-from net.host import Host
+from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
 from net.protocol import Code
 from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
 
@@ -60,6 +59,11 @@ def failure_text(error: NetError) -> tuple[str, str]:
             f"{error.message}\n\nCheck the address, that the host is running, and that both "
             "machines are on the same network (a firewall may block the port)."
         )
+    if isinstance(error, NotAHost):
+        return "Not a Motherlode host", (
+            f"{error.message}\n\nCheck the port: use the address and port the host printed "
+            "when it started (motherlode host shows them, e.g. 192.168.1.20:7777)."
+        )
     if isinstance(error, VersionMismatch):
         return "Different versions", f"{error.message}\n\nUse the same Motherlode version on both."
     if isinstance(error, TableFull):
@@ -76,20 +80,28 @@ def _failed(error: NetError) -> LaunchFailed:
 
 async def _local(launch: Launch, game: str, seats: int, policy: Any, setup: list[Any],
                  **settings: Any) -> Session:
-    if policy is HOTSEAT:  # saved after every move: the menu offers to resume it
-        from net import persist
+    from net import persist
 
-        host = persist.saving_host(persist.Store.default("hotseat"), clock=launch.host_clock)
-    else:
-        host = Host(clock=launch.host_clock)
+    # Hot-seat games are saved after every move (the menu offers to resume them); games
+    # against bots are saved too, and archived when left, so Replays lists every game.
+    store = persist.Store.default("hotseat" if policy is HOTSEAT else "solo")
+    host = persist.saving_host(store, clock=launch.host_clock)
     options = {"difficulty": launch.difficulty, **launch.table_options, **settings}
-    host.create_table(TITLES[game], game, seats=seats, **options)
+    table = host.create_table(TITLES[game], game, seats=seats, **options)
     try:
         client = await Client.local(host, launch.name, clock=launch.client_clock)
     except NetError as error:
         await host.close()
         raise _failed(error) from None
-    return Session(client, policy, host=host, setup=[*setup, p.Start()])
+
+    def settle() -> None:
+        if policy is HOTSEAT:
+            if table.moves == 0:
+                store.close_table(table, keep=False)  # left before anyone moved
+        else:
+            store.close_table(table, keep=table.moves > 0)
+
+    return Session(client, policy, host=host, setup=[*setup, p.Start()], on_close=settle)
 
 
 async def solo(launch: Launch, game: str, bots: int) -> Session:

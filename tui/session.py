@@ -82,6 +82,7 @@ class Session:
         address: tuple[str, int] | None = None,
         addresses: list[str] | None = None,
         setup: list[Any] | None = None,
+        on_close: Any = None,
     ) -> None:
         self.client = client
         self.policy = policy
@@ -91,6 +92,7 @@ class Session:
         self.address = address  # (host, port) of a remote table, or None
         self.addresses = list(addresses or [])
         self.setup = list(setup or [])
+        self.on_close = on_close  # called once the session has closed (the saves' fate)
         self.welcome: p.Welcome | None = client.welcome
         self.table: p.TableInfo | None = None if self.welcome is None else self.welcome.table
         self.in_game = False
@@ -98,6 +100,7 @@ class Session:
         self.closed = False
         self._target: Any = None
         self._said = ""
+        self._wait_timer: asyncio.TimerHandle | None = None
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
 
@@ -162,6 +165,8 @@ class Session:
         self.closed = True
         for task in self._tasks:
             task.cancel()
+        if self._wait_timer is not None:
+            self._wait_timer.cancel()
         if self.policy.saved and self.in_game and not self.finished:
             give_up = step_away = False
         return _keep(asyncio.get_running_loop().create_task(self._shutdown(give_up, step_away)))
@@ -186,6 +191,11 @@ class Session:
         elif self.host is not None and self.policy.owns_host:
             with contextlib.suppress(Exception):
                 await self.host.close("the host left")
+        if self.on_close is not None:
+            try:
+                self.on_close()
+            except Exception:  # the saves' clean-up must never stop the app
+                log.exception("closing the session's saves failed")
 
     def host_now(self) -> float:
         """The host's clock now, as this client estimates it (from the last state)."""
@@ -259,6 +269,29 @@ class Session:
     def _table(self, info: p.TableInfo) -> None:
         self.table = info
         self._post(TableChanged(self, info, self.seats, self.is_owner))
+        self._waiting(info)
+
+    def _waiting(self, info: p.TableInfo) -> None:
+        """A restored game waits for its people: say for whom, counting down."""
+        if self._wait_timer is not None:
+            self._wait_timer.cancel()
+            self._wait_timer = None
+        if not info.waiting:
+            if self._said.startswith("Waiting for"):
+                self._say("")
+            return
+        names = [s.name for s in info.seats if s.seat in info.waiting]
+        loop = asyncio.get_running_loop()
+        until = None if info.wait_left is None else loop.time() + info.wait_left
+
+        def tick() -> None:
+            left = "" if until is None else f" ({max(0, round(until - loop.time()))} s)"
+            self._say(f"Waiting for {', '.join(names)}{left}: the game goes on once they "
+                      "are back.")
+            if until is not None and not self.closed:
+                self._wait_timer = loop.call_later(1.0, tick)
+
+        tick()
 
     def _started(self, players: list[str], seed_hash: str) -> None:
         self.in_game = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import platformdirs
@@ -52,6 +52,9 @@ class Settings:
     difficulty: str = "normal"
     ascii: bool = False
     advisor: bool = True
+    theme: str = "textual-dark"  # any Textual theme; "ansi-dark" uses the terminal's colours
+    # key remaps by binding id, e.g. {"foolsgold.grab": "x", "nuggets.roll": "enter,r"}
+    keys: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.name = clean_name(self.name) or _default_name()
@@ -59,6 +62,12 @@ class Settings:
             self.difficulty = "normal"
         self.ascii = bool(self.ascii)
         self.advisor = bool(self.advisor)
+        if not isinstance(self.theme, str) or not self.theme:
+            self.theme = "textual-dark"
+        if not isinstance(self.keys, dict):
+            self.keys = {}
+        self.keys = {str(k): str(v) for k, v in self.keys.items()
+                     if isinstance(k, str) and isinstance(v, str) and v.strip()}
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:

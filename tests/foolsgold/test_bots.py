@@ -5,7 +5,7 @@ import random
 import pytest
 
 from foolsgold import Call, Discard, Draw, Grab, IllegalAction, Match, Round, standard_deck
-from foolsgold.bots import DIFFICULTIES, Bot
+from foolsgold.bots import DIFFICULTIES, PLAYERS, Bot
 from foolsgold.sim import main, play_round, simulate
 from tests.foolsgold.helpers import card, forced_deck
 
@@ -110,7 +110,8 @@ def test_the_bot_races_for_a_nugget_once_someone_grabs():
     bot.plan(r.view(2), 0.0)
     r.apply(Grab(0), 5.0)
     action, at = bot.plan(r.view(2), 5.0)
-    assert action == Grab(2) and 5.0 < at < 5.5
+    hard = DIFFICULTIES["hard"]
+    assert action == Grab(2) and 5.0 < at <= 5.0 + hard.reaction * (1 + hard.jitter)
 
 
 def passing_round(bluff_gap: float, grab_with: int):
@@ -210,6 +211,39 @@ def test_a_hard_bot_outscores_an_easy_one():
     assert points["hard"] > points["easy"]
 
 
+def test_the_ladder_holds_at_a_small_seeded_mixed_table():
+    # The full figures, with intervals, are in bench/foolsgold_ladder.py and
+    # docs/BENCHMARKS.md; this checks the order on a small seeded run.
+    report = simulate(4, ["easy", "normal", "hard", "normal"], 300, seed=2)
+    points = report.points()
+    assert points["hard"] > points["normal"] > points["easy"]
+    rows = report.by_difficulty()
+    assert rows["easy"]["calls"] > 0  # easy calls now and then
+    assert rows["hard"]["uncalled"] < 1  # hard's bluffs are caught at times
+    assert sum(rows[d]["first_grabs"] * report.bots.count(d) for d in rows) == pytest.approx(1)
+
+
+def test_the_scripted_person_acts_in_1_2_to_1_8_seconds():
+    hands = {
+        0: "Mule a, Coyote a, Bison a, Buzzard a, Raccoon a",
+        1: "Owl a, Owl b, Owl c, Mule b, Coyote b",
+    }
+    r = Round(2, 0, forced_deck(2, 0, hands, "Elk a"))
+    for seed in range(20):
+        action, at = Bot(1, "human", random.Random(seed)).plan(r.view(1), 10.0)
+        assert action == Grab(1) and 11.2 <= at <= 11.8
+    assert "human" in PLAYERS and "human" not in DIFFICULTIES
+
+
+def test_a_hard_bluff_mimics_a_set_only_at_its_mimic_rate():
+    rng = random.Random(5)
+    mimics = [Bot(0, "hard", rng) for _ in range(4000)]
+    planned = [b for b in mimics if b.bluff_at is not None]
+    share = sum(b.mimic for b in planned) / len(planned)
+    assert abs(share - DIFFICULTIES["hard"].mimic_rate) < 0.05
+    assert not any(b.mimic for b in (Bot(0, "normal", rng) for _ in range(200)))
+
+
 @pytest.mark.parametrize("players", range(2, 9))
 def test_the_simulator_settles_rounds_at_every_player_count(players):
     report = simulate(players, ["normal"], 4, seed=players)
@@ -221,7 +255,8 @@ def test_the_simulator_settles_rounds_at_every_player_count(players):
 def test_the_sim_command_prints_its_figures(capsys):
     assert main(["--players", "3", "--rounds", "12", "--bots", "easy,normal,hard"]) == 0
     out = capsys.readouterr().out
-    for text in ("round length (simulated s): median", "true sets", "calls:", "easy", "rounds/s"):
+    for text in ("round length (simulated s): median", "true sets", "calls:", "easy", "rounds/s",
+                 "first grabs", "uncalled", "right", "seat-order edge"):
         assert text in out
 
 

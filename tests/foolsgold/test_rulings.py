@@ -1,5 +1,6 @@
 """Every ruling F1-F11, each with a forced deck order (dealt per DESIGN.md)."""
 
+import itertools
 import json
 
 import pytest
@@ -7,12 +8,14 @@ import pytest
 from foolsgold import (
     Call,
     Card,
+    DeckError,
     Discard,
     Draw,
     Grab,
     IllegalAction,
     Round,
     Tick,
+    check_deck,
     is_set,
     standard_deck,
 )
@@ -90,6 +93,27 @@ def test_f2_deck_must_be_unique_and_large_enough():
         Round(2, 0, cards("Owl a, Owl a") + standard_deck(2))
     with pytest.raises(ValueError, match="cannot deal"):
         Round(3, 0, standard_deck(3)[:14])
+
+
+def test_f2_a_deck_that_gives_one_name_two_kinds_is_refused_when_built():
+    mixed = [Card("Owl", "prospector", "z"), *standard_deck(2)]
+    with pytest.raises(DeckError, match="'Owl' is given two kinds"):
+        Round(2, 0, mixed)
+    with pytest.raises(DeckError, match="'Owl' is given two kinds"):
+        check_deck(mixed)
+    with pytest.raises(DeckError, match="Owl \\(a\\) is there twice"):
+        check_deck(cards("Owl a, Owl a"))
+    assert issubclass(DeckError, ValueError)
+    assert check_deck(standard_deck(3)) == standard_deck(3)
+
+
+def test_f2_is_set_does_not_depend_on_the_order_of_the_hand():
+    # Two Owl animals and a stray Owl prospector: never a set, in any order (the
+    # stray card cannot make up an animal set, nor three cards a prospector set).
+    hand = [Card("Owl", "animal", "a"), Card("Owl", "animal", "b"), Card("Owl", "prospector", "z")]
+    for order in itertools.permutations(hand):
+        assert not is_set(order)
+    assert is_set([*hand, Card("Owl", "animal", "c")])
 
 
 # -- F3: the deal ----------------------------------------------------------------------

@@ -139,7 +139,9 @@ def check_saves(directory: Path) -> int:
         if not folder.is_dir():
             continue
         for path in folder.glob("*.json"):
-            persist.Saved.load(path).replay()  # raises SaveError
+            saved = persist.Saved.load(path)  # raises SaveError
+            if saved.status != "lobby":  # a lobby save holds no game to replay
+                saved.replay()
             count += 1
     return count
 

@@ -104,7 +104,7 @@ def test_a_killed_join_takes_its_seat_back(tmp_path):
 def test_a_signal_leaves_the_terminal_as_it_was(tmp_path, sig):
     app = Pty(motherlode(), app_env(tmp_path))
     try:
-        app.wait_for("Hot-seat")
+        app.wait_for("Join a LAN game")
         assert not app.terminal_sane()  # the app runs the terminal raw
         cut = len(app.raw)
         assert app.signal(sig) == 0

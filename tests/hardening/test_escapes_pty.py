@@ -105,6 +105,9 @@ def test_escape_payloads_never_reach_the_terminal(tmp_path):
             assert welcome["type"] == "welcome", welcome
             assert welcome["name"] == kept
             peers.append(peer)
+        # the app paints once it has caught up: wait for the last arrival on screen, so
+        # the chat lines below do not push the notices away before they are ever painted
+        app.wait_for("evilEve is watching")
 
         # 10k-character strings: refused with a coded error, the host stays up
         big = Peer(host.port, TEN_K)

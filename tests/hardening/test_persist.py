@@ -95,6 +95,7 @@ async def test_every_state_sent_is_already_saved(store_dir, spill):
             if isinstance(message, p.State) and message.events:
                 files = list((store_dir / "tables").glob("*.json"))
                 files += list((store_dir / "games").glob("*.json"))
+                files = [f for f in files if Saved.load(f).status != "lobby"]
                 assert len(files) == 1
                 record = Saved.load(files[0])
                 views = [v[-1] for _, v in record.steps()]
@@ -167,17 +168,18 @@ async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir, spill):
 
 async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
     """The host's clock restarts at the last save: a grab race and a call window that
-    were pending keep exactly the time they had left."""
+    were pending keep exactly the time they had left, however long the restored game
+    then waits for its players."""
     clock = FakeClock(100.0)
     store = Store(store_dir / "tables", store_dir / "games")
     host = saving_host(clock, store)
     await host.start("127.0.0.1", 0)
     table = host.create_table("Camp", "foolsgold", seats=3, seed="fg", grab_timeout=10.0,
                               call_window=5.0)  # fmt: skip
-    raws = []
+    raws, tokens = [], []
     for name in ("Ann", "Bob", "Cy"):
         raw = await Raw.open(host.port)
-        await raw.hello(name)
+        tokens.append((await raw.hello(name)).token)
         raws.append(raw)
     for raw in raws:
         await raw.send(p.Ready())
@@ -201,9 +203,21 @@ async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
     restored = host2.restore(saved)
     view = restored.driver.view(None)
     assert view["deadline"] == saved_view["deadline"] == grabbed_at + 5.0
-    left = view["deadline"] - clock2.now()
+    left = view["deadline"] - restored.clock(clock2.now())
     assert left == pytest.approx(3.5)
+    await host2.start("127.0.0.1", 0)
     try:
+        clock2.advance(9.0)  # the players take 9 s to come back: the game waits
+        await settle()
+        back = []  # held: a dropped reference closes its socket
+        for name, token in zip(("Ann", "Bob", "Cy"), tokens, strict=True):
+            back.append(await Raw.open(host2.port))
+            await back[-1].hello(name, token=token)
+        await settle()
+        assert restored.waiting_for() == [] and restored.held == pytest.approx(9.0)
+        assert restored.driver.view(None)["deadline"] - restored.clock(clock2.now()) == (
+            pytest.approx(left)
+        )
         clock2.advance(left - 0.01)
         await settle()
         assert restored.driver.view(None)["call_closes"] == grabbed_at + 5.0

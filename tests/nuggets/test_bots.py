@@ -18,14 +18,14 @@ from nuggets import (
     expected_roll,
     roll_dice,
 )
-from nuggets.bots import POLICIES, cautious, optimal, thief
+from nuggets.bots import DIFFICULTIES, POLICIES, cautious, optimal, shrewd, thief
 from nuggets.sim import main, play_game, simulate, wilson
 
 from .helpers import faces, legal_action
 
 
-def test_the_three_policies_are_registered():
-    assert POLICIES == {"cautious": cautious, "optimal": optimal, "thief": thief}
+def test_the_policies_are_registered():
+    assert POLICIES == {"cautious": cautious, "optimal": optimal, "thief": thief, "shrewd": shrewd}
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -33,7 +33,7 @@ def test_every_bot_plays_only_legal_actions_and_leaves_the_view_alone(players):
     rng = random.Random(players)
     names = list(POLICIES)
     for game_no in range(4):
-        seats = [names[(s + game_no) % 3] for s in range(players)]
+        seats = [names[(s + game_no) % len(names)] for s in range(players)]
         game = Game(seats, supply=40)
         while not game.over:
             view = game.view(game.current)
@@ -203,6 +203,40 @@ def test_optimal_beats_cautious_over_seeded_games():
     assert r.bots[0].nuggets_per_turn > r.bots[1].nuggets_per_turn
 
 
+def test_the_ladder_holds_on_small_seeded_runs():
+    # easy < normal < hard head to head; the full intervals are in
+    # bench/nuggets_ladder.py and docs/BENCHMARKS.md.
+    assert DIFFICULTIES == {"easy": "cautious", "normal": "thief", "hard": "shrewd"}
+    for weaker, stronger in (("easy", "normal"), ("normal", "hard")):
+        r = simulate([weaker, stronger], 200, seed=7)
+        assert r.bots[1].wins > r.bots[0].wins, (weaker, stronger)
+    r = simulate(["easy", "normal", "hard", "normal"], 120, seed=7)
+    wins = {b.name: b.wins for b in r.bots}
+    assert wins["hard"] > wins["normal"] > wins["easy"]
+    assert sum(r.seat_wins) == pytest.approx(120)
+
+
+def test_shrewd_plays_the_closer_and_steals_to_stay_alive():
+    g = Game(["A", "B"], supply=2)
+    g.holdings = [37, 38]
+    g.apply(Roll(faces("N N L L 2 3 4")))
+    assert shrewd(g.view(0), random.Random(0)) == Keep(faces("N N L L"))
+    g.apply(Keep(faces("N N L L")))
+    assert shrewd(g.view(0), random.Random(0)) == Stop()
+    g = Game(["A", "B"], supply=3)
+    g.holdings = [30, 44]
+    g.apply(Roll(faces("L L L 5 5 5 N")))
+    g.apply(Keep(faces("L L L 5 5 5 N")))
+    assert shrewd(g.view(0), random.Random(0)) == Stop(1)
+
+
+def test_shrewd_falls_back_on_thief_beyond_the_solved_games():
+    g = Game(["A", "B"], supply=200)
+    g.apply(Roll(faces("N N L L 2 3 4")))
+    view = g.view(0)
+    assert shrewd(view, random.Random(0)) == thief(view, random.Random(0))
+
+
 def test_wilson_interval():
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
@@ -220,6 +254,9 @@ def test_sim_command_prints_the_figures(capsys):
         "games/s",
         "1. optimal",
         "2. cautious",
+        "steals/game",
+        "seat-order edge",
+        "1st",
     ):
         assert words in out
 

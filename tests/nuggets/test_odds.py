@@ -184,34 +184,56 @@ def test_queries_refuse_impossible_input():
         expected_keep(faces("N 2 2 3 4 5 L"), [], faces("2 2"))
 
 
-def test_advise_in_every_phase():
-    g = Game(["A", "B"], supply=13)
+@pytest.mark.parametrize(
+    "kept, message",
+    [
+        ("2 2 3 3 3 3", "2 2s"),
+        ("5", "1 5 "),
+        ("N N 4 4 L", "2 4s"),
+        ("3 3 3 5 5", "2 5s"),
+    ],
+)
+def test_queries_refuse_set_asides_that_cannot_happen(kept, message):
+    # A number is first set aside three or more at a time, so fewer than three
+    # dice of a number can never be among the dice set aside.
+    for query in (bust_chance, expected_stop, expected_roll):
+        with pytest.raises(IllegalAction, match=message):
+            query(faces(kept))
+    g = Game(["A", "B"])
+    view = {**g.view(0), "phase": "choose", "kept": list(kept.replace("N", "nugget")
+            .replace("L", "lasso").split())}
+    with pytest.raises(IllegalAction, match="cannot all have been set aside"):
+        advise(view)
+
+
+def test_advise_stops_when_stopping_wins_outright():
+    # The closer: 2 nuggets in the supply, 37 against 38. Stopping with 2 takes the
+    # last nuggets and wins for certain; rolling is worth more nuggets on average.
+    g = Game(["A", "B"], supply=2)
+    g.holdings = [37, 38]
+    g.apply(Roll(faces("N N L L 2 3 4")))
     a = advise(g.view(0))
-    assert a.phase == "roll" and a.action == Roll() and a.bust_chance == Fraction(35, 3888)
-    assert a.roll == expected_turn() and a.stop is None
-
-    g.apply(Roll(faces("3 3 3 3 3 3 2")))
-    a = advise(g.view(1))
-    assert a.action == Keep(faces("3 3 3")) and a.keep_value == expected_keep(
-        g.rolled, [], faces("3 3 3")
-    )
-
-    g.apply(a.action)
+    assert a.action == Keep(faces("N N L L")) and a.wins_now
+    g.apply(Keep(faces("N N L L")))
+    assert expected_roll(g.kept) > 2
     a = advise(g.view(0))
-    assert a.phase == "choose" and a.stop == 3 and a.roll == expected_roll(faces("3 3 3"))
-    assert a.action == (Roll() if a.roll > 3 else Stop())
-    assert a.bust_chance == bust_chance(faces("3 3 3"))
-
-    g.apply(Roll(faces("N N N 3")))
-    g.apply(Keep(faces("N N N 3")))
+    assert a.action == Stop() and a.wins_now and a.to_dict()["wins_now"] is True
+    # With one nugget less it would only tie: no override, the expectation rules.
+    g.holdings = [36, 38]
     a = advise(g.view(0))
-    assert a.phase == "take" and a.action == Stop() and a.stop == 6 + expected_turn()
-    d = a.to_dict()
-    assert d["action"] == "stop" and isinstance(d["stop"], float) and d["keep"] is None
+    assert a.action == Roll() and not a.wins_now
 
-    g.apply(Stop())
-    g.apply(Roll(faces("N N N N N N N")))
-    g.apply(Keep(faces("N N N N N N N")))
-    g.apply(Stop())
-    assert g.over
-    assert advise(g.view(0)).action is None
+
+def test_advise_sets_aside_what_wins_when_the_best_keep_would_not():
+    # 3 left in the supply, 30 against 31: by expectation one nugget is the best
+    # set-aside (six dice to roll on); three nuggets are worth 3 and win at once.
+    g = Game(["A", "B"], supply=3)
+    g.holdings = [30, 31]
+    g.apply(Roll(faces("N N N N L L 2")))
+    assert best_keep(g.rolled, g.kept) == faces("N")
+    a = advise(g.view(0))
+    assert a.wins_now and a.action == Keep(faces("N N N N L L"))
+    # Behind by more than the supply: nothing wins outright, the expectation rules.
+    g.holdings = [20, 31]
+    a = advise(g.view(0))
+    assert not a.wins_now and a.action == Keep(faces("N"))

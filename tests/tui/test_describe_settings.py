@@ -9,7 +9,8 @@ NAMES = ["Ann", "[bold]Bob[/]"]
 
 
 def test_dice_events_read_as_sentences():
-    assert describe({"type": "bust", "seat": 0, "lost": 5}, NAMES) == "Ann went bust and lost 5"
+    assert describe({"type": "bust", "seat": 0, "lost": 5}, NAMES) == \
+        "Ann went bust: nothing this turn (5 set aside)"
     assert describe({"type": "stole", "seat": 1, "victim": 0, "amount": 3, "value": 4},
                     NAMES) == "[bold]Bob[/] stole 3 nuggets from Ann"
     line = describe({"type": "kept", "seat": 0, "faces": ["3", "3", "3"], "value": 3,

@@ -89,4 +89,34 @@ def test_ascii_mode_is_automatic_when_the_terminal_is_not_utf8(monkeypatch, enco
     stream = Stream()
     stream.encoding = encoding
     monkeypatch.setattr("sys.stdout", stream)
+    for key in ("LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")  # the encoding decides, not the locale
     assert glyphs.ascii_default() is expected
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({"LANG": "C"}, True),
+    ({"LC_ALL": "C"}, True),
+    ({"LANG": "POSIX"}, True),
+    ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, True),  # Python's own coercion of a C locale
+    ({"LANG": "en_US.UTF-8"}, False),
+    ({"LC_ALL": "C.UTF-8"}, False),
+    ({"LANG": "C", "LC_ALL": "en_GB.UTF-8"}, False),
+    ({}, False),
+])
+def test_a_c_locale_turns_ascii_on(env, expected):
+    assert glyphs.locale_is_c(env) is expected
+
+
+def test_ascii_is_on_under_lang_c_even_with_a_utf8_stdout(monkeypatch):
+    class Stream:
+        encoding = "utf-8"
+
+    monkeypatch.setattr("sys.stdout", Stream())
+    for key in ("LC_ALL", "LC_CTYPE", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "C")
+    assert glyphs.ascii_default() is True
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert glyphs.ascii_default() is False

@@ -43,6 +43,8 @@ async def test_host_offers_the_saved_table_and_you_sit_down_again(tmp_path):
             screen_text(app)
         )
         await pilot.press("enter")
+        await until(pilot, lambda: "Listen on" in screen_text(app), "where to listen")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
         screen = app.screen
         await until(pilot, lambda: screen.view is not None, "the saved position")

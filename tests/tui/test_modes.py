@@ -24,6 +24,7 @@ from .helpers import screen_text
 def make_app(tmp_path, **kwargs) -> MotherlodeApp:
     kwargs.setdefault("announce", False)
     kwargs.setdefault("discover", False)
+    kwargs.setdefault("turn_pause", 0.0)  # keys at machine speed (the pause has its own test)
     return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
                          **kwargs)
 
@@ -303,6 +304,10 @@ async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path)
         await pilot.press("o")
         await until(pilot, lambda: "Host which game?" in screen_text(app), "the game picker")
         await pilot.press("enter")  # Gold Nuggets
+        await until(pilot, lambda: "Listen on" in screen_text(app), "where to listen")
+        text = screen_text(app)
+        assert "port 7777 on all interfaces" in text and "This machine only (127.0.0.1)" in text
+        await pilot.press("ctrl+s")  # the app's test port and interface, as filled in
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await until(pilot, lambda: "motherlode join 127.0.0.1:" in screen_text(app),
                     "the address to share")
@@ -381,9 +386,11 @@ async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
             assert screen.view["hand"] is None
             text = screen_text(app)
             assert "You are watching" in text
+            footer = screen_text(app).splitlines()[-1]
+            assert "Draw" not in footer and "Grab" not in footer  # no keys to play
             await pilot.press("g")
             await pilot.pause()
-            assert "You are watching: you cannot act." in screen_text(app)
+            assert app.is_running and "You are watching" in screen_text(app)
             await player.close()
     finally:
         await host.close()
@@ -393,6 +400,8 @@ async def test_quitting_while_hosting_tells_the_players(tmp_path):
     app = make_app(tmp_path, lan_port=0, lan_bind="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "down", "enter")  # Fool's Gold
+        await until(pilot, lambda: "Listen on" in screen_text(app), "where to listen")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         guest = await Client.connect("127.0.0.1", app.session.host.port, "Bob", reconnect=False)
         await pilot.press("ctrl+q")
@@ -423,6 +432,8 @@ async def test_hosting_where_nothing_can_listen_is_a_clear_message(tmp_path):
     app = make_app(tmp_path, lan_port=0, lan_bind="192.0.2.1")  # TEST-NET: not ours
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "enter")
+        await until(pilot, lambda: "Listen on" in screen_text(app), "where to listen")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: "Cannot host a game here" in screen_text(app), "a message")
 
 

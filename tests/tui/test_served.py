@@ -51,6 +51,11 @@ async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
                                            for n in app._notifications), "a refusal")
             assert isinstance(app.screen, ServedMenuScreen)
             assert sum("not available" in n.message for n in app._notifications) == 3
+            from tui.app import GameCommands  # the palette (ctrl+p) offers none of them
+
+            names = [name for name, _, _ in GameCommands(app.screen)._commands()]
+            assert "Rules" in names
+            assert not {"Host a LAN game", "Join a LAN game", "Replays"} & set(names)
             await pilot.press("f")  # a new Fool's Gold table
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "its lobby")
             await until(pilot, lambda: "owner: you" in screen_text(app), "owned by Ann")

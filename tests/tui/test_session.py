@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from net.client import Client
 from net.clock import FakeClock
 from net.host import Host
 from net.seats import SeatStore, SeatToken
@@ -149,9 +150,9 @@ async def test_a_late_spectator_sees_the_table_at_once(tmp_path, game, screen_ty
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "the public view")
             assert screen.view == table.driver.view(None)
-            text = screen_text(app)
-            assert "You are watching" in text
-            assert table.seats[0].name in text
+            name = table.seats[0].name
+            await until(pilot, lambda: name in screen_text(app), "the players' names")
+            assert "You are watching" in screen_text(app)
     finally:
         await host.close()
 
@@ -178,7 +179,8 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
             await _seated_in_game(pilot, app, NuggetsScreen)
             await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, PickScreen), "the question")
+            await until(pilot, lambda: "Step away" in screen_text(app), "the question")
+            assert isinstance(app.screen, PickScreen)
             text = screen_text(app)
             assert "Step away: keep my seat, a bot plays until I am back" in text
             assert "Give up my seat for good" in text
@@ -203,5 +205,32 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
             await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
             await until_host(lambda: table.seats[1].member is None, "the seat is given up")
             assert table.seats[1].standin and _seat_files() == []
+    finally:
+        await host.close()
+
+
+async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
+    """A host restored its game after a crash: Ann's app takes her seat back and reads
+    "Waiting for Bob (... s)" until Bob is back, then the line goes."""
+    from net.seats import SeatStore, SeatToken
+    from tests.net.test_restored_wait import _saved_game
+
+    saved, tokens = _saved_game("nuggets", tmp_path / "save")
+    clock = FakeClock(saved.saved_at + 100.0)
+    host = Host(clock=clock)
+    table = host.restore(saved)
+    await host.start(bind="127.0.0.1", port=0)
+    try:
+        # what Ann's app kept on disk before the crash
+        SeatStore().hold(SeatToken("127.0.0.1", host.port, table.name, "Ann",
+                                   tokens["Ann"], 1e10)).release()
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+            await until(pilot, lambda: "Waiting for Bob (" in screen_text(app), "the wait")
+            assert "the game goes on once they are back" in screen_text(app)
+            bob = await Client.connect("127.0.0.1", host.port, "Bob", token=tokens["Bob"])
+            await until(pilot, lambda: "Waiting for" not in screen_text(app), "the end")
+            await bob.close()
     finally:
         await host.close()

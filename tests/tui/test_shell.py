@@ -13,6 +13,7 @@ from tui.screens.forms import SettingsScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
+from tui.widgets.dice import DiceTray
 
 from .helpers import Recorder, foolsgold_view, nuggets_view, screen_text
 
@@ -127,23 +128,47 @@ async def test_an_illegal_selection_is_explained_in_place(tmp_path):
 
 
 async def test_steal_picks_a_victim(tmp_path):
+    """The dialog says what each steal does, and never offers a steal of nothing."""
     recorder = Recorder()
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
-        view = nuggets_view(rolled=("lasso", "lasso", "lasso", "5", "2", "4", "4"),
-                            names=("Ann", "Bob", "Cid"))
+        view = nuggets_view(rolled=("lasso", "lasso", "lasso", "nugget", "2", "4", "4"),
+                            names=("Ann", "Bob", "Cid", "Dee"))
+        view = dict(view, holdings=[0, 5, 8, 0])
         await _nuggets(app, pilot, view)
-        await pilot.press("l", "s")
+        await pilot.press("l", "s")  # three lassos alone are worth nothing to steal
         await pilot.pause()
-        assert "Steal from whom?" in screen_text(app)
+        assert "worth nothing to steal" in screen_text(app)
+        assert "from whom" not in screen_text(app) and recorder.actions == []
+        await pilot.press("escape")
+        await pilot.press("l", "n", "s")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Steal 1 from whom?" in text
+        assert "take 1 from Bob: 5 -> 4" in text and "take 1 from Cid: 8 -> 7" in text
+        assert "Dee" not in text.split("Steal 1 from whom?")[1]  # nothing to take there
         await pilot.press("down", "enter")
         await pilot.pause()
-        assert recorder.actions == [p.Keep(faces=["lasso"] * 3, seat=0)]
+        assert recorder.actions == [p.Keep(faces=["nugget"] + ["lasso"] * 3, seat=0)]
         screen = app.screen
-        screen.show_state(dict(view, phase="choose", rolled=None, kept=["lasso"] * 3,
-                               dice_left=4, can_steal=True), [])
+        screen.show_state(dict(view, phase="choose", rolled=None,
+                               kept=["lasso"] * 3 + ["nugget"], dice_left=3, can_steal=True),
+                          [])
         await pilot.pause()
         assert recorder.actions[-1] == p.Stop(steal_from=2, seat=0)
+
+
+async def test_a_steal_of_nothing_is_refused_with_a_reason(tmp_path):
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = nuggets_view(rolled=("lasso", "lasso", "lasso", "nugget", "2", "4", "4"),
+                            names=("Ann", "Bob"))
+        await _nuggets(app, pilot, view)  # Bob has no nuggets
+        await pilot.press("l", "n", "s")
+        await pilot.pause()
+        assert "Nobody has a nugget to steal: t takes from the supply" in screen_text(app)
+        assert recorder.actions == []
 
 
 async def test_no_action_out_of_turn_and_the_advisor_toggles(tmp_path):
@@ -156,24 +181,72 @@ async def test_no_action_out_of_turn_and_the_advisor_toggles(tmp_path):
         await pilot.pause()
         assert recorder.actions == []
         assert "It is not your turn." in screen_text(app)
-        assert "Best set-aside" in screen_text(app)
+        assert "Best to win" in screen_text(app)
         await pilot.press("a")
         await pilot.pause()
-        assert "Best set-aside" not in screen_text(app)
+        assert "Best to win" not in screen_text(app)
         assert screen.advisor_on is False
 
 
 async def test_bust_is_a_moment_that_clears_itself(tmp_path):
+    """The busting roll stays on the table for a beat, under a banner that says what a
+    bust costs (this turn's set-aside, nothing held); then the next turn shows."""
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _nuggets(app, pilot, nuggets_view())
+        busting = ["2", "2", "3", "3", "4", "4", "5"]
         screen.show_state(dict(nuggets_view(), current=1, phase="roll", rolled=None),
-                          [{"type": "bust", "seat": 0, "lost": 4}])
+                          [{"type": "rolled", "seat": 0, "faces": busting},
+                           {"type": "bust", "seat": 0, "lost": 4}])
         await pilot.pause()
-        assert "BUST! Ann loses 4" in screen_text(app)
-        screen._end_moment()  # the timer's callback, called now instead of waiting
+        text = screen_text(app)
+        assert "BUST! Ann scores nothing this turn" in text and "loses" not in text
+        assert screen.query_one(DiceTray).faces == tuple(busting)
+        screen._end_moment()  # the timers' callbacks, called now instead of waiting
+        screen.end_bust()
         await pilot.pause()
         assert "Bob's turn" in screen_text(app)
+        assert screen.query_one(DiceTray).faces is None
+
+
+async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path):
+    """A double enter at the end of Ann's turn does not roll for Bob."""
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = dict(nuggets_view(), phase="choose", rolled=None, kept=["nugget"], dice_left=6)
+        screen = await _nuggets(app, pilot, view, seats=(0, 1), hotseat=True, turn_pause=5.0)
+        screen.show_state(dict(view, current=1, phase="roll", kept=[], dice_left=7), [])
+        await pilot.pause()
+        await pilot.press("enter")  # meant for Ann's turn, which is over
+        await pilot.pause()
+        assert recorder.actions == []
+        screen.release_keys()  # the timer's callback, called now instead of waiting
+        await pilot.press("enter")
+        await pilot.pause()
+        assert recorder.actions == [p.Roll(seat=1)]
+
+
+async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp_path):
+    from nuggets import duel
+
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        view = nuggets_view()
+        screen = await _nuggets(app, pilot, view)
+        # The panel's "best to win" (2 players: the exact chance to win).
+        best = [f.value for f in duel.best_keep(view)[0]]
+        await pilot.press("space")
+        await pilot.pause()
+        assert sorted(screen._chosen()) == sorted(best) and recorder.actions == []
+        await pilot.press("escape", "enter")  # nothing selected: the advisor's pick, asked
+        await pilot.pause()
+        assert sorted(screen._chosen()) == sorted(best) and recorder.actions == []
+        assert "enter again: set aside" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert recorder.actions == [p.Keep(faces=best, seat=0)]
 
 
 async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
@@ -218,11 +291,11 @@ async def test_hostile_names_show_literally_and_crash_nothing(tmp_path, ascii_mo
     async with app.run_test(size=(80, 24)) as pilot:
         screen = FoolsGoldScreen(0, HOSTILE, ascii_mode=ascii_mode)
         await app.push_screen(screen)
-        screen.show_state(foolsgold_view(), [{"type": "drew", "seat": 1, "pile": "incoming"}])
+        screen.show_state(foolsgold_view(), [{"type": "grabbed", "seat": 1, "order": 1, "at": 1.0}])
         await pilot.pause()
         text = screen_text(app)
         assert "[bold]Ann[/]" in text
-        assert "[@click=app.quit]Bob drew" in text
+        assert "[@click=app.quit]Bob grabbed" in text
         assert "\x1b" not in text
         await pilot.click(offset=(5, 4))  # where the click-markup name is drawn
         await pilot.pause()

@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Checkbox, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
+
+
+def with_ids(prefix: str, bindings: list[Binding]) -> list[Binding]:
+    """Give every binding an id, ``<prefix>.<action>`` (``nuggets.roll``,
+    ``foolsgold.discard-0``, ``lobby.seats-minus-1``), so the settings file can remap
+    its keys (``"keys": {"foolsgold.grab": "x"}``)."""
+    out: list[Binding] = []
+    for binding in bindings:
+        if binding.id is None:
+            action = binding.action.removeprefix("app.").replace("-", "minus-")
+            name = re.sub(r"[^a-z0-9_]+", "-", action.lower()).strip("-")
+            ident = f"{prefix}.{name}"
+            if any(b.id == ident for b in out):  # a second key for one action: its own id
+                ident += "-" + re.sub(r"[^a-z0-9_]+", "-", binding.key.lower())
+            binding = dataclasses.replace(binding, id=ident)
+        out.append(binding)
+    return out
 
 
 def _key_name(key: str) -> str:
@@ -16,28 +36,58 @@ def _key_name(key: str) -> str:
     return ", ".join(names.get(k, k) for k in key.split(","))
 
 
+class FieldInput(Input):
+    """A form's text field: "?" opens help instead of typing (no name or address needs
+    one), so the form's help key works from inside the field."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return key != "question_mark" and super().check_consume_key(key, character)
+
+
+class OnOffBox(Checkbox):
+    """A checkbox whose label ends in "on" or "off", so it reads without colour."""
+
+    def __init__(self, label: str, value: bool = False, **kwargs) -> None:
+        self._base = label
+        super().__init__(self._text(value), value, **kwargs)
+
+    def _text(self, value: bool) -> Text:
+        return Text(f"{self._base}: {'on' if value else 'off'}")
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self.label = self._text(self.value)
+
+
 class HelpScreen(ModalScreen[None]):
     """Every key of the screen below, and the app's own keys."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("help", [
         Binding("escape,q,question_mark", "dismiss", "Close"),
-    ]
+    ])
 
     def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
         super().__init__()
         self.sections = sections
 
     def compose(self) -> ComposeResult:
-        body = Text()
+        from rich.console import Group
+        from rich.table import Table
+
+        parts = []
         for title, keys in self.sections:
-            body.append(f"{title}\n", "bold")
+            parts.append(Text(title, "bold"))
+            # a grid, so a long description wraps under its own column
+            grid = Table.grid(padding=(0, 2), pad_edge=False)
+            grid.add_column(no_wrap=True, style="bold", min_width=10)
+            grid.add_column(ratio=1)
             for key, description in keys:
-                body.append(f"  {key:<16}", "bold")
-                body.append(f"{description}\n")
-            body.append("\n")
-        body.append("esc closes this help.")
+                grid.add_row(Text(f"  {key}"), Text(description))
+            parts.extend([grid, Text("")])
+        parts.append(Text("esc closes this help."))
         with VerticalScroll(id="help-box"):
-            yield Static(body, id="help-text")
+            yield Static(Group(*parts), id="help-text")
+        yield Footer(show_command_palette=False)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -71,19 +121,37 @@ def rules_text() -> str:
 
 
 class RulesScreen(Screen[None]):
-    """The rules of both games, from docs/RULES.md."""
+    """The rules of both games, from docs/RULES.md, with a contents list to jump from."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS = with_ids("rules", [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("t", "contents", "Contents"),
+        Binding("g", "jump('gold-nuggets')", "Gold Nuggets"),
+        Binding("f", "jump('fools-gold')", "Fool's Gold"),
+    ])
+    HELP = [
+        ("up / down, pgup / pgdn", "scroll"),
+        ("t", "show or hide the contents (enter there jumps to a section)"),
+        ("g / f", "jump to Gold Nuggets / Fool's Gold"),
+        ("esc", "back"),
+    ]
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Markdown  # loaded on first use: it is slow to import
+        from textual.widgets import MarkdownViewer  # loaded on first use: slow to import
 
-        with VerticalScroll(id="rules-scroll"):
-            yield Markdown(rules_text(), id="rules")
-        yield Footer()
+        yield MarkdownViewer(rules_text(), show_table_of_contents=True, id="rules")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one("#rules-scroll").focus()
+        self.query_one("#rules").document.focus()
+
+    def action_contents(self) -> None:
+        viewer = self.query_one("#rules")
+        viewer.show_table_of_contents = not viewer.show_table_of_contents
+
+    def action_jump(self, anchor: str) -> None:
+        viewer = self.query_one("#rules")
+        viewer.document.goto_anchor(anchor)
 
 
 class MessageScreen(ModalScreen[str | None]):
@@ -92,7 +160,7 @@ class MessageScreen(ModalScreen[str | None]):
     ``keys`` offers a way on, e.g. ``[("w", "watch the game"), ("esc", "back")]``: the
     screen dismisses with the key pressed (None for enter, esc, space or q)."""
 
-    BINDINGS = [Binding("escape,enter,space,q", "close", "OK")]
+    BINDINGS = with_ids("message", [Binding("escape,enter,space,q", "close", "OK")])
 
     def __init__(self, title: str, body: str,
                  keys: list[tuple[str, str]] | None = None) -> None:
@@ -107,6 +175,7 @@ class MessageScreen(ModalScreen[str | None]):
             yield Static(Text(self.title_text, "bold"), id="message-title")
             yield Static(Text(self.body), id="message-body")
             yield Static(Text(hint, "dim"), id="message-keys")
+        yield Footer(show_command_palette=False)
 
     def on_key(self, event) -> None:
         if len(event.key) == 1 and event.key in {key for key, _ in self.keys}:
@@ -120,7 +189,7 @@ class MessageScreen(ModalScreen[str | None]):
 class PickScreen(ModalScreen[int | None]):
     """Pick one of a few choices (e.g. whom to steal from); esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = with_ids("pick", [Binding("escape", "cancel", "Cancel")])
 
     def __init__(self, title: str, choices: list[tuple[int, str]]) -> None:
         super().__init__()
@@ -132,6 +201,7 @@ class PickScreen(ModalScreen[int | None]):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
             yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
+        yield Footer(show_command_palette=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
@@ -143,14 +213,19 @@ class PickScreen(ModalScreen[int | None]):
 class ChatScreen(ModalScreen[str | None]):
     """One line of chat; enter sends, esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = with_ids("chat", [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "noop", "Send", show=True, priority=False),
+    ])
+
+    def action_noop(self) -> None:
+        """(enter is the Input's: it sends; the footer only says so)"""
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Input
-
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#chat-input").focus()
@@ -165,10 +240,10 @@ class ChatScreen(ModalScreen[str | None]):
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question: y or enter for yes, n or esc for no."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("confirm", [
         Binding("y,enter", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
-    ]
+    ])
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -178,6 +253,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="message-box"):
             yield Static(Text(self.question, "bold"))
             yield Static(Text("y: yes   n: no", "dim"))
+        yield Footer(show_command_palette=False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

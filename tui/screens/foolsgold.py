@@ -14,25 +14,29 @@ from textual.widgets import Footer
 from net import protocol as p
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
+from tui.screens.common import with_ids
 from tui.screens.table import TableScreen
-from tui.widgets.board import Hint, TurnBanner
+from tui.widgets.board import Hint, TooSmall, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
 from tui.widgets.log import EventLog
 
 FLASH_SECONDS = 0.5
 
 
+CHURN = frozenset({"drew", "discarded"})
+
+
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("foolsgold", [
         Binding("d,space", "draw", "Draw"),
         *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(1, 7)),
         Binding("g", "grab", "Grab!"),
         Binding("f", "call", "Fool's Gold!"),
         Binding("c", "app.chat", "Chat", show=False),
         Binding("q", "app.leave", "Leave"),
-    ]
+    ])
     HELP = [
         ("d / space", "draw a card (from your incoming pile, or the draw pile if you start)"),
         ("1-6", "discard that card to your left neighbour"),
@@ -66,7 +70,8 @@ class FoolsGoldScreen(TableScreen):
             yield Hint(id="hint")
             yield Hint(id="status")
             yield EventLog(id="log")
-        yield Footer()
+        yield TooSmall()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._ready = True
@@ -86,6 +91,15 @@ class FoolsGoldScreen(TableScreen):
 
     def set_seats(self, seats: list[int]) -> None:
         self.seat = seats[0] if seats else None
+        if self.is_attached:
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: a spectator has no play keys, nor anyone once the
+        match is over."""
+        if action not in ("draw", "discard", "grab", "call"):
+            return True
+        return self.seat is not None and (self.view or {}).get("winner") is None
 
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
@@ -94,7 +108,10 @@ class FoolsGoldScreen(TableScreen):
             return
         if not self.is_attached:  # torn down (the app is closing): nothing to draw on
             return
-        self.query_one(EventLog).add_events(events, self.names)
+        # draws and passes are the churn of a round: the pile counts show them, and the
+        # log keeps what matters (grabs, calls, results, chat) readable
+        self.query_one(EventLog).add_events(
+            [e for e in events if e.get("type") not in CHURN], self.names)
         for event in events:
             if event.get("type") == "grabbed" and event.get("order") == 1:
                 self.flash()
@@ -119,6 +136,7 @@ class FoolsGoldScreen(TableScreen):
         hand.hand = None if view.get("hand") is None else tuple(view["hand"])
         hand.frozen = bool(view.get("frozen"))
         self._update_banner(view)
+        self.refresh_bindings()
 
     def _seat_name(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
@@ -145,8 +163,12 @@ class FoolsGoldScreen(TableScreen):
         grabbed = view.get("grabbed") or []
         if grabbed:
             first = self._seat_name(grabbed[0][0])
-            banner.show(f"{first} GRABBED! Hands are frozen.", "-bust")
             mine = [s for s, _ in grabbed]
+            left = int(view.get("nuggets_left", 0))
+            race = f"{first} GRABBED! Hands frozen, {left} nugget{'' if left == 1 else 's'} left"
+            if self.seat is not None and self.seat in mine:
+                race += ": you have one"
+            banner.show(race, "-bust")
             parts = []
             if self.seat is not None and self.seat not in mine:
                 parts.append("g grabs a nugget")
@@ -212,11 +234,10 @@ class FoolsGoldScreen(TableScreen):
         self._send(p.Draw())
 
     def action_discard(self, index: int) -> None:
-        hand = (self.view or {}).get("hand") or []
-        if index >= len(hand):
+        card = self.query_one(HandView).card_at(index)
+        if card is None:
             self.query_one(Hint).text = f"You have no card {index + 1}."
             return
-        card = hand[index]
         self._send(p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"],
                                             kind=card.get("kind"))))
 

@@ -11,16 +11,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
+from tui.screens.common import FieldInput, OnOffBox, with_ids
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 
 
 class SettingsScreen(Screen[None]):
     """Name, bot difficulty, ASCII mode, advisor: saved when you leave with ctrl+s."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("settings", [
         Binding("ctrl+s", "save", "Save"),
         Binding("escape", "app.pop_screen", "Back"),
-    ]
+        # help, even from inside a text field (a form's fields take no "?")
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
+    ])
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
@@ -31,18 +34,22 @@ class SettingsScreen(Screen[None]):
         with Vertical(id="form"):
             yield Static("Settings", classes="title")
             yield Static("Your name (shown to other players)")
-            yield Input(s.name, max_length=NAME_MAX, id="name")
+            yield FieldInput(s.name, max_length=NAME_MAX, id="name")
             yield Static("Bot difficulty")
             yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
                          id="difficulty")
-            yield Checkbox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
-            yield Checkbox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
+            yield Static("Theme (ansi-dark uses your terminal's own colours: good over SSH)")
+            themes = sorted(self.app.available_themes)
+            yield Select([(t, t) for t in themes], allow_blank=False, id="theme",
+                         value=s.theme if s.theme in themes else "textual-dark")
+            yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
+            yield OnOffBox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
                            id="advisor")
+            yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
-            yield Static("", id="settings-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
@@ -54,6 +61,7 @@ class SettingsScreen(Screen[None]):
         self.settings.difficulty = str(self.query_one("#difficulty", Select).value)
         self.settings.ascii = self.query_one("#ascii", Checkbox).value
         self.settings.advisor = self.query_one("#advisor", Checkbox).value
+        self.settings.theme = str(self.query_one("#theme", Select).value)
         path = self.app.save_settings()  # type: ignore[attr-defined]
         self.query_one("#settings-status", Static).update(Text(f"Saved to {path}"))
 
@@ -65,10 +73,12 @@ class SettingsScreen(Screen[None]):
 class HotseatScreen(Screen[None]):
     """Two to five seats on this machine; any seat can be a bot. Empty names are no seat."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("hotseat", [
         Binding("ctrl+s", "start", "Start"),
         Binding("escape", "app.pop_screen", "Back"),
-    ]
+        # help, even from inside a text field (a form's fields take no "?")
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
+    ])
 
     def __init__(self, first_name: str) -> None:
         super().__init__()
@@ -82,14 +92,14 @@ class HotseatScreen(Screen[None]):
             for i, name in enumerate(defaults):
                 with Horizontal(classes="seat-row"):
                     yield Static(f"Seat {i + 1}", classes="seat-label")
-                    yield Input(name, placeholder="(empty: no seat)", max_length=NAME_MAX,
+                    yield FieldInput(name, placeholder="(empty: no seat)", max_length=NAME_MAX,
                                 id=f"seat-{i}", compact=True)
-                    yield Checkbox("bot", False, id=f"bot-{i}", compact=True)
+                    yield OnOffBox("bot", False, id=f"bot-{i}", compact=True)
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
             yield Static("", id="hotseat-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def seats(self) -> list[tuple[str, bool]]:
         rows = []
@@ -115,3 +125,63 @@ class HotseatScreen(Screen[None]):
     @on(Button.Pressed, "#back")
     def _back(self) -> None:
         self.app.pop_screen()
+
+
+ALL_INTERFACES = "all"
+
+
+class HostScreen(Screen[tuple[int, str | None] | None]):
+    """Where a LAN table listens: the port and the interface, with the usual defaults."""
+
+    BINDINGS = with_ids("host", [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
+    ])
+
+    def __init__(self, title: str, port: int, bind: str | None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.port = port
+        self.bind = bind
+
+    def compose(self) -> ComposeResult:
+        from net.discovery import local_addresses
+
+        addresses = local_addresses()
+        options = [("All interfaces: anyone on your networks can join", ALL_INTERFACES)]
+        options += [(f"{address} only", address) for address in addresses]
+        options.append(("This machine only (127.0.0.1): for trying it out", "127.0.0.1"))
+        chosen = ALL_INTERFACES if self.bind in (None, "", "0.0.0.0", "::") else self.bind
+        if chosen not in [value for _, value in options]:
+            options.append((f"{chosen} only", chosen))
+        with Vertical(id="form"):
+            yield Static(self.title_text, classes="title")
+            yield Static("The defaults suit a LAN party: port 7777 on all interfaces. "
+                         "If the port is taken, any free one is used and shown.")
+            yield Static("Port (7777 is usual; 0 takes any free port)")
+            yield FieldInput(str(self.port or 7777), max_length=5, id="port")
+            yield Static("Listen on")
+            yield Select(options, value=chosen, allow_blank=False, id="interface")
+            with Horizontal(classes="buttons"):
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button("Back", id="back")
+            yield Static("", id="host-status")
+        yield Footer(show_command_palette=False)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        text = self.query_one("#port", Input).value.strip()
+        if not text.isdigit() or not 0 <= int(text) <= 65535:
+            self.query_one("#host-status", Static).update(
+                Text(f"{text!r} is not a port: type a number up to 65535 "
+                     "(7777 is usual; 0 takes any free port)."))
+            return
+        interface = self.query_one("#interface", Select).value
+        bind = None if interface == ALL_INTERFACES else str(interface)
+        self.dismiss((int(text), bind))
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.dismiss(None)

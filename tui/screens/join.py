@@ -14,16 +14,20 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.screens.common import FieldInput, with_ids
+
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
 
 class JoinScreen(Screen[None]):
     """Pick a discovered table with enter, or type host:port and press enter."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("join", [
         Binding("escape", "app.pop_screen", "Back"),
+        # help, even from inside a text field (a form's fields take no "?")
+        Binding("question_mark", "app.help", "Keys", show=False, priority=True),
         Binding("tab", "app.focus_next", "Switch list/address", show=False),
-    ]
+    ])
     HELP = [
         ("up / down", "choose a table found on the network"),
         ("enter", "join the chosen table, or the address typed"),
@@ -42,9 +46,9 @@ class JoinScreen(Screen[None]):
             yield OptionList(id="found")
             yield Static("Searching...", id="found-status")
             yield Static("Or type the address the host shows (host or host:port):")
-            yield Input(placeholder="192.168.1.20:7777", id="address")
+            yield FieldInput(placeholder="192.168.1.20:7777", id="address")
             yield Static("", id="join-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#address", Input).focus()

@@ -14,7 +14,9 @@ from textual.widgets import Footer, RichLog, Static
 from net import protocol as p
 from net.text import clean_text
 from tui.messages import SendAction
+from tui.screens.common import with_ids
 from tui.settings import DIFFICULTIES
+from tui.widgets.board import TooSmall
 
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
@@ -22,7 +24,7 @@ TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 class LobbyScreen(Screen[None]):
     """Renders `TableInfo`; keys post lobby requests (`SendAction`) for the app to send."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("lobby", [
         Binding("r", "ready", "Ready"),
         Binding("s", "start", "Start"),
         Binding("b", "add_bot", "Add bot"),
@@ -32,10 +34,10 @@ class LobbyScreen(Screen[None]):
         Binding("d", "difficulty", "Difficulty", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
-    ]
+    ])
     HELP = [
         ("r", "ready / not ready"),
-        ("s", "start the game (owner; everyone must be ready)"),
+        ("s", "start the game (the owner, once every other player is ready)"),
         ("b / x", "add a bot / remove the last bot (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
@@ -61,7 +63,8 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="status")
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
                           max_lines=200)
-        yield Footer()
+        yield TooSmall()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._ready = True
@@ -80,6 +83,8 @@ class LobbyScreen(Screen[None]):
             self.mine = list(seats)
         if owner is not None:
             self.owner = owner
+        if self.is_attached:
+            self.refresh_bindings()
         if not self._ready:
             return
         if not self.is_attached:  # torn down (the app is closing): nothing to draw on
@@ -138,6 +143,16 @@ class LobbyScreen(Screen[None]):
         if self.owner and info.phase != "playing" and len(info.seats) >= 2 \
                 and others_ready:
             self.show_status("Everyone is ready: press s to start.")
+
+    OWNER_ACTIONS = frozenset({"start", "add_bot", "remove_bot", "seats", "difficulty"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: owner keys for the owner, ready for a player."""
+        if action in self.OWNER_ACTIONS:
+            return self.owner and (self.info is None or self.info.phase != "playing")
+        if action == "ready":
+            return bool(self.mine)
+        return True
 
     def show_status(self, text: str) -> None:
         self._status = text

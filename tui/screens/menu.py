@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.screens.common import with_ids
+
 LOGO = r"""
  __  __       _   _               _           _
 |  \/  | ___ | |_| |__   ___ _ __| | ___   __| | ___
@@ -25,6 +27,7 @@ MENU = [
     ("foolsgold-bots", "Fool's Gold against bots", "f"),
     ("host", "Host a LAN game", "o"),
     ("join", "Join a LAN game", "j"),
+    ("replays", "Replays of your games", "p"),
     ("rules", "Rules", "r"),
     ("settings", "Settings", "s"),
     ("quit", "Quit", "q"),
@@ -44,24 +47,25 @@ def _saved_games() -> bool:
 class MenuScreen(Screen[None]):
     """Where the app opens."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("menu", [
         Binding("u", "choose('resume')", "Resume", show=False),
-        Binding("h", "choose('hotseat')", "Hot-seat"),
-        Binding("n", "choose('nuggets-bots')", "Dice vs bots"),
-        Binding("f", "choose('foolsgold-bots')", "Cards vs bots"),
+        Binding("h", "choose('hotseat')", "Hotseat"),
+        Binding("n", "choose('nuggets-bots')", "Dice"),
+        Binding("f", "choose('foolsgold-bots')", "Cards"),
         Binding("o", "choose('host')", "Host"),
         Binding("j", "choose('join')", "Join"),
+        Binding("p", "choose('replays')", "Replays", show=False),
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("q", "choose('quit')", "Quit"),
-    ]
+    ])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Static(LOGO.strip("\n"), id="logo")
             yield Static("Gold-rush party games for the terminal", id="tagline")
             yield OptionList(*self._options(), id="menu")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @staticmethod
     def _options() -> list[Option]:

@@ -14,16 +14,18 @@ from textual.widgets import Footer
 
 from net import protocol as p
 from net.text import clean_text
-from nuggets import IllegalAction, check_keep, legal_keeps
+from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.messages import DieClicked, SendAction
-from tui.screens.common import PickScreen
+from tui.screens.common import PickScreen, with_ids
 from tui.screens.table import TableScreen
-from tui.widgets.advisor import AdvisorPanel
-from tui.widgets.board import Hint, Holdings, TurnBanner, names_line
+from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next
+from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
 from tui.widgets.log import EventLog
 
 MOMENT_SECONDS = 1.6
+BUST_SECONDS = 1.6  # the busting roll stays on the table this long
+TURN_PAUSE = 0.7  # hot-seat: keys wait this long after the turn changes hands
 FACE_KEYS = {"n": "nugget", "l": "lasso", "2": "2", "3": "3", "4": "4", "5": "5"}
 
 
@@ -35,7 +37,7 @@ def _count(faces) -> str:
 class NuggetsScreen(TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("nuggets", [
         *(Binding(str(i), f"toggle({i - 1})", f"Die {i}", show=False) for i in range(1, 8)),
         Binding("n", "select_face('nugget')", "All nuggets", show=False),
         Binding("l", "select_face('lasso')", "All lassos", show=False),
@@ -43,19 +45,22 @@ class NuggetsScreen(TableScreen):
         *(Binding(f"f{d},{shifted}", f"select_face('{d}')", f"All {d}s", show=False)
           for d, shifted in zip("2345", ("at", "number_sign", "dollar_sign", "percent_sign"),
                                 strict=True)),
-        Binding("enter", "roll", "Set aside + roll", key_display="enter"),
+        Binding("enter", "roll", "Roll on", key_display="enter"),
+        Binding("space", "advised", "Advised", key_display="space"),
         Binding("t", "take", "Take"),
         Binding("s", "steal", "Steal"),
         Binding("escape", "clear", "Clear", show=False),
         Binding("a", "advisor", "Advisor"),
         Binding("c", "app.chat", "Chat", show=False),
         Binding("q", "app.leave", "Leave"),
-    ]
+    ])
     HELP = [
         ("1-7", "select or unselect that die"),
         ("n / l", "select all nuggets / all lassos"),
         ("F2-F5", "select all 2s, 3s, 4s or 5s (also shift+2-5 on a US keyboard)"),
-        ("enter", "set the selected dice aside and roll the rest (or roll at turn start)"),
+        ("enter", "set the selected dice aside and roll the rest (or roll at turn start); "
+                  "with nothing selected, the advisor's choice, after a second enter"),
+        ("space", "select the advisor's set-aside"),
         ("t", "set the selected dice aside and take their worth from the supply"),
         ("s", "with three lassos: set aside and steal from a player you pick"),
         ("esc", "clear the selection"),
@@ -69,8 +74,14 @@ class NuggetsScreen(TableScreen):
     advisor_on: reactive[bool] = reactive(True)
 
     def __init__(self, seats: list[int], *, ascii_mode: bool = False, advisor: bool = True,
-                 hotseat: bool = False) -> None:
+                 hotseat: bool = False, turn_pause: float = TURN_PAUSE) -> None:
         super().__init__()
+        self.turn_pause = turn_pause
+        self._held = False  # hot-seat: keys wait a moment after the turn changed hands
+        self._hold_timer = None
+        self._armed: tuple | None = None  # enter with nothing selected: (view, selection)
+        self._bust: tuple[str, ...] | None = None  # the busting roll, shown for a beat
+        self._bust_timer = None
         self.my_seats = list(seats)
         self.ascii_mode = ascii_mode
         self.hotseat = hotseat
@@ -89,7 +100,8 @@ class NuggetsScreen(TableScreen):
             yield Hint(id="status")
             yield AdvisorPanel(id="advisor")
             yield EventLog(id="log")
-        yield Footer()
+        yield TooSmall()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._ready = True
@@ -113,6 +125,24 @@ class NuggetsScreen(TableScreen):
 
     def set_seats(self, seats: list[int]) -> None:
         self.my_seats = list(seats)
+        if self.is_attached:
+            self.refresh_bindings()
+
+    PLAY_ACTIONS = frozenset({"roll", "take", "steal", "advised", "toggle", "select_face",
+                              "clear"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Footers true to the moment: no play keys for a spectator or at game over, and
+        each key only where it does something."""
+        if action not in self.PLAY_ACTIONS:
+            return True
+        view = self.view or {}
+        if not self.my_seats or view.get("over"):
+            return False
+        phase = view.get("phase")
+        if action == "advised":
+            return phase == "keep"
+        return True
 
     def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A new view from the host, with the events that led to it."""
@@ -127,7 +157,12 @@ class NuggetsScreen(TableScreen):
         log.add_events(events, view.get("players", []))
         for event in events:
             self._moment_for(event, view.get("players", []))
+        self._hold_bust(events)
         old = self.view
+        if self.hotseat and old is not None and not view.get("over") \
+                and view.get("current") != old.get("current"):
+            self._hold_keys()
+
         if old is None or old.get("rolled") != view.get("rolled"):
             self.selected = frozenset()
         self.view = view
@@ -137,7 +172,10 @@ class NuggetsScreen(TableScreen):
         if view is None or not self._ready:
             return
         dice = self.query_one(DiceTray)
-        dice.faces = tuple(view["rolled"]) if view.get("rolled") is not None else None
+        if self._bust is not None:
+            dice.faces = self._bust  # the busting roll, for a beat
+        else:
+            dice.faces = tuple(view["rolled"]) if view.get("rolled") is not None else None
         dice.dice_left = int(view.get("dice_left", 7))
         dice.selected = self.selected
         tray = self.query_one(KeptTray)
@@ -154,6 +192,7 @@ class NuggetsScreen(TableScreen):
         self._update_banner()
         self._update_hint()
         self.query_one(AdvisorPanel).view = view
+        self.refresh_bindings()
 
     def watch_selected(self, selected: frozenset[int]) -> None:
         if self._ready:
@@ -198,9 +237,9 @@ class NuggetsScreen(TableScreen):
         elif phase == "keep":
             chosen = self._chosen()
             if not chosen:
-                hint.text = (
-                    "Pick dice to set aside: 1-7, n, l, F2-F5. Then enter rolls on, t takes."
-                )
+                last = len(view.get("rolled") or []) or 7
+                hint.text = (f"Pick dice (1-{last}, n, l, F2-F5; space: advised), "
+                             "enter rolls on, t takes.")
             else:
                 try:
                     check_keep(view["rolled"], view.get("kept", []), chosen)
@@ -208,6 +247,8 @@ class NuggetsScreen(TableScreen):
                     hint.text = f"Not allowed: {error}."
                 else:
                     hint.text = f"Set aside {_count(chosen)}: enter rolls on, t takes."
+                    if self._armed == (id(self.view), self.selected):
+                        return  # the confirmation stays until answered
         elif phase == "choose":
             hint.text = "enter rolls the remaining dice, t takes."
         elif phase == "take":
@@ -221,7 +262,7 @@ class NuggetsScreen(TableScreen):
             0 <= event["seat"] < len(names) else "?"
         text, cls = "", ""
         if kind == "bust":
-            text, cls = f"BUST! {who} loses {event.get('lost', 0)}", "-bust"
+            text, cls = f"BUST! {who} scores nothing this turn", "-bust"
         elif kind == "bonus_turn":
             text, cls = f"All seven dice! {who} plays a bonus turn", "-bonus"
         elif kind == "stole":
@@ -245,6 +286,40 @@ class NuggetsScreen(TableScreen):
         self._moment = ""
         self._moment_timer = None
         self._update_banner()
+
+    def _hold_bust(self, events: list[dict]) -> None:
+        """A bust: keep the roll that busted on the table for a beat."""
+        if not any(e.get("type") == "bust" for e in events):
+            return
+        rolled = [e for e in events if e.get("type") == "rolled"]
+        if not rolled:
+            return
+        self._bust = tuple(str(f) for f in rolled[-1].get("faces") or ())
+        if self._bust_timer is not None:
+            self._bust_timer.stop()
+        self._bust_timer = self.set_timer(BUST_SECONDS, self.end_bust)
+
+    def end_bust(self) -> None:
+        """The busting roll leaves the table (a timer calls it)."""
+        self._bust = None
+        self._bust_timer = None
+        if self.view is not None:
+            self.watch_view(self.view)
+
+    def _hold_keys(self) -> None:
+        """Hot-seat: the turn changed hands; a double enter must not roll for the next
+        player, so keys wait a moment."""
+        if self.turn_pause <= 0:
+            return
+        self._held = True
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+        self._hold_timer = self.set_timer(self.turn_pause, self.release_keys)
+
+    def release_keys(self) -> None:
+        """Keys work again after a hand-over (a timer calls it)."""
+        self._held = False
+        self._hold_timer = None
 
     # -- what the link tells -----------------------------------------------------------
 
@@ -271,7 +346,34 @@ class NuggetsScreen(TableScreen):
         if self.acting_seat is None:
             self.query_one(Hint).text = "It is not your turn."
             return False
+        if self._held:
+            return False  # the hand-over pause: this key was meant for the last turn
         return True
+
+    def _advised(self) -> tuple[list[int], p.Roll | p.Stop] | None:
+        """The advisor's set-aside (as dice on the table) and what it would do next."""
+        view = self.view or {}
+        rolled = view.get("rolled") or []
+        if view.get("phase") != "keep" or not rolled:
+            return None
+        keep = advised_keep(view)
+        if not keep:
+            return None
+        wanted = [f.value for f in keep]
+        picks: list[int] = []
+        for i, face in enumerate(rolled):
+            if face in wanted:
+                wanted.remove(face)
+                picks.append(i)
+        kept = [*view.get("kept", []), *(f.value for f in keep)]
+        left = int(view.get("dice_left", 7)) - len(keep)
+        after = dict(view, kept=kept, kept_value=score(kept), rolled=None, dice_left=left,
+                     phase="choose" if left else "take")
+        seat = self.acting_seat
+        action, victim = advised_next(after)
+        rolls_on = left and action == "roll"
+        follow = p.Roll(seat=seat) if rolls_on else p.Stop(steal_from=victim, seat=seat)
+        return picks, follow
 
     def _keep_then(self, follow: p.Roll | p.Stop) -> None:
         view = self.view or {}
@@ -322,6 +424,17 @@ class NuggetsScreen(TableScreen):
 
     def action_clear(self) -> None:
         self.selected = frozenset()
+        self._armed = None
+
+    def action_advised(self) -> None:
+        """Select the advisor's set-aside (then enter rolls on, t takes)."""
+        if not self._can_act():
+            return
+        advised = self._advised()
+        if advised is None:
+            self.query_one(Hint).text = "The advisor has no set-aside to offer now."
+            return
+        self.selected = frozenset(advised[0])
 
     def action_roll(self) -> None:
         if not self._can_act():
@@ -330,10 +443,33 @@ class NuggetsScreen(TableScreen):
         seat = self.acting_seat
         if phase in ("roll", "choose"):
             self._send(p.Roll(seat=seat))
+        elif phase == "keep" and not self.selected:
+            self._enter_with_nothing_selected()
+        elif phase == "keep" and self._armed == (id(self.view), self.selected):
+            follow = self._advised()
+            self._armed = None
+            if follow is not None:
+                self._keep_then(follow[1])
         elif phase == "keep":
             self._keep_then(p.Roll(seat=seat))
         elif phase == "take":
             self.query_one(Hint).text = "All seven dice are set aside: t takes them."
+
+    def _enter_with_nothing_selected(self) -> None:
+        """The obvious thing, once confirmed: the advisor's set-aside is selected, and a
+        second enter sets it aside and rolls on or takes, as the advisor would."""
+        advised = self._advised()
+        if advised is None:
+            self.query_one(Hint).text = "Pick dice to set aside first: 1-7, n, l, F2-F5."
+            return
+        picks, follow = advised
+        self.selected = frozenset(picks)
+        self._armed = (id(self.view), self.selected)
+        then = "roll on" if isinstance(follow, p.Roll) else "take"
+        self.query_one(Hint).text = (
+            f"enter again: set aside {_count(self._chosen())} and {then}, as the advisor "
+            "would. esc cancels."
+        )
 
     def action_take(self) -> None:
         if not self._can_act():
@@ -362,11 +498,26 @@ class NuggetsScreen(TableScreen):
             return
         names = view.get("players", [])
         seat = self.acting_seat
-        choices = [
-            (s, f"{name}  ({view['holdings'][s]} nuggets)")
-            for s, name in enumerate(names) if s != seat
-        ]
-
+        kept = list(view.get("kept", []))
+        if phase == "keep":
+            kept += self._chosen()
+        worth = score(kept)
+        choices = []
+        for s_, name in enumerate(names):
+            if s_ == seat:
+                continue
+            has = view["holdings"][s_]
+            amount = min(worth, has)
+            if amount:
+                choices.append((s_, f"take {amount} from {name}: {has} -> {has - amount}"))
+        if not worth:
+            self.query_one(Hint).text = (
+                "Your set-aside is worth nothing to steal: set aside nuggets or numbers too.")
+            return
+        if not choices:
+            self.query_one(Hint).text = (
+                "Nobody has a nugget to steal: t takes from the supply instead.")
+            return
         def chosen(victim: int | None) -> None:
             if victim is None:
                 return
@@ -376,7 +527,7 @@ class NuggetsScreen(TableScreen):
             else:
                 self._send(stop)
 
-        self.app.push_screen(PickScreen("Steal from whom?", choices), chosen)
+        self.app.push_screen(PickScreen(f"Steal {worth} from whom?", choices), chosen)
 
     def action_advisor(self) -> None:
         self.advisor_on = not self.advisor_on

@@ -14,11 +14,12 @@ from textual.binding import Binding
 
 from net.persist import Saved
 from net.text import clean_text
+from tui.screens.common import with_ids
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
 from tui.widgets.log import EventLog
 
-REPLAY_BINDINGS = [
+REPLAY_BINDINGS = with_ids("replay", [
     Binding("right,l,space", "step(1)", "Next"),
     Binding("left,h", "step(-1)", "Back"),
     Binding("pagedown", "step(20)", "+20", show=False),
@@ -29,7 +30,7 @@ REPLAY_BINDINGS = [
     *(Binding(str(i), f"seat({i - 1})", f"Seat {i}", show=False) for i in range(1, 9)),
     Binding("w", "seat(-1)", "Spectator", show=False),
     Binding("q,escape", "app.leave", "Leave"),
-]
+])
 REPLAY_HELP = [
     ("right / space", "the next step"),
     ("left", "the step before"),

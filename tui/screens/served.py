@@ -20,6 +20,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.screens.common import with_ids
+
 TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
 FIXED = [
@@ -43,7 +45,7 @@ def describe(table: Any) -> str:
 class ServedMenuScreen(Screen[None]):
     """Where a served app opens (see the module docstring)."""
 
-    BINDINGS = [
+    BINDINGS = with_ids("served", [
         Binding("j", "choose('join')", "Join"),
         Binding("w", "choose('watch')", "Watch"),
         Binding("n", "choose('new-nuggets')", "New dice table"),
@@ -51,7 +53,7 @@ class ServedMenuScreen(Screen[None]):
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("q", "choose('quit')", "Quit"),
-    ]
+    ])
     HELP = [
         ("up / down", "choose a table"),
         ("enter or j", "join the chosen table (or take your seat there back)"),
@@ -159,7 +161,7 @@ class ServedMenuScreen(Screen[None]):
 class NameScreen(ModalScreen[str | None]):
     """Ask the player's name (the web door has no user name to go by)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Quit")]
+    BINDINGS = with_ids("name", [Binding("escape", "cancel", "Quit")])
 
     def __init__(self, problem: str = "") -> None:
         super().__init__()

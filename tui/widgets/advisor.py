@@ -1,4 +1,5 @@
-"""The advisor panel of Gold Nuggets: exact odds for the seat to act, on public info."""
+"""The advisor panel of Gold Nuggets: chances to win and exact odds for the seat to act,
+on public information."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from nuggets import IllegalAction, odds
+from nuggets import IllegalAction, duel, odds
 from tui.widgets.board import FitsContent
 
 
-def _pct(x: Fraction | None) -> str:
+def _pct(x: Fraction | float | None) -> str:
     return "-" if x is None else f"{float(x) * 100:.1f}%"
 
 
@@ -20,11 +21,71 @@ def _num(x: Fraction | None) -> str:
     return "-" if x is None else f"{float(x):.2f}"
 
 
-def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
-    """Three lines of advice for a view: bust chance, stop vs roll on, best set-aside.
+def _faces(faces) -> str:
+    return " ".join(f.value for f in faces)
 
-    In the "keep" phase the figures are for the position after the best set-aside
-    (and after the player's own selection, when one is legal).
+
+def _chances(view: dict, kept: list[str] | None = None) -> duel.Chances | None:
+    """Chances to win, or None when they are not available for this game."""
+    try:
+        return duel.chances(view, kept)
+    except (duel.NotCovered, duel.TableMissing):
+        return None
+
+
+def _choice(view: dict, win: duel.Chances | None, stop, roll) -> str:
+    """What to do: by the chance to win when known, else by expected nuggets."""
+    if view.get("phase") == "choose" and odds.stop_wins(
+        view["holdings"], view["current"], view["supply"], view["kept_value"]
+    ):
+        return "stop: it wins the game"
+    if win is not None and win.stop is not None:
+        if win.roll is not None and win.roll > win.stop:
+            return "roll on"
+        if win.steal_from is not None:
+            return f"stop, take from {view['players'][win.steal_from]}"
+        return "stop"
+    return "roll on" if stop is None or (roll is not None and roll > stop) else "stop"
+
+
+def _note(win: duel.Chances | None) -> str:
+    """What the figures leave out."""
+    nuggets = "nuggets: this turn, no steals or supply cap"
+    if win is None:
+        return f"win %: not solved for this game · {nuggets}"
+    if win.exact:
+        return f"win %: exact, both play to win · {nuggets}"
+    return f"win %: estimated from duels · {nuggets}"
+
+
+def advised_keep(view: dict):
+    """The set-aside the panel recommends on the dice in a "keep" view: the best chance
+    to win where it is solved, else the most expected nuggets (None: the roll busts)."""
+    try:
+        best = duel.best_keep(view)
+    except (duel.NotCovered, duel.TableMissing):
+        return odds.advise(view).keep
+    return None if best is None else best[0]
+
+
+def advised_next(view: dict) -> tuple[str, int | None]:
+    """What the panel recommends in a "choose" or "take" view: ("roll", None) or
+    ("stop", seat to take from or None for the supply)."""
+    win = _chances(view)
+    if win is None:
+        return (odds.advise(view).to_dict()["action"] or "stop", None)
+    if win.roll is not None and (win.stop is None or win.roll > win.stop):
+        return ("roll", None)
+    return ("stop", win.steal_from)
+
+
+def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
+    """Up to four lines of advice for a view: the chance to win of stopping and of
+    rolling on, expected nuggets this turn, bust chance, best set-aside, and a note
+    on what the figures leave out.
+
+    In the "keep" phase the figures are for the position after the set-aside with
+    the best chance to win (after the player's own selection, when one is legal).
     """
     phase = view.get("phase")
     if phase in (None, "over"):
@@ -32,37 +93,59 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
     kept = list(view.get("kept", []))
     if phase == "keep":
         rolled = view.get("rolled") or []
-        best = odds.best_keep(rolled, kept)
-        if best is None:
+        most = odds.best_keep(rolled, kept)
+        if most is None:
             return ["This roll busts."]
+        try:
+            to_win = duel.best_keep(view)
+        except (duel.NotCovered, duel.TableMissing):
+            to_win = None
+        best = most if to_win is None else to_win[0]
         after = kept + [f.value for f in best]
-        lines = [
-            f"Best set-aside: {' '.join(f.value for f in best)}"
-            f"  (expected {_num(odds.expected_keep(rolled, kept, best))})",
-        ]
+        most_text = f"most nuggets: {_faces(most)} ({_num(odds.expected_keep(rolled, kept, most))})"
+        if to_win is None:
+            lines = [f"Best set-aside: {most_text}"]
+        else:
+            lines = [f"Best to win: {_faces(to_win[0])} ({_pct(to_win[1])}); {most_text}"]
         if chosen:
             try:
                 mine = odds.expected_keep(rolled, kept, chosen)
             except IllegalAction:
                 lines.append("Your selection is not a legal set-aside.")
             else:
-                lines.append(f"Your selection: expected {_num(mine)}")
                 after = kept + chosen
+                win = _chances(view, after)
+                value = None if win is None else max(
+                    x for x in (win.stop, win.roll) if x is not None
+                )
+                lines.append(f"Your selection: win {_pct(value)}, expected {_num(mine)}")
+        win = _chances(view, after)
         roll = odds.expected_roll(after)
+        bust = odds.bust_chance(after) if roll is not None else None
         lines.append(
-            f"Then: stop {_num(odds.expected_stop(after))}, roll on {_num(roll)}"
-            f", bust on next roll {_pct(odds.bust_chance(after) if roll is not None else None)}"
+            f"Then: win stop {_pct(win and win.stop)} / roll on {_pct(win and win.roll)}; "
+            f"nuggets {_num(odds.expected_stop(after))} / {_num(roll)}; bust {_pct(bust)}"
         )
+        lines.append(_note(win))
         return lines
+    win = _chances(view)
     if phase == "take":
-        return [f"All seven set aside: take now, expected {_num(odds.expected_stop(kept))}"
-                " with the bonus turn."]
+        victim = "" if win is None or win.steal_from is None else (
+            f", from {view['players'][win.steal_from]}"
+        )
+        return [
+            f"All seven set aside: take now{victim} (win {_pct(win and win.stop)}), "
+            f"expected {_num(odds.expected_stop(kept))} with the bonus turn.",
+            _note(win),
+        ]
     roll = odds.expected_roll(kept)
     stop = None if phase == "roll" else odds.expected_stop(kept)
-    better = "roll on" if stop is None or (roll is not None and roll > stop) else "stop"
+    better = _choice(view, win, stop, roll)
     return [
-        f"Bust chance of the next roll: {_pct(odds.bust_chance(kept))}",
-        f"Expected: stop {_num(stop)}, roll on {_num(roll)}  -> {better}",
+        f"To win: stop {_pct(win and win.stop)}, roll on {_pct(win and win.roll)}  -> {better}",
+        f"Nuggets this turn: stop {_num(stop)}, roll on {_num(roll)}; "
+        f"bust chance of the next roll {_pct(odds.bust_chance(kept))}",
+        _note(win),
     ]
 
 

@@ -98,3 +98,20 @@ def names_line(names: Sequence[str], seats: Sequence[int]) -> str:
     if len(picked) <= 1:
         return "".join(picked)
     return ", ".join(picked[:-1]) + " and " + picked[-1]
+
+
+MIN_SIZE = (80, 24)
+
+
+class TooSmall(Widget):
+    """In place of a table when the terminal is smaller than it needs: what size to make
+    it (the app shows it through its ``-too-small`` class)."""
+
+    def render(self) -> Text:
+        width, height = self.app.size
+        need_w, need_h = MIN_SIZE
+        return Text(
+            f"This table needs a terminal of at least {need_w}x{need_h}; this one is "
+            f"{width}x{height}.\nMake the window bigger (or the font smaller).",
+            justify="center",
+        )

@@ -15,26 +15,99 @@ from tui.widgets.board import FitsContent
 HAND_MAX = 6
 
 
-def _variant_style(variant: str) -> str:
-    # A tint per art variant; the ornaments already differ without colour.
-    return {
-        "a": "#d8b35a",
-        "b": "#7fb3d5",
-        "c": "#c39bd3",
-        "d": "#82c99a",
-        "e": "#e59866",
-        "f": "#f1948a",
-    }.get(variant, "#cccccc")
+# One colour per look (tui.glyphs): a name keeps its look, and so its colour, while it
+# is in the hand.
+LOOK_COLOURS = ("#d8b35a", "#7fb3d5", "#c39bd3", "#82c99a", "#e59866", "#f1948a",
+                "#76d7c4", "#f7dc6f")
+
+
+def card_key(card: dict) -> tuple[str, str]:
+    return str(card.get("name", "")), str(card.get("variant", ""))
+
+
+def place(slots: list[dict | None], hand: list[dict]) -> tuple[list[dict | None], int | None]:
+    """Cards into stable slots: a card keeps its slot while it stays in the hand, and a new
+    one takes the first free slot. Returns the slots and the new card's slot (or None)."""
+    left = list(hand)
+    placed: list[dict | None] = []
+    for card in slots:
+        match = next((i for i, c in enumerate(left)
+                      if card is not None and card_key(c) == card_key(card)), None)
+        placed.append(left.pop(match) if match is not None else None)
+    while placed and placed[-1] is None:
+        placed.pop()
+    fresh = None
+    for card in left:
+        free = placed.index(None) if None in placed else len(placed)
+        if free == len(placed):
+            placed.append(card)
+        else:
+            placed[free] = card
+        fresh = free
+    return placed, fresh
+
+
+def assign_looks(looks: dict[str, int], names: list[str]) -> dict[str, int]:
+    """A look per name in the hand: a name keeps the look it has; a new name gets its own
+    default look if no other name in the hand has it, else the first free one."""
+    kept = {name: looks[name] for name in names if name in looks}
+    for name in names:
+        if name in kept:
+            continue
+        used = set(kept.values())
+        wanted = glyphs.name_look(name)
+        kept[name] = wanted if wanted not in used else next(
+            (i for i in range(glyphs.LOOKS) if i not in used), wanted)
+    return kept
+
+
+def progress(hand: list[dict]) -> list[tuple[str, int, int]]:
+    """(name, cards held, cards a set needs), closest to a set first."""
+    need = {"animal": 3, "prospector": 5}
+    counts: dict[str, list[int]] = {}
+    for card in hand:
+        entry = counts.setdefault(str(card.get("name", "?")),
+                                  [0, need.get(str(card.get("kind")), 3)])
+        entry[0] += 1
+    rows = [(name, have, needed) for name, (have, needed) in counts.items()]
+    return sorted(rows, key=lambda r: (r[2] - r[1], -r[1], r[0]))
 
 
 class HandView(Widget):
-    """Your hand as cards with their discard keys 1-6 (face-down for a spectator)."""
+    """Your hand as cards with their pass keys 1-6 (face-down for a spectator).
 
-    COMPONENT_CLASSES = {"hand--frozen", "hand--empty"}
+    Cards keep their slots: passing one leaves its slot empty until the next card comes,
+    so no other card moves under your fingers. The card just drawn is marked. Cards of
+    one name share a look (art and colour), and each shows how far the hand is toward
+    a set of its name."""
+
+    COMPONENT_CLASSES = {"hand--frozen", "hand--empty", "hand--fresh"}
 
     hand: reactive[tuple[dict, ...] | None] = reactive(None)
     frozen: reactive[bool] = reactive(False)
     ascii_mode: reactive[bool] = reactive(False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.slots: list[dict | None] = []
+        self.fresh: int | None = None
+        self.looks: dict[str, int] = {}
+
+    def watch_hand(self, old: tuple[dict, ...] | None, hand: tuple[dict, ...] | None) -> None:
+        if hand is None:
+            self.slots, self.fresh, self.looks = [], None, {}
+            return
+        before = [card_key(c) for c in self.slots if c is not None]
+        self.slots, fresh = place(self.slots, list(hand))
+        if not before:
+            self.fresh = None  # a new deal: nothing is "just drawn"
+        elif fresh is not None or len(before) != len(hand):
+            self.fresh = fresh  # a card came or went: the mark follows the newest
+        self.looks = assign_looks(self.looks, [str(c.get("name", "")) for c in hand])
+
+    def card_at(self, index: int) -> dict | None:
+        """The card under key ``index + 1``, or None for an empty slot."""
+        return self.slots[index] if 0 <= index < len(self.slots) else None
 
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
@@ -42,14 +115,30 @@ class HandView(Widget):
             return Text("You are watching: no hand.", self.get_component_rich_style("hand--empty"))
         if not self.hand:
             return Text("No cards.", self.get_component_rich_style("hand--empty"))
-        pictures = [
-            glyphs.card_lines(card, ascii_mode=self.ascii_mode, key=str(i + 1))
-            for i, card in enumerate(self.hand)
-        ]
+        held = {name: have for name, have, _ in progress(list(self.hand))}
+        pictures = []
+        for i, card in enumerate(self.slots):
+            if card is None:
+                pictures.append((glyphs.empty_slot_lines(ascii_mode=self.ascii_mode,
+                                                         key=str(i + 1)), None))
+                continue
+            name = str(card.get("name", ""))
+            look = self.looks.get(name, glyphs.name_look(name))
+            lines = glyphs.card_lines(card, ascii_mode=self.ascii_mode, key=str(i + 1),
+                                      look=look, have=held.get(name),
+                                      selected=i == self.fresh,
+                                      mark="new" if i == self.fresh else "")
+            pictures.append((lines, look))
         frozen = self.get_component_rich_style("hand--frozen") if self.frozen else None
+        fresh = self.get_component_rich_style("hand--fresh")
         for row in range(glyphs.CARD_HEIGHT):
-            for card, picture in zip(self.hand, pictures, strict=True):
-                style = Style.parse(_variant_style(str(card.get("variant", ""))))
+            for i, (picture, look) in enumerate(pictures):
+                if look is None:
+                    style = self.get_component_rich_style("hand--empty")
+                else:
+                    style = Style.parse(LOOK_COLOURS[look % len(LOOK_COLOURS)])
+                    if i == self.fresh:
+                        style += fresh
                 out.append(picture[row], frozen + style if frozen else style)
             if row < glyphs.CARD_HEIGHT - 1:
                 out.append("\n")
@@ -57,7 +146,7 @@ class HandView(Widget):
 
     def on_click(self, event: Click) -> None:
         index = event.x // glyphs.CARD_WIDTH
-        if self.hand and 0 <= index < len(self.hand):
+        if self.card_at(index) is not None:
             self.post_message(CardClicked(index))
 
 
@@ -116,7 +205,9 @@ class Seats(FitsContent, Widget):
 
 
 class Piles(FitsContent, Widget):
-    """The draw and trash piles, the nuggets left, and the state of the race."""
+    """Your incoming pile, the draw and trash piles, the nuggets left, and the race."""
+
+    COMPONENT_CLASSES = {"piles--incoming"}
 
     view: reactive[dict | None] = reactive(None, always_update=True)
     ascii_mode: reactive[bool] = reactive(False)
@@ -126,6 +217,12 @@ class Piles(FitsContent, Widget):
         if not view:
             return self.fit(Text(""))
         out = Text(overflow="fold")
+        seat = view.get("seat")
+        incoming = view.get("incoming_sizes") or []
+        if isinstance(seat, int) and seat < len(incoming):
+            # up to 22 cards can wait there: the one pile a player must watch
+            out.append(f"Your incoming {incoming[seat]:>2}\n",
+                       self.get_component_rich_style("piles--incoming"))
         out.append(f"Draw pile  {view.get('draw_pile', 0):>3}\n")
         out.append(f"Trash pile {view.get('trash_pile', 0):>3}\n")
         left = int(view.get("nuggets_left", 0))

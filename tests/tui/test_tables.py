@@ -1,0 +1,445 @@
+"""The tables as players want them (issue 13): a Fool's Gold hand read at speed, the
+moments that matter kept in the log, a visible race, dialogs over the table."""
+
+from __future__ import annotations
+
+from tui.screens.common import ChatScreen
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.widgets.cards import HandView, assign_looks, place, progress
+
+from .helpers import foolsgold_view, screen_text
+from .test_shell import make_app
+
+
+def card(name, variant, kind="animal"):
+    return {"name": name, "kind": kind, "variant": variant}
+
+
+OWL_A, OWL_C, KATE, GILA, MULE, OWL_D = foolsgold_view()["hand"]
+
+
+def test_a_passed_card_leaves_its_slot_empty_and_the_next_card_fills_it():
+    slots, fresh = place([], [OWL_A, OWL_C, KATE, GILA, MULE])
+    assert slots == [OWL_A, OWL_C, KATE, GILA, MULE]
+    slots, fresh = place(slots, [OWL_A, KATE, GILA, MULE])  # Owl c passed
+    assert slots == [OWL_A, None, KATE, GILA, MULE] and fresh is None
+    slots, fresh = place(slots, [OWL_A, KATE, GILA, MULE, OWL_D])  # a new card
+    assert slots == [OWL_A, OWL_D, KATE, GILA, MULE] and fresh == 1
+    slots, fresh = place(slots, [OWL_A, KATE, GILA, MULE, OWL_D, card("Elk", "b")])
+    assert slots[5] == card("Elk", "b") and fresh == 5
+    # the last card passed: the slot goes, nothing before it moves
+    slots, _ = place(slots, [OWL_A, KATE, GILA, MULE, OWL_D])
+    assert slots == [OWL_A, OWL_D, KATE, GILA, MULE]
+
+
+def test_one_name_one_look_and_names_in_a_hand_never_share_one():
+    looks = assign_looks({}, ["Owl", "Mule", "Elk", "Fox", "Wolf", "Hawk"])
+    assert len(set(looks.values())) == 6
+    # a name keeps its look while it stays; a newcomer never takes a look in use
+    again = assign_looks(looks, ["Owl", "Mule", "Elk", "Fox", "Wolf", "Raven"])
+    assert all(again[n] == looks[n] for n in ("Owl", "Mule", "Elk", "Fox", "Wolf"))
+    assert again["Raven"] not in {looks[n] for n in ("Owl", "Mule", "Elk", "Fox", "Wolf")}
+
+
+def test_progress_toward_a_set_closest_first():
+    hand = [OWL_A, KATE, OWL_C, MULE, card("Calamity Kate", "b", "prospector")]
+    # Mule needs two more, Calamity Kate three
+    assert progress(hand) == [("Owl", 2, 3), ("Mule", 1, 3), ("Calamity Kate", 2, 5)]
+
+
+async def _table(app, pilot, view, names=("Ann", "Bob", "Cy", "Dee")):
+    screen = FoolsGoldScreen(0, list(names))
+    await app.push_screen(screen)
+    screen.show_state(view, [])
+    await pilot.pause()
+    return screen
+
+
+async def test_the_hand_shows_progress_marks_the_new_card_and_keeps_its_keys(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = foolsgold_view(hand=[OWL_A, KATE, GILA, MULE, OWL_C])
+        screen = await _table(app, pilot, view)
+        text = screen_text(app)
+        assert text.count("2/3 set") == 2 and "1/5 set" in text and "new" not in text
+        # Owl a is passed: the other cards keep their keys
+        screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C]), [])
+        await pilot.pause()
+        hand = screen.query_one(HandView)
+        assert hand.card_at(0) is None and hand.card_at(4) == OWL_C
+        assert "1/3 set" in screen_text(app)
+        await pilot.press("1")  # the empty slot: nothing is sent, the hint says so
+        await pilot.pause()
+        assert "You have no card 1." in screen_text(app)
+        screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C, OWL_D]), [])
+        await pilot.pause()
+        assert hand.card_at(0) == OWL_D and hand.fresh == 0
+        assert "1─new" in screen_text(app) or "1━new" in screen_text(app)
+
+
+async def test_draws_and_passes_fold_into_the_piles_and_the_moments_stay(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot, foolsgold_view())
+        churn = [{"type": "drew", "seat": 1, "pile": "draw"},
+                 {"type": "discarded", "seat": 1, "pile": "incoming", "to": 2}] * 20
+        screen.show_state(foolsgold_view(), [{"type": "grabbed", "seat": 2, "order": 1,
+                                               "at": 5.0}, *churn])
+        screen.add_log("Bob: nice one")
+        screen.show_state(foolsgold_view(), churn)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Cy grabbed a nugget (#1)" in text and "Bob: nice one" in text
+        assert "drew" not in text and "passed a card" not in text
+        assert "Your incoming  2" not in text and "Your incoming" in text
+
+
+async def test_the_race_says_how_many_nuggets_are_left_and_whether_you_have_one(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = foolsgold_view(grabbed=[[1, 10.0]], frozen=True, nuggets_left=2,
+                              incoming_sizes=[17, 0, 0, 0])
+        screen = await _table(app, pilot, view)
+        text = screen_text(app)
+        assert "Bob GRABBED! Hands frozen, 2 nuggets left" in text
+        assert "Your incoming 17" in text
+        assert "g grabs a nugget" in text
+        screen.show_state(foolsgold_view(grabbed=[[1, 10.0], [0, 10.4]], frozen=True,
+                                         nuggets_left=1), [])
+        await pilot.pause()
+        assert "1 nugget left: you have one" in screen_text(app)
+
+
+async def test_chat_sits_over_the_table_and_the_hand_stays_in_sight(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _table(app, pilot, foolsgold_view())
+        await app.push_screen(ChatScreen())
+        await pilot.pause()
+        shot = app.export_screenshot().replace("&#160;", " ")
+        assert "Say something to the table" in shot
+        assert "Calamity" in shot and "Gila" in shot  # the hand, under the dialog
+        assert "esc" in screen_text(app).splitlines()[-1]  # the footer shows esc
+
+
+async def test_footers_are_true_to_the_moment(tmp_path):
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .helpers import nuggets_view
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = NuggetsScreen([0])
+        await app.push_screen(screen)
+        screen.show_state(nuggets_view(), [])
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Roll on" in footer and "Advised" in footer and "? Keys" in footer
+        assert "Pick dice (1-7," in screen_text(app)
+        screen.show_state(dict(nuggets_view(), over=True, phase="over", rolled=None,
+                               winners=[0]), [])
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Roll on" not in footer and "Take" not in footer and "Leave" in footer
+
+        watcher = FoolsGoldScreen(None, ["Ann", "Bob", "Cy", "Dee"])
+        await app.push_screen(watcher)
+        watcher.show_state(foolsgold_view(seat=None, hand=None), [])
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Draw" not in footer and "Grab" not in footer and "Leave" in footer
+
+        lobby = LobbyScreen()
+        await app.push_screen(lobby)
+        from net import protocol as p
+
+        info = p.TableInfo(name="Den", game="nuggets", phase="lobby", owner=0, seats=[
+            p.SeatInfo(seat=0, name="Ann", kind="human", ready=False, connected=True),
+            p.SeatInfo(seat=1, name="Bob", kind="human", ready=False, connected=True)],
+            settings=p.TableSettings(seats=3, difficulty="normal", first_player=None,
+                                     seeded=False, grab_timeout=10, call_window=5, grace=30,
+                                     bot_pace=0.9, hotseat=False), spectators=0)
+        lobby.show_table(info, [1], False)  # Bob: not the owner
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "Ready" in footer and "Start" not in footer and "Add bot" not in footer
+        lobby.show_table(info, [0], True)
+        await pilot.pause()
+        assert "Start" in screen_text(app).splitlines()[-1]
+
+
+async def test_the_menu_footer_is_whole_at_80_columns(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        for word in ("Hotseat", "Dice", "Cards", "Host", "Join", "Rules", "Settings",
+                     "Quit", "Keys"):
+            assert word in footer, footer
+
+
+async def test_question_mark_in_a_form_shows_help_and_types_nothing(tmp_path):
+    from tui.screens.common import HelpScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        await pilot.pause()
+        field = app.screen.query_one("#address")
+        await pilot.press("1", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and field.value == "1"
+        await pilot.press("escape", "f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .test_modes import make_app as make_mode_app
+    from .test_modes import until
+
+    app = make_mode_app(tmp_path, start=("hotseat", [("Bob", False), ("Cy", False)]),
+                        table_options={"seed": "names"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a view")
+        assert screen.view["players"] == ["Bob", "Cy"]
+        assert app.settings.name == "Ann"
+
+
+async def test_help_lines_wrap_under_their_own_column(tmp_path):
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .helpers import nuggets_view
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = NuggetsScreen([0])
+        await app.push_screen(screen)
+        screen.show_state(nuggets_view(), [])
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        first = next(i for i, line in enumerate(lines) if "set the selected dice aside and roll"
+                     in line)
+        column = lines[first].index("set the selected")
+        follow = lines[first + 1]
+        border = follow.index("│") + 1
+        inner = follow[border:]
+        assert border + len(inner) - len(inner.lstrip()) == column, (lines[first], follow)
+
+
+async def test_below_80x24_a_table_says_what_size_it_needs(tmp_path):
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .helpers import nuggets_view
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(70, 20)) as pilot:
+        screen = NuggetsScreen([0])
+        await app.push_screen(screen)
+        screen.show_state(nuggets_view(), [])
+        await pilot.pause()
+        text = screen_text(app)
+        assert "needs a terminal of at least 80x24; this one is 70x20" in text
+        assert "NUGGET" not in text  # not a table with dice missing
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "at least 80x24" not in text and text.count("NUGGET") >= 1
+        assert any(line.split() == [str(k) for k in range(1, 8)] for line in text.splitlines())
+        await pilot.resize_terminal(100, 23)
+        await pilot.pause()
+        assert "this one is 100x23" in screen_text(app)
+
+
+async def test_settings_checkboxes_read_on_or_off_without_colour(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "ASCII mode (no box-drawing characters): off" in text
+        assert "(a toggles it in game): on" in text
+        app.screen.query_one("#ascii").value = True
+        await pilot.pause()
+        assert "ASCII mode (no box-drawing characters): on" in screen_text(app)
+
+
+async def test_host_a_lan_game_asks_for_the_port_and_interface(tmp_path):
+    from tui.screens.lobby import LobbyScreen
+
+    from .test_modes import make_app as make_mode_app
+    from .test_modes import until
+
+    app = make_mode_app(tmp_path)  # the defaults: 7777, every interface
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "enter")
+        await until(pilot, lambda: "Listen on" in screen_text(app), "the form")
+        text = screen_text(app)
+        assert "7777" in text and "All interfaces" in text
+        assert "The defaults suit a LAN party: port 7777 on all interfaces" in text
+        port = app.screen.query_one("#port")
+        port.value = "99999"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "'99999' is not a port" in screen_text(app)
+        port.value = "0"
+        app.screen.query_one("#interface").value = "127.0.0.1"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        assert app.session.lan.bind == "127.0.0.1"
+        assert app.session.lan.host.sockets[0][0] == "127.0.0.1"
+        assert f"motherlode join 127.0.0.1:{app.session.lan.port}" in screen_text(app)
+
+
+async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tmp_path):
+    """A solo game left half-way is archived; Replays shows it (who, when, how it
+    ended), opens the viewer, and deletes it after a yes. A hot-seat game left before
+    its first move is not kept."""
+    from net.persist import Store, data_dir
+    from tui.screens.common import ConfirmScreen
+    from tui.screens.menu import MenuScreen
+    from tui.screens.nuggets import NuggetsScreen
+
+    from .test_modes import make_app as make_mode_app
+    from .test_modes import until
+
+    app = make_mode_app(tmp_path, start=("solo", "nuggets", 1),
+                        table_options={"seed": "kept", "first_player": 0})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen = app.screen
+        await until(pilot, lambda: screen.acting_seat == 0, "Ann's turn")
+        await pilot.press("enter")  # a roll: one move
+        await until(pilot, lambda: screen.view["phase"] != "roll", "the roll")
+        moved = True
+        await pilot.press("q", "y")
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await until(pilot, lambda: list((data_dir() / "games").glob("*.json")) or not moved,
+                    "the archive")
+        archived = list((data_dir() / "games").glob("*.json"))
+        assert len(archived) == (1 if moved else 0)
+        assert Store.default("solo").unfinished() == []
+        await pilot.press("p")
+        await until(pilot, lambda: "Replays" in screen_text(app), "the list")
+        if moved:
+            text = screen_text(app)
+            assert "Gold Nuggets: Ann, Dusty (bot); left after 1 move" in text
+            await pilot.press("d")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+            await pilot.press("y")
+            await until(pilot, lambda: "No games kept yet" in screen_text(app), "deleted")
+            assert list((data_dir() / "games").glob("*.json")) == []
+
+    hot = make_mode_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
+                        table_options={"seed": "empty"})
+    async with hot.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(hot.screen, NuggetsScreen), "the table")
+        await pilot.press("q", "y")
+        await until(pilot, lambda: isinstance(hot.screen, MenuScreen), "the menu")
+    for _ in range(100):
+        if not Store.default("hotseat").unfinished():
+            break
+        await __import__("asyncio").sleep(0.01)
+    assert Store.default("hotseat").unfinished() == []
+
+
+async def test_the_rules_have_contents_to_jump_from_and_no_bot_figures(tmp_path):
+    from tui.screens.common import RulesScreen, rules_text
+
+    assert "median s" not in rules_text() and "### Tuning" not in rules_text()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, RulesScreen)
+        text = screen_text(app)
+        assert "Taking nuggets" in text and "The cards" in text  # the contents
+        await pilot.press("f")
+        await pilot.pause(0.3)
+        body = [line[40:] for line in screen_text(app).splitlines()[:4]]
+        assert any("Fool's Gold" in line for line in body), body
+        await pilot.press("t")
+        await pilot.pause(0.3)
+        assert "├──" not in screen_text(app)
+
+
+def test_every_binding_has_an_id_unique_in_its_screen():
+    import inspect
+
+    from textual.binding import Binding
+
+    from tui import app as app_module
+    from tui.screens import (
+        common,
+        foolsgold,
+        forms,
+        join,
+        lobby,
+        menu,
+        nuggets,
+        replay,
+        replays,
+        served,
+    )
+
+    modules = (app_module, common, foolsgold, forms, join, lobby, menu, nuggets, replay, replays,
+               served)
+    checked = 0
+    for module in modules:
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            bindings = cls.__dict__.get("BINDINGS")
+            if cls.__module__ != module.__name__ or not bindings:
+                continue
+            ids = [b.id for b in bindings if isinstance(b, Binding)]
+            assert all(ids), f"{cls.__name__} has a binding without an id"
+            assert len(ids) == len(set(ids)), f"{cls.__name__} repeats an id"
+            checked += len(ids)
+    assert checked > 60
+
+
+async def test_keys_remapped_in_the_settings_file_work(tmp_path):
+    from net import protocol as p
+    from tui.app import MotherlodeApp
+    from tui.settings import Settings
+
+    from .helpers import Recorder
+
+    recorder = Recorder()
+    settings = Settings(name="Ann", keys={"foolsgold.grab": "x"})
+    app = MotherlodeApp(settings=settings, settings_path=tmp_path / "s.json")
+    async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
+        await _table(app, pilot, foolsgold_view(grabbed=[[1, 10.0]], frozen=True))
+        await pilot.press("g")  # the old key does nothing now
+        await pilot.pause()
+        assert recorder.actions == []
+        await pilot.press("x")
+        await pilot.pause()
+        assert recorder.actions == [p.Grab()]
+        assert "x Grab!" in screen_text(app).splitlines()[-1]
+
+
+async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
+    from tui.settings import Settings
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press(*"theme ansi-dark")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.theme == "ansi-dark"
+    assert Settings.load(tmp_path / "settings.json").theme == "ansi-dark"
+    again = make_app(tmp_path)
+    again.settings = Settings.load(tmp_path / "settings.json")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.theme == "ansi-dark"
