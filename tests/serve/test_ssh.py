@@ -48,7 +48,7 @@ async def test_player_lands_in_the_lobby_under_their_ssh_name(tmp_path):
         ann.send(b"\r")  # join the highlighted table
         await ann.wait_for(r"Gold Nuggets at Gold Nuggets table +\(lobby, owner: you\)")
         await ann.wait_for(r"1\. ann +not ready +\(you\)")
-        assert "SSH: ann connected" in serve.output
+        await serve.wait_for_line("SSH: ann connected")
 
 
 async def test_a_resize_changes_the_layout(tmp_path):
@@ -123,7 +123,7 @@ async def test_a_game_waiting_for_its_player_makes_room_at_the_cap(tmp_path):
         bob = await connect(serve, players, "bob", new_key())
         await bob.wait_for(MENU)  # not "busy": ann's waiting app made room
         await bob.wait_for("You play as bob")
-        assert "ann's waiting game makes room" in serve.output
+        await serve.wait_for_line("ann's waiting game makes room")
 
 
 async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path):
@@ -139,7 +139,7 @@ async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path
         back = await connect(serve, players, "ann", key)
         # the same app, repainted: the lobby with the seat, no key pressed
         await back.wait_for(r"1\. ann +ready +\(you\)")
-        assert "ann is back" in serve.output
+        await serve.wait_for_line("SSH: ann is back")
         # another key under the same name is refused, and re-attaches to nothing
         thief = await connect(serve, players, "ann", new_key())
         assert await thief.exit_status() == 1
@@ -176,7 +176,7 @@ async def test_a_host_shutdown_tells_every_ssh_player(tmp_path):
         for player in (ann, bob):
             await player.exit_status()
             assert b"shutting down" in player.raw
-        assert "telling every player goodbye" in serve.output
+        await serve.wait_for_line("telling every player goodbye")
 
 
 async def test_the_host_key_is_kept_0600_and_never_regenerated(tmp_path):
