@@ -172,6 +172,7 @@ class DoorConfig:
     max_width: int = 400
     max_height: int = 200
     max_connections: int = 64  # connections at once, before login
+    max_pending_per_address: int = 8  # of those, from one address
 
 
 class _Child:
@@ -321,18 +322,38 @@ class _Gate(asyncssh.SSHServer):
     def __init__(self, door: Door) -> None:
         self.door = door
         self.fingerprint: str | None = None
-        self.counted = False
+        self.address = ""
+        self.pending = False  # counted among the connections not logged in yet
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self.door.connections += 1
-        self.counted = True
-        if self.door.connections > self.door.config.max_connections:
+        door = self.door
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+        door.connections += 1
+        door.pending_by_address[self.address] = door.pending_by_address.get(self.address, 0) + 1
+        self.pending = True
+        # sockets that never log in hold a place until the login time-out: few per
+        # address, so one machine's flood leaves the door open to everyone else
+        if door.connections > door.config.max_connections or \
+                door.pending_by_address[self.address] > door.config.max_pending_per_address:
             conn.close()
 
+    def auth_completed(self) -> None:
+        self._settled()
+
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.counted:
-            self.counted = False
-            self.door.connections -= 1
+        self._settled()
+
+    def _settled(self) -> None:
+        if self.pending:
+            self.pending = False
+            door = self.door
+            door.connections -= 1
+            left = door.pending_by_address.get(self.address, 1) - 1
+            if left > 0:
+                door.pending_by_address[self.address] = left
+            else:
+                door.pending_by_address.pop(self.address, None)
 
     def begin_auth(self, username: str) -> bool:
         return True
@@ -395,7 +416,8 @@ class Door:
         self.pins = Pins(root / "pins.json")
         self.players = root / "players"
         self.children: set[_Child] = set()
-        self.connections = 0
+        self.connections = 0  # not logged in yet
+        self.pending_by_address: dict[str, int] = {}
         self.closing = False
         self._startups = asyncio.Semaphore(self.config.max_startups)
         self._server: Any = None

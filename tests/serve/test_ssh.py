@@ -262,3 +262,28 @@ def test_a_name_like_an_option_stays_a_name(tmp_path, name):
     assert args.name == name and args.host == "127.0.0.1"
     assert _app_start(parser, args) == ("served", "127.0.0.1", 7777, str(tmp_path / "t.sock"),
                                         True)
+
+
+async def test_a_flood_of_silent_sockets_from_one_machine_leaves_the_door_open(tmp_path):
+    async with serving(tmp_path) as (serve, players):
+        silent = [await asyncio.open_connection("127.0.0.1", serve.ssh_port)
+                  for _ in range(30)]  # never log in: each holds a place until the time-out
+        try:
+            # another machine (another loopback source address) is let in at once
+            other = await asyncio.wait_for(asyncssh.connect(
+                "127.0.0.1", serve.ssh_port, username="ann", known_hosts=None,
+                encoding=None, client_keys=[new_key()], agent_path=None,
+                local_addr=("127.0.0.2", 0)), 20.0)
+            proc = await other.create_process(term_type="xterm", term_size=(100, 30))
+            seen = b""
+            while b"You play as ann" not in seen:
+                seen += await asyncio.wait_for(proc.stdout.read(65536), 20.0)
+            other.close()
+            # the flooding machine itself is turned away while its sockets wait
+            with pytest.raises((asyncssh.Error, OSError)):
+                await asyncio.wait_for(asyncssh.connect(
+                    "127.0.0.1", serve.ssh_port, username="eve", known_hosts=None,
+                    client_keys=[new_key()], agent_path=None), 20.0)
+        finally:
+            for _, writer in silent:
+                writer.close()
