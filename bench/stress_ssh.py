@@ -9,9 +9,10 @@ One real ``motherlode serve`` process on loopback (``--max-sessions 16``), three
   lets through, Unicode (bidi, combining, wide), and 1,000-character names. Each must
   reach the menu under its cleaned name; afterwards every directory the server made
   must lie inside ``players/`` and nothing may appear beside it.
-- session flood: ``--flood`` clients connect at once (keyed, distinct names). At most
-  16 may get an app, the others "busy" and exit 1; a player who tries during the flood
-  gets either; the server answers a new player right after.
+- session flood: ``--flood`` clients connect at once (keyed, distinct names, from 20
+  loopback addresses: 20 machines). At most 16 may get an app, the others "busy" and
+  exit 1, or are cut before login beyond 8 at once from one address; a new player
+  right after gets in.
 - slow readers: at a busy Fool's Gold table (SSH players drawing and passing), ``--slow``
   SSH clients that stop reading; the door must drop them while the readers' key-to-
   screen stays within a bound.
@@ -83,7 +84,7 @@ async def names_phase(tmp: Path, count: int) -> None:
           f"players/; the serve directory holds {beside}")
 
 
-async def flood_phase(tmp: Path, count: int) -> None:
+async def flood_phase(tmp: Path, count: int, machines: int = 20) -> None:
     serve = await ServeProcess.start(tmp / "flood")
     outcomes: dict[str, int] = {}
     start = time.perf_counter()
@@ -91,7 +92,8 @@ async def flood_phase(tmp: Path, count: int) -> None:
     async def one(i: int) -> str:
         try:
             player = await Player.connect(serve.ssh_port, f"f{i}",
-                                          asyncssh.generate_private_key("ssh-ed25519"))
+                                          asyncssh.generate_private_key("ssh-ed25519"),
+                                          source=f"127.0.0.{2 + i % machines}")
         except (asyncssh.Error, OSError) as error:
             return f"refused ({type(error).__name__})"
         try:
@@ -120,8 +122,9 @@ async def flood_phase(tmp: Path, count: int) -> None:
         await newcomer.close()
     finally:
         await serve.stop()
-    print(f"flood: {count} at once in {took:.1f} s: {outcomes}; a newcomer 1 s later got "
-          f"the {got} in {answer * 1000:.0f} ms; server exit {serve.proc.returncode}")
+    print(f"flood: {count} at once from {machines} addresses in {took:.1f} s: {outcomes}; "
+          f"a newcomer 1 s later got the {got} in {answer * 1000:.0f} ms; "
+          f"server exit {serve.proc.returncode}")
 
 
 async def slow_phase(tmp: Path, slow: int, presses: int) -> None:

@@ -129,12 +129,15 @@ class Player:
 
     @classmethod
     async def connect(cls, port: int, username: str, key: asyncssh.SSHKey | None = None, *,
-                      size: tuple[int, int] = (100, 30), term: bool = True) -> Player:
+                      size: tuple[int, int] = (100, 30), term: bool = True,
+                      source: str | None = None) -> Player:
+        """``source``: the loopback address to connect from (127.0.0.2: another machine)."""
         conn = await asyncio.wait_for(asyncssh.connect(
             "127.0.0.1", port, username=username, known_hosts=None, encoding=None,
             client_keys=[key] if key is not None else [], agent_path=None,
             password=None, preferred_auth="publickey,keyboard-interactive",
             client_factory=_Keyless if key is None else None,
+            local_addr=(source, 0) if source else None,
         ), 20.0)  # fmt: skip
         if term:
             proc = await conn.create_process(term_type="xterm-256color", term_size=size,
