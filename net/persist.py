@@ -61,10 +61,10 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import platformdirs
 
 from net import protocol as p
 from net.games import Driver, make_brain, make_driver
+from net.paths import data_dir
 from net.table import Member, Seat, Settings, Table
 
 log = logging.getLogger(__name__)
@@ -83,13 +83,6 @@ _ENCODER = msgspec.json.Encoder()
 class SaveError(Exception):
     """A save that cannot be restored or replayed; the message names the file and why.
     The file itself is left as it was."""
-
-
-def data_dir() -> Path:
-    """Motherlode's data directory; ``$MOTHERLODE_DATA_DIR`` overrides it (tests,
-    portable installs)."""
-    override = os.environ.get("MOTHERLODE_DATA_DIR")
-    return Path(override) if override else Path(platformdirs.user_data_dir("motherlode"))
 
 
 def atomic_write(

@@ -15,15 +15,13 @@ import logging
 import signal
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from net import protocol as p
 from tui.messages import (
     GameStarted,
     LogLine,
@@ -45,50 +43,22 @@ from tui.screens.common import (
     bindings_of,
     with_ids,
 )
-from tui.screens.foolsgold import FoolsGoldScreen
-from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nuggets import NuggetsScreen
-from tui.screens.served import NameScreen, ServedMenuScreen
-from tui.session import Session
+
+if TYPE_CHECKING:
+    from tui.screens.foolsgold import FoolsGoldScreen
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.nuggets import NuggetsScreen
+    from tui.session import Session
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
 
 
-class GameCommands(Provider):
-    """The command palette (ctrl+p): the menu's choices and the display settings."""
+def _game_commands() -> Any:
+    from tui.commands import GameCommands
 
-    def _commands(self) -> list[tuple[str, Any, str]]:
-        app = self.app
-        local = [
-            ("Host a LAN game", lambda: app.menu_choice("host"), "start a table others join"),
-            ("Join a LAN game", lambda: app.menu_choice("join"), "find a table on the network"),
-            ("Replays", lambda: app.menu_choice("replays"), "your finished and left games"),
-        ]
-        # served (`motherlode serve`): nothing that runs on the server's network or disk
-        commands = [] if getattr(app, "served", None) is not None else local
-        commands += [
-            ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
-            ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
-            ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
-            ("Advisor: on or off", app.toggle_advisor, "the Gold Nuggets odds panel"),
-        ]
-        for theme in sorted(app.available_themes):
-            commands.append((f"Theme: {theme}", lambda t=theme: app.use_theme(t),
-                             "saved in your settings"))
-        return commands
-
-    async def discover(self) -> Hits:
-        for name, run, help_text in self._commands():
-            yield DiscoveryHit(name, run, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, run, help_text in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), run, help=help_text)
+    return GameCommands
 
 
 STEPPED_AWAY = (
@@ -103,7 +73,7 @@ class MotherlodeApp(App[int]):
     CSS_PATH = "motherlode.tcss"
     TITLE = "Motherlode"
     # ctrl+p: a table needs no ctrl key, so the palette never takes one of a game's keys
-    COMMANDS = {GameCommands}
+    COMMANDS = {lambda: _game_commands()}
     COMMAND_PALETTE_DISPLAY = "ctrl+p"
     BINDINGS = with_ids("app", [
         Binding("question_mark", "help", "Keys"),
@@ -198,8 +168,8 @@ class MotherlodeApp(App[int]):
     def toggle_advisor(self) -> None:
         self.settings.advisor = not self.settings.advisor
         self.save_settings()
-        if isinstance(self.screen, NuggetsScreen):
-            self.screen.advisor_on = self.settings.advisor
+        if self.table is not None and hasattr(self.table, "advisor_on"):
+            self.table.advisor_on = self.settings.advisor
 
     def use_theme(self, theme: str) -> None:
         self.settings.theme = theme
@@ -240,6 +210,8 @@ class MotherlodeApp(App[int]):
                       "new-foolsgold")
 
     def _open_served(self, host: str, port: int, control: str, named: bool = True) -> None:
+        from tui.screens.served import NameScreen, ServedMenuScreen
+
         self.served = (host, port, control)
         if named:
             self.push_screen(ServedMenuScreen(self.served_tables, self.settings.name))
@@ -259,6 +231,13 @@ class MotherlodeApp(App[int]):
             self.push_screen(ServedMenuScreen(self.served_tables, cleaned))
 
         self.push_screen(NameScreen(), answered)
+
+    def _served_menu_class(self) -> type:
+        if self.served is None:
+            return MenuScreen
+        from tui.screens.served import ServedMenuScreen
+
+        return ServedMenuScreen
 
     async def served_tables(self) -> list[Any]:
         """The serve host's tables (for the served menu); raises on a failure."""
@@ -348,7 +327,7 @@ class MotherlodeApp(App[int]):
         elif choice == "resume":
             self._pick_resume()
         elif choice == "replays":
-            from net.persist import data_dir
+            from net.paths import data_dir
             from tui.screens.replays import ReplaysScreen
 
             self.push_screen(ReplaysScreen(data_dir() / "games"))
@@ -506,6 +485,8 @@ class MotherlodeApp(App[int]):
         self.lobby = None
         self.table = None
         if session.policy.lobby:
+            from tui.screens.lobby import LobbyScreen
+
             self.lobby = LobbyScreen(addresses=session.addresses)
             self.push_screen(self.lobby)
         session.start(self)
@@ -532,11 +513,15 @@ class MotherlodeApp(App[int]):
                 self.pop_screen()
             self.table = None
         if message.game == "nuggets":
+            from tui.screens.nuggets import NuggetsScreen
+
             pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}
             self.table = NuggetsScreen(message.seats, ascii_mode=self.ascii_mode,
                                        advisor=self.settings.advisor,
                                        hotseat=self.session.policy.hotseat, **pause)
         else:
+            from tui.screens.foolsgold import FoolsGoldScreen
+
             seat = message.seats[0] if message.seats else None
             self.table = FoolsGoldScreen(seat, message.names, ascii_mode=self.ascii_mode,
                                          host_now=self.session.host_now)
@@ -626,6 +611,8 @@ class MotherlodeApp(App[int]):
             return
 
         def sent(text: str | None) -> None:
+            from net import protocol as p
+
             if text and self.session is not None:
                 self.session.send(p.Chat(text=text))
 
@@ -702,7 +689,7 @@ class MotherlodeApp(App[int]):
         self.lobby = None
         self.table = None
         while len(self.screen_stack) > 1 and not isinstance(
-                self.screen, (MenuScreen, ServedMenuScreen)):
+                self.screen, (MenuScreen, self._served_menu_class())):
             self.pop_screen()
 
     def on_terminal_signal(self) -> None:

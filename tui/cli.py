@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib.metadata import version
+
+
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata is
+    slow to import, and every start would pay for it)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        parser.exit(message=f"{version('motherlode')}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -12,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="motherlode",
         description="Gold-rush party games for the terminal: Fool's Gold and Gold Nuggets.",
     )
-    parser.add_argument("--version", action="version", version=version("motherlode"))
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and exit")
     parser.add_argument(
         "--ascii", action="store_true", help="draw dice and cards without box-drawing characters"
     )

@@ -51,7 +51,7 @@ async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
                                            for n in app._notifications), "a refusal")
             assert isinstance(app.screen, ServedMenuScreen)
             assert sum("not available" in n.message for n in app._notifications) == 3
-            from tui.app import GameCommands  # the palette (ctrl+p) offers none of them
+            from tui.commands import GameCommands  # the palette (ctrl+p) offers none of them
 
             names = [name for name, _, _ in GameCommands(app.screen)._commands()]
             assert "Rules" in names

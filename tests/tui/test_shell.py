@@ -247,6 +247,15 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         await pilot.press("enter")
         await pilot.pause()
         assert recorder.actions == [p.Keep(faces=best, seat=0)]
+        # confirmed once: from now on one enter with nothing selected plays it
+        again = nuggets_view(rolled=("nugget", "nugget", "2", "4", "4", "5", "5"))
+        screen.show_state(again, [{"type": "rolled", "seat": 0, "faces": again["rolled"]}])
+        await pilot.pause()
+        best = [f.value for f in duel.best_keep(again)[0]]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert recorder.actions[-1] == p.Keep(faces=best, seat=0)
+        assert "enter again" not in screen_text(app)
 
 
 async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):

@@ -102,3 +102,81 @@ def test_lobby(snap_compare, tmp_path):
     app = MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
                         announce=False, discover=False)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+# -- the screens this round changed, at 80x24 and at 120x40 (a large terminal centres
+# the table) -------------------------------------------------------------------------
+
+BIG = (120, 40)
+
+
+def test_menu_big(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=BIG)
+
+
+def test_nuggets_table_big(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_nuggets_table(True))
+
+
+def test_foolsgold_table_big(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_foolsgold_table())
+
+
+def _chat_over_the_table():
+    async def run_before(pilot) -> None:
+        from tui.screens.common import ChatScreen
+
+        await _foolsgold_table()(pilot)
+        await pilot.app.push_screen(ChatScreen())
+        await pilot.pause()
+
+    return run_before
+
+
+def test_chat_over_the_table(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_chat_over_the_table())
+
+
+def test_chat_over_the_table_big(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_chat_over_the_table())
+
+
+def _help_of_the_dice():
+    async def run_before(pilot) -> None:
+        await _nuggets_table(False)(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+
+    return run_before
+
+
+def test_help(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_help_of_the_dice())
+
+
+def test_help_big(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_help_of_the_dice())
+
+
+def _form(key: str):
+    async def run_before(pilot) -> None:
+        await pilot.press(*key)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_settings(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("s"))
+
+
+def test_settings_big(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_form("s"))
+
+
+def test_too_small(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=(70, 20), run_before=_nuggets_table(False))
+
+
+def test_replays_empty(snap_compare, tmp_path):
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("p"))

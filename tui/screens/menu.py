@@ -35,11 +35,12 @@ MENU = [
 
 
 def _saved_games() -> bool:
-    """Whether a hot-seat game waits to be resumed (a glance at the data directory)."""
-    from net.persist import Store
+    """Whether a hot-seat game waits to be resumed: a glance at its folder (the saves'
+    machinery is imported only when one is opened)."""
+    from net.paths import data_dir
 
     try:
-        return bool(Store.default("hotseat").unfinished())
+        return any(not f.name.startswith(".") for f in (data_dir() / "hotseat").glob("*.json"))
     except OSError:
         return False
 

@@ -80,6 +80,9 @@ class NuggetsScreen(TableScreen):
         self._held = False  # hot-seat: keys wait a moment after the turn changed hands
         self._hold_timer = None
         self._armed: tuple | None = None  # enter with nothing selected: (view, selection)
+        # seats whose player confirmed the advisor's choice once: from then on, enter with
+        # nothing selected plays it at once
+        self._trusted: set[int] = set()
         self._bust: tuple[str, ...] | None = None  # the busting roll, shown for a beat
         self._bust_timer = None
         self.my_seats = list(seats)
@@ -449,6 +452,7 @@ class NuggetsScreen(TableScreen):
             follow = self._advised()
             self._armed = None
             if follow is not None:
+                self._trusted.add(seat)
                 self._keep_then(follow[1])
         elif phase == "keep":
             self._keep_then(p.Roll(seat=seat))
@@ -457,18 +461,22 @@ class NuggetsScreen(TableScreen):
 
     def _enter_with_nothing_selected(self) -> None:
         """The obvious thing, once confirmed: the advisor's set-aside is selected, and a
-        second enter sets it aside and rolls on or takes, as the advisor would."""
+        second enter sets it aside and rolls on or takes, as the advisor would. Once a
+        player has confirmed that, a single enter does it for them."""
         advised = self._advised()
         if advised is None:
             self.query_one(Hint).text = "Pick dice to set aside first: 1-7, n, l, F2-F5."
             return
         picks, follow = advised
         self.selected = frozenset(picks)
+        if self.acting_seat in self._trusted:
+            self._keep_then(follow)
+            return
         self._armed = (id(self.view), self.selected)
         then = "roll on" if isinstance(follow, p.Roll) else "take"
         self.query_one(Hint).text = (
             f"enter again: set aside {_count(self._chosen())} and {then}, as the advisor "
-            "would. esc cancels."
+            "would (from then on one enter does it). esc cancels."
         )
 
     def action_take(self) -> None:
