@@ -13,6 +13,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from net.address import DEFAULT_PORT, parse_address
 
@@ -29,46 +30,7 @@ def add_commands(subparsers) -> None:
         "Prints the addresses to share, then joins, leaves and results. Ctrl-C closes "
         "it and tells every client.",
     )
-    host.add_argument("--game", choices=GAMES, required=True, help="which game the table plays")
-    host.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port (default 7777)")
-    host.add_argument(
-        "--bind",
-        metavar="ADDR",
-        default=None,
-        help="listen on this address only (default: every interface)",
-    )
-    host.add_argument("--bots", type=int, default=0, metavar="N", help="bots to seat at once")
-    host.add_argument(
-        "--seed",
-        metavar="S",
-        default=None,
-        help="fix the random seed (the table shows it is seeded)",
-    )
-    host.add_argument("--name", metavar="TABLE", default=None, help="the table's name")
-    host.add_argument(
-        "--seats",
-        type=int,
-        default=None,
-        metavar="N",
-        help="seats at the table (default: the game's maximum)",
-    )
-    host.add_argument(
-        "--difficulty", choices=DIFFICULTIES, default="normal", help="how well the bots play"
-    )
-    host.add_argument(
-        "--no-announce", action="store_true", help="do not announce the table on the LAN"
-    )
-    host.add_argument(
-        "--resume",
-        action="store_true",
-        help="restore every unfinished table an earlier host saved (after a crash or "
-        "Ctrl-C); the players come back to their seats",
-    )
-    host.add_argument(
-        "--no-save",
-        action="store_true",
-        help="do not save the tables (then a crashed game cannot be resumed)",
-    )
+    add_host_options(host)
     bot = subparsers.add_parser(
         "bot",
         help="join a table as a bot over TCP",
@@ -107,7 +69,7 @@ def _say(text: str) -> None:
     print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
 
 
-def _on_stop(stop: asyncio.Event) -> Callable[[], None]:
+def on_stop(stop: asyncio.Event) -> Callable[[], None]:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -121,60 +83,101 @@ def _on_stop(stop: asyncio.Event) -> Callable[[], None]:
     return restore
 
 
-async def _host(args: argparse.Namespace) -> int:
+def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = True) -> None:
+    """The options of a host's table, saves and announcement (``host`` and ``serve``)."""
+    parser.add_argument("--game", choices=GAMES, required=game_required,
+                        default=None, help="which game the table plays")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help="TCP port for players (default 7777)")
+    parser.add_argument("--bind", metavar="ADDR", default=None,
+                        help="listen on this address only (default: every interface)")
+    parser.add_argument("--bots", type=int, default=0, metavar="N", help="bots to seat at once")
+    parser.add_argument("--seed", metavar="S", default=None,
+                        help="fix the random seed (the table shows it is seeded)")
+    parser.add_argument("--name", metavar="TABLE", default=None, help="the table's name")
+    parser.add_argument("--seats", type=int, default=None, metavar="N",
+                        help="seats at the table (default: the game's maximum)")
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="normal",
+                        help="how well the bots play")
+    parser.add_argument("--no-announce", action="store_true",
+                        help="do not announce the tables on the LAN")
+    parser.add_argument("--resume", action="store_true",
+                        help="restore every unfinished table an earlier host saved (after a "
+                        "crash or Ctrl-C); the players come back to their seats")
+    parser.add_argument("--no-save", action="store_true",
+                        help="do not save the tables (then a crashed game cannot be resumed)")
+
+
+async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> Any:
+    """A listening ``net.lan.LanHost`` with the table ``args`` ask for (none without
+    ``--game``): returns ``(lan, table, restored)``, or an exit status after saying
+    what was wrong on stderr."""
     from net import persist
     from net.games import GAME_TITLES, PLAYER_RANGE
     from net.lan import LanHost
     from net.table import Refusal
 
-    low, high = PLAYER_RANGE[args.game]
-    seats = args.seats if args.seats is not None else high
-    if not low <= seats <= high:
-        print(f"motherlode host: {GAME_TITLES[args.game]} seats {low} to {high} players, "
-              f"not {seats}", file=sys.stderr)  # fmt: skip
-        return 2
-    if not 0 <= args.bots <= seats:
-        print(f"motherlode host: --bots must be 0 to {seats}", file=sys.stderr)
-        return 2
+    seats = None
+    if args.game is not None:
+        low, high = PLAYER_RANGE[args.game]
+        seats = args.seats if args.seats is not None else high
+        if not low <= seats <= high:
+            print(f"{prog}: {GAME_TITLES[args.game]} seats {low} to {high} players, "
+                  f"not {seats}", file=sys.stderr)  # fmt: skip
+            return 2
+        if not 0 <= args.bots <= seats:
+            print(f"{prog}: --bots must be 0 to {seats}", file=sys.stderr)
+            return 2
     # every table is saved after every change (net.persist), so --resume can restore it
     store = None if args.no_save else persist.Store.default("tables", report=_say)
     saves: list[persist.Saved] = []
     if args.resume:
         saves, problems = persist.load_all(store or persist.Store.default("tables"))
         for problem in problems:
-            print(f"motherlode host: not restored: {problem}", file=sys.stderr)
+            print(f"{prog}: not restored: {problem}", file=sys.stderr)
         if not saves:
-            print("motherlode host: --resume found no unfinished table to restore.")
+            print(f"{prog}: --resume found no unfinished table to restore.")
     elif store is not None and store.unfinished():
         count = len(store.unfinished())
         print(f"{count} unfinished table{'s are' if count > 1 else ' is'} saved; "
-              "`motherlode host --resume` restores them.")  # fmt: skip
+              f"`{prog} --resume` restores them.")  # fmt: skip
     lan = LanHost(saves=saves, save=not args.no_save, store=store, report=_say)
     for problem in lan.problems:
-        print(f"motherlode host: not restored: {problem}. The file is kept.", file=sys.stderr)
+        print(f"{prog}: not restored: {problem}. The file is kept.", file=sys.stderr)
     restored = [table for table, _ in lan.restored]
-    name = args.name or f"{GAME_TITLES[args.game]} table"
-    table = next((t for t in restored if t.name.casefold() == name.casefold()), None)
-    new = table is None
-    try:
+    table = None
+    if args.game is not None:
+        name = args.name or f"{GAME_TITLES[args.game]} table"
+        table = next((t for t in restored if t.name.casefold() == name.casefold()), None)
         if table is None:
-            table = lan.host.create_table(
-                name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
-                seed=args.seed,
-            )  # fmt: skip
-    except (ValueError, Refusal) as exc:
-        print(f"motherlode host: {exc}", file=sys.stderr)
-        return 2
+            try:
+                table = lan.host.create_table(
+                    name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
+                    seed=args.seed,
+                )  # fmt: skip
+            except (ValueError, Refusal) as exc:
+                print(f"{prog}: {exc}", file=sys.stderr)
+                return 2
     try:
         await lan.listen(args.bind, args.port)
     except OSError as exc:
-        print(f"motherlode host: cannot listen on port {args.port}: {exc.strerror or exc}. "
+        print(f"{prog}: cannot listen on port {args.port}: {exc.strerror or exc}. "
               "Try another --port.", file=sys.stderr)  # fmt: skip
         return 1
     for old in restored:
         where = f"after {old.moves} moves" if old.phase == "playing" else "outside a game"
         print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} {where}: "
               "the players reconnect to their seats.")  # fmt: skip
+    return lan, table, restored
+
+
+async def _host(args: argparse.Namespace) -> int:
+    from net.games import GAME_TITLES
+
+    opened = await open_host(args)
+    if isinstance(opened, int):
+        return opened
+    lan, table, restored = opened
     print(f"Motherlode is hosting {GAME_TITLES[table.game]} at the table {table.name!r}.")
     print("Friends join with `motherlode join ADDRESS`, using one of:")
     for address in lan.addresses():
@@ -182,10 +185,10 @@ async def _host(args: argparse.Namespace) -> int:
     print("Ctrl-C closes the table.", flush=True)
     if not args.no_announce:
         await lan.announce()
-    if new and args.bots == seats:
+    if table not in restored and args.bots == table.settings.seats:
         lan.host.start_game(table)  # every seat is a bot: a match to watch
     stop = asyncio.Event()
-    restore = _on_stop(stop)
+    restore = on_stop(stop)
     try:
         await stop.wait()
     finally:
@@ -217,7 +220,7 @@ async def _bot(args: argparse.Namespace) -> int:
     assert welcome is not None
     _say(f"seated at {welcome.table.name!r} as {welcome.name} (seat {welcome.seat})")
     stop = asyncio.Event()
-    restore = _on_stop(stop)
+    restore = on_stop(stop)
 
     def result(over: p.Over) -> None:
         won = client.seat in over.winners

@@ -10,6 +10,7 @@ FORBIDDEN = {
     "nuggets": {"asyncio", "socket", "net", "tui", "textual"},
     "foolsgold": {"asyncio", "socket", "net", "tui", "textual"},
     "net": {"tui", "textual"},
+    "serve": {"tui", "textual"},
 }
 
 PROBE = """

@@ -22,9 +22,9 @@ def test_the_wheel_holds_every_package_and_the_rules_text(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     on_disk = {
         p.relative_to(ROOT).as_posix()
-        for pkg in ("foolsgold", "nuggets", "net", "tui")
+        for pkg in ("foolsgold", "nuggets", "net", "serve", "tui")
         for p in (ROOT / pkg).rglob("*")
-        if p.suffix in (".py", ".tcss", ".bin") and "__pycache__" not in p.parts
+        if p.suffix in (".py", ".tcss", ".bin", ".html") and "__pycache__" not in p.parts
     }
     assert on_disk - names == set()
     rules = zipfile.ZipFile(wheel).read("tui/RULES.md").decode()

@@ -129,6 +129,11 @@ class MotherlodeApp(App[int]):
         self.table: NuggetsScreen | FoolsGoldScreen | None = None
         self.crash_log: Path | None = None
         self.crash_message = ""
+        # served mode (`motherlode serve`): (host, port, table directory), and the table
+        # a join there is for
+        self.served: tuple[str, int, str] | None = None
+        self.served_table: str | None = None
+        self._small_said = False
 
     # -- start -----------------------------------------------------------------------
 
@@ -148,8 +153,11 @@ class MotherlodeApp(App[int]):
         self._apply_theme()
         if self.settings.keys:
             self.set_keymap(self.settings.keys)
-        self.push_screen(MenuScreen())
         kind, *args = self.start
+        if kind == "served":
+            self._open_served(*args)
+            return
+        self.push_screen(MenuScreen())
         if kind != "menu":
             self.menu_choice(kind, *args)
 
@@ -174,6 +182,12 @@ class MotherlodeApp(App[int]):
         self.set_class(small, "-too-small")
         for notice in self.screen.query(TooSmall):
             notice.refresh()
+        if self.served is not None and small and not self._small_said:
+            # a served player cannot see the server's terminal: say it wherever they are
+            self.notify(f"Make the window bigger: the tables need {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+                        f"(this one is {event.size.width}x{event.size.height}).",
+                        severity="warning", timeout=6)
+        self._small_said = small
 
     def _apply_theme(self) -> None:
         if self.settings.theme in self.available_themes:
@@ -190,10 +204,97 @@ class MotherlodeApp(App[int]):
             self._apply_ascii()
         return path
 
+    # -- served mode: a session of `motherlode serve` (SSH or web) ----------------------
+
+    SERVED_CHOICES = ("quit", "rules", "settings", "join", "served-join", "new-nuggets",
+                      "new-foolsgold")
+
+    def _open_served(self, host: str, port: int, control: str, named: bool = True) -> None:
+        from tui.screens.served import NameScreen, ServedMenuScreen
+
+        self.served = (host, port, control)
+        if named:
+            self.push_screen(ServedMenuScreen(self.served_tables, self.settings.name))
+            return
+
+        def answered(name: str | None, problem: str = "") -> None:
+            from tui.settings import clean_name
+
+            if name is None:
+                self.exit(0)
+                return
+            cleaned = clean_name(name)
+            if not cleaned:
+                self.push_screen(NameScreen("Your name needs a visible character."), answered)
+                return
+            self.settings.name = cleaned
+            self.push_screen(ServedMenuScreen(self.served_tables, cleaned))
+
+        self.push_screen(NameScreen(), answered)
+
+    def _served_menu_class(self) -> type:
+        if self.served is None:
+            return MenuScreen
+        from tui.screens.served import ServedMenuScreen
+
+        return ServedMenuScreen
+
+    async def served_tables(self) -> list[Any]:
+        """The serve host's tables (for the served menu); raises on a failure."""
+        from net.served import ServedError, list_tables
+
+        assert self.served is not None
+        try:
+            return await list_tables(self.served[2])
+        except ServedError as error:
+            raise RuntimeError(f"The server does not answer: {error}") from None
+
+    def _served_choice(self, choice: str, *args: Any) -> bool:
+        """Served mode's own choices; True when handled here."""
+        from tui import modes
+
+        assert self.served is not None
+        host, port, control = self.served
+        if choice not in self.SERVED_CHOICES or (choice == "join" and not args):
+            # the join form would dial any address from the server
+            self.notify("That is not available when playing on a server.", severity="warning")
+            return True
+        if choice == "served-join":
+            self.served_table, watch = args[0], bool(args[1])
+            self.launch(modes.join(self.launch_options(), host, port, spectate=watch,
+                                   table=self.served_table))
+            return True
+        if choice == "join" and args:  # watch instead, or join again: the same table
+            spectate = bool(args[2]) if len(args) > 2 else False
+            self.launch(modes.join(self.launch_options(), host, port, spectate=spectate,
+                                   table=self.served_table))
+            return True
+        if choice in ("new-nuggets", "new-foolsgold"):
+            game = choice.split("-")[1]
+            self.launch(self._new_served_table(game))
+            return True
+        return False
+
+    async def _new_served_table(self, game: str) -> Session:
+        from net.served import ServedError, new_table
+        from tui import modes
+
+        assert self.served is not None
+        host, port, control = self.served
+        try:
+            table = await new_table(control, game, self.settings.name)
+        except ServedError as error:
+            raise modes.LaunchFailed("Cannot start a table", str(error)) from None
+        self.served_table = table
+        # the first person to join a table owns it: add bots and start from its lobby
+        return await modes.join(self.launch_options(), host, port, table=table)
+
     def menu_choice(self, choice: str, *args: Any) -> None:
         """Open what the menu (or a command-line shortcut) asked for."""
         from tui import modes
 
+        if self.served is not None and self._served_choice(choice, *args):
+            return
         if choice == "quit":
             self.exit(0)
         elif choice == "rules":
@@ -587,7 +688,8 @@ class MotherlodeApp(App[int]):
             session.close(give_up=give_up, step_away=step_away)
         self.lobby = None
         self.table = None
-        while len(self.screen_stack) > 1 and not isinstance(self.screen, MenuScreen):
+        while len(self.screen_stack) > 1 and not isinstance(
+                self.screen, (MenuScreen, self._served_menu_class())):
             self.pop_screen()
 
     def on_terminal_signal(self) -> None:

@@ -31,12 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
     from net.cli import add_commands as add_net_commands  # light: argparse only
 
     add_net_commands(subparsers)  # `host` and `bot`
+    from serve.cli import add_command as add_serve_command  # light: argparse only
+
+    add_serve_command(subparsers)  # `serve`
     return parser
 
 
 # -- the terminal app's commands (Textual is imported only when the app runs) -------------
 
-APP_COMMANDS = ("join", "hotseat", "solo", "replay")
+APP_COMMANDS = ("join", "hotseat", "solo", "replay", "served")
 
 
 def _add_app_commands(subparsers) -> None:
@@ -64,6 +67,13 @@ def _add_app_commands(subparsers) -> None:
     replay.add_argument("--seat", type=int, default=None, metavar="N",
                         help="view from seat N (1 is the first); default: as a spectator")
     replay.add_argument("--ascii", **ascii_flag)
+    # the app as `motherlode serve` runs it for each SSH or web session (not listed)
+    served = subparsers.add_parser("served")
+    served.add_argument("--host", required=True)
+    served.add_argument("--port", type=int, required=True)
+    served.add_argument("--control", required=True, help="the serve host's table directory")
+    served.add_argument("--name", default=None, help="the player's name (else asked)")
+    served.add_argument("--ascii", **ascii_flag)
 
 
 def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple:
@@ -98,6 +108,8 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
         if not Path(args.file).is_file():
             parser.error(f"replay: no file {args.file!r}")
         return ("replay", args.file, None if args.seat is None else args.seat - 1)
+    if args.command == "served":
+        return ("served", args.host, args.port, args.control, args.name is not None)
     return ("menu",)
 
 
@@ -131,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
         from net.cli import run as run_net_command
 
         return run_net_command(args)
+    if args.command == "serve":
+        from serve.cli import run as run_serve
+
+        return run_serve(args)
     return 0
 
 

@@ -14,10 +14,14 @@ class GameCommands(Provider):
 
     def _commands(self) -> list[tuple[str, Any, str]]:
         app = self.app
-        commands = [
+        local = [
             ("Host a LAN game", lambda: app.menu_choice("host"), "start a table others join"),
             ("Join a LAN game", lambda: app.menu_choice("join"), "find a table on the network"),
             ("Replays", lambda: app.menu_choice("replays"), "your finished and left games"),
+        ]
+        # served (`motherlode serve`): nothing that runs on the server's network or disk
+        commands = [] if getattr(app, "served", None) is not None else local
+        commands += [
             ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
             ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
             ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),

@@ -213,16 +213,20 @@ async def lan_host(launch: Launch, game: str | None, saves: Any = ()) -> Session
     return Session(client, LAN_HOST, host=lan.host, lan=lan, addresses=lan.addresses())
 
 
-async def join(launch: Launch, host: str, port: int, *, spectate: bool = False) -> Session:
-    """Join a table over TCP. A seat this machine held there under this name (its
-    process died, or the player stepped away) is taken back with its token; a token
-    the host no longer knows is dropped and the player joins anew."""
+async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
+               table: str | None = None) -> Session:
+    """Join a table over TCP (``table``: that one, else the host's first). A seat this
+    machine held there under this name (its process died, or the player stepped away)
+    is taken back with its token; a token the host no longer knows is dropped and the
+    player joins anew."""
     from net.seats import SeatStore, SeatToken
 
     store = SeatStore()
     options = {"timeout": launch.connect_timeout, "clock": launch.client_clock}
     if not spectate:
         for kept in _kept_seats(store, host, port, launch.name):
+            if table is not None and kept.table.casefold() != table.casefold():
+                continue
             held = store.hold(kept)
             if held is None:
                 continue  # another process here took it a moment ago
@@ -237,7 +241,8 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False) 
                 raise _failed(error) from None
             return Session(client, JOIN, seat_file=held, address=(host, port))
     try:
-        client = await Client.connect(host, port, launch.name, spectate=spectate, **options)
+        client = await Client.connect(host, port, launch.name, spectate=spectate,
+                                      table=table, **options)
     except TableFull as error:
         raise LaunchFailed("The table is full", error.message, watch=(host, port)) from None
     except NetError as error:

@@ -386,9 +386,11 @@ def test_every_binding_has_an_id_unique_in_its_screen():
         nuggets,
         replay,
         replays,
+        served,
     )
 
-    modules = (app_module, common, foolsgold, forms, join, lobby, menu, nuggets, replay, replays)
+    modules = (app_module, common, foolsgold, forms, join, lobby, menu, nuggets, replay, replays,
+               served)
     checked = 0
     for module in modules:
         for _, cls in inspect.getmembers(module, inspect.isclass):

@@ -1,0 +1,147 @@
+"""The serve host's table directory: what a served app may ask of ``motherlode serve``.
+
+A served app (one per SSH or browser session) plays as a normal TCP client of the serve
+host, through the same launchers as a LAN player. Two things the game protocol has no
+message for: the list of the host's tables (the served menu shows them) and a new
+table (a player starts one, then joins it first and so owns it). The serve process
+answers those on a Unix socket that only its own children know, in a 0700 directory:
+one JSON request per connection, one JSON answer.
+
+    {"op": "list"}                           -> {"tables": [TableInfo, ...]}
+    {"op": "new", "game": "nuggets", "name": "Ann"}  -> {"table": "Ann's table"}
+    anything wrong                           -> {"error": "words for a person"}
+
+Headless (no Textual): the serve command and the app share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from net import protocol as p
+from net.games import PLAYER_RANGE
+from net.text import clean_text
+
+MAX_REQUEST = 4096
+TIMEOUT = 5.0
+
+
+class ServedError(Exception):
+    """The serve host could not answer; the message is for a person."""
+
+
+class TableDirectory:
+    """Answers served apps about ``host``'s tables (see the module docstring)."""
+
+    def __init__(self, host: Any, *, max_tables: int = 32) -> None:
+        self.host = host
+        self.max_tables = max_tables
+        self.path: Path | None = None
+        self._server: asyncio.Server | None = None
+
+    async def start(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(path.parent, 0o700)
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # left by a server that was killed
+        self._server = await asyncio.start_unix_server(self._serve, str(path))
+        os.chmod(path, 0o600)
+        self.path = path
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), TIMEOUT)
+            answer = self.answer(line[:MAX_REQUEST])
+            writer.write(msgspec.json.encode(answer) + b"\n")
+            await asyncio.wait_for(writer.drain(), TIMEOUT)
+        except (TimeoutError, OSError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+    def answer(self, line: bytes) -> dict[str, Any]:
+        """The answer to one request line (never raises)."""
+        try:
+            request = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            return {"error": "The request was not JSON."}
+        if not isinstance(request, dict):
+            return {"error": "The request was not a JSON object."}
+        if request.get("op") == "list":
+            return {"tables": [t.info() for t in self.host.tables.tables.values()]}
+        if request.get("op") == "new":
+            return self._new(request.get("game"), request.get("name"))
+        return {"error": "Unknown request."}
+
+    def _new(self, game: object, name: object) -> dict[str, Any]:
+        if game not in PLAYER_RANGE:
+            return {"error": f"No game called {clean_text(str(game))[:20]!r}."}
+        tables = self.host.tables.tables
+        if len(tables) >= self.max_tables:
+            return {"error": f"This host has {len(tables)} tables already; join one of them."}
+        owner = clean_text(str(name or ""))[:20] or "Player"
+        base = f"{owner}'s table"[:30]
+        taken = {t.casefold() for t in tables}
+        title, n = base, 2
+        while title.casefold() in taken:
+            title = f"{base[:26]} {n}"
+            n += 1
+        table = self.host.create_table(title, str(game))
+        self.host.touched(table)
+        return {"table": table.name}
+
+
+async def _ask(path: str | os.PathLike[str], request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), TIMEOUT)
+    except (TimeoutError, OSError) as error:
+        raise ServedError(f"The server does not answer ({error}).") from None
+    try:
+        writer.write(msgspec.json.encode(request) + b"\n")
+        line = await asyncio.wait_for(reader.readline(), TIMEOUT)
+    except (TimeoutError, OSError) as error:
+        raise ServedError(f"The server does not answer ({error}).") from None
+    finally:
+        writer.close()
+    try:
+        answer = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        raise ServedError("The server's answer was damaged.") from None
+    if not isinstance(answer, dict):
+        raise ServedError("The server's answer was damaged.")
+    if "error" in answer:
+        raise ServedError(clean_text(str(answer["error"])))
+    return answer
+
+
+async def list_tables(path: str | os.PathLike[str]) -> list[p.TableInfo]:
+    """The serve host's tables, in the order they were opened. Raises ServedError."""
+    answer = await _ask(path, {"op": "list"})
+    try:
+        return msgspec.convert(answer.get("tables"), list[p.TableInfo])
+    except msgspec.ValidationError:
+        raise ServedError("The server's answer was damaged.") from None
+
+
+async def new_table(path: str | os.PathLike[str], game: str, name: str) -> str:
+    """Open a new table of ``game`` named after ``name``; returns the table's name."""
+    answer = await _ask(path, {"op": "new", "game": game, "name": name})
+    table = answer.get("table")
+    if not isinstance(table, str):
+        raise ServedError("The server's answer was damaged.")
+    return table

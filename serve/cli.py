@@ -1,0 +1,207 @@
+"""``motherlode serve``: the usual host, plus front doors that need nothing installed.
+
+Friends type ``ssh -p 2222 NAME@HOST`` (``serve.ssh``) or, with ``--web``, open
+``http://HOST:8080`` (``serve.web``). Each session runs the app in served mode
+(``motherlode served``) in a process of its own, which plays as a normal TCP client of
+the host on loopback: seats, tokens, reconnects and spectators work as on the LAN.
+``net.served`` lists and opens tables for those apps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from net.cli import add_host_options, on_stop, open_host
+
+SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
+
+
+def add_command(subparsers) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="host games friends join with plain ssh or a browser (nothing to install)",
+        description="Run the usual host (saves, --resume, bots, LAN announcement) plus an "
+        "SSH front door (and, with --web, a web one): friends type `ssh -p 2222 NAME@HOST` "
+        "and play, with nothing installed. Ctrl-C tells every player and closes.",
+    )
+    add_host_options(serve, game_required=False)
+    serve.add_argument("--ssh", type=int, default=2222, metavar="PORT",
+                       help="the SSH door's port (default 2222)")
+    serve.add_argument("--web", type=int, default=None, metavar="PORT",
+                       help="also open a web door on this port (needs the `web` extra)")
+    serve.add_argument("--max-sessions", type=int, default=16, metavar="N",
+                       help="players at once over SSH, and over the web (default 16)")
+    serve.add_argument("--authorized-keys", metavar="FILE", default=None,
+                       help="admit only the SSH keys in this authorized_keys file")
+    serve.add_argument("--password", action="store_true",
+                       help="ask for a shared password (from $MOTHERLODE_SERVE_PASSWORD or "
+                       "typed now); keys already pinned here need none")
+    serve.add_argument("--keep-detached", type=float, default=600.0, metavar="SECONDS",
+                       help="how long a dropped SSH player's game waits for them (default 600)")
+
+
+def served_command(host: str, port: int, control: Path, name: str | None) -> list[str]:
+    """The argv of one served app. A frozen build is its own interpreter: no ``-m``."""
+    if getattr(sys, "frozen", False):
+        argv = [sys.executable, "served"]
+    else:
+        argv = [sys.executable, "-m", "tui.cli", "served"]
+    argv += ["--host", host, "--port", str(port), "--control", str(control)]
+    if name is not None:
+        argv.append(f"--name={name}")  # one word: a name like "-rf" or "--help" stays a name
+    return argv
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(_serve(args))
+    except KeyboardInterrupt:  # a second Ctrl-C during shutdown: leave quietly
+        return 130
+
+
+def _say(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
+
+
+def _fail(text: str, code: int = 2) -> int:
+    print(f"motherlode serve: {text}", file=sys.stderr)
+    return code
+
+
+def _authorized(path: str) -> set[str] | int:
+    import asyncssh
+
+    try:
+        keys = asyncssh.read_public_key_list(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as error:
+        return _fail(f"cannot read --authorized-keys {path}: {error}")
+    if not keys:
+        return _fail(f"--authorized-keys {path} holds no key")
+    return {key.get_fingerprint() for key in keys}
+
+
+def _password() -> str | int:
+    password = os.environ.get("MOTHERLODE_SERVE_PASSWORD")
+    if password is None:
+        if not sys.stdin.isatty():
+            return _fail("--password: set $MOTHERLODE_SERVE_PASSWORD or run in a terminal")
+        import getpass
+
+        password = getpass.getpass("Shared password for players: ")
+    if len(password) < 4:
+        return _fail("--password: use at least 4 characters")
+    return password
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    from net import persist
+    from net.discovery import local_addresses
+    from net.lan import ANY
+    from net.served import TableDirectory
+    from serve.ssh import Door, DoorConfig, DoorError
+
+    if args.max_sessions < 1:
+        return _fail("--max-sessions must be at least 1")
+    if args.keep_detached < 0:
+        return _fail("--keep-detached cannot be negative")
+    authorized = None
+    if args.authorized_keys is not None:
+        authorized = _authorized(args.authorized_keys)
+        if isinstance(authorized, int):
+            return authorized
+    password = None
+    if args.password:
+        password = _password()
+        if isinstance(password, int):
+            return password
+    root = persist.data_dir() / "serve"
+    config = DoorConfig(max_sessions=args.max_sessions, keep_detached=args.keep_detached)
+    opened = await open_host(args, "motherlode serve")
+    if isinstance(opened, int):
+        return opened
+    lan, table, restored = opened
+    game_host = "127.0.0.1" if lan.bind in ANY else str(lan.bind)
+    run_dir = Path(tempfile.mkdtemp(prefix="motherlode-serve-"))  # 0700; short for AF_UNIX
+    control = run_dir / "tables.sock"
+    directory = TableDirectory(lan.host)
+    door = web = None
+    try:
+        await directory.start(control)
+        try:
+            door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
+                        config=config, authorized=authorized, password=password, report=_say)
+        except DoorError as error:
+            return _fail(str(error), 1)
+        try:
+            await door.start(args.bind, args.ssh)
+        except OSError as error:
+            return _fail(f"cannot listen for SSH on port {args.ssh}: "
+                         f"{error.strerror or error}. Try another --ssh.", 1)
+        if args.web is not None:
+            try:
+                from serve.web import WebDoor
+            except ImportError:
+                return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
+            web = WebDoor(served_command(game_host, lan.port, control, None),
+                          max_sessions=args.max_sessions)
+            try:
+                await web.start(args.bind, args.web)
+            except OSError as error:
+                return _fail(f"cannot listen for the web on port {args.web}: "
+                             f"{error.strerror or error}. Try another --web.", 1)
+        shown = (local_addresses() or ["127.0.0.1"]) if args.bind in ANY else [args.bind]
+        if table is not None:
+            print(f"Motherlode serves the table {table.name!r}; players start more.")
+        else:
+            print("Motherlode is serving; players start tables from the menu.")
+        print("Friends play with nothing installed, using one of:")
+        for address in shown:
+            print(f"  ssh -p {door.port} NAME@{address}")
+            if web is not None:
+                print(f"  http://{_url_host(address)}:{web.port}")
+        print(f"The SSH host key's fingerprint is {door.fingerprint}")
+        print("  (friends check it against ssh's first-connect prompt)")
+        print("With Motherlode installed, they can also join over the LAN:")
+        for address in lan.addresses():
+            print(f"  motherlode join {shlex.quote(address)}")
+        print("Ctrl-C tells every player and closes.", flush=True)
+        if not args.no_announce:
+            await lan.announce()
+        if table is not None and table not in restored and args.bots == table.settings.seats:
+            lan.host.start_game(table)
+        stop = asyncio.Event()
+        restore = on_stop(stop)
+        try:
+            await stop.wait()
+        finally:
+            restore()
+            _say("closing: telling every player goodbye")
+        return 0
+    finally:
+        if web is not None:
+            await web.close()
+        if door is not None:
+            await door.close(SHUTDOWN)
+        await directory.close()
+        await lan.close("shutdown")
+        with_suppressed_rmdir(run_dir)
+
+
+def _url_host(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
+
+
+def with_suppressed_rmdir(path: Path) -> None:
+    try:
+        for entry in path.iterdir():
+            entry.unlink()
+        path.rmdir()
+    except OSError:
+        pass

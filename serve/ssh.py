@@ -1,0 +1,690 @@
+"""The SSH front door of ``motherlode serve`` (asyncssh).
+
+One session, one app: each SSH session gets its own process on a pseudo-terminal,
+running the unchanged app in served mode (``motherlode served``), so one player's crash
+or slow terminal takes no one else down, and Textual's own driver handles keys, a lone
+Esc and resizes. The door pumps bytes between the SSH channel and the pty master:
+
+- client -> app: keys as they come; a resize sets the pty's size and signals the app.
+- app -> client: whatever the app draws. The pty is drained all the time, attached or
+  not, so an app never blocks on its terminal. A client whose channel holds more than
+  ``slow_reader_bytes`` unsent is dropped (and may re-attach).
+
+Drops re-attach: when a keyed player's line drops, their app keeps running (and keeps
+their seat) for ``keep_detached`` seconds. The same user name with the same key within
+that time gets the same app back, fully repainted. After it, the app is told to hang
+up, as a closed terminal would, and the host's stand-in plays the seat as for anyone.
+
+Identity: any public key is accepted and the user name is pinned to its fingerprint on
+first use (``Pins``). A client without a key (keyboard-interactive with no question)
+plays under a name nobody has pinned, gets a fresh app and a fresh directory, and never
+re-attaches. ``authorized_keys`` admits only those keys; ``password`` asks every
+client without a pinned key for a shared password.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import hashlib
+import hmac
+import json
+import logging
+import os
+import re
+import secrets
+import shutil
+import signal
+import struct
+import termios
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from net.text import clean_text
+
+log = logging.getLogger(__name__)
+
+HOST_KEY_FILE = "ssh_host_ed25519_key"
+NAME_MAX = 20
+# what a client's environment may set in its app (values are checked too)
+PASSED_ENV = ("LANG", "COLORTERM", "NO_COLOR")
+CLIENT_ENV = re.compile(r"^(LANG|LC_[A-Z_]+|COLORTERM|NO_COLOR)$")
+SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.@+=:,-]{0,64}$")
+TERM_VALUE = re.compile(r"^[A-Za-z0-9_.+-]{1,64}$")
+# the server's own variables that describe *its* terminal, not the player's
+SERVER_TERMINAL_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", "LANG",
+                       "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TMUX", "STY")
+# modes a fresh terminal needs to show an app that is already running (Textual's)
+REATTACH_MODES = (b"\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h"
+                  b"\x1b[?25l\x1b[?1004h\x1b[?2004h\x1b[?7l\x1b[2J")
+
+NO_PTY = (b"Motherlode is a terminal game and needs a terminal: connect with plain "
+          b"`ssh -p PORT NAME@HOST` (no command, no -T).\r\n")
+
+
+class DoorError(Exception):
+    """The door cannot open (a damaged host key, say): words for the person."""
+
+
+# -- names, directories, keys ----------------------------------------------------------
+
+
+def player_name(username: str) -> str:
+    """The player's name from an SSH user name: literal text, 1-20 characters."""
+    return clean_text(username)[:NAME_MAX] or "Player"
+
+
+def slug(name: str) -> str:
+    """A directory name for a player: ASCII letters, digits, ``-`` and ``_`` only, plus a
+    hash of the whole name (two names never share a directory; ``../..`` stays inside)."""
+    folded = name.casefold()
+    readable = re.sub(r"[^a-z0-9_-]+", "-", folded).strip("-_")[:24] or "player"
+    digest = hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{readable}-{digest}"
+
+
+def inside(root: Path, child: Path) -> Path:
+    """``child`` if it lies inside ``root``; raises ValueError otherwise."""
+    resolved = child.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        raise ValueError(f"{child} is outside {root}")
+    return resolved
+
+
+def load_host_key(directory: Path) -> asyncssh.SSHKey:
+    """The server's ed25519 host key: generated once, kept 0600, never regenerated."""
+    path = directory / HOST_KEY_FILE
+    if path.exists():
+        try:
+            return asyncssh.read_private_key(str(path))
+        except (OSError, ValueError, asyncssh.KeyImportError) as error:
+            raise DoorError(f"cannot read the SSH host key {path}: {error}. Fix or move "
+                            "it away (a new key makes every friend's ssh warn).") from None
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="motherlode serve")
+    tmp = path.with_suffix(".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key.export_private_key())
+    tmp.replace(path)
+    return key
+
+
+class Pins:
+    """User name (as a slug) to key fingerprint, pinned on first use; a 0600 JSON file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        self.pins: dict[str, str] = {
+            k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)
+        } if isinstance(data, dict) else {}
+
+    def get(self, name: str) -> str | None:
+        return self.pins.get(slug(name))
+
+    def admit(self, name: str, fingerprint: str) -> bool:
+        """True if ``name`` belongs to ``fingerprint`` (pinning it now if it is new)."""
+        key = slug(name)
+        pinned = self.pins.get(key)
+        if pinned is not None:
+            return hmac.compare_digest(pinned, fingerprint)
+        self.pins[key] = fingerprint
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = self.path.with_suffix(".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(self.pins, out, indent=1)
+            tmp.replace(self.path)
+        except OSError as error:  # the pin holds for this run anyway
+            log.warning("cannot save the pinned names: %s", error)
+        return True
+
+
+# -- the door --------------------------------------------------------------------------
+
+
+@dataclass
+class DoorConfig:
+    """Limits of the SSH door."""
+
+    max_sessions: int = 16  # live apps (attached, or waiting for their player: those
+    # make room for a newcomer, the longest-waiting first)
+    max_startups: int = 4  # apps starting at once
+    startup_timeout: float = 15.0
+    keep_detached: float = 600.0  # seconds a dropped player's app waits for them
+    login_timeout: float = 30.0
+    keepalive_interval: float = 15.0
+    keepalive_count_max: int = 3
+    slow_reader_bytes: int = 1 << 20
+    max_width: int = 400
+    max_height: int = 200
+    max_connections: int = 64  # connections at once, before login
+    max_pending_per_address: int = 8  # of those, from one address
+
+
+class _Child:
+    """One app on a pty, with the session (if any) it draws to."""
+
+    def __init__(self, door: Door, key: tuple[str, str] | None, name: str, scratch: Path | None):
+        self.door = door
+        self.key = key
+        self.name = name
+        self.scratch = scratch  # a keyless player's directory, removed at the end
+        self.proc: asyncio.subprocess.Process | None = None
+        self.master = -1
+        self.session: _Session | None = None
+        self.size = (80, 24)
+        self.first_output = asyncio.Event()
+        self.output_done = asyncio.Event()
+        self.exited: int | None = None
+        self.detached_at: float | None = None
+        self.expiry: asyncio.TimerHandle | None = None
+
+    async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
+                    size: tuple[int, int]) -> None:
+        master, slave = os.openpty()
+        try:
+            self.master = master
+            self.size = size
+            self._set_size(size)
+            os.set_blocking(master, False)
+            self.proc = await asyncio.create_subprocess_exec(
+                *argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(cwd),
+                start_new_session=True, close_fds=True,
+            )  # fmt: skip
+        except BaseException:
+            os.close(master)
+            self.master = -1
+            raise
+        finally:
+            os.close(slave)
+        asyncio.get_running_loop().add_reader(master, self._readable)
+
+    def _set_size(self, size: tuple[int, int]) -> None:
+        width, height = size
+        with contextlib.suppress(OSError):
+            fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self._set_size(size)
+        self.signal(signal.SIGWINCH)
+
+    def signal(self, sig: int) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, sig)
+
+    async def repaint(self) -> None:
+        """A full repaint for a fresh terminal: its modes, then a size change and back."""
+        if self.session is not None:
+            self.session.write(REATTACH_MODES)
+        width, height = self.size
+        self._set_size((width, max(1, height - 1)))
+        self.signal(signal.SIGWINCH)
+        await asyncio.sleep(0.05)
+        self.resize((width, height))
+
+    def write(self, data: bytes) -> None:
+        """Keys to the app. A flood the app cannot take in is dropped, never queued."""
+        if self.master < 0:
+            return
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self.master, data)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the app closed its terminal (it exited)
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.master)
+            self.output_done.set()
+            return
+        self.first_output.set()
+        if self.session is not None:
+            self.session.write(data)
+
+    async def wait(self) -> int:
+        """Wait for the app to exit; returns its exit status."""
+        assert self.proc is not None
+        code = await self.proc.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.output_done.wait(), 1.0)  # the last frame
+        if not self.output_done.is_set():
+            asyncio.get_running_loop().remove_reader(self.master)
+        if self.master >= 0:
+            os.close(self.master)
+            self.master = -1
+        self.exited = code
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        return code
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Hang up on the app (it closes its connection as a dropped line would)."""
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.signal(signal.SIGHUP)
+        try:
+            await asyncio.wait_for(asyncio.shield(self.proc.wait()), grace)
+        except TimeoutError:
+            self.signal(signal.SIGKILL)
+
+
+class _Session:
+    """One SSH session attached to an app."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess) -> None:
+        self.process = process
+        self.dropped = False
+
+    def write(self, data: bytes) -> None:
+        if self.dropped:
+            return
+        channel = self.process.channel
+        try:
+            self.process.stdout.write(data)
+        except (OSError, asyncssh.Error, BrokenPipeError):
+            self.drop()
+            return
+        if channel.get_write_buffer_size() > self.process_limit:
+            log.info("dropping a slow SSH reader")
+            self.drop()
+
+    process_limit = 1 << 20
+
+    def drop(self) -> None:
+        if not self.dropped:
+            self.dropped = True
+            with contextlib.suppress(Exception):
+                self.process.channel.get_connection().abort()
+
+
+class _Gate(asyncssh.SSHServer):
+    """Authentication of one connection (see the module docstring)."""
+
+    def __init__(self, door: Door) -> None:
+        self.door = door
+        self.fingerprint: str | None = None
+        self.address = ""
+        self.pending = False  # counted among the connections not logged in yet
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        door = self.door
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+        door.connections += 1
+        door.pending_by_address[self.address] = door.pending_by_address.get(self.address, 0) + 1
+        self.pending = True
+        # sockets that never log in hold a place until the login time-out: few per
+        # address, so one machine's flood leaves the door open to everyone else
+        if door.connections > door.config.max_connections or \
+                door.pending_by_address[self.address] > door.config.max_pending_per_address:
+            conn.close()
+
+    def auth_completed(self) -> None:
+        self._settled()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._settled()
+
+    def _settled(self) -> None:
+        if self.pending:
+            self.pending = False
+            door = self.door
+            door.connections -= 1
+            left = door.pending_by_address.get(self.address, 1) - 1
+            if left > 0:
+                door.pending_by_address[self.address] = left
+            else:
+                door.pending_by_address.pop(self.address, None)
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        fingerprint = key.get_fingerprint()
+        door = self.door
+        if door.authorized is not None:
+            ok = fingerprint in door.authorized
+        elif door.password is not None:
+            ok = door.pins.get(player_name(username)) == fingerprint  # a known friend
+        else:
+            ok = True
+        if ok:
+            self.fingerprint = fingerprint
+        return ok
+
+    def kbdint_auth_supported(self) -> bool:
+        return self.door.authorized is None and self.door.password is None
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self.fingerprint = None  # keyless
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return self.door.password is not None and self.door.authorized is None
+
+    def validate_password(self, username: str, password: str) -> bool:
+        expected = self.door.password or ""
+        ok = hmac.compare_digest(password.encode(), expected.encode())
+        if ok:
+            self.fingerprint = None
+        return ok
+
+
+class Door:
+    """The SSH door: see the module docstring. ``command(name)`` is the argv of one
+    served app; ``root`` is the serve data directory (host key, pins, players)."""
+
+    def __init__(
+        self,
+        command: Callable[[str], list[str]],
+        root: Path,
+        *,
+        config: DoorConfig | None = None,
+        authorized: set[str] | None = None,
+        password: str | None = None,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
+        self.command = command
+        self.root = root
+        self.config = config or DoorConfig()
+        self.authorized = authorized
+        self.password = password
+        self.report = report or (lambda text: None)
+        self.host_key = load_host_key(root)
+        self.pins = Pins(root / "pins.json")
+        self.players = root / "players"
+        self.children: set[_Child] = set()
+        self.connections = 0  # not logged in yet
+        self.pending_by_address: dict[str, int] = {}
+        self.closing = False
+        self._startups = asyncio.Semaphore(self.config.max_startups)
+        self._server: Any = None
+        self._tasks: set[asyncio.Task] = set()
+
+    @property
+    def fingerprint(self) -> str:
+        return self.host_key.get_fingerprint()
+
+    async def start(self, bind: str | None, port: int) -> int:
+        """Listen; returns the port. Raises OSError."""
+        config = self.config
+        self._server = await asyncssh.create_server(
+            lambda: _Gate(self), bind or "", port,
+            server_host_keys=[self.host_key], process_factory=self._session,
+            encoding=None, line_editor=False, allow_pty=True, agent_forwarding=False,
+            x11_forwarding=False, allow_scp=False, sftp_factory=None,
+            login_timeout=config.login_timeout, keepalive_interval=config.keepalive_interval,
+            keepalive_count_max=config.keepalive_count_max,
+        )  # fmt: skip
+        return self.port
+
+    @property
+    def port(self) -> int:
+        return self._server.sockets[0].getsockname()[1]
+
+    # -- one session ---------------------------------------------------------------------
+
+    async def _session(self, process: asyncssh.SSHServerProcess) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        try:
+            await self._run_session(process)
+        except Exception as error:  # a bug here costs one session, never the server
+            log.exception("SSH session failed")
+            with contextlib.suppress(Exception):
+                process.stderr.write(f"\r\nThe server failed: {error!r}\r\n".encode())
+                process.exit(1)
+
+    async def _run_session(self, process: asyncssh.SSHServerProcess) -> None:
+        if self.closing:
+            self._refuse(process, b"The server is shutting down.\r\n")
+            return
+        if process.get_terminal_type() is None:
+            self._refuse(process, NO_PTY)
+            return
+        conn = process.channel.get_connection()
+        gate = conn.get_owner()
+        name = player_name(conn.get_extra_info("username") or "")
+        fingerprint = gate.fingerprint if isinstance(gate, _Gate) else None
+        if fingerprint is not None:
+            if not self.pins.admit(name, fingerprint):
+                self._refuse(process, self._taken(name))
+                return
+            key: tuple[str, str] | None = (slug(name), fingerprint)
+        else:
+            if self.pins.get(name) is not None:
+                self._refuse(process, self._taken(name))
+                return
+            key = None
+        size = self._size(process)
+        child = self._detached(key)
+        if child is not None:
+            await self._attach(child, process, size, reattach=True)
+            return
+        if len(self.children) >= self.config.max_sessions:
+            await self._evict_detached()
+        if len(self.children) >= self.config.max_sessions:
+            self._refuse(process, b"The server is busy: every place is taken. Try again in "
+                         b"a while.\r\n")
+            return
+        session = _Session(process)  # before the app starts: its first bytes set modes
+        session.process_limit = self.config.slow_reader_bytes
+        child = await self._start_child(process, session, key, name, size)
+        if child is not None:
+            await self._attach(child, process, size, reattach=False, session=session)
+
+    async def _evict_detached(self) -> None:
+        """Make room for a new player: the app that has waited longest for its dropped
+        player is hung up on (as its time running out would do; the seat's token stays
+        in that player's directory, so their next join takes the seat back)."""
+        waiting = [c for c in self.children if c.session is None and c.exited is None
+                   and c.detached_at is not None]
+        if not waiting:
+            return
+        oldest = min(waiting, key=lambda c: c.detached_at or 0.0)
+        if oldest.expiry is not None:
+            oldest.expiry.cancel()
+        self.report(f"SSH: {oldest.name}'s waiting game makes room for a new player")
+        self.children.discard(oldest)
+        await oldest.stop(grace=3.0)
+
+    def _taken(self, name: str) -> bytes:
+        return (f"The name {name!r} belongs to another key on this server. Connect with "
+                "another name: ssh -p PORT OTHERNAME@HOST\r\n").encode()
+
+    @staticmethod
+    def _refuse(process: asyncssh.SSHServerProcess, text: bytes) -> None:
+        with contextlib.suppress(Exception):
+            process.stderr.write(text)
+            process.exit(1)
+
+    def _size(self, process: asyncssh.SSHServerProcess) -> tuple[int, int]:
+        width, height, _, _ = process.get_terminal_size()
+        return self._clamp(width, height)
+
+    def _clamp(self, width: int, height: int) -> tuple[int, int]:
+        width = min(max(width or 80, 10), self.config.max_width)
+        height = min(max(height or 24, 5), self.config.max_height)
+        return width, height
+
+    def _detached(self, key: tuple[str, str] | None) -> _Child | None:
+        if key is None:
+            return None
+        for child in self.children:
+            if child.key == key and child.exited is None:
+                if child.session is not None:  # the old line has not noticed its drop yet
+                    old, child.session = child.session, None
+                    old.drop()
+                return child
+        return None
+
+    def _environment(self, process: asyncssh.SSHServerProcess, home: Path) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items()
+               if k not in SERVER_TERMINAL_ENV and not k.startswith(("LC_", "MOTHERLODE_"))}
+        term = process.get_terminal_type() or "xterm"
+        env["TERM"] = term if TERM_VALUE.match(term) else "xterm-256color"
+        for raw_key, raw_value in process.env.items():
+            key = raw_key.decode("ascii", "replace") if isinstance(raw_key, bytes) else raw_key
+            value = (raw_value.decode("utf-8", "replace") if isinstance(raw_value, bytes)
+                     else str(raw_value))
+            if CLIENT_ENV.match(key) and SAFE_VALUE.match(value):
+                env[key] = value
+        for kind in ("config", "state", "data", "log"):
+            env[f"MOTHERLODE_{kind.upper()}_DIR"] = str(home / kind)
+        return env
+
+    async def _start_child(self, process: asyncssh.SSHServerProcess, session: _Session,
+                           key: tuple[str, str] | None, name: str,
+                           size: tuple[int, int]) -> _Child | None:
+        self.players.mkdir(parents=True, exist_ok=True, mode=0o700)
+        scratch = None
+        if key is None:  # keyless: a fresh directory, so no kept seat is ever shared
+            home = inside(self.players, self.players / "_keyless" / secrets.token_hex(8))
+            scratch = home
+        else:
+            home = inside(self.players, self.players / key[0])
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        child = _Child(self, key, name, scratch)
+        child.session = session
+        self.children.add(child)
+        try:
+            async with self._startups:
+                await child.spawn(self.command(name), self._environment(process, home), home,
+                                  size)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(child.first_output.wait(),
+                                           self.config.startup_timeout)
+        except (OSError, asyncio.CancelledError) as error:
+            child.session = None
+            self.children.discard(child)
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+            if isinstance(error, OSError):
+                log.error("cannot start an app: %s", error)
+                self._refuse(process, b"The server could not start the game; try again.\r\n")
+                return None
+            raise
+        self.report(f"SSH: {name} connected{'' if key else ' (no key)'}")
+        self._watch(child)
+        return child
+
+    def _watch(self, child: _Child) -> None:
+        async def ended() -> None:
+            code = await child.wait()
+            self.children.discard(child)
+            if child.expiry is not None:
+                child.expiry.cancel()
+            session, child.session = child.session, None
+            if session is not None and not session.dropped:
+                with contextlib.suppress(Exception):
+                    session.process.exit(code if 0 <= code < 256 else 1)
+
+        task = asyncio.get_running_loop().create_task(ended())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _attach(self, child: _Child, process: asyncssh.SSHServerProcess,
+                      size: tuple[int, int], *, reattach: bool,
+                      session: _Session | None = None) -> None:
+        if session is None:
+            session = _Session(process)
+            session.process_limit = self.config.slow_reader_bytes
+        if child.expiry is not None:
+            child.expiry.cancel()
+            child.expiry = None
+        child.session = session
+        child.detached_at = None
+        if reattach:
+            self.report(f"SSH: {child.name} is back")
+            child.size = size
+            await child.repaint()
+        elif child.size != size:
+            child.resize(size)
+        try:
+            while child.exited is None and not session.dropped:
+                try:
+                    data = await process.stdin.read(4096)
+                except asyncssh.TerminalSizeChanged as change:
+                    child.resize(self._clamp(change.width, change.height))
+                    continue
+                except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                    continue
+                if not data:
+                    break
+                child.write(data)
+        except (asyncssh.Error, OSError, ConnectionError):
+            pass
+        finally:
+            if child.session is session:
+                child.session = None
+                if child.exited is None and child.proc is not None \
+                        and child.proc.returncode is None:
+                    self._detach(child)
+
+    def _detach(self, child: _Child) -> None:
+        """The player's line dropped: keep the app (and the seat) for a while."""
+        if child.key is None or self.closing:  # keyless: nobody could come back to it
+            self._spawn_task(child.stop())
+            return
+        child.detached_at = time.monotonic()
+        self.report(f"SSH: {child.name} dropped; their game waits "
+                    f"{self.config.keep_detached:g} s for them")
+        child.expiry = asyncio.get_running_loop().call_later(
+            self.config.keep_detached, lambda: self._spawn_task(child.stop()))
+
+    def _spawn_task(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the end -------------------------------------------------------------------------
+
+    async def close(self, message: str = "The server is shutting down. Thanks for playing!",
+                    grace: float = 5.0) -> None:
+        """Stop every app, tell every player ``message`` and close the door."""
+        self.closing = True
+        if self._server is not None:
+            self._server.close()
+        children = list(self.children)
+        sessions = [c.session for c in children if c.session is not None]
+        for child in children:
+            if child.expiry is not None:
+                child.expiry.cancel()
+            child.session = None  # the app's last frames are not needed: the message is
+        await asyncio.gather(*(child.stop(grace) for child in children),
+                             return_exceptions=True)
+        for session in sessions:
+            with contextlib.suppress(Exception):
+                session.process.stdout.write(b"\x1b[?1049l\x1b[?1000l\x1b[?1003l\x1b[?1015l"
+                                             b"\x1b[?1006l\x1b[?25h\x1b[?2004l\x1b[?7h\r\n"
+                                             + message.encode() + b"\r\n")
+                session.process.exit(0)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=grace)
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), grace)

@@ -1,0 +1,201 @@
+"""A real ``motherlode serve`` process and SSH players with a screen (asyncssh + pyte).
+
+Everything talks to 127.0.0.1 only. Waits are on what the screen shows, bounded by a
+deadline, never on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServeProcess:
+    """``motherlode serve`` in its own process, on loopback, with free ports."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, data: Path) -> None:
+        self.proc = proc
+        self.data = data
+        self.lines: list[str] = []
+        self.ssh_port = 0
+        self.game_port = 0
+        self.web_port = 0
+        self._reader: asyncio.Task | None = None
+
+    @classmethod
+    async def start(cls, data: Path, *args: str, timeout: float = 30.0) -> ServeProcess:
+        env = dict(os.environ, MOTHERLODE_DATA_DIR=str(data))
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui.cli", "serve", "--bind", "127.0.0.1", "--ssh", "0",
+            "--port", "0", "--no-announce", *args,
+            cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        serve = cls(proc, data)
+        try:
+            await asyncio.wait_for(serve._until_ready(), timeout)
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+            raise
+        serve._reader = asyncio.create_task(serve._read_rest())
+        return serve
+
+    async def _until_ready(self) -> None:
+        assert self.proc.stdout is not None
+        while True:
+            raw = await self.proc.stdout.readline()
+            if not raw:
+                raise RuntimeError("serve exited early:\n" + "".join(self.lines))
+            line = raw.decode(errors="replace")
+            self.lines.append(line)
+            if match := re.search(r"ssh -p (\d+) NAME@", line):
+                self.ssh_port = int(match[1])
+            if match := re.search(r"http://127\.0\.0\.1:(\d+)", line):
+                self.web_port = int(match[1])
+            if match := re.search(r"motherlode join 127\.0\.0\.1:(\d+)", line):
+                self.game_port = int(match[1])
+            if "Ctrl-C tells every player" in line:
+                return
+
+    async def _read_rest(self) -> None:
+        assert self.proc.stdout is not None
+        while raw := await self.proc.stdout.readline():
+            self.lines.append(raw.decode(errors="replace"))
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    async def wait_for_line(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until the server has printed ``text``."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {text!r} from the server:\n{self.output}")
+            await asyncio.sleep(0.02)
+
+    async def interrupt(self, timeout: float = 30.0) -> int:
+        """Ctrl-C, as a person at the server's terminal; returns the exit status."""
+        self.proc.send_signal(signal.SIGINT)
+        return await asyncio.wait_for(self.proc.wait(), timeout)
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, asyncio.TimeoutError):
+                await self.interrupt(20.0)
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+            await self.proc.wait()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(self._reader, 5.0)
+
+
+class _Keyless(asyncssh.SSHClient):
+    """A client without a key: keyboard-interactive, answering no questions."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts):
+        return [] if not prompts else None
+
+
+class Player:
+    """One SSH client with a terminal screen."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, proc: asyncssh.SSHClientProcess,
+                 size: tuple[int, int]) -> None:
+        self.conn = conn
+        self.proc = proc
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self._pump = asyncio.create_task(self._read())
+
+    @classmethod
+    async def connect(cls, port: int, username: str, key: asyncssh.SSHKey | None = None, *,
+                      size: tuple[int, int] = (100, 30), term: bool = True,
+                      source: str | None = None) -> Player:
+        """``source``: the loopback address to connect from (127.0.0.2: another machine)."""
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", port, username=username, known_hosts=None, encoding=None,
+            client_keys=[key] if key is not None else [], agent_path=None,
+            password=None, preferred_auth="publickey,keyboard-interactive",
+            client_factory=_Keyless if key is None else None,
+            local_addr=(source, 0) if source else None,
+        ), 20.0)  # fmt: skip
+        if term:
+            proc = await conn.create_process(term_type="xterm-256color", term_size=size,
+                                             stderr=asyncssh.STDOUT)
+        else:
+            proc = await conn.create_process(stderr=asyncssh.STDOUT)
+        return cls(conn, proc, size)
+
+    async def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            while data := await self.proc.stdout.read(65536):
+                self.raw += data
+                self.stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    async def wait_for(self, pattern: str, timeout: float = 20.0) -> float:
+        """Wait until the screen matches ``pattern`` (a regex); returns the seconds."""
+        start = time.monotonic()
+        deadline = start + timeout
+        while not re.search(pattern, self.text):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {pattern!r} on the screen within {timeout} s:\n"
+                                     f"{self.text}")
+            await asyncio.sleep(0.02)
+        return time.monotonic() - start
+
+    async def wait_gone(self, pattern: str, timeout: float = 20.0) -> float:
+        start = time.monotonic()
+        deadline = start + timeout
+        while re.search(pattern, self.text):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} still on the screen after {timeout} s:\n"
+                                     f"{self.text}")
+            await asyncio.sleep(0.02)
+        return time.monotonic() - start
+
+    def send(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+
+    def resize(self, width: int, height: int) -> None:
+        self.screen.resize(height, width)
+        self.proc.change_terminal_size(width, height)
+
+    async def exit_status(self, timeout: float = 20.0) -> int | None:
+        await asyncio.wait_for(self.proc.wait_closed(), timeout)
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(self._pump, 5.0)
+        return self.proc.exit_status
+
+    def abort(self) -> None:
+        """The line drops (a closed lid): no goodbye."""
+        self.conn.abort()
+
+    async def close(self) -> None:
+        self.conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.conn.wait_closed(), 5.0)
+        self._pump.cancel()

@@ -1,0 +1,184 @@
+"""The served menu: what a player reached over SSH or the web may do at this host.
+
+This host's tables (join, watch, start a new one), rules, settings and quit. No LAN
+hosting, no hot-seat, no file paths: those would run as the server's user on the
+server's disk. The list comes from ``fetch`` (the app asks the serve host), every two
+seconds while the menu shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.screens.common import with_ids
+
+TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
+PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
+FIXED = [
+    ("new-nuggets", "Start a new Gold Nuggets table", "n"),
+    ("new-foolsgold", "Start a new Fool's Gold table", "f"),
+    ("rules", "Rules", "r"),
+    ("settings", "Settings", "s"),
+    ("quit", "Quit", "q"),
+]
+
+
+def describe(table: Any) -> str:
+    """One line for a table: game, name, who sits there, what it is doing."""
+    people = [s.name for s in table.seats]
+    seated = f"{len(people)}/{table.settings.seats} seated"
+    names = f": {', '.join(people)}" if people else ""
+    return f"{TITLES.get(table.game, table.game)} at {table.name!r}, {seated}{names} " \
+           f"({PHASES.get(table.phase, table.phase)})"
+
+
+class ServedMenuScreen(Screen[None]):
+    """Where a served app opens (see the module docstring)."""
+
+    BINDINGS = with_ids("served", [
+        Binding("j", "choose('join')", "Join"),
+        Binding("w", "choose('watch')", "Watch"),
+        Binding("n", "choose('new-nuggets')", "New dice table"),
+        Binding("f", "choose('new-foolsgold')", "New card table"),
+        Binding("r", "choose('rules')", "Rules"),
+        Binding("s", "choose('settings')", "Settings"),
+        Binding("q", "choose('quit')", "Quit"),
+    ])
+    HELP = [
+        ("up / down", "choose a table"),
+        ("enter or j", "join the chosen table (or take your seat there back)"),
+        ("w", "watch the chosen table"),
+        ("n / f", "start a new Gold Nuggets / Fool's Gold table: you own it"),
+        ("r, s", "rules, settings"),
+        ("q", "quit (ends this session)"),
+    ]
+
+    def __init__(self, fetch: Callable[[], Awaitable[list[Any]]], name: str) -> None:
+        super().__init__()
+        self.fetch = fetch
+        self.player = name
+        self.tables: list[Any] = []
+        self.problem: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static(Text("Motherlode", "bold"), id="logo")
+            yield Static(f"You play as {self.player}", id="tagline")
+            yield Static("Tables at this host:", id="served-title")
+            yield OptionList(*self._options(), id="menu")
+            yield Static("", id="served-status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        # the tables first, so the first enter joins a table rather than opening one
+        await self._refresh()
+        self.query_one("#menu", OptionList).focus()
+        self.set_interval(2.0, self.refresh_tables)
+
+    def on_screen_resume(self) -> None:
+        self.refresh_tables()
+
+    def refresh_tables(self) -> None:
+        if self.app.screen is self:
+            self.run_worker(self._refresh(), group="tables", exclusive=True)
+
+    async def _refresh(self) -> None:
+        try:
+            tables = await self.fetch()
+        except Exception as error:  # the server is going away: say so, keep the menu
+            self.problem = str(error)
+            tables = []
+        else:
+            self.problem = None
+        self.show(tables)
+
+    def show(self, tables: list[Any]) -> None:
+        menu = self.query_one("#menu", OptionList)
+        before = [describe(t) for t in self.tables]
+        self.tables = list(tables)
+        status = self.query_one("#served-status", Static)
+        if self.problem:
+            status.update(Text(self.problem, "bold red"))
+        elif not self.tables:
+            status.update("No tables yet: start one with n or f, and friends join it.")
+        else:
+            status.update("")
+        if before == [describe(t) for t in self.tables] and menu.option_count:
+            return
+        highlighted = menu.highlighted
+        menu.clear_options()
+        menu.add_options(self._options())
+        if highlighted is not None:
+            menu.highlighted = min(highlighted, menu.option_count - 1)
+        else:
+            menu.highlighted = 0
+
+    def _options(self) -> list[Option]:
+        options = [Option(Text(describe(t)), id=f"table:{i}") for i, t in enumerate(self.tables)]
+        options += [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
+                    for ident, label, key in FIXED]
+        return options
+
+    def _chosen_table(self) -> Any | None:
+        menu = self.query_one("#menu", OptionList)
+        index = menu.highlighted
+        if index is None or index >= len(self.tables):
+            return self.tables[0] if len(self.tables) == 1 else None
+        return self.tables[index]
+
+    @on(OptionList.OptionSelected, "#menu")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        ident = event.option_id or ""
+        if ident.startswith("table:"):
+            self.action_choose("join")
+        else:
+            self.action_choose(ident)
+
+    def action_choose(self, choice: str) -> None:
+        if choice in ("join", "watch"):
+            table = self._chosen_table()
+            if table is None:
+                self.notify("Choose a table first (up / down), or start one with n or f.")
+                return
+            # a full or started table refuses a join and offers to watch (a seat this
+            # player kept there is taken back instead)
+            watch = choice == "watch"
+            self.app.menu_choice("served-join", table.name, watch)  # type: ignore[attr-defined]
+            return
+        self.app.menu_choice(choice)  # type: ignore[attr-defined]
+
+
+class NameScreen(ModalScreen[str | None]):
+    """Ask the player's name (the web door has no user name to go by)."""
+
+    BINDINGS = with_ids("name", [Binding("escape", "cancel", "Quit")])
+
+    def __init__(self, problem: str = "") -> None:
+        super().__init__()
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-box"):
+            yield Static(Text("Welcome to Motherlode. Your name at the table?", "bold"))
+            yield Input(placeholder="1 to 20 characters", max_length=20, id="name")
+            yield Static(self.problem, id="name-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    @on(Input.Submitted, "#name")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
