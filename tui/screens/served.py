@@ -77,7 +77,7 @@ class ServedMenuScreen(Screen[None]):
             yield Static("Tables at this host:", id="served-title")
             yield OptionList(*self._options(), id="menu")
             yield Static("", id="served-status")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     async def on_mount(self) -> None:
         # the tables first, so the first enter joins a table rather than opening one
