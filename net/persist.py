@@ -1111,14 +1111,6 @@ def _same_people(one: Saved, other: Saved) -> bool:
                 & {(m.id, m.secret) for m in other.doc.members})  # fmt: skip
 
 
-def saving_host(store: Store, **kwargs: Any) -> Any:
-    """A ``net.host.Host`` that saves every table into ``store`` (``kwargs`` go to
-    ``Host``)."""
-    from net.host import Host
-
-    return Host(store=store, **kwargs)
-
-
 def resumed_clock(saves: Iterable[Saved]) -> Any:
     """The real clock of a host that resumes ``saves``: it starts at the latest save's
     time (see the module docstring). Call it inside the running loop."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from net import protocol as p
 from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
+from net.host import Host
 from net.protocol import Code
 from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
 
@@ -85,7 +86,7 @@ async def _local(launch: Launch, game: str, seats: int, policy: Any, setup: list
     # Hot-seat games are saved after every move (the menu offers to resume them); games
     # against bots are saved too, and archived when left, so Replays lists every game.
     store = persist.Store.default("hotseat" if policy is HOTSEAT else "solo")
-    host = persist.saving_host(store, clock=launch.host_clock)
+    host = Host(store=store, clock=launch.host_clock)
     options = {"difficulty": launch.difficulty, **launch.table_options, **settings}
     table = host.create_table(TITLES[game], game, seats=seats, **options)
     try:
@@ -139,7 +140,7 @@ async def resume_hotseat(launch: Launch, saved: Any) -> Session:
     from net import persist
 
     clock = launch.host_clock or persist.resumed_clock([saved])
-    host = persist.saving_host(persist.Store.default("hotseat"), clock=clock)
+    host = Host(store=persist.Store.default("hotseat"), clock=clock)
     try:
         table = host.restore(saved)
         tokens = sorted(set(saved.seat_tokens().values()))

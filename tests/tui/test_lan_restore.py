@@ -6,6 +6,7 @@ from __future__ import annotations
 from net import persist
 from net import protocol as p
 from net.clock import FakeClock
+from net.host import Host
 from tests.hardening.harness import Raw, drive
 from tui.screens.common import PickScreen
 from tui.screens.nuggets import NuggetsScreen
@@ -17,7 +18,7 @@ from .test_modes import make_app, until
 async def _saved_lan_table() -> tuple[dict, int]:
     """Ann's table with two bots, stopped on Ann's turn; returns her view and seat."""
     clock = FakeClock()
-    host = persist.saving_host(persist.Store.default("tables"), clock=clock)
+    host = Host(store=persist.Store.default("tables"), clock=clock)
     await host.start("127.0.0.1", 0)
     table = host.create_table("Ann's table", "nuggets", seats=3, bots=2, seed="lan",
                               bot_pace=0.0, supply=30)  # fmt: skip
