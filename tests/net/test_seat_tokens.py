@@ -1,0 +1,55 @@
+"""The client's seat tokens on disk (net.seats): private files, one live holder per
+seat, damaged and old files swept, another table's name moves the file."""
+
+import json
+import os
+import time
+
+from net.seats import MAX_AGE, SeatStore, SeatToken
+
+
+def seat(**changes):
+    fields = {"host": "10.0.0.2", "port": 7777, "table": "Den", "name": "Ann",
+              "token": "1.secret", "saved": time.time()}
+    fields.update(changes)
+    return SeatToken(**fields)
+
+
+def test_a_held_seat_is_private_and_nobody_else_here_can_take_it(tmp_path):
+    store = SeatStore(tmp_path / "seats")
+    held = store.hold(seat())
+    assert held is not None
+    assert (tmp_path / "seats").stat().st_mode & 0o777 == 0o700
+    for path in (tmp_path / "seats").iterdir():
+        assert path.stat().st_mode & 0o777 == 0o600
+    assert store.hold(seat()) is None and store.in_use(seat())
+    assert store.seats_at("10.0.0.2", 7777, "ann") == []  # held: not offered
+    held.release()
+    assert not store.in_use(seat())
+    assert [s.token for s in store.seats_at("10.0.0.2", 7777, "ANN")] == ["1.secret"]
+    assert store.seats_at("10.0.0.2", 7778, "Ann") == [] and store.seats_at(
+        "10.0.0.2", 7777, "Bob") == []
+
+
+def test_damaged_and_old_files_are_swept_quietly(tmp_path):
+    store = SeatStore(tmp_path / "seats")
+    store.hold(seat(table="Old", saved=time.time() - MAX_AGE - 60)).release()
+    store.hold(seat(table="Kept")).release()
+    (tmp_path / "seats" / "junk.json").write_text("{not json")
+    (tmp_path / "seats" / "wrong.json").write_text(json.dumps({"host": 1}))
+    found = store.seats_at("10.0.0.2", 7777, "Ann")
+    assert [s.table for s in found] == ["Kept"]
+    assert sorted(p.name for p in (tmp_path / "seats").glob("*.json")) == [
+        f"{seat(table='Kept').key}.json"]
+
+
+def test_a_new_token_or_table_name_is_kept_and_forget_deletes(tmp_path):
+    store = SeatStore(tmp_path / "seats")
+    held = store.hold(seat())
+    held.update("2.newer", "Den")
+    assert json.loads(store._path(seat()).read_text())["token"] == "2.newer"
+    held.update("2.newer", "Saloon")  # the table was renamed: the file follows it
+    assert not store._path(seat()).exists() and store.in_use(seat(table="Saloon"))
+    held.forget()
+    assert list((tmp_path / "seats").iterdir()) == []
+    assert not os.path.exists(store._lock_path(seat(table="Saloon")))
