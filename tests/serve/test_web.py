@@ -7,12 +7,11 @@ import asyncio
 import re
 import time
 
+import aiohttp  # the web extra, which `make test` installs
+import pyte
 import pytest
 
-aiohttp = pytest.importorskip("aiohttp", reason="the web extra is not installed")
-pyte = pytest.importorskip("pyte")
-
-from tests.serve.test_ssh import serving  # noqa: E402
+from tests.serve.test_ssh import serving
 
 pytestmark = pytest.mark.timeout(90)
 
