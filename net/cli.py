@@ -12,7 +12,7 @@ import contextlib
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from net.address import DEFAULT_PORT, parse_address
@@ -58,14 +58,19 @@ def add_commands(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``host`` or ``bot``; returns the exit status."""
-    command = _host if args.command == "host" else _bot
+    return run_until_done((_host if args.command == "host" else _bot)(args))
+
+
+def run_until_done(main: Coroutine[Any, Any, int]) -> int:
+    """Run a command's coroutine; a second Ctrl-C during its shutdown leaves quietly."""
     try:
-        return asyncio.run(command(args))
-    except KeyboardInterrupt:  # a second Ctrl-C during shutdown: leave quietly
+        return asyncio.run(main)
+    except KeyboardInterrupt:
         return 130
 
 
-def _say(text: str) -> None:
+def say(text: str) -> None:
+    """A line of the host's running report, with the time."""
     print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
 
 
@@ -129,7 +134,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
             print(f"{prog}: --bots must be 0 to {seats}", file=sys.stderr)
             return 2
     # every table is saved after every change (net.persist), so --resume can restore it
-    store = None if args.no_save else persist.Store.default("tables", report=_say)
+    store = None if args.no_save else persist.Store.default("tables", report=say)
     saves: list[persist.Saved] = []
     if args.resume:
         saves, problems = persist.load_all(store or persist.Store.default("tables"))
@@ -141,7 +146,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         count = len(store.unfinished())
         print(f"{count} unfinished table{'s are' if count > 1 else ' is'} saved; "
               f"`{prog} --resume` restores them.")  # fmt: skip
-    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=_say)
+    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say)
     for problem in lan.problems:
         print(f"{prog}: not restored: {problem}. The file is kept.", file=sys.stderr)
     restored = [table for table, _ in lan.restored]
@@ -193,7 +198,7 @@ async def _host(args: argparse.Namespace) -> int:
         await stop.wait()
     finally:
         restore()
-        _say("closing: telling every client goodbye")
+        say("closing: telling every client goodbye")
         await lan.close("shutdown")
     return 0
 
@@ -218,13 +223,13 @@ async def _bot(args: argparse.Namespace) -> int:
         return 1
     welcome = client.welcome
     assert welcome is not None
-    _say(f"seated at {welcome.table.name!r} as {welcome.name} (seat {welcome.seat})")
+    say(f"seated at {welcome.table.name!r} as {welcome.name} (seat {welcome.seat})")
     stop = asyncio.Event()
     restore = on_stop(stop)
 
     def result(over: p.Over) -> None:
         won = client.seat in over.winners
-        _say(f"game over: {'won' if won else 'lost'}; scores {over.scores}")
+        say(f"game over: {'won' if won else 'lost'}; scores {over.scores}")
 
     play = asyncio.create_task(
         run_bot(client, args.difficulty, games=args.games, on_over=result, pace=args.pace)

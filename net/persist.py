@@ -63,7 +63,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import Driver, make_brain, make_driver
+from net.games import GAME_TITLES, Driver, make_brain, make_driver
 from net.paths import data_dir
 from net.table import Member, Seat, Settings, Table
 
@@ -837,7 +837,7 @@ class Saved:
 
     def describe(self) -> str:
         """One line for a person: game, table, players, progress."""
-        title = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}[self.game]
+        title = GAME_TITLES[self.game]
         when = ""
         if self.doc.saved_wall:
             when = ", saved " + time.strftime("%Y-%m-%d %H:%M", time.localtime(self.doc.saved_wall))

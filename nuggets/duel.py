@@ -44,9 +44,9 @@ import time
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from math import factorial
 from pathlib import Path
 
+from nuggets.odds import _multisets, _weight
 from nuggets.rules import DICE, FACES, STARTING_SUPPLY, Face, Keep, Roll, Stop, _faces
 
 __all__ = [
@@ -81,22 +81,6 @@ class TableMissing(RuntimeError):
 
 
 # --- the turn graph ----------------------------------------------------------------
-
-
-def _multisets(n: int, k: int = 6) -> Iterable[tuple[int, ...]]:
-    if k == 1:
-        yield (n,)
-        return
-    for first in range(n, -1, -1):
-        for rest in _multisets(n - first, k - 1):
-            yield (first, *rest)
-
-
-def _weight(counts: tuple[int, ...]) -> int:
-    w = factorial(sum(counts))
-    for c in counts:
-        w //= factorial(c)
-    return w
 
 
 def _children(state: TurnState, counts: tuple[int, ...]) -> dict[TurnState, tuple[int, ...]]:

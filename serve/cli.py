@@ -15,10 +15,9 @@ import os
 import shlex
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from net.cli import add_host_options, on_stop, open_host
+from net.cli import add_host_options, on_stop, open_host, run_until_done, say
 
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
 
@@ -60,14 +59,7 @@ def served_command(host: str, port: int, control: Path, name: str | None) -> lis
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return asyncio.run(_serve(args))
-    except KeyboardInterrupt:  # a second Ctrl-C during shutdown: leave quietly
-        return 130
-
-
-def _say(text: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
+    return run_until_done(_serve(args))
 
 
 def _fail(text: str, code: int = 2) -> int:
@@ -136,7 +128,7 @@ async def _serve(args: argparse.Namespace) -> int:
         await directory.start(control)
         try:
             door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
-                        config=config, authorized=authorized, password=password, report=_say)
+                        config=config, authorized=authorized, password=password, report=say)
         except DoorError as error:
             return _fail(str(error), 1)
         try:
@@ -182,7 +174,7 @@ async def _serve(args: argparse.Namespace) -> int:
             await stop.wait()
         finally:
             restore()
-            _say("closing: telling every player goodbye")
+            say("closing: telling every player goodbye")
         return 0
     finally:
         if web is not None:

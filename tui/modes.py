@@ -16,14 +16,16 @@ from typing import Any
 
 from net import protocol as p
 from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
+from net.games import GAME_TITLES as TITLES
+from net.games import PLAYER_RANGE
 from net.host import Host
 from net.protocol import Code
 from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
 
 log = logging.getLogger("motherlode.tui")
 
-TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
-MAX_BOTS = {"nuggets": 4, "foolsgold": 7}
+#: bots that fit with one person at a table
+MAX_BOTS = {game: high - 1 for game, (_, high) in PLAYER_RANGE.items()}
 
 
 @dataclass

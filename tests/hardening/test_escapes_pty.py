@@ -10,15 +10,13 @@ checked byte for byte after the app quits.
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.hardening.hostproc import HostProcess
-from tests.hardening.ptyapp import Peer, Pty, screen_text
+from tests.hardening.ptyapp import Peer, Pty, app_env, motherlode, screen_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,21 +76,8 @@ def test_escape_payloads_never_reach_the_terminal(tmp_path):
     peers: list[Peer] = []
     app = None
     try:
-        env = dict(os.environ)
-        env.update(
-            TERM="xterm-256color",
-            COLUMNS="80",
-            LINES="24",
-            MOTHERLODE_CONFIG_DIR=str(tmp_path / "config"),
-            MOTHERLODE_LOG_DIR=str(tmp_path / "log"),
-            XDG_DATA_HOME=str(tmp_path / "data"),
-            HOME=str(tmp_path),
-        )
-        env.pop("NO_COLOR", None)
-        app = Pty(
-            [sys.executable, "-m", "tui.cli", "join", f"127.0.0.1:{host.port}", "--name", "Tester"],
-            env,
-        )
+        app = Pty(motherlode("join", f"127.0.0.1:{host.port}", "--name", "Tester"),
+                  app_env(tmp_path))
         # the lobby is up once it shows our own seat
         app.wait_for("Tester")
         app.pump(1.0)

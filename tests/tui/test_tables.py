@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from tui.screens.common import ChatScreen
 from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.nuggets import NuggetsScreen
 from tui.widgets.cards import HandView, assign_looks, place, progress
 
-from .helpers import foolsgold_view, screen_text
+from .helpers import foolsgold_view, nuggets_view, screen_text
 from .test_shell import make_app
 
 
@@ -45,6 +46,15 @@ def test_progress_toward_a_set_closest_first():
     hand = [OWL_A, KATE, OWL_C, MULE, card("Calamity Kate", "b", "prospector")]
     # Mule needs two more, Calamity Kate three
     assert progress(hand) == [("Owl", 2, 3), ("Mule", 1, 3), ("Calamity Kate", 2, 5)]
+
+
+async def _dice(app, pilot) -> NuggetsScreen:
+    """A Gold Nuggets table at seat 0, a roll on it."""
+    screen = NuggetsScreen([0])
+    await app.push_screen(screen)
+    screen.show_state(nuggets_view(), [])
+    await pilot.pause()
+    return screen
 
 
 async def _table(app, pilot, view, names=("Ann", "Bob", "Cy", "Dee")):
@@ -124,16 +134,11 @@ async def test_chat_sits_over_the_table_and_the_hand_stays_in_sight(tmp_path):
 
 async def test_footers_are_true_to_the_moment(tmp_path):
     from tui.screens.lobby import LobbyScreen
-    from tui.screens.nuggets import NuggetsScreen
 
-    from .helpers import nuggets_view
 
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = NuggetsScreen([0])
-        await app.push_screen(screen)
-        screen.show_state(nuggets_view(), [])
-        await pilot.pause()
+        screen = await _dice(app, pilot)
         footer = screen_text(app).splitlines()[-1]
         assert "Roll on" in footer and "Advised" in footer and "? Keys" in footer
         assert "Pick dice (1-7," in screen_text(app)
@@ -196,7 +201,6 @@ async def test_question_mark_in_a_form_shows_help_and_types_nothing(tmp_path):
 
 
 async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
-    from tui.screens.nuggets import NuggetsScreen
 
     from .test_modes import make_app as make_mode_app
     from .test_modes import until
@@ -212,16 +216,11 @@ async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
 
 
 async def test_help_lines_wrap_under_their_own_column(tmp_path):
-    from tui.screens.nuggets import NuggetsScreen
 
-    from .helpers import nuggets_view
 
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = NuggetsScreen([0])
-        await app.push_screen(screen)
-        screen.show_state(nuggets_view(), [])
-        await pilot.pause()
+        await _dice(app, pilot)
         await pilot.press("f1")
         await pilot.pause()
         lines = screen_text(app).splitlines()
@@ -235,16 +234,11 @@ async def test_help_lines_wrap_under_their_own_column(tmp_path):
 
 
 async def test_below_80x24_a_table_says_what_size_it_needs(tmp_path):
-    from tui.screens.nuggets import NuggetsScreen
 
-    from .helpers import nuggets_view
 
     app = make_app(tmp_path)
     async with app.run_test(size=(70, 20)) as pilot:
-        screen = NuggetsScreen([0])
-        await app.push_screen(screen)
-        screen.show_state(nuggets_view(), [])
-        await pilot.pause()
+        await _dice(app, pilot)
         text = screen_text(app)
         assert "needs a terminal of at least 80x24; this one is 70x20" in text
         assert "NUGGET" not in text  # not a table with dice missing
@@ -305,7 +299,6 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
     from net.persist import Store, data_dir
     from tui.screens.common import ConfirmScreen
     from tui.screens.menu import MenuScreen
-    from tui.screens.nuggets import NuggetsScreen
 
     from .test_modes import make_app as make_mode_app
     from .test_modes import until

@@ -55,6 +55,7 @@ class FoolsGoldScreen(TableScreen):
         self.host_now = host_now
         self._countdown = None
         self.seat = seat
+        self._keys_shown: tuple[bool, bool] | None = None
         # Peer text: the host cleans it, and we clean it again before it reaches a screen.
         self.names = [clean_text(str(n)) for n in names]
         self.ascii_mode = ascii_mode
@@ -92,7 +93,7 @@ class FoolsGoldScreen(TableScreen):
     def set_seats(self, seats: list[int]) -> None:
         self.seat = seats[0] if seats else None
         if self.is_attached:
-            self.refresh_bindings()
+            self._refresh_keys()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Footers true to the moment: a spectator has no play keys, nor anyone once the
@@ -136,7 +137,15 @@ class FoolsGoldScreen(TableScreen):
         hand.hand = None if view.get("hand") is None else tuple(view["hand"])
         hand.frozen = bool(view.get("frozen"))
         self._update_banner(view)
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Redo the footer only when what it shows can change (not on every view of a
+        busy real-time table)."""
+        keys = (self.seat is not None, (self.view or {}).get("winner") is None)
+        if keys != self._keys_shown:
+            self._keys_shown = keys
+            self.refresh_bindings()
 
     def _seat_name(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):

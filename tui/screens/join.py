@@ -14,9 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.games import GAME_TITLES as TITLES
 from tui.screens.common import FieldInput, with_ids
-
-TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
 
 class JoinScreen(Screen[None]):

@@ -12,13 +12,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from net import protocol as p
+from net.games import GAME_TITLES as TITLES
 from net.text import clean_text
 from tui.messages import SendAction
 from tui.screens.common import with_ids
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TooSmall
-
-TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 
 
 class LobbyScreen(Screen[None]):

@@ -77,6 +77,7 @@ class NuggetsScreen(TableScreen):
                  hotseat: bool = False, turn_pause: float = TURN_PAUSE) -> None:
         super().__init__()
         self.turn_pause = turn_pause
+        self._keys_shown: tuple[bool, bool, bool] | None = None
         self._held = False  # hot-seat: keys wait a moment after the turn changed hands
         self._hold_timer = None
         self._armed: tuple | None = None  # enter with nothing selected: (view, selection)
@@ -129,6 +130,14 @@ class NuggetsScreen(TableScreen):
     def set_seats(self, seats: list[int]) -> None:
         self.my_seats = list(seats)
         if self.is_attached:
+            self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Redo the footer only when what ``check_action`` answers can change."""
+        view = self.view or {}
+        keys = (bool(self.my_seats), bool(view.get("over")), view.get("phase") == "keep")
+        if keys != self._keys_shown:
+            self._keys_shown = keys
             self.refresh_bindings()
 
     PLAY_ACTIONS = frozenset({"roll", "take", "steal", "advised", "toggle", "select_face",
@@ -195,7 +204,7 @@ class NuggetsScreen(TableScreen):
         self._update_banner()
         self._update_hint()
         self.query_one(AdvisorPanel).view = view
-        self.refresh_bindings()
+        self._refresh_keys()
 
     def watch_selected(self, selected: frozenset[int]) -> None:
         if self._ready:

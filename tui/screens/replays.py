@@ -16,9 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.games import GAME_TITLES as TITLES
 from tui.screens.common import ConfirmScreen, with_ids
 
-TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 MAX_LISTED = 300
 
 

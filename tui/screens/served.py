@@ -20,9 +20,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.games import GAME_TITLES as TITLES
 from tui.screens.common import with_ids
 
-TITLES = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
 FIXED = [
     ("new-nuggets", "Start a new Gold Nuggets table", "n"),
