@@ -50,6 +50,7 @@ import ifaddr
 from zeroconf import InterfaceChoice, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from net.catalogue import spec, title
 from net.text import TABLE_NAME_MAX, clean_text
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,6 @@ BEACON_GROUP = "239.255.77.77"  # organisation-local scope (RFC 2365): stays on 
 BEACON_PORT = 7777  # UDP; the game itself is TCP, so the default port numbers can match
 BEACON_INTERVAL = 2.0
 STALE_AFTER = 7.0  # three missed beacons, plus a margin
-GAMES = ("nuggets", "foolsgold")
 MAX_SEATS = 64
 MAX_DATAGRAM = 1024  # bytes; a beacon is well under 300
 MAX_ENTRIES = 256  # tables a browser keeps, so a flood cannot grow it without bound
@@ -94,8 +94,7 @@ class Announcement:
     host: str = ""
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ValueError(f"unknown game {self.game!r}: expected one of {', '.join(GAMES)}")
+        spec(self.game)  # raises UnknownGame, a ValueError
         if not isinstance(self.table, str):
             raise ValueError(f"table name must be text, not {self.table!r}")
         table = _clean(self.table)
@@ -447,8 +446,7 @@ def _new_zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
 
 def _instance_name(announcement: Announcement) -> str:
     """A DNS-SD instance name (what avahi-browse shows): at most 63 bytes, no dots."""
-    title = {"nuggets": "Gold Nuggets", "foolsgold": "Fool's Gold"}[announcement.game]
-    name = f"{announcement.table} ({title})".replace(".", " ")
+    name = f"{announcement.table} ({title(announcement.game)})".replace(".", " ")
     raw = name.encode()[:63]
     return raw.decode("utf-8", errors="ignore").strip()
 
@@ -974,7 +972,6 @@ __all__ = [
     "BEACON_GROUP",
     "BEACON_INTERVAL",
     "BEACON_PORT",
-    "GAMES",
     "SERVICE_TYPE",
     "STALE_AFTER",
     "Announcement",

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from net import protocol as p
 from net.clock import Clock, Handle, RealClock
-from net.games import PLAYER_RANGE
 from net.protocol import Code
-from net.table import DEFAULT_GRACE, Member, Refusal, Settings, Table, Tables
+from net.table import Member, Refusal, Settings, Table, Tables
 
 if TYPE_CHECKING:
     from net.persist import Saved, Store
@@ -90,8 +89,7 @@ class Host:
     ) -> Table:
         """Open a table (host API: the CLI and local play use it); ``settings`` are the
         fields of ``net.table.Settings`` (``seats``, ``seed``, ``hotseat``, ...)."""
-        low, high = PLAYER_RANGE[game] if game in PLAYER_RANGE else (2, 2)
-        base = Settings(seats=high, grace=DEFAULT_GRACE.get(game, 30.0))
+        base = Settings.default(game)  # raises UnknownGame, a ValueError
         if difficulty is not None:
             settings["difficulty"] = difficulty
         for key, value in settings.items():

@@ -63,7 +63,8 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import GAME_TITLES, Driver, make_brain, make_driver
+from net.catalogue import known, title
+from net.games import Driver, make_brain, make_driver
 from net.paths import data_dir
 from net.table import Member, Seat, Settings, Table
 
@@ -732,7 +733,7 @@ class Saved:
             raise SaveError(f"{where} is damaged: {exc}") from None
         if doc.status not in STATUSES:
             raise SaveError(f"{where} has an unknown status {doc.status!r}")
-        if doc.table.game not in ("nuggets", "foolsgold"):
+        if not known(doc.table.game):
             raise SaveError(f"{where} is of an unknown game {doc.table.game!r}")
         if doc.status == "lobby":
             if doc.phase not in ("lobby", "over"):
@@ -837,15 +838,15 @@ class Saved:
 
     def describe(self) -> str:
         """One line for a person: game, table, players, progress."""
-        title = GAME_TITLES[self.game]
+        game = title(self.game)
         when = ""
         if self.doc.saved_wall:
             when = ", saved " + time.strftime("%Y-%m-%d %H:%M", time.localtime(self.doc.saved_wall))
         if self.status == "lobby":
             where = "in the lobby" if self.doc.phase == "lobby" else "between games"
-            return f"{title} at {self.name!r}, {where}: {', '.join(self.players)}{when}"
+            return f"{game} at {self.name!r}, {where}: {', '.join(self.players)}{when}"
         return (
-            f"{title} at {self.name!r}: {', '.join(self.players)}; {len(self.doc.log)} moves{when}"
+            f"{game} at {self.name!r}: {', '.join(self.players)}; {len(self.doc.log)} moves{when}"
         )
 
     # -- replay ----------------------------------------------------------------------

@@ -37,6 +37,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
+from net.catalogue import SUPPLY, GameKey
 from net.text import clean_text, quote_peer, strip_controls
 
 PROTOCOL_VERSION = 1
@@ -280,12 +281,12 @@ class TableSettings(Struct, kw_only=True):
     grace: float
     bot_pace: float
     hotseat: bool
-    supply: int = 77
+    supply: int = SUPPLY
 
 
 class TableInfo(Struct, kw_only=True):
     name: str
-    game: Literal["nuggets", "foolsgold"]
+    game: GameKey
     phase: Literal["lobby", "playing", "over"]
     owner: int | None
     seats: list[SeatInfo]

@@ -40,25 +40,14 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import (
-    DIFFICULTIES,
-    GAME_TITLES,
-    GAMES,
-    ILLEGAL,
-    PLAYER_RANGE,
-    Brain,
-    Driver,
-    WrongGame,
-    make_brain,
-    make_driver,
-)
+from net.catalogue import DIFFICULTIES, FOOLSGOLD, SUPPLY, spec
+from net.games import ILLEGAL, Brain, Driver, WrongGame, make_brain, make_driver
 from net.protocol import Code
 from net.text import CHAT_MAX, NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
 
 BOT_NAMES = (
     "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
 )  # fmt: skip
-DEFAULT_GRACE = {"nuggets": 30.0, "foolsgold": 15.0}
 _member_ids = itertools.count(1)
 
 
@@ -79,13 +68,19 @@ class Settings:
     difficulty: str = "normal"
     first_player: int | None = None
     seed: str | None = None
-    grab_timeout: float = 10.0
-    call_window: float = 5.0
+    grab_timeout: float = FOOLSGOLD.defaults["grab_timeout"]  # type: ignore[assignment]
+    call_window: float = FOOLSGOLD.defaults["call_window"]  # type: ignore[assignment]
     grace: float = 30.0
     bot_pace: float = 0.9
     hotseat: bool = False
-    intermission: float = 4.0
-    supply: int = 77
+    intermission: float = FOOLSGOLD.defaults["intermission"]  # type: ignore[assignment]
+    supply: int = SUPPLY  # type: ignore[assignment]
+
+    @classmethod
+    def default(cls, game: str) -> Settings:
+        """The most seats and the game's own grace period (``net.catalogue``)."""
+        found = spec(game)
+        return cls(seats=found.high, grace=found.grace)
 
     def info(self) -> p.TableSettings:
         return p.TableSettings(
@@ -150,20 +145,18 @@ class Table:
         *,
         report: Callable[[str], None] | None = None,
     ) -> None:
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+        game_spec = spec(game)  # raises UnknownGame, a ValueError
         clean = clean_text(name)
         problem = check_length(clean, "table name", TABLE_NAME_MAX)
         if problem:
             raise ValueError(problem)
         self.name = clean
         self.game = game
-        low, high = PLAYER_RANGE[game]
-        self.settings = settings or Settings(seats=high, grace=DEFAULT_GRACE[game])
-        if not low <= self.settings.seats <= high:
-            raise ValueError(
-                f"{GAME_TITLES[game]} seats {low} to {high}, not {self.settings.seats}"
-            )
+        self.spec = game_spec
+        self.settings = settings or Settings.default(game)
+        problem = game_spec.check_seats(self.settings.seats)
+        if problem:
+            raise ValueError(problem)
         self.report = report or (lambda text: None)
         self.phase = "lobby"
         self.seats: list[Seat] = []
@@ -541,7 +534,7 @@ class Table:
     def _configure(self, member: Member, message: p.Configure, now: float) -> None:
         self._owner_in_lobby(member)
         changes: dict[str, Any] = {}
-        low, high = PLAYER_RANGE[self.game]
+        low, high = self.spec.low, self.spec.high
         checks: dict[str, tuple[Callable[[Any], bool], str]] = {
             "seats": (
                 lambda v: low <= v <= high and v >= len(self.seats),
@@ -557,7 +550,7 @@ class Table:
             "grace": (lambda v: 0 <= v <= 600, "grace is 0 to 600 seconds"),
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
-            "supply": (lambda v: 1 <= v <= 77, "supply is 1 to 77 nuggets"),
+            "supply": (lambda v: 1 <= v <= SUPPLY, f"supply is 1 to {SUPPLY} nuggets"),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)
@@ -695,11 +688,11 @@ class Table:
         self._now = now
         if self.phase == "playing":
             raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
-        low, _ = PLAYER_RANGE[self.game]
+        low = self.spec.low
         if len(self.seats) < low:
             raise Refusal(
                 Code.TOO_FEW_PLAYERS,
-                f"{GAME_TITLES[self.game]} needs at least {low} players; add a bot or wait.",
+                f"{self.spec.title} needs at least {low} players; add a bot or wait.",
             )
         self._start(now)
 
@@ -736,7 +729,7 @@ class Table:
                 seat.brain = make_brain(self.game, i, seat.difficulty, rng, self.settings.bot_pace)
             else:
                 seat.brain = None
-        self.report(f"{self.name}: {GAME_TITLES[self.game]} starts: {', '.join(names)}")
+        self.report(f"{self.name}: {self.spec.title} starts: {', '.join(names)}")
         self._send_all(p.Started(seed_hash=self.seed_hash, players=names, first=self.driver.first))
         self._update()
         for i, seat in enumerate(self.seats):

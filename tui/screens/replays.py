@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.games import GAME_TITLES as TITLES
+from net.catalogue import title
 from tui.screens.common import ConfirmScreen, with_ids
 
 MAX_LISTED = 300
@@ -63,7 +63,7 @@ def kept_games(directory: Path) -> tuple[list[Kept], int]:
             continue
         when = saved.doc.saved_wall or path.stat().st_mtime
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
-        line = (f"{stamp}  {TITLES.get(saved.game, saved.game)}: "
+        line = (f"{stamp}  {title(saved.game)}: "
                 f"{', '.join(saved.players)}; {result_of(saved)}")
         found.append(Kept(path, when, line))
     return found, unreadable
