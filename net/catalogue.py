@@ -12,7 +12,7 @@ the rules packages themselves).
 
 Adding a game: write its rules package, add a ``GameSpec`` to :data:`CATALOGUE` and its
 key to :data:`GameKey`, write ``net/games/<key>.py`` (a driver, a brain, a codec), and a
-table screen in ``tui/screens/`` registered in ``tui.screens.TABLE_SCREENS``.
+table screen in ``tui/screens/`` (``tui.app`` and ``tui.screens.replay`` pick it by key).
 """
 
 from __future__ import annotations

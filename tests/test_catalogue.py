@@ -178,6 +178,7 @@ def test_codecs_refuse_the_other_game_and_unknown_cards():
     with pytest.raises(WrongGame, match=FOOLSGOLD.title):
         make_codec(FOOLSGOLD.key, 3).to_rules(p.Roll(), 0)
     with pytest.raises(IllegalAction, match="no card called"):
-        make_codec(FOOLSGOLD.key, 3).to_rules(p.Discard(card=p.CardRef(name="Nobody", variant=0)), 0)
+        nobody = p.CardRef(name="Nobody", variant=0)
+        make_codec(FOOLSGOLD.key, 3).to_rules(p.Discard(card=nobody), 0)
     with pytest.raises(TypeError):
         make_codec(NUGGETS.key, 2).to_wire(foolsgold.Grab(0))
