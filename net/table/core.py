@@ -408,7 +408,8 @@ class TableCore:
             if self.seats[i].kind == "human":
                 self.seats[i].ready = False
         self._notice(event, member.name, seats[0])
-        self.report(f"{self.name}: {member.name} {'dropped' if event == 'away' else event}")
+        what = "dropped" if event == "away" else "stepped away, keeping the seat"
+        self.report(f"{self.name}: {member.name} {what}")
         self._update()
 
     def _remove_member(self, member: Member, now: float | None = None) -> None:
