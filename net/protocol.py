@@ -38,6 +38,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from net.text import clean_text, quote_peer, strip_controls
+from net.views import Event, View
 
 PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024
@@ -327,11 +328,11 @@ class Started(_Msg, tag="started"):
 
 
 class State(_Msg, tag="state"):
-    """A seat's view after a change, with the events that explain it."""
+    """A seat's view after a change, with the events that explain it (``net.views``)."""
 
     seat: int | None
-    view: dict[str, Any]
-    events: list[dict[str, Any]]
+    view: View
+    events: list[Event]
     at: float
 
 

@@ -54,6 +54,7 @@ from net.games import (
 )
 from net.protocol import Code
 from net.text import CHAT_MAX, NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
+from net.views import Event, to_events, to_view
 
 BOT_NAMES = (
     "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
@@ -307,30 +308,34 @@ class Table:
     def _notice(self, event: str, name: str, seat: int | None = None) -> None:
         self._send_all(p.Notice(event=event, name=name, seat=seat))
 
-    def _send_states(self, member: Member, events: list[dict[str, Any]], now: float) -> None:
+    # views: the rules' dicts go out as net.views Structs (to_view, to_events)
+    def _send_states(self, member: Member, events: list[Event], now: float) -> None:
         assert self.driver is not None
         at = self.clock(now)
         if member.spectator:
-            member.deliver(p.State(seat=None, view=self.driver.view(None), events=events, at=at))
+            view = to_view(self.driver.view(None))
+            member.deliver(p.State(seat=None, view=view, events=events, at=at))
             return
         for i in self.seats_of(member):
-            member.deliver(p.State(seat=i, view=self.driver.view(i), events=events, at=at))
+            member.deliver(p.State(seat=i, view=to_view(self.driver.view(i)), events=events, at=at))
 
-    def _broadcast(self, events: list[dict[str, Any]], now: float) -> None:
+    def _broadcast(self, rules_events: list[dict[str, Any]], now: float) -> None:
         """Each seat its own view, spectators the public one, all with the events."""
         assert self.driver is not None
         at = self.clock(now)
-        public: p.State | None = None
+        events = to_events(rules_events)  # once for everyone
+        spectators = []
         for member in list(self.members):
-            if not member.connected:
-                continue
-            if member.spectator:
-                # one object for every spectator: the shell encodes it once
-                if public is None:
-                    public = p.State(seat=None, view=self.driver.view(None), events=events, at=at)
+            if member.connected:
+                if member.spectator:
+                    spectators.append(member)
+                else:
+                    self._send_states(member, events, now)
+        if spectators:
+            # one object for every spectator, delivered in a row: the shell encodes it once
+            public = p.State(seat=None, view=to_view(self.driver.view(None)), events=events, at=at)
+            for member in spectators:
                 member.deliver(public)
-            else:
-                self._send_states(member, events, now)
 
     # -- joining -----------------------------------------------------------------------
 

@@ -1,0 +1,262 @@
+"""The typed shape of every game's view and every event, as they go on the wire.
+
+The rules packages stay pure and return plain dicts (``Game.view``, ``Match.view``
+and the events of ``apply``: their public API, ``docs/ARCHITECTURE.md``). These
+msgspec Structs are the one written-down shape of those dicts: the host turns the
+rules' output into them (:func:`to_view`, :func:`to_events`), ``net.protocol.State``
+carries them, a client decodes them (a view or event that does not fit is a
+``bad_field`` protocol error, never a crash), and the TUI reads their attributes.
+``python -m net.schema`` writes their JSON Schema into ``docs/protocol.schema.json``.
+
+A view is tagged by its ``game`` key, an event by its ``type``; the JSON keys are the
+rules' own, in the rules' order, so the bytes on the wire are what they were when the
+host sent the dicts themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import Struct
+
+Face = Literal["nugget", "lasso", "2", "3", "4", "5"]
+Phase = Literal["roll", "keep", "choose", "take", "over"]
+Pile = Literal["draw", "trash", "incoming"]
+
+
+class Card(Struct, frozen=True, kw_only=True):
+    """A Fool's Gold card; ``(name, variant)`` identifies it in the standard deck."""
+
+    name: str
+    kind: Literal["animal", "prospector"]
+    variant: str
+
+
+# ---------------------------------------------------------------------------
+# Views
+
+
+class NuggetsView(Struct, tag_field="game", tag="nuggets", kw_only=True):
+    """Gold Nuggets: ``nuggets.Game.view(seat)``. Everything in it is public."""
+
+    seat: int | None
+    players: list[str]
+    current: int
+    phase: Phase
+    supply: int
+    holdings: list[int]
+    kept: list[Face]
+    kept_value: int
+    rolled: list[Face] | None
+    dice_left: int
+    can_steal: bool
+    over: bool
+    winners: list[int]
+
+
+class FoolsGoldView(Struct, tag_field="game", tag="foolsgold", kw_only=True):
+    """Fool's Gold: ``foolsgold.Match.view(seat)``, the round's view and the match's."""
+
+    seat: int | None
+    players: int
+    start: int
+    hand: list[Card] | None
+    hand_sizes: list[int]
+    incoming_sizes: list[int]
+    draw_pile: int
+    trash_pile: int
+    nuggets_left: int
+    grabbed: list[tuple[int, float]]
+    caller: int | None
+    revealed: list[Card] | None
+    revealed_set: bool | None
+    frozen: bool
+    deadline: float | None
+    call_closes: float | None
+    settled: bool
+    deltas: list[int] | None
+    scores: list[int]
+    winner: int | None
+    round_no: int
+
+
+View = NuggetsView | FoolsGoldView
+VIEWS: dict[str, type[View]] = {"nuggets": NuggetsView, "foolsgold": FoolsGoldView}
+
+
+# ---------------------------------------------------------------------------
+# Events: every one holds only public information, so every seat gets them all
+
+
+class _Event(Struct, tag_field="type", kw_only=True):
+    pass
+
+
+# Gold Nuggets (``nuggets.rules``)
+
+
+class Turn(_Event, tag="turn"):
+    seat: int
+
+
+class Rolled(_Event, tag="rolled"):
+    seat: int
+    faces: list[Face]
+
+
+class Bust(_Event, tag="bust"):
+    seat: int
+    lost: int
+
+
+class Kept(_Event, tag="kept"):
+    seat: int
+    faces: list[Face]
+    value: int
+    dice_left: int
+
+
+class Took(_Event, tag="took"):
+    seat: int
+    amount: int
+    value: int
+    supply: int
+
+
+class Stole(_Event, tag="stole"):
+    seat: int
+    victim: int
+    amount: int
+    value: int
+
+
+class BonusTurn(_Event, tag="bonus_turn"):
+    seat: int
+
+
+class GameOver(_Event, tag="game_over"):
+    winners: list[int]
+    holdings: list[int]
+
+
+# Fool's Gold (``foolsgold.round``, ``foolsgold.match``, and the host's ``next_round``)
+
+
+class RoundStarted(_Event, tag="round_started"):
+    round_no: int
+    start: int
+
+
+class Drew(_Event, tag="drew"):
+    seat: int
+    pile: Pile
+
+
+class Discarded(_Event, tag="discarded"):
+    seat: int
+    pile: Literal["incoming", "trash"]
+    to: int | None
+
+
+class Grabbed(_Event, tag="grabbed"):
+    seat: int
+    at: float
+    order: int
+    nuggets_left: int
+
+
+class Called(_Event, tag="called"):
+    seat: int
+    at: float
+    grabber: int
+
+
+class Revealed(_Event, tag="revealed"):
+    seat: int
+    hand: list[Card]
+    set: bool
+
+
+class CallWindowClosed(_Event, tag="call_window_closed"):
+    at: float
+
+
+class RaceOver(_Event, tag="race_over"):
+    at: float
+    reason: Literal["nuggets", "timeout"]
+    without: list[int]
+
+
+class Settled(_Event, tag="settled"):
+    deltas: list[int]
+    scorer: int | None
+
+
+class Scores(_Event, tag="scores"):
+    scores: list[int]
+    start: int
+
+
+class MatchOver(_Event, tag="match_over"):
+    winner: int
+    scores: list[int]
+
+
+class NextRound(_Event, tag="next_round"):
+    """The host's own (``net.games``): the next round is dealt at ``at``."""
+
+    at: float
+
+
+NuggetsEvent = Turn | Rolled | Bust | Kept | Took | Stole | BonusTurn | GameOver
+FoolsGoldEvent = (
+    RoundStarted
+    | Drew
+    | Discarded
+    | Grabbed
+    | Called
+    | Revealed
+    | CallWindowClosed
+    | RaceOver
+    | Settled
+    | Scores
+    | MatchOver
+    | NextRound
+)
+Event = NuggetsEvent | FoolsGoldEvent
+EVENTS: dict[str, tuple[type[Struct], ...]] = {
+    "nuggets": NuggetsEvent.__args__,
+    "foolsgold": FoolsGoldEvent.__args__,
+}
+
+
+def tag(struct: Struct) -> str:
+    """The ``game`` of a view, the ``type`` of an event."""
+    return type(struct).__struct_config__.tag
+
+
+# ---------------------------------------------------------------------------
+# From the rules' dicts (the host, replays of saved games)
+
+
+def to_view(view: dict[str, Any]) -> View:
+    """A rules view (a dict) as its Struct; raises ``msgspec.ValidationError`` if it
+    does not fit, which on the host is a bug in the rules."""
+    return msgspec.convert(view, VIEWS[view["game"]])
+
+
+class _Events(Struct):
+    events: list[Event]
+
+
+def to_events(events: list[dict[str, Any]]) -> list[Event]:
+    """Rules events (dicts) as their Structs."""
+    # through a Struct: msgspec caches a Struct's decoding plan, not a bare list[...]'s
+    # (converting to list[Event] directly costs 40 times more)
+    return msgspec.convert({"events": events}, _Events).events
+
+
+def to_plain(value: Any) -> Any:
+    """A view or events back in the rules' form (dicts), for the bots' policies."""
+    return msgspec.to_builtins(value)
