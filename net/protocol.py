@@ -39,6 +39,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from net.text import clean_text, quote_peer, strip_controls
 from net.views import Event, View
+from net.views import check as check_view
 
 PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024
@@ -465,7 +466,8 @@ def _classify_decode_error(
             return RemoteProtocolError(Code.BAD_NUMBER, f"a number is out of range: {text}", ref)
         if text.startswith("Expected `object`"):
             return RemoteProtocolError(Code.BAD_JSON, "each line must be one JSON object")
-        if "missing required field `type`" in text or text.endswith("at `$.type`"):
+        # the message's own type (not an event's: those are fields of a state)
+        if text == "Object missing required field `type`" or text.endswith("at `$.type`"):
             if not isinstance(kind, str):
                 message = 'a message needs a "type", a string'
             elif ref is not None:
@@ -559,6 +561,8 @@ class Connection:
             if not line.strip():
                 continue
             message = self._decode(line)
+            if message.__class__ is State and (problem := check_view(message.view)):
+                raise RemoteProtocolError(Code.BAD_FIELD, f"an impossible view: {problem}", "state")
             if self.role is Role.CLIENT and _SUSPECT.search(line):
                 # The host cleans peer text, but a client trusts no host with its
                 # terminal: escapes and controls go from every string it receives.

@@ -15,11 +15,13 @@ host sent the dicts themselves.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Struct
+from msgspec import Meta, Struct
 
+Seat = Annotated[int, Meta(ge=0, le=63)]
+Count = Annotated[int, Meta(ge=0)]
 Face = Literal["nugget", "lasso", "2", "3", "4", "5"]
 Phase = Literal["roll", "keep", "choose", "take", "over"]
 Pile = Literal["draw", "trash", "incoming"]
@@ -40,35 +42,35 @@ class Card(Struct, frozen=True, kw_only=True):
 class NuggetsView(Struct, tag_field="game", tag="nuggets", kw_only=True):
     """Gold Nuggets: ``nuggets.Game.view(seat)``. Everything in it is public."""
 
-    seat: int | None
+    seat: Seat | None
     players: list[str]
-    current: int
+    current: Seat
     phase: Phase
-    supply: int
-    holdings: list[int]
+    supply: Count
+    holdings: list[Count]
     kept: list[Face]
-    kept_value: int
+    kept_value: Count
     rolled: list[Face] | None
-    dice_left: int
+    dice_left: Count
     can_steal: bool
     over: bool
-    winners: list[int]
+    winners: list[Seat]
 
 
 class FoolsGoldView(Struct, tag_field="game", tag="foolsgold", kw_only=True):
     """Fool's Gold: ``foolsgold.Match.view(seat)``, the round's view and the match's."""
 
-    seat: int | None
-    players: int
-    start: int
+    seat: Seat | None
+    players: Annotated[int, Meta(ge=1, le=64)]
+    start: Seat
     hand: list[Card] | None
-    hand_sizes: list[int]
-    incoming_sizes: list[int]
-    draw_pile: int
-    trash_pile: int
-    nuggets_left: int
-    grabbed: list[tuple[int, float]]
-    caller: int | None
+    hand_sizes: list[Count]
+    incoming_sizes: list[Count]
+    draw_pile: Count
+    trash_pile: Count
+    nuggets_left: Count
+    grabbed: list[tuple[Seat, float]]
+    caller: Seat | None
     revealed: list[Card] | None
     revealed_set: bool | None
     frozen: bool
@@ -76,9 +78,9 @@ class FoolsGoldView(Struct, tag_field="game", tag="foolsgold", kw_only=True):
     call_closes: float | None
     settled: bool
     deltas: list[int] | None
-    scores: list[int]
-    winner: int | None
-    round_no: int
+    scores: list[Count]
+    winner: Seat | None
+    round_no: Count
 
 
 View = NuggetsView | FoolsGoldView
@@ -97,83 +99,83 @@ class _Event(Struct, tag_field="type", kw_only=True):
 
 
 class Turn(_Event, tag="turn"):
-    seat: int
+    seat: Seat
 
 
 class Rolled(_Event, tag="rolled"):
-    seat: int
+    seat: Seat
     faces: list[Face]
 
 
 class Bust(_Event, tag="bust"):
-    seat: int
-    lost: int
+    seat: Seat
+    lost: Count
 
 
 class Kept(_Event, tag="kept"):
-    seat: int
+    seat: Seat
     faces: list[Face]
-    value: int
-    dice_left: int
+    value: Count
+    dice_left: Count
 
 
 class Took(_Event, tag="took"):
-    seat: int
-    amount: int
-    value: int
-    supply: int
+    seat: Seat
+    amount: Count
+    value: Count
+    supply: Count
 
 
 class Stole(_Event, tag="stole"):
-    seat: int
-    victim: int
-    amount: int
-    value: int
+    seat: Seat
+    victim: Seat
+    amount: Count
+    value: Count
 
 
 class BonusTurn(_Event, tag="bonus_turn"):
-    seat: int
+    seat: Seat
 
 
 class GameOver(_Event, tag="game_over"):
-    winners: list[int]
-    holdings: list[int]
+    winners: list[Seat]
+    holdings: list[Count]
 
 
 # Fool's Gold (``foolsgold.round``, ``foolsgold.match``, and the host's ``next_round``)
 
 
 class RoundStarted(_Event, tag="round_started"):
-    round_no: int
-    start: int
+    round_no: Count
+    start: Seat
 
 
 class Drew(_Event, tag="drew"):
-    seat: int
+    seat: Seat
     pile: Pile
 
 
 class Discarded(_Event, tag="discarded"):
-    seat: int
+    seat: Seat
     pile: Literal["incoming", "trash"]
-    to: int | None
+    to: Seat | None
 
 
 class Grabbed(_Event, tag="grabbed"):
-    seat: int
+    seat: Seat
     at: float
-    order: int
-    nuggets_left: int
+    order: Count
+    nuggets_left: Count
 
 
 class Called(_Event, tag="called"):
-    seat: int
+    seat: Seat
     at: float
-    grabber: int
+    grabber: Seat
 
 
 class Revealed(_Event, tag="revealed"):
-    seat: int
+    seat: Seat
     hand: list[Card]
     set: bool
 
@@ -185,22 +187,22 @@ class CallWindowClosed(_Event, tag="call_window_closed"):
 class RaceOver(_Event, tag="race_over"):
     at: float
     reason: Literal["nuggets", "timeout"]
-    without: list[int]
+    without: list[Seat]
 
 
 class Settled(_Event, tag="settled"):
     deltas: list[int]
-    scorer: int | None
+    scorer: Seat | None
 
 
 class Scores(_Event, tag="scores"):
-    scores: list[int]
-    start: int
+    scores: list[Count]
+    start: Seat
 
 
 class MatchOver(_Event, tag="match_over"):
-    winner: int
-    scores: list[int]
+    winner: Seat
+    scores: list[Count]
 
 
 class NextRound(_Event, tag="next_round"):
@@ -229,6 +231,29 @@ EVENTS: dict[str, tuple[type[Struct], ...]] = {
     "nuggets": NuggetsEvent.__args__,
     "foolsgold": FoolsGoldEvent.__args__,
 }
+
+
+def check(view: View) -> str | None:
+    """What makes a decoded view impossible (lists whose lengths disagree with the number
+    of seats, a seat past the last), or None. The types alone cannot say it; a client
+    refuses such a view as a protocol error rather than draw it."""
+    if isinstance(view, NuggetsView):
+        seats = len(view.players)
+        if not 1 <= seats <= 64 or len(view.holdings) != seats:
+            return "players and holdings must list the same seats"
+        named = [view.current, *view.winners]
+        if view.dice_left > 7 or len(view.kept) > 7 or len(view.rolled or ()) > 7:
+            return "a turn has seven dice"
+    else:
+        seats = view.players
+        sizes = (view.hand_sizes, view.incoming_sizes, view.scores, view.deltas or view.scores)
+        if any(len(by_seat) != seats for by_seat in sizes):
+            return "every by-seat list must have one entry per seat"
+        named = [view.start, view.caller, view.winner, *(s for s, _ in view.grabbed)]
+    named.append(view.seat)
+    if any(s is not None and s >= seats for s in named):
+        return f"a seat past the last one ({seats - 1})"
+    return None
 
 
 def tag(struct: Struct) -> str:
