@@ -78,7 +78,7 @@ class FoolsGoldView(Struct, tag_field="game", tag="foolsgold", kw_only=True):
     call_closes: float | None
     settled: bool
     deltas: list[int] | None
-    scores: list[Count]
+    scores: list[int]
     winner: Seat | None
     round_no: Count
 
@@ -196,13 +196,13 @@ class Settled(_Event, tag="settled"):
 
 
 class Scores(_Event, tag="scores"):
-    scores: list[Count]
+    scores: list[int]
     start: Seat
 
 
 class MatchOver(_Event, tag="match_over"):
     winner: Seat
-    scores: list[Count]
+    scores: list[int]
 
 
 class NextRound(_Event, tag="next_round"):
