@@ -102,14 +102,14 @@ def next_action(seats: list[Seat]):
 
     for i, seat in enumerate(seats):
         view = seat.view
-        hand = view["hand"]
+        hand = view.hand
         if len(hand) == 6:
             card = hand[0]
-            return i, p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"]))
+            return i, p.Discard(card=p.CardRef(name=card.name, variant=card.variant))
         source = (
-            view["draw_pile"] + view["trash_pile"]
-            if i == view["start"]
-            else view["incoming_sizes"][i]
+            view.draw_pile + view.trash_pile
+            if i == view.start
+            else view.incoming_sizes[i]
         )
         if source:
             return i, p.Draw()

@@ -108,16 +108,16 @@ async def passer(client: Client) -> list[p.Over]:
         if not isinstance(message, p.State) or message.seat != client.seat:
             continue
         view = message.view
-        if view["frozen"] or view["settled"] or view["hand"] is None:
+        if view.frozen or view.settled or view.hand is None:
             continue
-        hand = view["hand"]
+        hand = view.hand
         if len(hand) == 6:
             card = hand[0]
-            await client.send(p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"])))
-        elif view["seat"] == view["start"]:
-            if view["draw_pile"] or view["trash_pile"]:
+            await client.send(p.Discard(card=p.CardRef(name=card.name, variant=card.variant)))
+        elif view.seat == view.start:
+            if view.draw_pile or view.trash_pile:
                 await client.send(p.Draw())
-        elif view["incoming_sizes"][view["seat"]]:
+        elif view.incoming_sizes[view.seat]:
             await client.send(p.Draw())
     return []
 

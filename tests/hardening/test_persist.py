@@ -58,7 +58,7 @@ class Player:
                 self.over = message
             elif isinstance(message, p.State) and message.seat == self.welcome.seat:
                 view = message.view
-                if not view["over"] and view["current"] == message.seat:
+                if not view.over and view.current == message.seat:
                     await self.raw.send(greedy_nuggets(view))
 
 

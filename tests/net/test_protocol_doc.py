@@ -310,19 +310,19 @@ def test_the_documented_recipe_redeals_a_real_fools_gold_match():
             for seat in range(players):
                 view = next(
                     m.view for m in by_seat[seat]
-                    if m.view["round_no"] == event["round_no"]
+                    if m.view.round_no == event["round_no"]
                 )  # fmt: skip
-                hand = [(c["name"], c["kind"], c["variant"]) for c in view["hand"]]
+                hand = [(c["name"], c["kind"], c["variant"]) for c in view.hand]
                 assert hand == hands[seat], (event, seat)  # the same cards, in deal order
             # the top of the draw pile: the start player's first draw from it
             start = event["start"]
             for later in by_seat[start]:
-                if later.view["round_no"] != event["round_no"]:
+                if later.view.round_no != event["round_no"]:
                     continue
                 drew = [e for e in later.events if e["type"] == "drew" and e["seat"] == start]
                 if drew:
                     if drew[0]["pile"] == "draw":
-                        card = later.view["hand"][-1]
+                        card = later.view.hand[-1]
                         assert (card["name"], card["kind"], card["variant"]) == draw_pile[0]
                         tops_checked += 1
                     break
@@ -331,7 +331,7 @@ def test_the_documented_recipe_redeals_a_real_fools_gold_match():
 
 
 def over_rounds(messages) -> int:
-    return max(m.view["round_no"] for m in messages if isinstance(m, p.State))
+    return max(m.view.round_no for m in messages if isinstance(m, p.State))
 
 
 # -- which code answers what, and the settings' ranges ----------------------------------
@@ -434,7 +434,7 @@ def test_readiness_resets_when_a_game_starts_as_documented():
     while table.phase == "playing":
         for member, box in ((ann, boxes[0]), (bob, boxes[1])):
             state = [m for m in box if isinstance(m, p.State)][-1]
-            if not state.view["over"] and state.view["current"] == state.seat:
+            if not state.view.over and state.view.current == state.seat:
                 table.handle(member, greedy_nuggets(state.view), now)
         wake = table.next_wakeup()
         now = max(now + 0.1, wake or 0.0)
