@@ -11,6 +11,7 @@ from pathlib import Path
 import nuggets
 from net import protocol as p
 from net.clock import FakeClock
+from net.views import Drew, Rolled, RoundStarted
 
 from .helpers import settle
 
@@ -197,10 +198,12 @@ def test_every_view_key_and_event_seen_in_whole_games_is_documented():
         views, events = documented_views(game), documented_events(game)
         assert states
         for state in states:
-            assert set(state.view) == set(views), (game, set(state.view) ^ set(views))
-            for key, value in state.view.items():
+            wire = json.loads(p.encode(state))  # as it goes on the wire
+            view = wire["view"]
+            assert set(view) == set(views), (game, set(view) ^ set(views))
+            for key, value in view.items():
                 assert conforms(value, views[key]), (game, key, value, views[key])
-            for event in state.events:
+            for event in wire["events"]:
                 kind = event["type"]
                 assert kind in events, (game, kind)
                 fields = {k: v for k, v in event.items() if k != "type"}
@@ -276,8 +279,8 @@ def test_the_documented_recipe_rerolls_a_real_gold_nuggets_game():
     rng = random.Random(over.seed)
     assert r["first_player"](rng, 3) == started.first  # first_player was null: drawn
     rolls = [
-        e["faces"] for m in inbox if isinstance(m, p.State) for e in m.events
-        if e["type"] == "rolled"
+        e.faces for m in inbox if isinstance(m, p.State) for e in m.events
+        if isinstance(e, Rolled)
     ]  # fmt: skip
     assert len(rolls) > 10
     assert [r["roll"](rng, len(faces)) for faces in rolls] == rolls
@@ -303,27 +306,27 @@ def test_the_documented_recipe_redeals_a_real_fools_gold_match():
     ]
     for state in by_seat[0]:
         for event in state.events:
-            if event["type"] != "round_started":
+            if not isinstance(event, RoundStarted):
                 continue
             deals += 1
-            hands, draw_pile = r["deal"](rng, players, event["start"])
+            hands, draw_pile = r["deal"](rng, players, event.start)
             for seat in range(players):
                 view = next(
                     m.view for m in by_seat[seat]
-                    if m.view.round_no == event["round_no"]
+                    if m.view.round_no == event.round_no
                 )  # fmt: skip
-                hand = [(c["name"], c["kind"], c["variant"]) for c in view.hand]
+                hand = [(c.name, c.kind, c.variant) for c in view.hand]
                 assert hand == hands[seat], (event, seat)  # the same cards, in deal order
             # the top of the draw pile: the start player's first draw from it
-            start = event["start"]
+            start = event.start
             for later in by_seat[start]:
-                if later.view.round_no != event["round_no"]:
+                if later.view.round_no != event.round_no:
                     continue
-                drew = [e for e in later.events if e["type"] == "drew" and e["seat"] == start]
+                drew = [e for e in later.events if isinstance(e, Drew) and e.seat == start]
                 if drew:
-                    if drew[0]["pile"] == "draw":
+                    if drew[0].pile == "draw":
                         card = later.view.hand[-1]
-                        assert (card["name"], card["kind"], card["variant"]) == draw_pile[0]
+                        assert (card.name, card.kind, card.variant) == draw_pile[0]
                         tops_checked += 1
                     break
     assert deals >= 3 and deals == over_rounds(messages)
