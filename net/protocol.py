@@ -464,7 +464,7 @@ def _classify_decode_error(
         ref = kind if isinstance(kind, str) and kind in known else None
         if "Number out of range" in text:
             return RemoteProtocolError(Code.BAD_NUMBER, f"a number is out of range: {text}", ref)
-        if text.startswith("Expected `object`"):
+        if text.startswith("Expected `object`") and "- at `$" not in text:  # the line itself
             return RemoteProtocolError(Code.BAD_JSON, "each line must be one JSON object")
         # the message's own type (not an event's: those are fields of a state)
         if text == "Object missing required field `type`" or text.endswith("at `$.type`"):
