@@ -163,6 +163,17 @@ def test_the_event_tables_match_the_rules_docstrings():
     assert fields("foolsgold") == rules_events(foolsgold.round, foolsgold.match) | host_events
 
 
+def test_the_view_and_event_tables_are_the_typed_structs():
+    """The tables are a readable summary of net.views (the schema is generated from it)."""
+    from net import views
+
+    for game, struct in views.VIEWS.items():
+        assert list(documented_views(game)) == ["game", *struct.__struct_fields__], game
+        documented = documented_events(game)
+        typed = {e.__struct_config__.tag: list(e.__struct_fields__) for e in views.EVENTS[game]}
+        assert {kind: list(fields) for kind, fields in documented.items()} == typed, game
+
+
 def record_games() -> dict[str, list[p.State]]:
     """Seeded games of both games, played to the end through the table by bots and by
     scripted players, with every ``state`` each seat and a spectator received."""
