@@ -563,7 +563,7 @@ class Connection:
             message = self._decode(line)
             if message.__class__ is State and (problem := check_view(message.view)):
                 raise RemoteProtocolError(Code.BAD_FIELD, f"an impossible view: {problem}", "state")
-            if self.role is Role.CLIENT and _SUSPECT.search(line):
+            if self.role is Role.CLIENT and _suspect(line):
                 # The host cleans peer text, but a client trusts no host with its
                 # terminal: escapes and controls go from every string it receives.
                 message = _defang(message)
@@ -606,6 +606,14 @@ class Connection:
 _SUSPECT = re.compile(
     rb"\\u|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf"
 )
+
+
+def _suspect(line: bytes) -> bool:
+    """``_SUSPECT.search(line)``, with the common case first: an ASCII line (isascii is
+    a fast scan) can only hold a control as a \\u escape."""
+    if line.isascii():
+        return b"\\u" in line
+    return _SUSPECT.search(line) is not None
 
 
 def _defang(value: Any) -> Any:
