@@ -324,13 +324,15 @@ class Table:
         assert self.driver is not None
         at = self.clock(now)
         events = to_events(rules_events)  # once for everyone
-        spectators = []
-        for member in list(self.members):
-            if member.connected:
-                if member.spectator:
-                    spectators.append(member)
-                else:
-                    self._send_states(member, events, now)
+        connected = [m for m in self.members if m.connected]
+        spectators = [m for m in connected if m.spectator]
+        # each seat its own view, in seat order (one pass over the seats, not one a member)
+        present = set(connected)
+        driver = self.driver
+        for i, seat in enumerate(self.seats):
+            member = seat.member
+            if member is not None and member in present and not member.spectator:
+                member.deliver(p.State(seat=i, view=to_view(driver.view(i)), events=events, at=at))
         if spectators:
             # one object for every spectator, delivered in a row: the shell encodes it once
             public = p.State(seat=None, view=to_view(self.driver.view(None)), events=events, at=at)

@@ -235,3 +235,27 @@ async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
             await bob.close()
     finally:
         await host.close()
+
+
+def test_a_view_of_the_other_game_is_said_and_never_drawn():
+    """A host at fault sends a Gold Nuggets view to a Fool's Gold table: the session
+    says so in the status line; no screen gets a view it cannot draw."""
+    from types import SimpleNamespace
+
+    from net import protocol as p
+    from tui.messages import StatusLine, ViewChanged
+    from tui.session import SOLO, Session
+
+    from .helpers import foolsgold_view, nuggets_view
+
+    table = SimpleNamespace(game="foolsgold")
+    client = SimpleNamespace(welcome=SimpleNamespace(seats=[0], table=table))
+    session = Session(client, SOLO)
+    posted: list = []
+    session._target = SimpleNamespace(post_message=posted.append)
+    session.in_game = True
+    session.handle(p.State(seat=0, view=nuggets_view(), events=[], at=0.0))
+    assert [type(m) for m in posted] == [StatusLine]
+    assert "another game" in posted[0].text
+    session.handle(p.State(seat=0, view=foolsgold_view(), events=[], at=0.0))
+    assert [type(m) for m in posted] == [StatusLine, ViewChanged]
