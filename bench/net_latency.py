@@ -81,7 +81,7 @@ class Seat:
 
         self.reader, self.writer = reader, writer
         self.conn = p.Connection(p.CLIENT)
-        self.view: dict | None = None
+        self.view = None  # a net.views.FoolsGoldView
 
     async def next(self):
         from net import protocol as p

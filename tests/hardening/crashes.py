@@ -34,6 +34,7 @@ from net import persist
 from net import protocol as p
 from net.botclient import run_bot
 from net.client import Client, Disconnected
+from net.views import to_events, to_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,10 +148,11 @@ def check_saves(directory: Path) -> int:
 
 
 def history(record: persist.Saved) -> list[tuple[Any, Any]]:
-    """(events, public view) after each step of a game, as a spectator receives them."""
+    """(events, public view) after each step of a game, as a spectator receives them
+    (typed, as ``net.views`` Structs)."""
     out = []
     for step, views in record.steps():
-        out.append((step.events, views[-1]))
+        out.append((to_events(step.events), to_view(views[-1])))
     return out
 
 
