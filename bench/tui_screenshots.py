@@ -39,8 +39,8 @@ async def nuggets(tmp: Path) -> Path:
                      and app.screen.acting_seat is not None)
         screen = app.screen
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.view["phase"] == "keep")
-        rolled = screen.view["rolled"]
+        await _until(pilot, lambda: screen.view.phase == "keep")
+        rolled = screen.view.rolled
         for face, key in (("nugget", "n"), ("lasso", "l")):
             if face in rolled:
                 await pilot.press(key)
@@ -58,13 +58,13 @@ async def foolsgold(tmp: Path) -> Path:
         screen = app.screen
         for _ in range(3000):
             view = screen.view
-            if len(view["grabbed"]) >= 2:
+            if len(view.grabbed) >= 2:
                 break
-            hand = view.get("hand") or []
-            if not view["frozen"] and len(hand) == 6:
+            hand = view.hand or []
+            if not view.frozen and len(hand) == 6:
                 await pilot.press("1")
-            elif not view["frozen"] and len(hand) == 5 and (
-                    view["start"] == 0 or view["incoming_sizes"][0]):
+            elif not view.frozen and len(hand) == 5 and (
+                    view.start == 0 or view.incoming_sizes[0]):
                 await pilot.press("d")
             clock.advance(0.1)
             await pilot.pause(0.001)

@@ -16,6 +16,7 @@ from typing import Any
 from net import protocol as p
 from net.client import Client, Disconnected, Reconnected
 from net.games import Brain, make_brain
+from net.views import to_plain
 
 
 class BotSeat:
@@ -43,7 +44,8 @@ class BotSeat:
             self._new_brain()
             self.plan = None
         elif isinstance(message, p.State) and message.seat == self.seat and self.brain:
-            self.plan = self.brain.plan(message.view, message.at)
+            # the policies read the rules' own form of a view (a dict)
+            self.plan = self.brain.plan(to_plain(message.view), message.at)
         elif isinstance(message, p.Over):
             self.brain, self.plan = None, None
             return [p.Ready()]  # ready for another game

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from net import protocol as p
+from net import views
 
 
 def seed_matches(seed: str, seed_hash: str) -> bool:
@@ -48,10 +49,10 @@ def verify_nuggets(messages: Iterable[Any]) -> list[str]:
         if message.seat != states[0].seat:
             continue  # a hot-seat client sees each change once per seat
         for event in message.events:
-            if event["type"] == "rolled":
-                expected = [f.value for f in nuggets.roll_dice(rng, len(event["faces"]))]
-                if expected != event["faces"]:
-                    problems.append(f"roll {event['faces']} is not the seed's {expected}")
+            if isinstance(event, views.Rolled):
+                expected = [f.value for f in nuggets.roll_dice(rng, len(event.faces))]
+                if expected != event.faces:
+                    problems.append(f"roll {event.faces} is not the seed's {expected}")
     return problems
 
 
@@ -72,13 +73,14 @@ def verify_foolsgold(messages: Iterable[Any], seat: int) -> list[str]:
     for message in messages:
         if not isinstance(message, p.State) or message.seat != seat:
             continue
-        if not any(e["type"] == "round_started" for e in message.events):
+        if not any(isinstance(e, views.RoundStarted) for e in message.events):
             continue
         deck = standard_deck(players)
         rng.shuffle(deck)
-        i = (seat - message.view["start"]) % players
+        view = message.view
+        i = (seat - view.start) % players
         dealt = sorted((c.name, c.variant) for c in deck[5 * i : 5 * i + 5])
-        hand = sorted((c["name"], c["variant"]) for c in message.view["hand"])
+        hand = sorted((c.name, c.variant) for c in view.hand or [])
         if dealt != hand:
-            problems.append(f"round {message.view['round_no']}: the hand dealt is not the seed's")
+            problems.append(f"round {view.round_no}: the hand dealt is not the seed's")
     return problems

@@ -11,6 +11,10 @@ import locale
 import os
 import sys
 import zlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from net.views import Card
 
 DIE_WIDTH = 9
 DIE_HEIGHT = 5
@@ -150,7 +154,7 @@ def _name_rows(name: str, width: int) -> tuple[str, str]:
 
 
 def card_lines(
-    card: dict, *, ascii_mode: bool = False, selected: bool = False, key: str = "",
+    card: Card, *, ascii_mode: bool = False, selected: bool = False, key: str = "",
     look: int | None = None, have: int | None = None, mark: str = "",
 ) -> list[str]:
     """A card of CARD_WIDTH x CARD_HEIGHT: name, two rows of the name's art, and the
@@ -162,9 +166,9 @@ def card_lines(
     """
     tl, tr, bl, br, h, v = _BOX[(ascii_mode, selected)]
     inner = CARD_WIDTH - 2
-    name = "".join(ch for ch in str(card.get("name", "?")) if ch.isprintable())
-    variant = "".join(ch for ch in str(card.get("variant", "")) if ch.isprintable())[:2]
-    kind = str(card.get("kind", ""))
+    name = "".join(ch for ch in card.name if ch.isprintable()) or "?"
+    variant = "".join(ch for ch in card.variant if ch.isprintable())[:2]
+    kind = card.kind
     art = _ornament(name_look(name) if look is None else look, ascii_mode)
     label = (f"{h}{key}" if key else "") + (f"{h}{mark}" if mark else "")
     top = tl + label + h * (inner - len(label)) + tr

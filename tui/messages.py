@@ -13,6 +13,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from net import protocol as p
+    from net.views import Event, View
 
 
 class DieClicked(Message):
@@ -78,7 +79,7 @@ class GameStarted(SessionMessage):
 class ViewChanged(SessionMessage):
     """A new view of the game for this connection, and the events that led to it."""
 
-    def __init__(self, session: Any, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def __init__(self, session: Any, view: View, events: list[Event]) -> None:
         super().__init__(session)
         self.view = view
         self.events = events

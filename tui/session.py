@@ -25,6 +25,7 @@ from net import protocol as p
 from net.catalogue import NUGGETS
 from net.client import Client, Disconnected, NetError, Reconnected, Reconnecting
 from net.protocol import Code
+from net.views import tag
 from tui.messages import (
     GameStarted,
     LogLine,
@@ -227,6 +228,11 @@ class Session:
             # A hot-seat client gets one state per seat it controls; the dice are
             # public, so one of them is enough.
             if self.in_game and item.seat == (self.seats[0] if self.seats else None):
+                game = self.table.game if self.table else None
+                if game is not None and tag(item.view) != game:
+                    # a host at fault: said so, never drawn on the other game's table
+                    self._say(f"The host sent a view of another game ({tag(item.view)}).")
+                    return
                 self._post(ViewChanged(self, item.view, item.events))
         elif isinstance(item, p.ChatLine):
             self._post(LogLine(self, f"{item.name}: {item.text}"))

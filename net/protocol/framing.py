@@ -38,8 +38,9 @@ import msgspec
 from msgspec import Struct
 
 from net.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
-from net.protocol.messages import ClientMessage, HostMessage
+from net.protocol.messages import ClientMessage, HostMessage, State
 from net.text import clean_text, quote_peer, strip_controls
+from net.views import check as check_view
 
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_MAX_DEPTH = 32
@@ -131,9 +132,10 @@ def _classify_decode_error(
         ref = kind if isinstance(kind, str) and kind in known else None
         if "Number out of range" in text:
             return RemoteProtocolError(Code.BAD_NUMBER, f"a number is out of range: {text}", ref)
-        if text.startswith("Expected `object`"):
+        if text.startswith("Expected `object`") and "- at `$" not in text:  # the line itself
             return RemoteProtocolError(Code.BAD_JSON, "each line must be one JSON object")
-        if "missing required field `type`" in text or text.endswith("at `$.type`"):
+        # the message's own type (not an event's: those are fields of a state)
+        if text == "Object missing required field `type`" or text.endswith("at `$.type`"):
             if not isinstance(kind, str):
                 message = 'a message needs a "type", a string'
             elif ref is not None:
@@ -227,7 +229,9 @@ class Connection:
             if not line.strip():
                 continue
             message = self._decode(line)
-            if self.role is Role.CLIENT and _SUSPECT.search(line):
+            if message.__class__ is State and (problem := check_view(message.view)):
+                raise RemoteProtocolError(Code.BAD_FIELD, f"an impossible view: {problem}", "state")
+            if self.role is Role.CLIENT and _suspect(line):
                 # The host cleans peer text, but a client trusts no host with its
                 # terminal: escapes and controls go from every string it receives.
                 message = _defang(message)
@@ -270,6 +274,14 @@ class Connection:
 _SUSPECT = re.compile(
     rb"\\u|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf"
 )
+
+
+def _suspect(line: bytes) -> bool:
+    """``_SUSPECT.search(line)``, with the common case first: an ASCII line (isascii is
+    a fast scan) can only hold a control as a \\u escape."""
+    if line.isascii():
+        return b"\\u" in line
+    return _SUSPECT.search(line) is not None
 
 
 def _defang(value: Any) -> Any:

@@ -5,12 +5,13 @@ types they share. ``docs/PROTOCOL.md`` documents every one.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from net.catalogue import SUPPLY, GameKey
 from net.text import clean_text
+from net.views import Event, View
 
 PROTOCOL_VERSION = 1
 
@@ -233,11 +234,11 @@ class Started(_Msg, tag="started"):
 
 
 class State(_Msg, tag="state"):
-    """A seat's view after a change, with the events that explain it."""
+    """A seat's view after a change, with the events that explain it (``net.views``)."""
 
     seat: int | None
-    view: dict[str, Any]
-    events: list[dict[str, Any]]
+    view: View
+    events: list[Event]
     at: float
 
 

@@ -16,6 +16,7 @@ from net.catalogue import FOOLSGOLD, SUPPLY, spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
+from net.views import Event, to_events, to_view
 
 BOT_NAMES = (
     "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
@@ -270,30 +271,36 @@ class TableCore:
     def _notice(self, event: str, name: str, seat: int | None = None) -> None:
         self._send_all(p.Notice(event=event, name=name, seat=seat))
 
-    def _send_states(self, member: Member, events: list[dict[str, Any]], now: float) -> None:
+    # views: the rules' dicts go out as net.views Structs (to_view, to_events)
+    def _send_states(self, member: Member, events: list[Event], now: float) -> None:
         assert self.driver is not None
         at = self.clock(now)
         if member.spectator:
-            member.deliver(p.State(seat=None, view=self.driver.view(None), events=events, at=at))
+            view = to_view(self.driver.view(None))
+            member.deliver(p.State(seat=None, view=view, events=events, at=at))
             return
         for i in self.seats_of(member):
-            member.deliver(p.State(seat=i, view=self.driver.view(i), events=events, at=at))
+            member.deliver(p.State(seat=i, view=to_view(self.driver.view(i)), events=events, at=at))
 
-    def _broadcast(self, events: list[dict[str, Any]], now: float) -> None:
+    def _broadcast(self, rules_events: list[dict[str, Any]], now: float) -> None:
         """Each seat its own view, spectators the public one, all with the events."""
         assert self.driver is not None
         at = self.clock(now)
-        public: p.State | None = None
-        for member in list(self.members):
-            if not member.connected:
-                continue
-            if member.spectator:
-                # one object for every spectator: the shell encodes it once
-                if public is None:
-                    public = p.State(seat=None, view=self.driver.view(None), events=events, at=at)
+        events = to_events(rules_events)  # once for everyone
+        connected = [m for m in self.members if m.connected]
+        spectators = [m for m in connected if m.spectator]
+        # each seat its own view, in seat order (one pass over the seats, not one a member)
+        present = set(connected)
+        driver = self.driver
+        for i, seat in enumerate(self.seats):
+            member = seat.member
+            if member is not None and member in present and not member.spectator:
+                member.deliver(p.State(seat=i, view=to_view(driver.view(i)), events=events, at=at))
+        if spectators:
+            # one object for every spectator, delivered in a row: the shell encodes it once
+            public = p.State(seat=None, view=to_view(self.driver.view(None)), events=events, at=at)
+            for member in spectators:
                 member.deliver(public)
-            else:
-                self._send_states(member, events, now)
 
     # -- joining -----------------------------------------------------------------------
 

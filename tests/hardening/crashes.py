@@ -34,6 +34,7 @@ from net import persist
 from net import protocol as p
 from net.botclient import run_bot
 from net.client import Client, Disconnected
+from net.views import to_events, to_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,16 +109,16 @@ async def passer(client: Client) -> list[p.Over]:
         if not isinstance(message, p.State) or message.seat != client.seat:
             continue
         view = message.view
-        if view["frozen"] or view["settled"] or view["hand"] is None:
+        if view.frozen or view.settled or view.hand is None:
             continue
-        hand = view["hand"]
+        hand = view.hand
         if len(hand) == 6:
             card = hand[0]
-            await client.send(p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"])))
-        elif view["seat"] == view["start"]:
-            if view["draw_pile"] or view["trash_pile"]:
+            await client.send(p.Discard(card=p.CardRef(name=card.name, variant=card.variant)))
+        elif view.seat == view.start:
+            if view.draw_pile or view.trash_pile:
                 await client.send(p.Draw())
-        elif view["incoming_sizes"][view["seat"]]:
+        elif view.incoming_sizes[view.seat]:
             await client.send(p.Draw())
     return []
 
@@ -147,10 +148,11 @@ def check_saves(directory: Path) -> int:
 
 
 def history(record: persist.Saved) -> list[tuple[Any, Any]]:
-    """(events, public view) after each step of a game, as a spectator receives them."""
+    """(events, public view) after each step of a game, as a spectator receives them
+    (typed, as ``net.views`` Structs)."""
     out = []
     for step, views in record.steps():
-        out.append((step.events, views[-1]))
+        out.append((to_events(step.events), to_view(views[-1])))
     return out
 
 

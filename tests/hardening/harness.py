@@ -181,7 +181,7 @@ async def play_nuggets(client: Client, seen: list | None = None) -> p.Over:
             seen.append(message)
         if isinstance(message, p.State) and message.seat == client.seat:
             view = message.view
-            if not view["over"] and view["current"] == message.seat:
+            if not view.over and view.current == message.seat:
                 await client.send(greedy_nuggets(view))
         elif isinstance(message, p.Over):
             return message

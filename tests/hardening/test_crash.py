@@ -85,7 +85,7 @@ async def _play_until(player: Raw, seat: int, done, first: p.State | None = None
             if done(message):
                 return message
             view = message.view
-            if not view["over"] and view["current"] == seat:
+            if not view.over and view.current == seat:
                 await asyncio.sleep(0.06)  # within the host's rate limit (20 a second)
                 await player.send(greedy_nuggets(view))
 
@@ -118,7 +118,7 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
         # play until six moves are on the table, then kill the host without warning
         bob_plays = asyncio.create_task(_play_until(bob, seats[1], lambda s: False))
         seen = await _play_until(
-            ann, seats[0], lambda s: len(s.events) and s.at > 0 and (sum(s.view["holdings"]) > 0)
+            ann, seats[0], lambda s: len(s.events) and s.at > 0 and (sum(s.view.holdings) > 0)
         )
         bob.abort()  # his player ends (a cancel can be lost inside wait_for)
         with contextlib.suppress(BaseException):
@@ -138,8 +138,8 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
         assert [w.resumed for w in back] == [True, True]
         assert [w.seat for w in back] == seats
         state = await ann.expect(p.State, lambda s: s.seat == seats[0])
-        assert state.view["holdings"] == saved.doc.snapshot.public["holdings"]
-        assert sum(state.view["holdings"]) >= sum(seen.view["holdings"])
+        assert state.view.holdings == saved.doc.snapshot.public["holdings"]
+        assert sum(state.view.holdings) >= sum(seen.view.holdings)
         # play on for a while, then stop the host cleanly: the game stays resumable
         bob_plays = asyncio.create_task(_play_until(bob, seats[1], lambda s: False))
         count = iter(range(10**6))

@@ -96,8 +96,8 @@ async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_sea
         await ann.send(p.Start())
         started = await ann.expect(p.Started)
         assert started.first == 1  # Bob, as the owner chose
-        bob_plays = asyncio.create_task(_play_until(bob, 1, lambda s: s.view["over"]))
-        await _play_until(ann, 0, lambda s: s.view["over"])
+        bob_plays = asyncio.create_task(_play_until(bob, 1, lambda s: s.view.over))
+        await _play_until(ann, 0, lambda s: s.view.over)
         await asyncio.wait_for(bob_plays, 20)
         over = await ann.expect(p.Over)
         await ann.expect(p.TableUpdate, lambda m: m.table.phase == "over")

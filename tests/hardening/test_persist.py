@@ -17,6 +17,7 @@ from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
 from net.persist import Saved, SaveError, Store
+from net.views import to_view
 
 from .harness import Raw, drive, greedy_nuggets, settle
 
@@ -58,7 +59,7 @@ class Player:
                 self.over = message
             elif isinstance(message, p.State) and message.seat == self.welcome.seat:
                 view = message.view
-                if not view["over"] and view["current"] == message.seat:
+                if not view.over and view.current == message.seat:
                     await self.raw.send(greedy_nuggets(view))
 
 
@@ -98,7 +99,7 @@ async def test_every_state_sent_is_already_saved(store_dir, spill):
                 files = [f for f in files if Saved.load(f).status != "lobby"]
                 assert len(files) == 1
                 record = Saved.load(files[0])
-                views = [v[-1] for _, v in record.steps()]
+                views = [to_view(v[-1]) for _, v in record.steps()]
                 assert message.view in views  # the change is on disk
                 checked += 1
             if clock.next_due() is not None:

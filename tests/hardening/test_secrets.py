@@ -19,6 +19,7 @@ import pytest
 
 from foolsgold.cards import standard_deck
 from net import protocol as p
+from net import views
 from net.botclient import BotSeat, run_bot
 from net.client import Client
 from net.clock import FakeClock
@@ -58,10 +59,10 @@ class Watch:
         allowed = set()
         if self.seat is not None:
             allowed |= {(c.name, c.variant) for c in round_.hands[self.seat]}
-        revealed = list(cards_in(message.view.get("revealed") or []))
+        revealed = list(cards_in(message.view.revealed or []))
         for event in message.events:
-            if event.get("type") == "revealed":
-                revealed += cards_in(event["hand"])
+            if isinstance(event, views.Revealed):
+                revealed += cards_in(event.hand)
         if revealed and round_.caller is None:
             self.problems.append(("a hand revealed before a call", self.seat))
         allowed |= set(revealed)
@@ -252,21 +253,21 @@ async def test_over_tcp_unseeded_matches_leak_nothing_and_follow_the_revealed_se
                 before = seen[: seen.index(over)]
                 assert all(over.seed.encode() not in msgspec.json.encode(m) for m in before)
                 states = [m for m in before if isinstance(m, p.State)]
-                rounds = max(m.view["round_no"] for m in states)
+                rounds = max(m.view.round_no for m in states)
                 decks = dealt(over.seed, players, None, rounds)
                 first_hand: dict[int, list] = {}
                 for state in states:
                     view = state.view
-                    assert state.seat == client.seat == view["seat"]
-                    hand = list(cards_in(view["hand"]))
-                    revealed = set(cards_in(view.get("revealed") or []))
+                    assert state.seat == client.seat == view.seat
+                    hand = list(cards_in(view.hand))
+                    revealed = set(cards_in(view.revealed or []))
                     for event in state.events:
-                        if event.get("type") == "revealed":
-                            revealed |= set(cards_in(event["hand"]))
+                        if isinstance(event, views.Revealed):
+                            revealed |= set(cards_in(event.hand))
                     assert len(hand) <= 6
                     other = (set(cards_in(view)) | set(cards_in(state.events))) - set(hand)
                     assert other <= revealed  # nothing but its own hand and a reveal
-                    first_hand.setdefault(view["round_no"], (view["start"], hand))
+                    first_hand.setdefault(view.round_no, (view.start, hand))
                 for round_no, (start, hand) in first_hand.items():
                     k = (client.seat - start) % players
                     deck = decks[round_no - 1]

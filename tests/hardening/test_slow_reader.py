@@ -45,7 +45,7 @@ async def play_raw(raw: Raw, seat: int) -> p.Over:
         assert message is not None, "closed during the game"
         if isinstance(message, p.State) and message.seat == seat:
             view = message.view
-            if not view["over"] and view["current"] == seat:
+            if not view.over and view.current == seat:
                 await raw.send(greedy_nuggets(view))
         elif isinstance(message, p.Over):
             return message

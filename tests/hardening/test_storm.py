@@ -73,7 +73,7 @@ class Player:
         async for message in client:
             if isinstance(message, p.State) and message.seat == client.seat:
                 view = message.view
-                if not view["over"] and view["current"] == message.seat:
+                if not view.over and view.current == message.seat:
                     await client.send(greedy_nuggets(view))
             elif isinstance(message, p.Over):
                 self.over = message

@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
+
 import nuggets
 from net import protocol as p
+from net import views
 from net.client import Client, Disconnected
 
 
-def greedy_nuggets(view: dict) -> p.Roll | p.Keep | p.Stop:
-    """A deterministic scripted Gold Nuggets player: keep the most dice, stop at 8."""
-    if view["phase"] == "roll":
+def greedy_nuggets(view: views.NuggetsView | dict) -> p.Roll | p.Keep | p.Stop:
+    """A deterministic scripted Gold Nuggets player: keep the most dice, stop at 8.
+    ``view``: as a client receives it, or the rules' own dict (``driver.view``)."""
+    if isinstance(view, dict):
+        view = views.to_view(view)
+    if view.phase == "roll":
         return p.Roll()
-    if view["phase"] == "keep":
-        rolled = [nuggets.Face(f) for f in view["rolled"]]
-        kept = [nuggets.Face(f) for f in view["kept"]]
+    if view.phase == "keep":
+        rolled = [nuggets.Face(f) for f in view.rolled]
+        kept = [nuggets.Face(f) for f in view.kept]
         best = max(nuggets.legal_keeps(rolled, kept), key=lambda k: (len(k), [f.value for f in k]))
         return p.Keep(faces=[f.value for f in best])
-    if view["phase"] == "choose" and view["kept_value"] < 8 and view["dice_left"] >= 3:
+    if view.phase == "choose" and view.kept_value < 8 and view.dice_left >= 3:
         return p.Roll()
     return p.Stop()
 
@@ -30,7 +36,7 @@ async def play_nuggets(client: Client, record: list | None = None) -> p.Over:
             record.append(message)
         if isinstance(message, p.State) and message.seat in client.seats:
             view = message.view
-            if not view["over"] and view["current"] == message.seat:
+            if not view.over and view.current == message.seat:
                 action = greedy_nuggets(view)
                 action.seat = message.seat if len(client.seats) > 1 else None
                 await client.send(action)
@@ -127,7 +133,10 @@ class Raw:
 
 
 def cards_in(obj):
-    """Every Fool's Gold card ``(name, variant)`` anywhere in a JSON-like object."""
+    """Every Fool's Gold card ``(name, variant)`` anywhere in a JSON-like object (typed
+    views and events included: read in their wire form)."""
+    if isinstance(obj, msgspec.Struct):
+        obj = msgspec.to_builtins(obj)
     if isinstance(obj, dict):
         if {"name", "variant"} <= set(obj) and set(obj) <= {"name", "variant", "kind"}:
             yield (obj["name"], obj["variant"])

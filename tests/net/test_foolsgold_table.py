@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from net import protocol as p
+from net import views
 from net.botclient import BotSeat
 from net.table import Settings, Table, Tables
 from net.verify import verify_foolsgold
@@ -102,7 +103,7 @@ def test_hidden_information_over_whole_matches(seed, players):
     # every seat's states carried only its own seat's view
     for i, (_, box) in enumerate(seated):
         states = [m for m in box.messages if isinstance(m, p.State)]
-        assert states and all(m.seat == i and m.view["seat"] == i for m in states)
+        assert states and all(m.seat == i and m.view.seat == i for m in states)
 
 
 def test_time_outs_run_off_the_deadline():
@@ -146,9 +147,9 @@ def test_every_seat_can_verify_its_deals_after_an_unseeded_match():
     state = next(
         m
         for m in box.messages
-        if isinstance(m, p.State) and any(e["type"] == "round_started" for e in m.events)
+        if isinstance(m, p.State) and any(isinstance(e, views.RoundStarted) for e in m.events)
     )
-    state.view["hand"][0] = {"name": "Nobody", "kind": "animal", "variant": "z"}
+    state.view.hand[0] = views.Card(name="Nobody", kind="animal", variant="z")
     assert verify_foolsgold(box.messages, 1)
 
 

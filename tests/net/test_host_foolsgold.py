@@ -44,18 +44,18 @@ async def test_bot_clients_play_a_match_to_the_end(make_host):
 
 def scripted_action(view, seat):
     """A plain scripted player: pass the first card on, race once someone grabbed."""
-    if view["settled"] or view.get("winner") is not None:
+    if view.settled or view.winner is not None:
         return None
-    grabbed = [s for s, _ in view["grabbed"]]
-    if view["frozen"]:
-        return p.Grab() if seat not in grabbed and view["nuggets_left"] else None
-    hand = view["hand"]
+    grabbed = [s for s, _ in view.grabbed]
+    if view.frozen:
+        return p.Grab() if seat not in grabbed and view.nuggets_left else None
+    hand = view.hand
     if len(hand) == 6:
-        return p.Discard(card=p.CardRef(name=hand[0]["name"], variant=hand[0]["variant"]))
-    if seat == view["start"]:
-        can_draw = view["draw_pile"] or view["trash_pile"]
+        return p.Discard(card=p.CardRef(name=hand[0].name, variant=hand[0].variant))
+    if seat == view.start:
+        can_draw = view.draw_pile or view.trash_pile
     else:
-        can_draw = view["incoming_sizes"][seat]
+        can_draw = view.incoming_sizes[seat]
     return p.Draw() if can_draw else None
 
 
@@ -117,7 +117,7 @@ async def test_drop_stand_in_and_take_the_seat_back(make_host):
     again = await back.hello("Lee", token=welcome.token)
     assert again.resumed and again.seat == welcome.seat
     state = await back.expect(p.State)
-    assert state.seat == welcome.seat and state.view["hand"] is not None
+    assert state.seat == welcome.seat and state.view.hand is not None
     assert not table.seats[welcome.seat].standin
     count = sum(1 for e in table.log if e["by"] == "standin")
     await drive(clock, lambda: clock.now() >= state.at + 20.0 or table.phase != "playing")

@@ -6,6 +6,7 @@ import hashlib
 import msgspec
 
 from net import protocol as p
+from net import views
 from net.client import Client
 from net.clock import FakeClock
 from net.verify import verify_nuggets
@@ -36,10 +37,10 @@ async def test_two_scripted_players_and_a_spectator_play_to_the_end(make_host):
     assert over_a.seed == "s1"
     assert hashlib.sha256(b"s1").hexdigest() == over_a.seed_hash
     states = [m for m in watched if isinstance(m, p.State)]
-    assert states and all(m.seat is None and m.view["seat"] is None for m in states)
+    assert states and all(m.seat is None and m.view.seat is None for m in states)
     final = states[-1].view
-    assert final["over"] and final["supply"] == 0
-    assert over_a.scores == final["holdings"]
+    assert final.over and final.supply == 0
+    assert over_a.scores == final.holdings
     started = next(m for m in watched if isinstance(m, p.Started))
     assert started.seed_hash == over_a.seed_hash
 
@@ -57,8 +58,10 @@ async def test_an_unseeded_game_proves_its_dice_with_the_revealed_seed(make_host
     assert all(over.seed not in str(msgspec.to_builtins(m)) for m in before_end)
     assert verify_nuggets(record) == []
     # a host that changed the dice after the fact is caught
-    rolled = next(m for m in record if isinstance(m, p.State) and m.events[0]["type"] == "rolled")
-    faces = rolled.events[0]["faces"]
+    rolled = next(
+        m for m in record if isinstance(m, p.State) and isinstance(m.events[0], views.Rolled)
+    )
+    faces = rolled.events[0].faces
     faces[0] = "lasso" if faces[0] != "lasso" else "nugget"
     assert verify_nuggets(record)
     # and so is a revealed seed that is not the one published
@@ -82,4 +85,4 @@ async def test_a_player_who_leaves_mid_game_is_played_for_at_once(make_host):
     await settle()
     clock.advance(0.5)  # the stand-in's pace: nothing else is due at this table
     state = await bob.expect(p.State)
-    assert state.events[0] == {"type": "rolled", "seat": 0, "faces": state.events[0]["faces"]}
+    assert isinstance(state.events[0], views.Rolled) and state.events[0].seat == 0

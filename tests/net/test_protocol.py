@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nuggets
 from net import protocol as p
 from net.protocol import (
     CLIENT,
@@ -27,6 +28,7 @@ from net.protocol import (
     encode,
     nesting_depth,
 )
+from net.views import Turn, to_view
 
 
 def drain(conn):
@@ -51,7 +53,8 @@ def test_round_trip_both_directions():
     hello = Hello(protocol=1, name="Ann", table="saloon")
     host.receive_data(client.send(hello))
     assert host.next_message() == hello
-    state = State(seat=1, view={"game": "nuggets", "kept": ["3"]}, events=[{"type": "x"}], at=1.5)
+    view = to_view(nuggets.Game(["Ann", "Bob"]).view(1))
+    state = State(seat=1, view=view, events=[Turn(seat=0)], at=1.5)
     client.receive_data(host.send(state))
     assert client.next_message() == state
     assert client.next_message() is NEED_DATA

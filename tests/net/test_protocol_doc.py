@@ -11,6 +11,7 @@ from pathlib import Path
 import nuggets
 from net import protocol as p
 from net.clock import FakeClock
+from net.views import Drew, Rolled, RoundStarted
 
 from .helpers import settle
 
@@ -162,6 +163,17 @@ def test_the_event_tables_match_the_rules_docstrings():
     assert fields("foolsgold") == rules_events(foolsgold.round, foolsgold.match) | host_events
 
 
+def test_the_view_and_event_tables_are_the_typed_structs():
+    """The tables are a readable summary of net.views (the schema is generated from it)."""
+    from net import views
+
+    for game, struct in views.VIEWS.items():
+        assert list(documented_views(game)) == ["game", *struct.__struct_fields__], game
+        documented = documented_events(game)
+        typed = {e.__struct_config__.tag: list(e.__struct_fields__) for e in views.EVENTS[game]}
+        assert {kind: list(fields) for kind, fields in documented.items()} == typed, game
+
+
 def record_games() -> dict[str, list[p.State]]:
     """Seeded games of both games, played to the end through the table by bots and by
     scripted players, with every ``state`` each seat and a spectator received."""
@@ -197,10 +209,12 @@ def test_every_view_key_and_event_seen_in_whole_games_is_documented():
         views, events = documented_views(game), documented_events(game)
         assert states
         for state in states:
-            assert set(state.view) == set(views), (game, set(state.view) ^ set(views))
-            for key, value in state.view.items():
+            wire = json.loads(p.encode(state))  # as it goes on the wire
+            view = wire["view"]
+            assert set(view) == set(views), (game, set(view) ^ set(views))
+            for key, value in view.items():
                 assert conforms(value, views[key]), (game, key, value, views[key])
-            for event in state.events:
+            for event in wire["events"]:
                 kind = event["type"]
                 assert kind in events, (game, kind)
                 fields = {k: v for k, v in event.items() if k != "type"}
@@ -276,8 +290,8 @@ def test_the_documented_recipe_rerolls_a_real_gold_nuggets_game():
     rng = random.Random(over.seed)
     assert r["first_player"](rng, 3) == started.first  # first_player was null: drawn
     rolls = [
-        e["faces"] for m in inbox if isinstance(m, p.State) for e in m.events
-        if e["type"] == "rolled"
+        e.faces for m in inbox if isinstance(m, p.State) for e in m.events
+        if isinstance(e, Rolled)
     ]  # fmt: skip
     assert len(rolls) > 10
     assert [r["roll"](rng, len(faces)) for faces in rolls] == rolls
@@ -303,27 +317,27 @@ def test_the_documented_recipe_redeals_a_real_fools_gold_match():
     ]
     for state in by_seat[0]:
         for event in state.events:
-            if event["type"] != "round_started":
+            if not isinstance(event, RoundStarted):
                 continue
             deals += 1
-            hands, draw_pile = r["deal"](rng, players, event["start"])
+            hands, draw_pile = r["deal"](rng, players, event.start)
             for seat in range(players):
                 view = next(
                     m.view for m in by_seat[seat]
-                    if m.view["round_no"] == event["round_no"]
+                    if m.view.round_no == event.round_no
                 )  # fmt: skip
-                hand = [(c["name"], c["kind"], c["variant"]) for c in view["hand"]]
+                hand = [(c.name, c.kind, c.variant) for c in view.hand]
                 assert hand == hands[seat], (event, seat)  # the same cards, in deal order
             # the top of the draw pile: the start player's first draw from it
-            start = event["start"]
+            start = event.start
             for later in by_seat[start]:
-                if later.view["round_no"] != event["round_no"]:
+                if later.view.round_no != event.round_no:
                     continue
-                drew = [e for e in later.events if e["type"] == "drew" and e["seat"] == start]
+                drew = [e for e in later.events if isinstance(e, Drew) and e.seat == start]
                 if drew:
-                    if drew[0]["pile"] == "draw":
-                        card = later.view["hand"][-1]
-                        assert (card["name"], card["kind"], card["variant"]) == draw_pile[0]
+                    if drew[0].pile == "draw":
+                        card = later.view.hand[-1]
+                        assert (card.name, card.kind, card.variant) == draw_pile[0]
                         tops_checked += 1
                     break
     assert deals >= 3 and deals == over_rounds(messages)
@@ -331,7 +345,7 @@ def test_the_documented_recipe_redeals_a_real_fools_gold_match():
 
 
 def over_rounds(messages) -> int:
-    return max(m.view["round_no"] for m in messages if isinstance(m, p.State))
+    return max(m.view.round_no for m in messages if isinstance(m, p.State))
 
 
 # -- which code answers what, and the settings' ranges ----------------------------------
@@ -434,7 +448,7 @@ def test_readiness_resets_when_a_game_starts_as_documented():
     while table.phase == "playing":
         for member, box in ((ann, boxes[0]), (bob, boxes[1])):
             state = [m for m in box if isinstance(m, p.State)][-1]
-            if not state.view["over"] and state.view["current"] == state.seat:
+            if not state.view.over and state.view.current == state.seat:
                 table.handle(member, greedy_nuggets(state.view), now)
         wake = table.next_wakeup()
         now = max(now + 0.1, wake or 0.0)

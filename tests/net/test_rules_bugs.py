@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from net import protocol as p
+from net import views
 from net.client import Client
 from net.clock import FakeClock
 from net.games import ILLEGAL
@@ -53,7 +54,7 @@ async def test_a_bug_in_the_rules_is_an_internal_error_logged_and_the_game_goes_
             item = await asyncio.wait_for(client.recv(), 5)
             if isinstance(item, p.State) and item.events:
                 break
-        assert item.events[0]["type"] == "rolled"
+        assert isinstance(item.events[0], views.Rolled)
     finally:
         await client.close()
         await host.close()

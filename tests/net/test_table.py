@@ -82,7 +82,7 @@ def test_a_game_with_a_bot_runs_to_the_end_on_its_own_time():
     def ann_moves():
         state = inbox.of(p.State)[-1]
         view = state.view
-        if not view["over"] and view["current"] == 0:
+        if not view.over and view.current == 0:
             table.handle(ann, greedy_nuggets(view), now_box[0])
         return table.phase == "over"
 
@@ -133,7 +133,7 @@ def test_actions_refused_with_codes_and_state_unchanged():
     assert table.driver.view(None) == before
     # an illegal roll does not use up the seeded dice
     table.handle(ann, p.Roll(), 2.0)
-    assert a.of(p.State)[-1].view["rolled"] is not None
+    assert a.of(p.State)[-1].view.rolled is not None
 
 
 def test_hello_refusals():
@@ -214,7 +214,7 @@ def test_hotseat_one_connection_plays_several_seats():
         states = [m for m in a.of(p.State)]
         view = states[-1].view
         assert {m.seat for m in states[-3:]} == {0, 1, 2}  # every seat's view, each change
-        current = view["current"]
+        current = view.current
         action = greedy_nuggets(view)
         if now % 2:
             action.seat = current  # explicit seat
@@ -289,10 +289,10 @@ def test_a_player_back_after_the_end_gets_the_result():
     while table.phase == "playing":
         now += 1
         view = a.of(p.State)[-1].view
-        if view["current"] == 1 and not bob.connected:
+        if view.current == 1 and not bob.connected:
             table.tick(now + 100)  # Bob away: his stand-in plays
             continue
-        who = ann if view["current"] == 0 else bob
+        who = ann if view.current == 0 else bob
         table.handle(who, greedy_nuggets(view), now)
         if now == 3:
             table.disconnect(bob, now)

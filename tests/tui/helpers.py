@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
+from net.views import to_events, to_view
 from nuggets import Game, Keep, Roll
 from tui.messages import SendAction
 from tui.screen_text import screen_text
 
-__all__ = ["Recorder", "nuggets_view", "screen_text", "foolsgold_view"]
+__all__ = ["Recorder", "events", "foolsgold_view", "nuggets_view", "replace", "screen_text"]
+
+
+def events(*dicts):
+    """Events written as the rules write them, typed as a client receives them."""
+    return to_events(list(dicts))
 
 
 def nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"), kept=(), names=("Ann", "Bob"),
                  seat=0):
-    """A real Gold Nuggets view: the rules engine played to the given position."""
+    """A real Gold Nuggets view, typed as a client receives it: the rules engine played
+    to the given position."""
     game = Game(list(names))
     if kept:
         first = list(kept) + list(rolled)[: 7 - len(kept) - len(rolled)]
@@ -20,11 +29,12 @@ def nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"), kept=(), n
         game.apply(Roll(first + filler))
         game.apply(Keep(list(kept)))
     game.apply(Roll(list(rolled)))
-    return game.view(seat)
+    return to_view(game.view(seat))
 
 
 def foolsgold_view(**changes):
-    """A Fool's Gold match view in the shape of docs/ARCHITECTURE.md."""
+    """A Fool's Gold match view, typed as a client receives it (cards may be given as
+    the rules write them)."""
     card = lambda n, v, k="animal": {"name": n, "kind": k, "variant": v}  # noqa: E731
     view = {
         "game": "foolsgold", "seat": 0, "players": 4, "start": 1,
@@ -36,7 +46,7 @@ def foolsgold_view(**changes):
         "settled": False, "deltas": None, "scores": [1, 0, 2, 0], "winner": None, "round_no": 2,
     }
     view.update(changes)
-    return view
+    return to_view(view)
 
 
 class Recorder:

@@ -1,15 +1,16 @@
 """The advisor panel's lines: chance to win next to expected nuggets, and the closer."""
 
+from net.views import to_view
 from nuggets import Game, Keep, Roll
 from tui.widgets.advisor import advice_lines
 
 
-def closer_view(players=("Ann", "Bob"), holdings=(37, 38), supply=2) -> dict:
+def closer_view(players=("Ann", "Bob"), holdings=(37, 38), supply=2):
     g = Game(list(players), supply=supply)
     g.holdings = list(holdings)
     g.apply(Roll(["nugget", "nugget", "lasso", "lasso", "2", "3", "4"]))
     g.apply(Keep(["nugget", "nugget", "lasso", "lasso"]))
-    return g.view(0)
+    return to_view(g.view(0))
 
 
 def test_the_panel_says_stop_when_stopping_wins():
@@ -36,7 +37,7 @@ def test_the_panel_names_whom_to_steal_from():
     g.holdings = [30, 44]
     g.apply(Roll(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
     g.apply(Keep(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
-    (line, note) = advice_lines(g.view(0))
+    (line, note) = advice_lines(to_view(g.view(0)))
     assert line.startswith("All seven set aside: take now, from Bob (win ")
     assert note.startswith("win %: exact")
 
@@ -48,12 +49,12 @@ def test_the_keys_follow_the_panel():
     g = Game(["Ann", "Bob"], supply=3)
     g.holdings = [30, 31]
     g.apply(Roll(["nugget"] * 4 + ["lasso", "lasso", "2"]))
-    assert [f.value for f in advised_keep(g.view(0))] == ["nugget"] * 4 + ["lasso"] * 2
+    assert [f.value for f in advised_keep(to_view(g.view(0)))] == ["nugget"] * 4 + ["lasso"] * 2
     assert advised_next(closer_view()) == ("stop", None)
     g = Game(["Ann", "Bob"], supply=3)
     g.holdings = [30, 44]
     g.apply(Roll(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
     g.apply(Keep(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
-    assert advised_next(g.view(0)) == ("stop", 1)
+    assert advised_next(to_view(g.view(0))) == ("stop", 1)
     big = closer_view(holdings=(70, 70), supply=2)  # beyond the table: expected nuggets
     assert advised_next(big) == ("stop", None)

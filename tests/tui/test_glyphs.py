@@ -3,6 +3,7 @@
 import pytest
 from rich.cells import cell_len
 
+from net.views import Card
 from tui import glyphs
 
 BOX_DRAWING = {chr(c) for c in range(0x2500, 0x2600)}  # box drawing + block elements
@@ -37,7 +38,7 @@ def test_ascii_mode_is_plain_ascii():
             for line in glyphs.die_lines(face, ascii_mode=True, selected=selected):
                 assert line.isascii(), line
     for variant in "abcdefz":
-        card = {"name": "Calamity Kate", "kind": "prospector", "variant": variant}
+        card = Card(name="Calamity Kate", kind="prospector", variant=variant)
         for line in glyphs.card_lines(card, ascii_mode=True, key="1"):
             assert line.isascii(), line
     for line in glyphs.card_back_lines(ascii_mode=True):
@@ -51,7 +52,7 @@ def test_unicode_mode_draws_boxes():
 def test_same_name_cards_look_different_by_variant():
     for ascii_mode in (False, True):
         pictures = {
-            tuple(glyphs.card_lines({"name": "Owl", "kind": "animal", "variant": v},
+            tuple(glyphs.card_lines(Card(name="Owl", kind="animal", variant=v),
                                     ascii_mode=ascii_mode))
             for v in "abcdef"
         }
@@ -60,7 +61,7 @@ def test_same_name_cards_look_different_by_variant():
 
 @pytest.mark.parametrize("name", ["Owl", "Rattlesnake", "Calamity Kate", "Gila Monster", "X" * 40])
 def test_cards_keep_their_size_with_long_names(name):
-    lines = glyphs.card_lines({"name": name, "kind": "animal", "variant": "a"}, key="6")
+    lines = glyphs.card_lines(Card(name=name, kind="animal", variant="a"), key="6")
     assert len(lines) == glyphs.CARD_HEIGHT
     assert all(cell_len(line) == glyphs.CARD_WIDTH for line in lines)
     joined = " ".join(line[1:-1].strip() for line in lines[1:3])
@@ -68,7 +69,7 @@ def test_cards_keep_their_size_with_long_names(name):
 
 
 def test_card_shows_the_discard_key_and_set_size():
-    lines = glyphs.card_lines({"name": "Owl", "kind": "animal", "variant": "b"}, key="4")
+    lines = glyphs.card_lines(Card(name="Owl", kind="animal", variant="b"), key="4")
     assert "4" in lines[0]
     assert "3-set" in lines[-2] and "b" in lines[-2]
 

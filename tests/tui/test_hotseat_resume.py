@@ -19,20 +19,20 @@ async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
     done = 0
     for _ in range(3000):
         view = screen.view
-        if view["over"] or (moves is not None and done >= moves):
+        if view.over or (moves is not None and done >= moves):
             break
         if screen.acting_seat is None:
             await pilot.pause(0.001)
             continue
-        phase = view["phase"]
+        phase = view.phase
         if phase in ("roll", "choose"):
             await pilot.press("enter")
         elif phase == "take":
             await pilot.press("t")
         else:
-            best = odds.best_keep(view["rolled"], view["kept"])
-            await pilot.press(*_keys_for(view["rolled"], best))
-            await pilot.press("t" if len(view["kept"]) + len(best) >= 4 else "enter")
+            best = odds.best_keep(view.rolled, view.kept)
+            await pilot.press(*_keys_for(view.rolled, best))
+            await pilot.press("t" if len(view.kept) + len(best) >= 4 else "enter")
         done += 1
         old = view
         await until(pilot, lambda old=old: screen.view is not old, "the host answers")
@@ -70,9 +70,9 @@ async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
         await until(pilot, lambda: resumed.view is not None, "the saved position")
         assert resumed.my_seats == [0, 1]
         for key in ("holdings", "supply", "current", "phase", "kept", "rolled"):
-            assert resumed.view[key] == before[key], key
+            assert getattr(resumed.view, key) == getattr(before, key), key
         await _play(pilot, resumed, None)
-        assert resumed.view["over"]
+        assert resumed.view.over
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         assert "Resume a saved hot-seat game" not in screen_text(app)

@@ -51,11 +51,11 @@ async def test_host_offers_the_saved_table_and_you_sit_down_again(tmp_path):
         await until(pilot, lambda: screen.view is not None, "the saved position")
         assert screen.my_seats == [seat]
         for key in ("holdings", "supply", "current", "phase"):
-            assert screen.view[key] == view[key], key
+            assert getattr(screen.view, key) == view[key], key
         assert app.session.welcome.resumed
         assert screen.acting_seat == seat  # your turn, as when the host went away
         await pilot.press("enter")  # and you play on
-        await until(pilot, lambda: screen.view["phase"] != "roll", "the roll")
+        await until(pilot, lambda: screen.view.phase != "roll", "the roll")
 
 
 async def test_giving_up_the_saved_tables_keeps_them_for_replays(tmp_path):

@@ -74,31 +74,31 @@ async def test_hotseat_dice_to_the_end(tmp_path):
         banners = set()
         for _ in range(3000):
             view = screen.view
-            if view["over"]:
+            if view.over:
                 break
             if screen.acting_seat is None:
                 await pilot.pause(0.001)
                 continue
             banners.add(screen.query_one("#banner").text)
-            phase = view["phase"]
+            phase = view.phase
             if phase in ("roll", "choose"):
                 await pilot.press("enter")
             elif phase == "take":
                 await pilot.press("t")
             else:
-                best = odds.best_keep(view["rolled"], view["kept"])
-                await pilot.press(*_keys_for(view["rolled"], best))
-                kept_after = view["kept"] + [f.value for f in best]
+                best = odds.best_keep(view.rolled, view.kept)
+                await pilot.press(*_keys_for(view.rolled, best))
+                kept_after = view.kept + [f.value for f in best]
                 roll_on = odds.expected_roll(kept_after)
                 stop = odds.expected_stop(kept_after)
                 await pilot.press("enter" if roll_on is not None and roll_on > stop else "t")
             presses += 1
             old = view
             await until(pilot, lambda old=old: screen.view is not old, "the host answers")
-        assert screen.view["over"], "the game did not end"
+        assert screen.view.over, "the game did not end"
         text = screen_text(app)
         assert "Game over" in text
-        assert sum(screen.view["holdings"]) == 77 and screen.view["supply"] == 0
+        assert sum(screen.view.holdings) == 77 and screen.view.supply == 0
         # hot-seat banners name whose turn it is (a moment may cover a short turn)
         assert any(b.startswith(">>> ") for b in banners)
         assert any("Ann" in b for b in banners) and any("Bob" in b for b in banners)
@@ -121,23 +121,23 @@ async def test_foolsgold_against_bots_to_a_settled_round(tmp_path):
         called = grabbed = False
         for _ in range(4000):
             view = screen.view
-            if view.get("settled") or view.get("round_no", 1) > 1:
+            if view.settled or view.round_no > 1:
                 break
-            hand = view.get("hand") or []
-            if view["grabbed"] and not called and view["grabbed"][0][0] != 0:
+            hand = view.hand or []
+            if view.grabbed and not called and view.grabbed[0][0] != 0:
                 await pilot.press("f")
                 called = True
-            elif view["grabbed"] and not grabbed:
+            elif view.grabbed and not grabbed:
                 await pilot.press("g")
                 grabbed = True
-            elif not view["frozen"] and len(hand) == 6:
+            elif not view.frozen and len(hand) == 6:
                 await pilot.press("1")
-            elif not view["frozen"] and len(hand) == 5 and (
-                    view["start"] == 0 or view["incoming_sizes"][0]):
+            elif not view.frozen and len(hand) == 5 and (
+                    view.start == 0 or view.incoming_sizes[0]):
                 await pilot.press("d")
             clock.advance(0.1)
             await pilot.pause(0.002)
-        await until(pilot, lambda: screen.view.get("settled") or screen.view["round_no"] > 1,
+        await until(pilot, lambda: screen.view.settled or screen.view.round_no > 1,
                     "the round settles")
         assert called and grabbed
         lines = log_text(screen)
@@ -171,8 +171,8 @@ async def test_join_over_tcp_lobby_then_table(tmp_path):
             assert "Seed hash" in log_text(screen)
             await until(pilot, lambda: screen.acting_seat == 1, "my turn")
             await pilot.press("enter")
-            await until(pilot, lambda: screen.view["phase"] != "roll"
-                        or screen.view["current"] != 1, "my roll is confirmed")
+            await until(pilot, lambda: screen.view.phase != "roll"
+                        or screen.view.current != 1, "my roll is confirmed")
             await pilot.press("c")
             await until(pilot, lambda: "Say something" in screen_text(app), "the chat box")
             await pilot.press(*"gl hf", "enter")
@@ -383,7 +383,7 @@ async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
             await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "a public view")
-            assert screen.view["hand"] is None
+            assert screen.view.hand is None
             text = screen_text(app)
             assert "You are watching" in text
             footer = screen_text(app).splitlines()[-1]
@@ -423,8 +423,8 @@ async def test_hotseat_form_from_the_menu_seats_people_and_a_bot(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
         screen = app.screen
         await until(pilot, lambda: screen.view is not None, "a view")
-        assert screen.view["players"][:2] == ["Ann", "[b]Bob[/b]"]
-        assert "(bot)" in screen.view["players"][2]
+        assert screen.view.players[:2] == ["Ann", "[b]Bob[/b]"]
+        assert "(bot)" in screen.view.players[2]
         assert screen.my_seats == [0, 1]
 
 

@@ -8,6 +8,7 @@ import pytest
 from net.clock import FakeClock
 from net.host import Host
 from net.persist import Saved, Store
+from net.views import to_plain
 from tests.hardening.harness import drive
 from tui.cli import _app_start, build_parser
 from tui.screens.common import MessageScreen
@@ -46,15 +47,15 @@ async def test_step_through_a_dice_game_from_each_seat(tmp_path):
         assert "Replay 0/" in screen_text(app) and "seen by a spectator" in screen_text(app)
         await pilot.press("right", "right", "right")
         assert screen.index == 3
-        assert screen.view["holdings"] == steps[3][1][-1]["holdings"]
-        assert screen.view["rolled"] == steps[3][1][-1]["rolled"]
+        assert screen.view.holdings == steps[3][1][-1]["holdings"]
+        assert screen.view.rolled == steps[3][1][-1]["rolled"]
         await pilot.press("left")
         assert screen.index == 2
         await pilot.press("s")
         assert screen.watching == 0 and screen.my_seats == [0]
         assert f"seen by {saved.players[0]}" in screen_text(app)
         await pilot.press("end")
-        assert screen.index == len(steps) - 1 and screen.view["over"]
+        assert screen.index == len(steps) - 1 and screen.view.over
         assert screen.finished
         await pilot.press("right")  # past the end: stays
         assert screen.index == len(steps) - 1
@@ -75,11 +76,11 @@ async def test_a_card_game_shows_only_the_chosen_seats_hand(tmp_path):
         screen = app.screen
         await pilot.press("pagedown")
         assert screen.index == 20
-        assert screen.seat == 1 and screen.view["hand"] == steps[20][1][1]["hand"]
+        assert screen.seat == 1 and to_plain(screen.view.hand) == steps[20][1][1]["hand"]
         await pilot.press("w")
-        assert screen.seat is None and screen.view["hand"] is None
+        assert screen.seat is None and screen.view.hand is None
         await pilot.press("3")
-        assert screen.view["hand"] == steps[20][1][2]["hand"]
+        assert to_plain(screen.view.hand) == steps[20][1][2]["hand"]
         await pilot.press("9")  # no such seat: nothing changes
         assert screen.watching == 2
 

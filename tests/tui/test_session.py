@@ -15,6 +15,7 @@ from net.client import Client
 from net.clock import FakeClock
 from net.host import Host
 from net.seats import SeatStore, SeatToken
+from net.views import to_plain
 from tui.screens.common import MessageScreen, PickScreen
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
@@ -62,7 +63,7 @@ async def test_a_restarted_app_takes_its_seat_back_with_the_same_hand(tmp_path):
         first = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with first.run_test(size=(80, 24)) as pilot:
             screen = await _seated_in_game(pilot, first, FoolsGoldScreen)
-            hand = screen.view["hand"]
+            hand = screen.view.hand
             assert hand and screen.seat == 1
             files = _seat_files()
             assert [(f["host"], f["port"], f["table"], f["name"]) for f in files] == [
@@ -83,9 +84,9 @@ async def test_a_restarted_app_takes_its_seat_back_with_the_same_hand(tmp_path):
                 screen = again.screen
                 await until(pilot, lambda s=screen: s.view is not None, "a view")
                 assert screen.seat == 1 and again.session.welcome.resumed
-                assert screen.view["hand"] == table.driver.view(1)["hand"]
+                assert to_plain(screen.view.hand) == table.driver.view(1)["hand"]
                 if not after_grace:
-                    assert screen.view["hand"] == hand
+                    assert screen.view.hand == hand
                 assert [s.name for s in table.seats] == [table.seats[0].name, "Ann"]
                 assert table.seats[1].member.connected and not table.seats[1].standin
                 again.on_terminal_signal()
@@ -149,7 +150,7 @@ async def test_a_late_spectator_sees_the_table_at_once(tmp_path, game, screen_ty
             await until(pilot, lambda: isinstance(app.screen, screen_type), f"{game} table")
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "the public view")
-            assert screen.view == table.driver.view(None)
+            assert to_plain(screen.view) == table.driver.view(None)
             name = table.seats[0].name
             await until(pilot, lambda: name in screen_text(app), "the players' names")
             assert "You are watching" in screen_text(app)
@@ -234,3 +235,27 @@ async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
             await bob.close()
     finally:
         await host.close()
+
+
+def test_a_view_of_the_other_game_is_said_and_never_drawn():
+    """A host at fault sends a Gold Nuggets view to a Fool's Gold table: the session
+    says so in the status line; no screen gets a view it cannot draw."""
+    from types import SimpleNamespace
+
+    from net import protocol as p
+    from tui.messages import StatusLine, ViewChanged
+    from tui.session import SOLO, Session
+
+    from .helpers import foolsgold_view, nuggets_view
+
+    table = SimpleNamespace(game="foolsgold")
+    client = SimpleNamespace(welcome=SimpleNamespace(seats=[0], table=table))
+    session = Session(client, SOLO)
+    posted: list = []
+    session._target = SimpleNamespace(post_message=posted.append)
+    session.in_game = True
+    session.handle(p.State(seat=0, view=nuggets_view(), events=[], at=0.0))
+    assert [type(m) for m in posted] == [StatusLine]
+    assert "another game" in posted[0].text
+    session.handle(p.State(seat=0, view=foolsgold_view(), events=[], at=0.0))
+    assert [type(m) for m in posted] == [StatusLine, ViewChanged]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from net import protocol as p
+from net.views import to_plain
 from tui.app import MotherlodeApp
 from tui.screens.common import HelpScreen, RulesScreen
 from tui.screens.foolsgold import FoolsGoldScreen
@@ -15,7 +16,7 @@ from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
 from tui.widgets.dice import DiceTray
 
-from .helpers import Recorder, foolsgold_view, nuggets_view, screen_text
+from .helpers import Recorder, events, foolsgold_view, nuggets_view, replace, screen_text
 
 HOSTILE = ["[bold]Ann[/]", "[@click=app.quit]Bob", "Cid\x1b[31m\x07", "[/]"]
 
@@ -80,8 +81,9 @@ async def test_hotseat_form_wants_two_seats(tmp_path):
 async def _nuggets(app, pilot, view, seats=(0,), **kwargs) -> NuggetsScreen:
     screen = NuggetsScreen(list(seats), **kwargs)
     await app.push_screen(screen)
-    screen.show_state(view, [{"type": "rolled", "seat": view["current"],
-                              "faces": view["rolled"]}])
+    rolled = [] if view.rolled is None else events(
+        {"type": "rolled", "seat": view.current, "faces": view.rolled})
+    screen.show_state(view, rolled)
     await pilot.pause()
     return screen
 
@@ -104,7 +106,7 @@ async def test_dice_keys_send_a_keep_then_the_roll(tmp_path):
         await pilot.pause()
         assert recorder.actions == [p.Keep(faces=["nugget", "3", "3", "3"], seat=0)]
         # the host confirms: the follow-up roll goes out on its own
-        after = dict(view, phase="choose", rolled=None, kept=["nugget", "3", "3", "3"],
+        after = replace(view, phase="choose", rolled=None, kept=["nugget", "3", "3", "3"],
                      kept_value=4, dice_left=3)
         screen.show_state(after, [])
         await pilot.pause()
@@ -134,7 +136,7 @@ async def test_steal_picks_a_victim(tmp_path):
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
         view = nuggets_view(rolled=("lasso", "lasso", "lasso", "nugget", "2", "4", "4"),
                             names=("Ann", "Bob", "Cid", "Dee"))
-        view = dict(view, holdings=[0, 5, 8, 0])
+        view = replace(view, holdings=[0, 5, 8, 0])
         await _nuggets(app, pilot, view)
         await pilot.press("l", "s")  # three lassos alone are worth nothing to steal
         await pilot.pause()
@@ -151,7 +153,7 @@ async def test_steal_picks_a_victim(tmp_path):
         await pilot.pause()
         assert recorder.actions == [p.Keep(faces=["nugget"] + ["lasso"] * 3, seat=0)]
         screen = app.screen
-        screen.show_state(dict(view, phase="choose", rolled=None,
+        screen.show_state(replace(view, phase="choose", rolled=None,
                                kept=["lasso"] * 3 + ["nugget"], dice_left=3, can_steal=True),
                           [])
         await pilot.pause()
@@ -195,9 +197,9 @@ async def test_bust_is_a_moment_that_clears_itself(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _nuggets(app, pilot, nuggets_view())
         busting = ["2", "2", "3", "3", "4", "4", "5"]
-        screen.show_state(dict(nuggets_view(), current=1, phase="roll", rolled=None),
-                          [{"type": "rolled", "seat": 0, "faces": busting},
-                           {"type": "bust", "seat": 0, "lost": 4}])
+        screen.show_state(replace(nuggets_view(), current=1, phase="roll", rolled=None),
+                          events({"type": "rolled", "seat": 0, "faces": busting},
+                           {"type": "bust", "seat": 0, "lost": 4}))
         await pilot.pause()
         text = screen_text(app)
         assert "BUST! Ann scores nothing this turn" in text and "loses" not in text
@@ -214,9 +216,9 @@ async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path)
     recorder = Recorder()
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
-        view = dict(nuggets_view(), phase="choose", rolled=None, kept=["nugget"], dice_left=6)
+        view = replace(nuggets_view(), phase="choose", rolled=None, kept=["nugget"], dice_left=6)
         screen = await _nuggets(app, pilot, view, seats=(0, 1), hotseat=True, turn_pause=5.0)
-        screen.show_state(dict(view, current=1, phase="roll", kept=[], dice_left=7), [])
+        screen.show_state(replace(view, current=1, phase="roll", kept=[], dice_left=7), [])
         await pilot.pause()
         await pilot.press("enter")  # meant for Ann's turn, which is over
         await pilot.pause()
@@ -236,7 +238,7 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         view = nuggets_view()
         screen = await _nuggets(app, pilot, view)
         # The panel's "best to win" (2 players: the exact chance to win).
-        best = [f.value for f in duel.best_keep(view)[0]]
+        best = [f.value for f in duel.best_keep(to_plain(view))[0]]
         await pilot.press("space")
         await pilot.pause()
         assert sorted(screen._chosen()) == sorted(best) and recorder.actions == []
@@ -249,9 +251,9 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         assert recorder.actions == [p.Keep(faces=best, seat=0)]
         # confirmed once: from now on one enter with nothing selected plays it
         again = nuggets_view(rolled=("nugget", "nugget", "2", "4", "4", "5", "5"))
-        screen.show_state(again, [{"type": "rolled", "seat": 0, "faces": again["rolled"]}])
+        screen.show_state(again, events({"type": "rolled", "seat": 0, "faces": again.rolled}))
         await pilot.pause()
-        best = [f.value for f in duel.best_keep(again)[0]]
+        best = [f.value for f in duel.best_keep(to_plain(again))[0]]
         await pilot.press("enter")
         await pilot.pause()
         assert recorder.actions[-1] == p.Keep(faces=best, seat=0)
@@ -276,7 +278,8 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         assert recorder.actions[1:] == [p.Draw(), p.Draw(), p.Grab(), p.Call()]
         grabbed = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1,
                                  call_closes=15.0)
-        screen.show_state(grabbed, [{"type": "grabbed", "seat": 2, "at": 10.0, "order": 1}])
+        grab = events({"type": "grabbed", "seat": 2, "at": 10.0, "order": 1, "nuggets_left": 2})
+        screen.show_state(grabbed, grab)
         await pilot.pause()
         assert screen.query_one("#foolsgold-table").has_class("-flash")
         assert bells == [1]
@@ -289,7 +292,7 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         await pilot.pause()
         assert "(call window: 1.5 s)" in screen_text(app)
         assert screen._countdown is not None
-        screen.show_state(dict(grabbed, caller=1), [])
+        screen.show_state(replace(grabbed, caller=1), [])
         await pilot.pause()
         assert screen._countdown is None and "Bob called Fool's Gold!" in screen_text(app)
 
@@ -300,7 +303,8 @@ async def test_hostile_names_show_literally_and_crash_nothing(tmp_path, ascii_mo
     async with app.run_test(size=(80, 24)) as pilot:
         screen = FoolsGoldScreen(0, HOSTILE, ascii_mode=ascii_mode)
         await app.push_screen(screen)
-        screen.show_state(foolsgold_view(), [{"type": "grabbed", "seat": 1, "order": 1, "at": 1.0}])
+        grab = events({"type": "grabbed", "seat": 1, "order": 1, "at": 1.0, "nuggets_left": 2})
+        screen.show_state(foolsgold_view(), grab)
         await pilot.pause()
         text = screen_text(app)
         assert "[bold]Ann[/]" in text

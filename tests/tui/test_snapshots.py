@@ -12,7 +12,7 @@ from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
 
-from .helpers import foolsgold_view, nuggets_view
+from .helpers import events, foolsgold_view, nuggets_view, replace
 
 SIZE = (80, 24)
 
@@ -28,9 +28,9 @@ def _nuggets_table(advisor: bool, ascii_mode: bool = False):
         await pilot.app.push_screen(screen)
         view = nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"),
                             names=("Ann", "Bob"))
-        view = dict(view, supply=61, holdings=[9, 7])
-        screen.show_state(view, [{"type": "turn", "seat": 0},
-                                 {"type": "rolled", "seat": 0, "faces": view["rolled"]}])
+        view = replace(view, supply=61, holdings=[9, 7])
+        screen.show_state(view, events({"type": "turn", "seat": 0},
+                                 {"type": "rolled", "seat": 0, "faces": view.rolled}))
         await pilot.press("n", "f3")
         await pilot.pause()
 
@@ -42,9 +42,10 @@ def _foolsgold_table(ascii_mode: bool = False):
         screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"], ascii_mode=ascii_mode)
         await pilot.app.push_screen(screen)
         view = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1)
-        screen.show_state(view, [{"type": "drew", "seat": 1, "pile": "draw"},
-                                 {"type": "grabbed", "seat": 2, "at": 10.0, "order": 1},
-                                 {"type": "grabbed", "seat": 3, "at": 10.153, "order": 2}])
+        screen.show_state(view, events(
+            {"type": "drew", "seat": 1, "pile": "draw"},
+            {"type": "grabbed", "seat": 2, "at": 10.0, "order": 1, "nuggets_left": 2},
+            {"type": "grabbed", "seat": 3, "at": 10.153, "order": 2, "nuggets_left": 1}))
         screen.query_one("#foolsgold-table").remove_class("-flash")  # no flash in a snapshot
         await pilot.pause()
 

@@ -3,20 +3,21 @@ moments that matter kept in the log, a visible race, dialogs over the table."""
 
 from __future__ import annotations
 
+from net.views import Card
 from tui.screens.common import ChatScreen
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
 from tui.widgets.cards import HandView, assign_looks, place, progress
 
-from .helpers import foolsgold_view, nuggets_view, screen_text
+from .helpers import events, foolsgold_view, nuggets_view, replace, screen_text
 from .test_shell import make_app
 
 
 def card(name, variant, kind="animal"):
-    return {"name": name, "kind": kind, "variant": variant}
+    return Card(name=name, kind=kind, variant=variant)
 
 
-OWL_A, OWL_C, KATE, GILA, MULE, OWL_D = foolsgold_view()["hand"]
+OWL_A, OWL_C, KATE, GILA, MULE, OWL_D = foolsgold_view().hand
 
 
 def test_a_passed_card_leaves_its_slot_empty_and_the_next_card_fills_it():
@@ -91,10 +92,10 @@ async def test_draws_and_passes_fold_into_the_piles_and_the_moments_stay(tmp_pat
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _table(app, pilot, foolsgold_view())
-        churn = [{"type": "drew", "seat": 1, "pile": "draw"},
-                 {"type": "discarded", "seat": 1, "pile": "incoming", "to": 2}] * 20
-        screen.show_state(foolsgold_view(), [{"type": "grabbed", "seat": 2, "order": 1,
-                                               "at": 5.0}, *churn])
+        churn = events({"type": "drew", "seat": 1, "pile": "draw"},
+                 {"type": "discarded", "seat": 1, "pile": "incoming", "to": 2}) * 20
+        grab = events({"type": "grabbed", "seat": 2, "order": 1, "at": 5.0, "nuggets_left": 2})
+        screen.show_state(foolsgold_view(), [*grab, *churn])
         screen.add_log("Bob: nice one")
         screen.show_state(foolsgold_view(), churn)
         await pilot.pause()
@@ -142,7 +143,7 @@ async def test_footers_are_true_to_the_moment(tmp_path):
         footer = screen_text(app).splitlines()[-1]
         assert "Roll on" in footer and "Advised" in footer and "? Keys" in footer
         assert "Pick dice (1-7," in screen_text(app)
-        screen.show_state(dict(nuggets_view(), over=True, phase="over", rolled=None,
+        screen.show_state(replace(nuggets_view(), over=True, phase="over", rolled=None,
                                winners=[0]), [])
         await pilot.pause()
         footer = screen_text(app).splitlines()[-1]
@@ -211,7 +212,7 @@ async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
         screen = app.screen
         await until(pilot, lambda: screen.view is not None, "a view")
-        assert screen.view["players"] == ["Bob", "Cy"]
+        assert screen.view.players == ["Bob", "Cy"]
         assert app.settings.name == "Ann"
 
 
@@ -310,7 +311,7 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
         screen = app.screen
         await until(pilot, lambda: screen.acting_seat == 0, "Ann's turn")
         await pilot.press("enter")  # a roll: one move
-        await until(pilot, lambda: screen.view["phase"] != "roll", "the roll")
+        await until(pilot, lambda: screen.view.phase != "roll", "the roll")
         moved = True
         await pilot.press("q", "y")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer
 
 from net import protocol as p
+from net import views as v
 from net.catalogue import FOOLSGOLD
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
@@ -24,7 +23,7 @@ from tui.widgets.log import EventLog
 FLASH_SECONDS = 0.5
 
 
-CHURN = frozenset({"drew", "discarded"})
+CHURN = (v.Drew, v.Discarded)
 
 
 class FoolsGoldScreen(TableScreen):
@@ -47,7 +46,7 @@ class FoolsGoldScreen(TableScreen):
         ("q", "leave the table"),
     ]
 
-    view: reactive[dict | None] = reactive(None, always_update=True)
+    view: reactive[v.FoolsGoldView | None] = reactive(None, always_update=True)
 
     def __init__(self, seat: int | None, names: list[str], *, ascii_mode: bool = False,
                  host_now=None) -> None:
@@ -101,9 +100,9 @@ class FoolsGoldScreen(TableScreen):
         match is over."""
         if action not in ("draw", "discard", "grab", "call"):
             return True
-        return self.seat is not None and (self.view or {}).get("winner") is None
+        return self.seat is not None and (self.view is None or self.view.winner is None)
 
-    def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def show_state(self, view: v.FoolsGoldView, events: list[v.Event]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:
             self._pending.append(("state", view, events))
@@ -113,11 +112,11 @@ class FoolsGoldScreen(TableScreen):
         # draws and passes are the churn of a round: the pile counts show them, and the
         # log keeps what matters (grabs, calls, results, chat) readable
         self.query_one(EventLog).add_events(
-            [e for e in events if e.get("type") not in CHURN], self.names)
+            [e for e in events if not isinstance(e, CHURN)], self.names)
         for event in events:
-            if event.get("type") == "grabbed" and event.get("order") == 1:
+            if isinstance(event, v.Grabbed) and event.order == 1:
                 self.flash()
-            elif event.get("type") == "match_over":
+            elif isinstance(event, v.MatchOver):
                 self.app.bell()
         self.view = view
 
@@ -128,53 +127,53 @@ class FoolsGoldScreen(TableScreen):
         table.add_class("-flash")
         self.set_timer(FLASH_SECONDS, lambda: table.remove_class("-flash"))
 
-    def watch_view(self, view: dict | None) -> None:
+    def watch_view(self, view: v.FoolsGoldView | None) -> None:
         if view is None or not self._ready:
             return
         self.query_one(Seats).view = view
         self.query_one(Piles).view = view
         self.query_one(Reveal).view = view
         hand = self.query_one(HandView)
-        hand.hand = None if view.get("hand") is None else tuple(view["hand"])
-        hand.frozen = bool(view.get("frozen"))
+        hand.hand = None if view.hand is None else tuple(view.hand)
+        hand.frozen = view.frozen
         self._update_banner(view)
         self._refresh_keys()
 
     def _refresh_keys(self) -> None:
         """Redo the footer only when what it shows can change (not on every view of a
         busy real-time table)."""
-        keys = (self.seat is not None, (self.view or {}).get("winner") is None)
+        keys = (self.seat is not None, self.view is None or self.view.winner is None)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()
 
-    def _seat_name(self, seat: object) -> str:
-        if isinstance(seat, int) and 0 <= seat < len(self.names):
+    def _seat_name(self, seat: int) -> str:
+        if 0 <= seat < len(self.names):
             return self.names[seat]
         return "?"
 
-    def _update_banner(self, view: dict) -> None:
+    def _update_banner(self, view: v.FoolsGoldView) -> None:
         self._tick_countdown(view)
         banner = self.query_one(TurnBanner)
         hint = self.query_one(Hint)
-        scores = view.get("scores")
-        if view.get("winner") is not None:
-            banner.show(f"{self._seat_name(view['winner'])} wins the match!", "-over")
+        scores = view.scores
+        if view.winner is not None:
+            banner.show(f"{self._seat_name(view.winner)} wins the match!", "-over")
             hint.text = "q leaves the table."
             return
-        if view.get("settled"):
-            deltas = view.get("deltas") or []
+        if view.settled:
+            deltas = view.deltas or []
             mine = deltas[self.seat] if self.seat is not None and self.seat < len(deltas) else 0
-            banner.show(f"Round {view.get('round_no', '')} over: you {mine:+d}", "-bonus")
+            banner.show(f"Round {view.round_no} over: you {mine:+d}", "-bonus")
             hint.text = "Points of this round in ( ), match points under pts. " + (
-                "The next round starts shortly." if scores is None or max(scores) < 3 else ""
+                "The next round starts shortly." if not scores or max(scores) < 3 else ""
             )
             return
-        grabbed = view.get("grabbed") or []
+        grabbed = view.grabbed
         if grabbed:
             first = self._seat_name(grabbed[0][0])
             mine = [s for s, _ in grabbed]
-            left = int(view.get("nuggets_left", 0))
+            left = view.nuggets_left
             race = f"{first} GRABBED! Hands frozen, {left} nugget{'' if left == 1 else 's'} left"
             if self.seat is not None and self.seat in mine:
                 race += ": you have one"
@@ -182,44 +181,44 @@ class FoolsGoldScreen(TableScreen):
             parts = []
             if self.seat is not None and self.seat not in mine:
                 parts.append("g grabs a nugget")
-            if (self.seat is not None and view.get("caller") is None
-                    and self.seat != grabbed[0][0]):
+            if self.seat is not None and view.caller is None and self.seat != grabbed[0][0]:
                 parts.append("f calls \"Fool's Gold!\"")
             hint.text = (", ".join(parts) + ".") if parts else "Waiting for the race to end."
-            if view.get("caller") is not None:
-                hint.text = f"{self._seat_name(view['caller'])} called Fool's Gold!"
+            if view.caller is not None:
+                hint.text = f"{self._seat_name(view.caller)} called Fool's Gold!"
             else:
                 hint.text += self._window_left(view)
             return
-        collect = f"Round {view.get('round_no', 1)}: collect a set, then grab!"
+        collect = f"Round {view.round_no or 1}: collect a set, then grab!"
         if self.seat is None:
             banner.show(collect)
             hint.text = "You are watching."
             return
         banner.show(collect, "-mine")
-        size = len(view.get("hand") or [])
+        size = len(view.hand or [])
+        incoming = view.incoming_sizes
         if size >= 6:
             hint.text = "Discard a card: 1-6."
-        elif self.seat == view.get("start"):
+        elif self.seat == view.start:
             hint.text = "d draws (from the draw pile, or your incoming pile)."
-        elif view.get("incoming_sizes", [0] * 64)[self.seat]:
+        elif self.seat < len(incoming) and incoming[self.seat]:
             hint.text = "d draws from your incoming pile."
         else:
             hint.text = "Waiting for a card from your right neighbour."
 
-    def _window_left(self, view: dict) -> str:
+    def _window_left(self, view: v.FoolsGoldView) -> str:
         """" (call window: 3.2 s)" while it is open and the host's time is known."""
-        closes = view.get("call_closes")
+        closes = view.call_closes
         if closes is None or self.host_now is None:
             return ""
-        left = float(closes) - self.host_now()
+        left = closes - self.host_now()
         return f" (call window: {left:.1f} s)" if left > 0 else " (the call window closed)"
 
-    def _tick_countdown(self, view: dict) -> None:
+    def _tick_countdown(self, view: v.FoolsGoldView) -> None:
         """Redraw the hint a few times a second while the call window is open."""
         running = self._countdown is not None
-        wanted = (self.host_now is not None and view.get("call_closes") is not None
-                  and view.get("caller") is None and not view.get("settled"))
+        wanted = (self.host_now is not None and view.call_closes is not None
+                  and view.caller is None and not view.settled)
         if wanted and not running:
             self._countdown = self.set_interval(0.2, lambda: self._update_banner(self.view))
         elif not wanted and running:
@@ -248,8 +247,8 @@ class FoolsGoldScreen(TableScreen):
         if card is None:
             self.query_one(Hint).text = f"You have no card {index + 1}."
             return
-        self._send(p.Discard(card=p.CardRef(name=card["name"], variant=card["variant"],
-                                            kind=card.get("kind"))))
+        self._send(p.Discard(card=p.CardRef(name=card.name, variant=card.variant,
+                                            kind=card.kind)))
 
     @on(CardClicked)
     def _card_clicked(self, event: CardClicked) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
+import msgspec
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer
 
 from net import protocol as p
+from net import views as v
 from net.catalogue import NUGGETS
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
@@ -70,7 +71,7 @@ class NuggetsScreen(TableScreen):
         ("q", "leave the table"),
     ]
 
-    view: reactive[dict | None] = reactive(None, always_update=True)
+    view: reactive[v.NuggetsView | None] = reactive(None, always_update=True)
     selected: reactive[frozenset[int]] = reactive(frozenset())
     advisor_on: reactive[bool] = reactive(True)
 
@@ -123,10 +124,9 @@ class NuggetsScreen(TableScreen):
     def acting_seat(self) -> int | None:
         """The seat this keyboard acts for now, or None when it is someone else's turn."""
         view = self.view
-        if not view or view.get("over"):
+        if view is None or view.over:
             return None
-        current = view.get("current")
-        return current if current in self.my_seats else None
+        return view.current if view.current in self.my_seats else None
 
     def set_seats(self, seats: list[int]) -> None:
         self.my_seats = list(seats)
@@ -135,8 +135,9 @@ class NuggetsScreen(TableScreen):
 
     def _refresh_keys(self) -> None:
         """Redo the footer only when what ``check_action`` answers can change."""
-        view = self.view or {}
-        keys = (bool(self.my_seats), bool(view.get("over")), view.get("phase") == "keep")
+        view = self.view
+        keys = (bool(self.my_seats), view is not None and view.over,
+                view is not None and view.phase == "keep")
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()
@@ -149,15 +150,14 @@ class NuggetsScreen(TableScreen):
         each key only where it does something."""
         if action not in self.PLAY_ACTIONS:
             return True
-        view = self.view or {}
-        if not self.my_seats or view.get("over"):
+        view = self.view
+        if not self.my_seats or (view is not None and view.over):
             return False
-        phase = view.get("phase")
         if action == "advised":
-            return phase == "keep"
+            return view is not None and view.phase == "keep"
         return True
 
-    def show_state(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def show_state(self, view: v.NuggetsView, events: list[v.Event]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:
             self._pending.append(("state", view, events))
@@ -165,43 +165,42 @@ class NuggetsScreen(TableScreen):
         if not self.is_attached:  # torn down (the app is closing): nothing to draw on
             return
         # Peer text: the host cleans names, and we clean them again before display.
-        view = dict(view, players=[clean_text(str(n)) for n in view.get("players", [])])
+        view = msgspec.structs.replace(view, players=[clean_text(n) for n in view.players])
         log = self.query_one(EventLog)
-        log.add_events(events, view.get("players", []))
+        log.add_events(events, view.players)
         for event in events:
-            self._moment_for(event, view.get("players", []))
+            self._moment_for(event, view.players)
         self._hold_bust(events)
         old = self.view
-        if self.hotseat and old is not None and not view.get("over") \
-                and view.get("current") != old.get("current"):
+        if self.hotseat and old is not None and not view.over and view.current != old.current:
             self._hold_keys()
 
-        if old is None or old.get("rolled") != view.get("rolled"):
+        if old is None or old.rolled != view.rolled:
             self.selected = frozenset()
         self.view = view
         self._send_follow_up(view)
 
-    def watch_view(self, view: dict | None) -> None:
+    def watch_view(self, view: v.NuggetsView | None) -> None:
         if view is None or not self._ready:
             return
         dice = self.query_one(DiceTray)
         if self._bust is not None:
             dice.faces = self._bust  # the busting roll, for a beat
         else:
-            dice.faces = tuple(view["rolled"]) if view.get("rolled") is not None else None
-        dice.dice_left = int(view.get("dice_left", 7))
+            dice.faces = tuple(view.rolled) if view.rolled is not None else None
+        dice.dice_left = view.dice_left
         dice.selected = self.selected
         tray = self.query_one(KeptTray)
-        tray.kept = tuple(view.get("kept", ()))
-        tray.value = int(view.get("kept_value", 0))
-        tray.can_steal = bool(view.get("can_steal"))
+        tray.kept = tuple(view.kept)
+        tray.value = view.kept_value
+        tray.can_steal = view.can_steal
         holdings = self.query_one(Holdings)
-        holdings.players = tuple(view.get("players", ()))
-        holdings.holdings = tuple(view.get("holdings", ()))
-        holdings.supply = int(view.get("supply", 0))
-        holdings.current = None if view.get("over") else view.get("current")
+        holdings.players = tuple(view.players)
+        holdings.holdings = tuple(view.holdings)
+        holdings.supply = view.supply
+        holdings.current = None if view.over else view.current
         holdings.mine = frozenset(self.my_seats)
-        holdings.winners = tuple(view.get("winners", ()))
+        holdings.winners = tuple(view.winners)
         self._update_banner()
         self._update_hint()
         self.query_one(AdvisorPanel).view = view
@@ -218,18 +217,17 @@ class NuggetsScreen(TableScreen):
             self.query_one(AdvisorPanel).display = on
 
     def _update_banner(self) -> None:
-        view = self.view or {}
+        view = self.view
         banner = self.query_one(TurnBanner)
-        names = view.get("players", [])
         if banner.has_class("-hotseat") != self.hotseat:
             banner.set_class(self.hotseat, "-hotseat")
-        if self._moment:
+        if self._moment or view is None:
             return
-        if view.get("over"):
-            banner.show("Game over: " + names_line(names, view.get("winners", [])) + " won!",
-                        "-over")
+        names = view.players
+        if view.over:
+            banner.show("Game over: " + names_line(names, view.winners) + " won!", "-over")
             return
-        current = view.get("current", 0)
+        current = view.current
         name = names[current] if 0 <= current < len(names) else "?"
         if self.acting_seat is None:
             banner.show(f"{name}'s turn")
@@ -240,22 +238,22 @@ class NuggetsScreen(TableScreen):
 
     def _update_hint(self) -> None:
         hint = self.query_one(Hint)
-        view = self.view or {}
-        if self.acting_seat is None:
-            hint.text = "" if not view.get("over") else "q leaves the table."
+        view = self.view
+        if view is None or self.acting_seat is None:
+            hint.text = "q leaves the table." if view is not None and view.over else ""
             return
-        phase = view.get("phase")
+        phase = view.phase
         if phase == "roll":
             hint.text = "enter rolls all seven dice."
         elif phase == "keep":
             chosen = self._chosen()
             if not chosen:
-                last = len(view.get("rolled") or []) or 7
+                last = len(view.rolled or []) or 7
                 hint.text = (f"Pick dice (1-{last}, n, l, F2-F5; space: advised), "
                              "enter rolls on, t takes.")
             else:
                 try:
-                    check_keep(view["rolled"], view.get("kept", []), chosen)
+                    check_keep(view.rolled or [], view.kept, chosen)
                 except IllegalAction as error:
                     hint.text = f"Not allowed: {error}."
                 else:
@@ -266,23 +264,22 @@ class NuggetsScreen(TableScreen):
             hint.text = "enter rolls the remaining dice, t takes."
         elif phase == "take":
             hint.text = "All seven dice set aside: t takes" + (
-                ", s steals." if view.get("can_steal") else "."
+                ", s steals." if view.can_steal else "."
             ) + " Then you play a bonus turn."
 
-    def _moment_for(self, event: dict, names: list[str]) -> None:
-        kind = event.get("type")
-        who = names[event["seat"]] if isinstance(event.get("seat"), int) and \
-            0 <= event["seat"] < len(names) else "?"
+    def _moment_for(self, event: v.Event, names: list[str]) -> None:
+        def name(seat: int) -> str:
+            return names[seat] if 0 <= seat < len(names) else "?"
+
         text, cls = "", ""
-        if kind == "bust":
-            text, cls = f"BUST! {who} scores nothing this turn", "-bust"
-        elif kind == "bonus_turn":
-            text, cls = f"All seven dice! {who} plays a bonus turn", "-bonus"
-        elif kind == "stole":
-            victim = event.get("victim")
-            vname = names[victim] if isinstance(victim, int) and 0 <= victim < len(names) else "?"
-            text, cls = f"{who} steals {event.get('amount')} from {vname}!", "-steal"
-        elif kind == "game_over":
+        if isinstance(event, v.Bust):
+            text, cls = f"BUST! {name(event.seat)} scores nothing this turn", "-bust"
+        elif isinstance(event, v.BonusTurn):
+            text, cls = f"All seven dice! {name(event.seat)} plays a bonus turn", "-bonus"
+        elif isinstance(event, v.Stole):
+            text = f"{name(event.seat)} steals {event.amount} from {name(event.victim)}!"
+            cls = "-steal"
+        elif isinstance(event, v.GameOver):
             self.app.bell()
         if text:
             self._show_moment(text, cls)
@@ -300,14 +297,14 @@ class NuggetsScreen(TableScreen):
         self._moment_timer = None
         self._update_banner()
 
-    def _hold_bust(self, events: list[dict]) -> None:
+    def _hold_bust(self, events: list[v.Event]) -> None:
         """A bust: keep the roll that busted on the table for a beat."""
-        if not any(e.get("type") == "bust" for e in events):
+        if not any(isinstance(e, v.Bust) for e in events):
             return
-        rolled = [e for e in events if e.get("type") == "rolled"]
+        rolled = [e for e in events if isinstance(e, v.Rolled)]
         if not rolled:
             return
-        self._bust = tuple(str(f) for f in rolled[-1].get("faces") or ())
+        self._bust = tuple(rolled[-1].faces)
         if self._bust_timer is not None:
             self._bust_timer.stop()
         self._bust_timer = self.set_timer(BUST_SECONDS, self.end_bust)
@@ -340,19 +337,19 @@ class NuggetsScreen(TableScreen):
     # -- intent flows up ----------------------------------------------------------
 
     def _chosen(self) -> list[str]:
-        rolled = (self.view or {}).get("rolled") or []
+        rolled = (self.view.rolled if self.view is not None else None) or []
         return [rolled[i] for i in sorted(self.selected) if i < len(rolled)]
 
     def _send(self, action) -> None:
         self.post_message(SendAction(action))
 
-    def _send_follow_up(self, view: dict) -> None:
+    def _send_follow_up(self, view: v.NuggetsView) -> None:
         follow, self._follow = self._follow, None
         if follow is None or self.acting_seat != follow.seat:
             return
-        if view.get("phase") == "choose":
+        if view.phase == "choose":
             self._send(follow)
-        elif view.get("phase") == "take" and isinstance(follow, p.Stop):
+        elif view.phase == "take" and isinstance(follow, p.Stop):
             self._send(follow)
 
     def _can_act(self) -> bool:
@@ -365,10 +362,10 @@ class NuggetsScreen(TableScreen):
 
     def _advised(self) -> tuple[list[int], p.Roll | p.Stop] | None:
         """The advisor's set-aside (as dice on the table) and what it would do next."""
-        view = self.view or {}
-        rolled = view.get("rolled") or []
-        if view.get("phase") != "keep" or not rolled:
+        view = self.view
+        if view is None or view.phase != "keep" or not view.rolled:
             return None
+        rolled = view.rolled
         keep = advised_keep(view)
         if not keep:
             return None
@@ -378,10 +375,10 @@ class NuggetsScreen(TableScreen):
             if face in wanted:
                 wanted.remove(face)
                 picks.append(i)
-        kept = [*view.get("kept", []), *(f.value for f in keep)]
-        left = int(view.get("dice_left", 7)) - len(keep)
-        after = dict(view, kept=kept, kept_value=score(kept), rolled=None, dice_left=left,
-                     phase="choose" if left else "take")
+        kept = [*view.kept, *(f.value for f in keep)]
+        left = view.dice_left - len(keep)
+        after = msgspec.structs.replace(view, kept=kept, kept_value=score(kept), rolled=None,
+                                        dice_left=left, phase="choose" if left else "take")
         seat = self.acting_seat
         action, victim = advised_next(after)
         rolls_on = left and action == "roll"
@@ -389,10 +386,12 @@ class NuggetsScreen(TableScreen):
         return picks, follow
 
     def _keep_then(self, follow: p.Roll | p.Stop) -> None:
-        view = self.view or {}
+        view = self.view
+        if view is None:
+            return
         chosen = self._chosen()
         try:
-            faces = check_keep(view["rolled"], view.get("kept", []), chosen)
+            faces = check_keep(view.rolled or [], view.kept, chosen)
         except IllegalAction as error:
             self._explain(str(error))
             return
@@ -401,8 +400,8 @@ class NuggetsScreen(TableScreen):
 
     def _explain(self, message: str) -> None:
         """A refused set-aside, with the rules' own words and what would be legal."""
-        view = self.view or {}
-        options = legal_keeps(view.get("rolled") or [], view.get("kept", []))
+        view = self.view
+        options = [] if view is None else legal_keeps(view.rolled or [], view.kept)
         sample = "; ".join(" ".join(f.value for f in keep) for keep in options[:3])
         more = f" (and {len(options) - 3} more)" if len(options) > 3 else ""
         self.query_one(Hint).text = f"Not allowed: {message}. Legal: {sample}{more}."
@@ -413,7 +412,7 @@ class NuggetsScreen(TableScreen):
         self.query_one(Hint).text = f"Refused: {message}"
 
     def action_toggle(self, index: int) -> None:
-        rolled = (self.view or {}).get("rolled")
+        rolled = self.view.rolled if self.view is not None else None
         if self.acting_seat is None or not rolled or index >= len(rolled):
             return
         self.selected = self.selected ^ {index}
@@ -423,7 +422,7 @@ class NuggetsScreen(TableScreen):
         self.action_toggle(event.index)
 
     def action_select_face(self, face: str) -> None:
-        rolled = (self.view or {}).get("rolled")
+        rolled = self.view.rolled if self.view is not None else None
         if self.acting_seat is None or not rolled:
             return
         indices = {i for i, f in enumerate(rolled) if f == face}
@@ -452,7 +451,7 @@ class NuggetsScreen(TableScreen):
     def action_roll(self) -> None:
         if not self._can_act():
             return
-        phase = self.view.get("phase")
+        phase = self.view.phase
         seat = self.acting_seat
         if phase in ("roll", "choose"):
             self._send(p.Roll(seat=seat))
@@ -492,7 +491,7 @@ class NuggetsScreen(TableScreen):
     def action_take(self) -> None:
         if not self._can_act():
             return
-        phase = self.view.get("phase")
+        phase = self.view.phase
         seat = self.acting_seat
         if phase in ("choose", "take"):
             self._send(p.Stop(seat=seat))
@@ -505,8 +504,8 @@ class NuggetsScreen(TableScreen):
         if not self._can_act():
             return
         view = self.view
-        phase = view.get("phase")
-        lassos = view.get("kept", []).count("lasso")
+        phase = view.phase
+        lassos = view.kept.count("lasso")
         if phase == "keep":
             lassos += self._chosen().count("lasso")
         if phase == "roll" or lassos < 3:
@@ -514,9 +513,9 @@ class NuggetsScreen(TableScreen):
                 f"Stealing needs three lassos set aside this turn; you have {lassos}."
             )
             return
-        names = view.get("players", [])
+        names = view.players
         seat = self.acting_seat
-        kept = list(view.get("kept", []))
+        kept = list(view.kept)
         if phase == "keep":
             kept += self._chosen()
         worth = score(kept)
@@ -524,7 +523,7 @@ class NuggetsScreen(TableScreen):
         for s_, name in enumerate(names):
             if s_ == seat:
                 continue
-            has = view["holdings"][s_]
+            has = view.holdings[s_]
             amount = min(worth, has)
             if amount:
                 choices.append((s_, f"take {amount} from {name}: {has} -> {has - amount}"))
@@ -540,7 +539,7 @@ class NuggetsScreen(TableScreen):
             if victim is None:
                 return
             stop = p.Stop(steal_from=victim, seat=seat)
-            if self.view.get("phase") == "keep":
+            if self.view.phase == "keep":
                 self._keep_then(stop)
             else:
                 self._send(stop)

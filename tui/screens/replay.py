@@ -8,13 +8,13 @@ screen sends no actions.
 
 from __future__ import annotations
 
-from typing import Any
-
+import msgspec
 from textual.binding import Binding
 
 from net.catalogue import NUGGETS
 from net.persist import Saved
 from net.text import clean_text
+from net.views import Event, View, to_events, to_view
 from tui.screens.common import with_ids
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
@@ -56,12 +56,13 @@ class Replay:
     def __len__(self) -> int:
         return len(self.steps)
 
-    def view(self, index: int, seat: int | None) -> dict[str, Any]:
+    def view(self, index: int, seat: int | None) -> View:
+        """The view after step ``index``: the rules' dict, typed as a client gets it."""
         _, views = self.steps[index]
-        return views[-1 if seat is None else seat]
+        return to_view(views[-1 if seat is None else seat])
 
-    def events(self, index: int) -> list[dict[str, Any]]:
-        return self.steps[index][0].events
+    def events(self, index: int) -> list[Event]:
+        return to_events(self.steps[index][0].events)
 
 
 class _ReplayControls:
@@ -144,7 +145,7 @@ class NuggetsReplayScreen(_ReplayControls, NuggetsScreen, inherit_bindings=False
             return
         self.my_seats = [] if self.watching is None else [self.watching]
         view = self.replay.view(self.index, self.watching)
-        view = dict(view, players=list(self.replay.names))
+        view = msgspec.structs.replace(view, players=list(self.replay.names))
         self.selected = frozenset()
         self.view = view
         self._log_events(self.query_one(EventLog))

@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.screen import Screen
 
+from net.views import FoolsGoldView, NuggetsView
 from tui.widgets.board import Hint
 from tui.widgets.log import EventLog
 
@@ -31,8 +32,10 @@ class TableScreen(Screen[None]):
     @property
     def finished(self) -> bool:
         """The game (or match) is over: leaving needs no confirmation."""
-        view = self.view or {}
-        return bool(view.get("over") or view.get("winner") is not None)
+        view = self.view
+        if isinstance(view, NuggetsView):
+            return view.over
+        return isinstance(view, FoolsGoldView) and view.winner is not None
 
     def set_seats(self, seats: list[int]) -> None:
         """This connection's seats changed (the host renumbered them)."""

@@ -1,5 +1,9 @@
 """The advisor panel of Gold Nuggets: chances to win and exact odds for the seat to act,
-on public information."""
+on public information.
+
+Views come typed (``net.views.NuggetsView``); the odds of the rules package
+(``nuggets.odds``, ``nuggets.duel``) read the rules' own form of a view, a dict, so each
+function here hands them ``to_plain(view)``."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from net.views import NuggetsView, to_plain
 from nuggets import IllegalAction, duel, odds
 from tui.widgets.board import FitsContent
 
@@ -26,6 +31,7 @@ def _faces(faces) -> str:
 
 
 def _chances(view: dict, kept: list[str] | None = None) -> duel.Chances | None:
+    """``view``: the plain form, for the rules' odds."""
     """Chances to win, or None when they are not available for this game."""
     try:
         return duel.chances(view, kept)
@@ -33,17 +39,17 @@ def _chances(view: dict, kept: list[str] | None = None) -> duel.Chances | None:
         return None
 
 
-def _choice(view: dict, win: duel.Chances | None, stop, roll) -> str:
+def _choice(view: NuggetsView, win: duel.Chances | None, stop, roll) -> str:
     """What to do: by the chance to win when known, else by expected nuggets."""
-    if view.get("phase") == "choose" and odds.stop_wins(
-        view["holdings"], view["current"], view["supply"], view["kept_value"]
+    if view.phase == "choose" and odds.stop_wins(
+        view.holdings, view.current, view.supply, view.kept_value
     ):
         return "stop: it wins the game"
     if win is not None and win.stop is not None:
         if win.roll is not None and win.roll > win.stop:
             return "roll on"
         if win.steal_from is not None:
-            return f"stop, take from {view['players'][win.steal_from]}"
+            return f"stop, take from {view.players[win.steal_from]}"
         return "stop"
     return "roll on" if stop is None or (roll is not None and roll > stop) else "stop"
 
@@ -58,9 +64,10 @@ def _note(win: duel.Chances | None) -> str:
     return f"win %: estimated from duels · {nuggets}"
 
 
-def advised_keep(view: dict):
+def advised_keep(view: NuggetsView):
     """The set-aside the panel recommends on the dice in a "keep" view: the best chance
     to win where it is solved, else the most expected nuggets (None: the roll busts)."""
+    view = to_plain(view)
     try:
         best = duel.best_keep(view)
     except (duel.NotCovered, duel.TableMissing):
@@ -68,9 +75,10 @@ def advised_keep(view: dict):
     return None if best is None else best[0]
 
 
-def advised_next(view: dict) -> tuple[str, int | None]:
+def advised_next(view: NuggetsView) -> tuple[str, int | None]:
     """What the panel recommends in a "choose" or "take" view: ("roll", None) or
     ("stop", seat to take from or None for the supply)."""
+    view = to_plain(view)
     win = _chances(view)
     if win is None:
         return (odds.advise(view).to_dict()["action"] or "stop", None)
@@ -79,7 +87,7 @@ def advised_next(view: dict) -> tuple[str, int | None]:
     return ("stop", win.steal_from)
 
 
-def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
+def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str]:
     """Up to four lines of advice for a view: the chance to win of stopping and of
     rolling on, expected nuggets this turn, bust chance, best set-aside, and a note
     on what the figures leave out.
@@ -87,17 +95,18 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
     In the "keep" phase the figures are for the position after the set-aside with
     the best chance to win (after the player's own selection, when one is legal).
     """
-    phase = view.get("phase")
-    if phase in (None, "over"):
+    phase = view.phase
+    if phase == "over":
         return ["The game is over."]
-    kept = list(view.get("kept", []))
+    plain = to_plain(view)
+    kept = list(view.kept)
     if phase == "keep":
-        rolled = view.get("rolled") or []
+        rolled = view.rolled or []
         most = odds.best_keep(rolled, kept)
         if most is None:
             return ["This roll busts."]
         try:
-            to_win = duel.best_keep(view)
+            to_win = duel.best_keep(plain)
         except (duel.NotCovered, duel.TableMissing):
             to_win = None
         best = most if to_win is None else to_win[0]
@@ -114,12 +123,12 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
                 lines.append("Your selection is not a legal set-aside.")
             else:
                 after = kept + chosen
-                win = _chances(view, after)
+                win = _chances(plain, after)
                 value = None if win is None else max(
                     x for x in (win.stop, win.roll) if x is not None
                 )
                 lines.append(f"Your selection: win {_pct(value)}, expected {_num(mine)}")
-        win = _chances(view, after)
+        win = _chances(plain, after)
         roll = odds.expected_roll(after)
         bust = odds.bust_chance(after) if roll is not None else None
         lines.append(
@@ -128,10 +137,10 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
         )
         lines.append(_note(win))
         return lines
-    win = _chances(view)
+    win = _chances(plain)
     if phase == "take":
         victim = "" if win is None or win.steal_from is None else (
-            f", from {view['players'][win.steal_from]}"
+            f", from {view.players[win.steal_from]}"
         )
         return [
             f"All seven set aside: take now{victim} (win {_pct(win and win.stop)}), "
@@ -152,7 +161,7 @@ def advice_lines(view: dict, chosen: list[str] | None = None) -> list[str]:
 class AdvisorPanel(FitsContent, Widget):
     """Shows `advice_lines` for the current view; `a` toggles it."""
 
-    view: reactive[dict | None] = reactive(None, always_update=True)
+    view: reactive[NuggetsView | None] = reactive(None, always_update=True)
     chosen: reactive[tuple[str, ...]] = reactive(())
 
     def render(self) -> Text:

@@ -8,6 +8,7 @@ from textual.events import Click
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from net.views import Card, FoolsGoldView
 from tui import glyphs
 from tui.messages import CardClicked
 from tui.widgets.board import FitsContent
@@ -21,15 +22,15 @@ LOOK_COLOURS = ("#d8b35a", "#7fb3d5", "#c39bd3", "#82c99a", "#e59866", "#f1948a"
                 "#76d7c4", "#f7dc6f")
 
 
-def card_key(card: dict) -> tuple[str, str]:
-    return str(card.get("name", "")), str(card.get("variant", ""))
+def card_key(card: Card) -> tuple[str, str]:
+    return card.name, card.variant
 
 
-def place(slots: list[dict | None], hand: list[dict]) -> tuple[list[dict | None], int | None]:
+def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None], int | None]:
     """Cards into stable slots: a card keeps its slot while it stays in the hand, and a new
     one takes the first free slot. Returns the slots and the new card's slot (or None)."""
     left = list(hand)
-    placed: list[dict | None] = []
+    placed: list[Card | None] = []
     for card in slots:
         match = next((i for i, c in enumerate(left)
                       if card is not None and card_key(c) == card_key(card)), None)
@@ -61,13 +62,12 @@ def assign_looks(looks: dict[str, int], names: list[str]) -> dict[str, int]:
     return kept
 
 
-def progress(hand: list[dict]) -> list[tuple[str, int, int]]:
+def progress(hand: list[Card]) -> list[tuple[str, int, int]]:
     """(name, cards held, cards a set needs), closest to a set first."""
     need = {"animal": 3, "prospector": 5}
     counts: dict[str, list[int]] = {}
     for card in hand:
-        entry = counts.setdefault(str(card.get("name", "?")),
-                                  [0, need.get(str(card.get("kind")), 3)])
+        entry = counts.setdefault(card.name, [0, need[card.kind]])
         entry[0] += 1
     rows = [(name, have, needed) for name, (have, needed) in counts.items()]
     return sorted(rows, key=lambda r: (r[2] - r[1], -r[1], r[0]))
@@ -83,17 +83,17 @@ class HandView(Widget):
 
     COMPONENT_CLASSES = {"hand--frozen", "hand--empty", "hand--fresh"}
 
-    hand: reactive[tuple[dict, ...] | None] = reactive(None)
+    hand: reactive[tuple[Card, ...] | None] = reactive(None)
     frozen: reactive[bool] = reactive(False)
     ascii_mode: reactive[bool] = reactive(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.slots: list[dict | None] = []
+        self.slots: list[Card | None] = []
         self.fresh: int | None = None
         self.looks: dict[str, int] = {}
 
-    def watch_hand(self, old: tuple[dict, ...] | None, hand: tuple[dict, ...] | None) -> None:
+    def watch_hand(self, old: tuple[Card, ...] | None, hand: tuple[Card, ...] | None) -> None:
         if hand is None:
             self.slots, self.fresh, self.looks = [], None, {}
             return
@@ -103,9 +103,9 @@ class HandView(Widget):
             self.fresh = None  # a new deal: nothing is "just drawn"
         elif fresh is not None or len(before) != len(hand):
             self.fresh = fresh  # a card came or went: the mark follows the newest
-        self.looks = assign_looks(self.looks, [str(c.get("name", "")) for c in hand])
+        self.looks = assign_looks(self.looks, [c.name for c in hand])
 
-    def card_at(self, index: int) -> dict | None:
+    def card_at(self, index: int) -> Card | None:
         """The card under key ``index + 1``, or None for an empty slot."""
         return self.slots[index] if 0 <= index < len(self.slots) else None
 
@@ -122,7 +122,7 @@ class HandView(Widget):
                 pictures.append((glyphs.empty_slot_lines(ascii_mode=self.ascii_mode,
                                                          key=str(i + 1)), None))
                 continue
-            name = str(card.get("name", ""))
+            name = card.name
             look = self.looks.get(name, glyphs.name_look(name))
             lines = glyphs.card_lines(card, ascii_mode=self.ascii_mode, key=str(i + 1),
                                       look=look, have=held.get(name),
@@ -150,12 +150,12 @@ class HandView(Widget):
             self.post_message(CardClicked(index))
 
 
-def grab_gaps(grabbed: list) -> list[tuple[int, int]]:
+def grab_gaps(grabbed: list[tuple[int, float]]) -> list[tuple[int, int]]:
     """(seat, milliseconds after the first grab) in grab order."""
     if not grabbed:
         return []
-    first = float(grabbed[0][1])
-    return [(int(seat), round((float(at) - first) * 1000)) for seat, at in grabbed]
+    first = grabbed[0][1]
+    return [(seat, round((at - first) * 1000)) for seat, at in grabbed]
 
 
 class Seats(FitsContent, Widget):
@@ -163,30 +163,30 @@ class Seats(FitsContent, Widget):
 
     COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab"}
 
-    view: reactive[dict | None] = reactive(None, always_update=True)
+    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
     ascii_mode: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
         view = self.view
-        if not view:
+        if view is None:
             return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"{'':2}{'player':<15}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
-        gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.get("grabbed") or [])))
-        scores = view.get("scores") or []
-        deltas = view.get("deltas")
-        for seat in range(int(view.get("players", 0))):
+        gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.grabbed)))
+        scores = view.scores
+        deltas = view.deltas
+        for seat in range(view.players):
             name = self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
             style = ""
-            if seat == view.get("seat"):
+            if seat == view.seat:
                 style = self.get_component_rich_style("seats--me")
-            start = seat == view.get("start")
+            start = seat == view.start
             out.append(("S " if self.ascii_mode else "● ") if start else "  ", style)
             out.append(name[:14].ljust(15), style)  # literal text, never markup
-            hand = view["hand_sizes"][seat] if seat < len(view.get("hand_sizes", [])) else 0
-            incoming = view.get("incoming_sizes", [])
+            hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
+            incoming = view.incoming_sizes
             inc = incoming[seat] if seat < len(incoming) else 0
             score = scores[seat] if seat < len(scores) else 0
             out.append(f"{hand:>4}{inc:>3}{score:>4} ", style)
@@ -195,11 +195,11 @@ class Seats(FitsContent, Widget):
                 nug = "$" if self.ascii_mode else "◆"
                 out.append(f"{nug}#{order + 1} +{ms}ms" if order else f"{nug}#1 first",
                            self.get_component_rich_style("seats--grab"))
-            if view.get("caller") == seat:
+            if view.caller == seat:
                 out.append(" called", self.get_component_rich_style("seats--grab"))
             if deltas is not None and seat < len(deltas) and deltas[seat]:
                 out.append(f" ({deltas[seat]:+d})", "bold")
-            if seat < int(view.get("players", 0)) - 1:
+            if seat < view.players - 1:
                 out.append("\n")
         return self.fit(out)
 
@@ -209,50 +209,48 @@ class Piles(FitsContent, Widget):
 
     COMPONENT_CLASSES = {"piles--incoming"}
 
-    view: reactive[dict | None] = reactive(None, always_update=True)
+    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
     ascii_mode: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
         view = self.view
-        if not view:
+        if view is None:
             return self.fit(Text(""))
         out = Text(overflow="fold")
-        seat = view.get("seat")
-        incoming = view.get("incoming_sizes") or []
-        if isinstance(seat, int) and seat < len(incoming):
+        seat = view.seat
+        incoming = view.incoming_sizes
+        if seat is not None and seat < len(incoming):
             # up to 22 cards can wait there: the one pile a player must watch
             out.append(f"Your incoming {incoming[seat]:>2}\n",
                        self.get_component_rich_style("piles--incoming"))
-        out.append(f"Draw pile  {view.get('draw_pile', 0):>3}\n")
-        out.append(f"Trash pile {view.get('trash_pile', 0):>3}\n")
-        left = int(view.get("nuggets_left", 0))
-        taken = len(view.get("grabbed") or [])
+        out.append(f"Draw pile  {view.draw_pile:>3}\n")
+        out.append(f"Trash pile {view.trash_pile:>3}\n")
+        left = view.nuggets_left
+        taken = len(view.grabbed)
         full, empty = ("$", ".") if self.ascii_mode else ("◆", "◇")
         out.append(f"Nuggets left {left:>2}\n")
         out.append(full * left + empty * taken)
-        if view.get("round_no"):
-            out.append(f"\nRound {view['round_no']}")
+        if view.round_no:
+            out.append(f"\nRound {view.round_no}")
         return self.fit(out)
 
 
 class Reveal(FitsContent, Widget):
     """After a call: the grabber's hand, face up, and whether it holds a set."""
 
-    view: reactive[dict | None] = reactive(None, always_update=True)
+    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
 
     def render(self) -> Text:
-        view = self.view or {}
-        revealed = view.get("revealed")
+        view = self.view
         out = Text(overflow="fold")
-        if not revealed:
+        if view is None or not view.revealed:
             return self.fit(out)
-        if revealed:
-            grabbed = view.get("grabbed") or []
-            seat = grabbed[0][0] if grabbed else None
-            who = self.names[seat] if isinstance(seat, int) and seat < len(self.names) else "?"
-            out.append(who)
-            out.append("'s hand: ")
-            out.append(", ".join(f"{c.get('name')} {c.get('variant')}" for c in revealed))
-            out.append("  - a set!" if view.get("revealed_set") else "  - no set!", "bold")
+        grabbed = view.grabbed
+        seat = grabbed[0][0] if grabbed else None
+        who = self.names[seat] if seat is not None and seat < len(self.names) else "?"
+        out.append(who)
+        out.append("'s hand: ")
+        out.append(", ".join(f"{c.name} {c.variant}" for c in view.revealed))
+        out.append("  - a set!" if view.revealed_set else "  - no set!", "bold")
         return self.fit(out, wraps=True)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widget import Widget
 
+from net.views import Event
 from tui.describe import describe
 
 MAX_LINES = 500
@@ -25,7 +26,7 @@ class EventLog(Widget):
         super().__init__(**kwargs)
         self.lines: deque[Text] = deque(maxlen=MAX_LINES)
 
-    def add_events(self, events: Sequence[dict], names: Sequence[str]) -> None:
+    def add_events(self, events: Sequence[Event], names: Sequence[str]) -> None:
         for event in events:
             self.lines.append(Text(describe(event, names)))
         if events:
