@@ -136,6 +136,12 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     # every table is saved after every change (net.persist), so --resume can restore it
     store = None if args.no_save else persist.Store.default("tables", report=say)
     saves: list[persist.Saved] = []
+    if store is not None:
+        try:
+            store.check()  # a damaged database is named here, and kept as it was
+        except persist.SaveError as exc:
+            print(f"{prog}: {exc}. `{prog} --no-save` hosts without saves.", file=sys.stderr)
+            return 1
     if args.resume:
         saves, problems = persist.load_all(store or persist.Store.default("tables"))
         for problem in problems:
@@ -148,7 +154,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
               f"`{prog} --resume` restores them.")  # fmt: skip
     lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say)
     for problem in lan.problems:
-        print(f"{prog}: not restored: {problem}. The file is kept.", file=sys.stderr)
+        print(f"{prog}: not restored: {problem}. The save is kept.", file=sys.stderr)
     restored = [table for table, _ in lan.restored]
     table = None
     if args.game is not None:

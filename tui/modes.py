@@ -173,8 +173,10 @@ def abandon(saves: list[Any]) -> None:
 
     store = persist.Store.default("tables")
     for saved in saves:
-        if saved.path is not None:
-            store.abandon(saved.path)
+        try:
+            store.abandon(saved)
+        except persist.SaveError:
+            pass  # the database cannot be written: the save stays as it was
 
 
 async def lan_host(launch: Launch, game: str | None, saves: Any = ()) -> Session:

@@ -20,10 +20,30 @@ One idea a module:
 - ``legacy``: the file-based saves of versions 1 to 3: reading them, importing them.
 """
 
-from net.saves.errors import SaveError
-from net.saves.replay import Step
-from net.saves.saved import Saved
-from net.saves.store import KINDS, Kept, Store, load_all, resume_time, resumed_clock
+from __future__ import annotations
 
-__all__ = ["KINDS", "Kept", "SaveError", "Saved", "Step", "Store", "load_all", "resume_time",
-           "resumed_clock"]  # fmt: skip
+import importlib
+from typing import Any
+
+# names -> the module that owns them; imported when first asked for, so that
+# ``net.saves.cli`` (argparse only) and ``net.saves.errors`` stay light to import
+_OWNERS = {
+    "SaveError": "errors",
+    "Step": "replay",
+    "Saved": "saved",
+    "KINDS": "store",
+    "Kept": "store",
+    "Store": "store",
+    "load_all": "store",
+    "open_game": "store",
+    "resume_time": "store",
+    "resumed_clock": "store",
+}
+__all__ = sorted(_OWNERS)
+
+
+def __getattr__(name: str) -> Any:
+    owner = _OWNERS.get(name)
+    if owner is None:
+        raise AttributeError(f"module 'net.saves' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"net.saves.{owner}"), name)

@@ -161,9 +161,12 @@ class Saved:
         """Every step with the views after it (``net.saves.replay.steps``)."""
         return replay.steps(self.doc, self.where)
 
-    def export(self) -> bytes:
-        """The one-file record (the whole log inline; ``motherlode export``)."""
+    def export(self, *, tokens: bool = True) -> bytes:
+        """The one-file record (the whole log inline; ``motherlode export``). Without
+        ``tokens`` the members' secrets are blank: a shared record takes no seat."""
         head = {k: v for k, v in self.raw.items() if k not in ("history", "log")}
+        if not tokens:
+            head["members"] = [{**m, "secret": ""} for m in head.get("members", [])]
         head["history"], head["log"] = None, []  # log last: the moves go in there
         entries = (documents.ENCODER.encode(e) for e in self.doc.log)
         return b"".join(documents.record_chunks(documents.ENCODER.encode(head), entries))

@@ -567,3 +567,23 @@ def _same_people(one: Saved, other: Saved) -> bool:
     """Whether two saves share a person (a whole token: ids alone repeat across hosts)."""
     return bool({(m.id, m.secret) for m in one.doc.members}
                 & {(m.id, m.secret) for m in other.doc.members})  # fmt: skip
+
+
+def open_game(target: str, store: Store | None = None) -> Saved:
+    """A game to replay or export: a record file at ``target``, or the saved game whose
+    id is ``target`` (or begins with it, if only one does). Raises SaveError with a
+    message for a person: no such file or game, several games, a damaged one."""
+    path = Path(target)
+    if path.is_file():
+        return Saved.load(path)
+    store = store or Store.default("tables")
+    matches = store.find(target) if target else []
+    if target in matches:
+        matches = [target]
+    if not matches:
+        raise SaveError(f"no file and no saved game {target!r} (`motherlode stats` and the "
+                        "app's Replays list the games kept)")  # fmt: skip
+    if len(matches) > 1:
+        listed = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise SaveError(f"{len(matches)} saved games begin with {target!r}: {listed}")
+    return store.load(matches[0])
