@@ -107,14 +107,17 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
             parser.error(f"solo: {args.game} takes 1 to {most} bots, not {bots}")
         return ("solo", args.game, bots)
     if args.command == "replay":
-        from net.saves import SaveError
-        from net.saves.store import open_game
+        from pathlib import Path
+
+        seat = None if args.seat is None else args.seat - 1
+        if Path(args.file).is_file():
+            return ("replay", args.file, seat)  # read by the app: a bad file gets a message
+        from net.saves import SaveError, open_game
 
         try:
-            saved = open_game(args.file)
+            return ("replay", open_game(args.file), seat)
         except SaveError as error:
             parser.error(f"replay: {error}")
-        return ("replay", saved, None if args.seat is None else args.seat - 1)
     if args.command == "served":
         return ("served", args.host, args.port, args.control, args.name is not None)
     return ("menu",)

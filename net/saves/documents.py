@@ -13,6 +13,7 @@ import hashlib
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -155,6 +156,46 @@ def check(raw: Any, where: str) -> Document:
     elif doc.game is None or doc.snapshot is None:
         raise SaveError(f"{where} is damaged: a {doc.status} game without its game or snapshot")
     return doc
+
+
+def read_file(path: Path) -> tuple[Document, dict[str, Any]]:
+    """Read a record file, or an old save with its history file; raises SaveError
+    naming the file and the reason, and changes nothing."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+    doc, raw = parse(data, str(path))
+    if doc.history is not None:  # a version 2 or 3 save of a long game
+        doc.log = _history(path, doc.id, doc.history) + doc.log
+        doc.history = None
+    return doc, raw
+
+
+def _history(path: Path, ident: str, history: History) -> list[Entry]:
+    """The early moves in a save's history file: at least the committed bytes, with
+    their hash (a torn append past them is ignored)."""
+    where = str(path)
+    if history.file != f"{ident}.history":
+        raise SaveError(f"{where} names a history file {history.file!r} that is not its own")
+    source = path.parent / history.file
+    try:
+        with open(source, "rb") as f:
+            data = f.read(history.bytes)
+    except OSError as exc:
+        raise SaveError(
+            f"{where} keeps its early moves in {source}, which cannot be read: "
+            f"{exc.strerror or exc}"
+        ) from None
+    if len(data) < history.bytes or hashlib.sha256(data).hexdigest() != history.sha256:
+        raise SaveError(f"{where} does not match its history file {source} (damaged or cut short)")
+    try:
+        entries = [msgspec.json.decode(line, type=Entry) for line in data.splitlines()]
+    except msgspec.MsgspecError as exc:
+        raise SaveError(f"{source} is damaged: {exc}") from None
+    if len(entries) != history.entries:
+        raise SaveError(f"{source} holds {len(entries)} moves; its save says {history.entries}")
+    return entries
 
 
 # ---------------------------------------------------------------------------

@@ -17,15 +17,10 @@ live save was written) is only moved aside.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import sqlite3
 from pathlib import Path
 
-import msgspec
-
-from net.saves import documents
-from net.saves.documents import Entry, History
 from net.saves.errors import SaveError
 from net.saves.saved import Saved
 
@@ -33,47 +28,6 @@ from net.saves.saved import Saved
 # whose game was archived before a crash removed it is the one set aside
 FOLDERS = {"games": None, "tables": "tables", "hotseat": "hotseat", "solo": "solo"}
 IMPORTED = "imported"
-
-
-def read_file(path: Path) -> Saved:
-    """Read a record or an old save file (its history file too); raises SaveError
-    naming the file and the reason, and changes nothing."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
-    doc, raw = documents.parse(data, str(path))
-    saved = Saved(doc, raw, str(path), path)
-    if doc.history is not None:
-        doc.log = _history(path, doc.id, doc.history) + doc.log
-        doc.history = None
-    return saved
-
-
-def _history(path: Path, ident: str, history: History) -> list[Entry]:
-    """The early moves in a save's history file: at least the committed bytes, with
-    their hash (a torn append past them is ignored)."""
-    where = str(path)
-    if history.file != f"{ident}.history":
-        raise SaveError(f"{where} names a history file {history.file!r} that is not its own")
-    source = path.parent / history.file
-    try:
-        with open(source, "rb") as f:
-            data = f.read(history.bytes)
-    except OSError as exc:
-        raise SaveError(
-            f"{where} keeps its early moves in {source}, which cannot be read: "
-            f"{exc.strerror or exc}"
-        ) from None
-    if len(data) < history.bytes or hashlib.sha256(data).hexdigest() != history.sha256:
-        raise SaveError(f"{where} does not match its history file {source} (damaged or cut short)")
-    try:
-        entries = [msgspec.json.decode(line, type=Entry) for line in data.splitlines()]
-    except msgspec.MsgspecError as exc:
-        raise SaveError(f"{source} is damaged: {exc}") from None
-    if len(entries) != history.entries:
-        raise SaveError(f"{source} holds {len(entries)} moves; its save says {history.entries}")
-    return entries
 
 
 def pending(root: Path) -> bool:
@@ -96,7 +50,7 @@ def import_files(conn: sqlite3.Connection, root: Path, add) -> list[str]:
             if path.name.startswith("."):
                 continue
             try:
-                saved = read_file(path)
+                saved = Saved.load(path)
             except SaveError as exc:
                 problems.append(f"{exc}. The file is kept; move it away to silence this.")
                 continue

@@ -42,9 +42,8 @@ class Saved:
     def load(cls, path: Path | str) -> Saved:
         """Read a record file (an export, or an old save with its history file);
         raises SaveError naming the file and the reason."""
-        from net.saves.legacy import read_file
-
-        return read_file(Path(path))
+        path = Path(path)
+        return cls(*documents.read_file(path), str(path), path)
 
     @classmethod
     def parse(cls, data: bytes, where: str = "the save") -> Saved:
