@@ -39,6 +39,9 @@ from net.saves.errors import SaveError
 FILE = "motherlode.db"
 SCHEMA_VERSION = 1
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while commits come in
+# a write-ahead log past this is restarted: a checkpoint that holds off the writer for
+# the frames since the last one (see Checkpointer), and the file cut back to it
+WAL_LIMIT = 16 << 20
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write (a second app)
 
 SCHEMA = """
@@ -54,8 +57,8 @@ CREATE TABLE saves (
     saved_wall REAL NOT NULL,   -- the wall clock's
     doc BLOB NOT NULL           -- the save document without its log (JSON)
 );
-CREATE INDEX saves_by_kind ON saves (kind, status, saved_wall);
-CREATE INDEX saves_by_status ON saves (status, saved_wall);
+CREATE INDEX saves_by_kind ON saves (kind, status);  -- no time in it: a commit that
+CREATE INDEX saves_by_status ON saves (status);     -- changes no status leaves them be
 CREATE TABLE moves (
     save TEXT NOT NULL,
     n INTEGER NOT NULL,         -- 0, 1, 2, ... in play order
@@ -144,6 +147,7 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
         raise refusal(path, f"cannot use a write-ahead log (journal mode {mode})")
     conn.execute("PRAGMA synchronous=NORMAL")  # see the module docstring
     conn.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer does it, off the loop
+    conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
     if version == 0:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -170,6 +174,7 @@ class Checkpointer:
         self._connections: dict[Path, tuple[sqlite3.Connection, float]] = {}
         self._wake = threading.Event()
         self.checkpoints = 0  # figures
+        self.restarts = 0
         self._thread = threading.Thread(target=self._run, name="saves-checkpoint", daemon=True)
         self._thread.start()
 
@@ -206,11 +211,20 @@ class Checkpointer:
                 conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                        timeout=BUSY_TIMEOUT)  # fmt: skip
                 conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             else:
                 conn = held[0]
             self._connections[path] = (conn, now)
+            # copy the log into the database, never holding off the loop's commits
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             self.checkpoints += 1
+            wal = path.with_name(path.name + "-wal")
+            if wal.exists() and wal.stat().st_size > WAL_LIMIT:
+                # commits all along: the log never came back to its start. Restart it:
+                # this holds off the writer while the few frames since the checkpoint
+                # above are copied and synced (a commit waits that long, rarely)
+                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+                self.restarts += 1
         except sqlite3.Error:
             # another process holds it, or it went away: the next commit asks again,
             # and SQLite checkpoints when the last connection closes

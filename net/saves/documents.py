@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -271,7 +270,7 @@ def _table(table: Table) -> dict[str, Any]:
     return {
         "name": table.name,
         "game": table.game,
-        "settings": asdict(table.settings),
+        "settings": dict(vars(table.settings)),  # plain values: a shallow copy will do
         "games_played": table.games_played,
     }
 

@@ -27,7 +27,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -364,7 +364,7 @@ class Store:
             table.games_played,
             id(table.owner),
             tuple((s.name, s.kind, id(s.member), s.difficulty) for s in table.seats),
-            tuple(asdict(table.settings).values()),
+            tuple(vars(table.settings).values()),
         )
 
     @staticmethod
