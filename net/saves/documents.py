@@ -32,6 +32,7 @@ VERSION = 3
 # exported record is one with its whole log inline, as a finished game's file was.
 READABLE = (1, 2, 3)
 STATUSES = ("playing", "finished", "abandoned", "lobby")
+DIGEST_EVERY = 16  # moves between two digests of every seat's view in a live save
 ENCODER = msgspec.json.Encoder()
 
 
@@ -84,6 +85,9 @@ class Snapshot(msgspec.Struct):
     over: bool
     public: dict[str, Any]
     digest: str
+    # the moves after which ``digest`` was taken, when fewer than ``entries`` (a live
+    # save takes it every DIGEST_EVERY moves: it costs every seat's view)
+    digest_entries: int | None = None
 
 
 class Entry(msgspec.Struct):
@@ -202,13 +206,25 @@ def _history(path: Path, ident: str, history: History) -> list[Entry]:
 
 
 def game_document(
-    table: Table, ident: str, game: dict[str, Any], now: float, status: str
-) -> dict[str, Any]:
+    table: Table, ident: str, game: dict[str, Any], now: float, status: str,
+    taken: tuple[int, str] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """The document of the table's current game without its log (the database keeps
-    the moves). ``game`` is the fixed part: players, seed, first player, start."""
+    the moves). ``game`` is the fixed part: players, seed, first player, start.
+    ``taken`` is an earlier digest of the views (moves then, digest) to keep; None
+    takes one now."""
     driver = table.driver
     assert driver is not None and table.seed is not None
     players = game["players"]
+    snapshot: dict[str, Any] = {
+        "entries": table.moves,
+        "over": driver.over,
+        "public": driver.view(None),
+    }
+    if taken is None or taken[0] == table.moves:
+        snapshot["digest"] = taken[1] if taken else digest(driver, len(players))
+    else:
+        snapshot["digest"], snapshot["digest_entries"] = taken[1], taken[0]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -222,12 +238,7 @@ def game_document(
         "members": _members(table.seats),
         "owner": None if table.owner is None else table.owner.id,
         "game": game,
-        "snapshot": {
-            "entries": table.moves,
-            "over": driver.over,
-            "public": driver.view(None),
-            "digest": digest(driver, len(players)),
-        },
+        "snapshot": snapshot,
         "history": None,
         "log": [],  # last: the record splices the moves in here
     }

@@ -91,9 +91,13 @@ def replay(
     if not seed_matches(game.seed, game.seed_hash):
         raise SaveError(f"{where} does not replay: the seed does not match its hash")
     driver = new_driver(doc, where)
+    snap = doc.snapshot
+    early = snap.digest_entries if snap is not None and upto is None else None
     events = driver.start(game.started_at)
     if on_step is not None:
         on_step(driver, Step(0, game.started_at, "host", None, None, events))
+    if early == 0:
+        _check_digest(doc, driver, where)
     entries = doc.log if upto is None else doc.log[:upto]
     for n, entry in enumerate(entries, 1):
         try:
@@ -110,6 +114,8 @@ def replay(
             raise SaveError(f"{where} does not replay: move {n} gives other events")
         if on_step is not None:
             on_step(driver, Step(n, entry.at, entry.by, seat, entry.action, events))
+        if n == early:
+            _check_digest(doc, driver, where)
     if upto is None:
         check_snapshot(doc, driver, where)
     return driver
@@ -122,11 +128,19 @@ def check_snapshot(doc: Document, driver: Driver, where: str) -> None:
     if snap.entries != len(doc.log):
         raise SaveError(f"{where} is inconsistent: {len(doc.log)} moves, "
                         f"but the snapshot was taken after {snap.entries}")  # fmt: skip
-    if (
-        as_json(driver.view(None)) != snap.public
-        or driver.over != snap.over
-        or digest(driver, len(doc.game.players)) != snap.digest
-    ):
+    if snap.digest_entries is not None and not 0 <= snap.digest_entries <= snap.entries:
+        raise SaveError(f"{where} is inconsistent: its digest was taken after "
+                        f"{snap.digest_entries} of {snap.entries} moves")  # fmt: skip
+    if as_json(driver.view(None)) != snap.public or driver.over != snap.over:
+        raise SaveError(f"{where} does not replay: the game differs from its snapshot")
+    if snap.digest_entries is None:
+        _check_digest(doc, driver, where)
+
+
+def _check_digest(doc: Document, driver: Driver, where: str) -> None:
+    """Every seat's view (the private state) as the snapshot's digest says."""
+    assert doc.snapshot is not None and doc.game is not None
+    if digest(driver, len(doc.game.players)) != doc.snapshot.digest:
         raise SaveError(f"{where} does not replay: the game differs from its snapshot")
 
 

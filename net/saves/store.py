@@ -64,6 +64,7 @@ class _Game:
     tally: Tally
     key: tuple = ()
     written: int = 0  # moves committed
+    taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
     stored: bool = False  # its row exists
     done: bool = False  # finished (or left): the next game gets a new save
 
@@ -210,6 +211,7 @@ class Store:
             key=self._key(table),
             written=save.moves,
             stored=True,
+            taken=_taken(save),
         )
 
     @staticmethod
@@ -249,8 +251,10 @@ class Store:
         if record.done:
             return False  # this game is over and kept; the next one gets a new save
         key = self._key(table)
-        if key == record.key:
+        if key == record.key and table.moves:
             return True
+        # (before the first move the key cannot tell the deal from the table just
+        # before it, so every change then is committed: the views of the deal too)
         driver = table.driver
         assert driver is not None
         finished = driver.over or table.phase != "playing"
@@ -258,8 +262,12 @@ class Store:
         tally = record.tally.copy()
         for entry in new:
             tally.step(driver, entry["events"])
+        taken = record.taken
+        if (finished or taken is None or not table.moves
+                or table.moves - taken[0] >= documents.DIGEST_EVERY):
+            taken = (table.moves, documents.digest(driver, len(record.game["players"])))
         document = documents.game_document(
-            table, record.id, record.game, now, "finished" if finished else "playing"
+            table, record.id, record.game, now, "finished" if finished else "playing", taken
         )
         lobby = self._lobby_change(table, now) if finished and self.lobbies else None
         first, was_stored = record.written, record.stored
@@ -281,7 +289,7 @@ class Store:
 
         self._commit(work, len(new))
         record.written = table.moves
-        record.tally = tally
+        record.tally, record.taken = tally, taken
         record.key, record.stored, record.done = key, True, finished
         table.forget(len(table.log))  # committed: the table needs none of them
         if not was_stored and not finished:
@@ -480,6 +488,14 @@ class Store:
     def stats(self, name: str | None = None, *, bots: bool = False) -> list[PlayerStats]:
         """Every player's figures per game, or one player's (``net.saves.stats``)."""
         return self._read(lambda conn: players(conn, name, bots=bots))
+
+
+def _taken(save: Saved) -> tuple[int, str] | None:
+    """The digest a save's snapshot holds, and the moves it was taken after."""
+    snap = save.doc.snapshot
+    if snap is None:
+        return None
+    return (snap.entries if snap.digest_entries is None else snap.digest_entries, snap.digest)
 
 
 def _row(document: dict[str, Any], kind: str, moves: int) -> tuple[Any, ...]:

@@ -21,6 +21,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.saves import Saved, SaveError, Store
 from net.saves.documents import digest
+from net.table import Settings, Table
 
 from .harness import Raw, drive, greedy_nuggets, settle
 
@@ -303,6 +304,9 @@ async def test_damaged_saves_are_refused_with_a_reason_and_kept(store_dir):
     def seed(doc):
         doc["game"]["seed"] = "other"
 
+    def digest_of_views(doc):  # taken every few moves in a live save: checked there
+        doc["snapshot"]["digest"] = "0" * 64
+
     def version(doc):
         doc["version"] = 99
 
@@ -316,6 +320,7 @@ async def test_damaged_saves_are_refused_with_a_reason_and_kept(store_dir):
         "wrong version": (_tamper(good_doc, version), "format version 99"),
         "other snapshot": (_tamper(good_doc, snapshot), "differs from its snapshot"),
         "other seed": (_tamper(good_doc, seed), "seed does not match"),
+        "other digest": (_tamper(good_doc, digest_of_views), "differs from its snapshot"),
     }
     moves = {
         "other events": ("UPDATE moves SET entry = ? WHERE save = ? AND n = 1",
@@ -446,6 +451,30 @@ async def test_a_failing_disk_is_reported_once_and_the_game_goes_on(store_dir):
     await drive(clock, lambda: table.phase == "over")
     await host.close()
     assert len([r for r in reports if "cannot save" in r]) == 1
+
+
+def test_a_crash_after_the_deal_and_before_the_first_move_restores(store_dir):
+    """The deal changes the game without a move: its views go out only once it is
+    committed, and a save from then restores (with the file-based saves it held the
+    table from just before the deal, and was refused as not matching its snapshot)."""
+    table = Table("Camp", "foolsgold", Settings(seats=3, seed="deal", bot_pace=0.5))
+    sent = []
+    store = Store(store_dir, "solo")
+
+    def save(t, now) -> None:
+        store.touched(t, now)
+        (ident,) = store.unfinished() or (None,)
+        if t.driver is not None and ident is not None:
+            sent.append(store.load(ident).doc.snapshot.public)
+
+    table.on_change = save
+    for _ in range(3):
+        table.add_bot()
+    table.start(0.0)
+    assert table.moves == 0 and sent[-1] == json.loads(json.dumps(table.driver.view(None)))
+    (ident,) = store.unfinished()
+    restored = store.load(ident).restore(0.0)
+    assert _digest(restored) == _digest(table)
 
 
 async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
