@@ -81,6 +81,7 @@ async def child(args: argparse.Namespace) -> None:
         "late": late, "touched": touched, "matches": matches, "commits": moves,
         "checkpoints": Checkpointer.get().checkpoints if store is not None else 0,
         "restarts": Checkpointer.get().restarts if store is not None else 0,
+        "restart_ms": [round(t * 1000, 1) for t in Checkpointer.get().restart_seconds],
         "wal": max((f.stat().st_size for f in Path(args.dir).glob("*-wal")), default=0),
     }))  # fmt: skip
 
@@ -125,7 +126,8 @@ def main() -> None:
           f"loop time per committed change p50 {pct(touched, 0.5) * 1000:.3f} ms, "
           f"p99 {pct(touched, 0.99) * 1000:.3f} ms, max {max(touched) * 1000:.1f} ms; "
           f"{on['checkpoints']} checkpoints on the background thread ({on['restarts']} "
-          f"restarting the log); log {on['wal'] / 2**20:.1f} MiB, database and log "
+          f"restarting the log, {on['restart_ms']} ms each); log "
+          f"{on['wal'] / 2**20:.1f} MiB, database and log "
           f"{size / 2**20:.1f} MiB at the end")  # fmt: skip
     print(f"late p99, saves on / off: {lates['on'] / lates['off']:.2f}")
 
