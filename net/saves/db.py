@@ -28,6 +28,7 @@ seeds)::
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import threading
@@ -35,6 +36,8 @@ import time
 from pathlib import Path
 
 from net.saves.errors import SaveError
+
+log = logging.getLogger(__name__)
 
 FILE = "motherlode.db"
 SCHEMA_VERSION = 1
@@ -172,6 +175,7 @@ class Checkpointer:
 
     def __init__(self) -> None:
         self._dirty: set[Path] = set()
+        self._guard = threading.Lock()
         self._connections: dict[Path, tuple[sqlite3.Connection, float]] = {}
         self._wake = threading.Event()
         self.checkpoints = 0  # figures
@@ -188,16 +192,21 @@ class Checkpointer:
             return cls._instance
 
     def dirty(self, path: Path) -> None:
-        self._dirty.add(path)  # a set add is atomic under the GIL
+        with self._guard:
+            self._dirty.add(path)
 
     def _run(self) -> None:
         while True:
             self._wake.wait(CHECKPOINT_EVERY)
             self._wake.clear()
-            paths, self._dirty = self._dirty, set()
+            with self._guard:
+                paths, self._dirty = self._dirty, set()
             now = time.monotonic()
             for path in paths:
-                self._checkpoint(path, now)
+                try:
+                    self._checkpoint(path, now)
+                except Exception:  # never let the thread die: the next round tries again
+                    log.exception("cannot checkpoint %s", path)
             for path, (conn, used) in list(self._connections.items()):
                 if now - used > 30.0:  # idle: let the file go
                     del self._connections[path]

@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 
 KINDS = ("tables", "hotseat", "solo")
 _ENTRY = msgspec.json.Decoder(Entry)
+# a game in play: its status (indexed) stays, so no index is written (3 pages a commit,
+# not 5: the save's row, its new moves, the file's header)
+_UPDATE = ("UPDATE saves SET players = ?, moves = ?, saved_at = ?, saved_wall = ?, doc = ? "
+           "WHERE id = ?")  # fmt: skip
 _UPSERT = (
     "INSERT INTO saves (id, kind, status, name, game, players, moves, saved_at, saved_wall, doc) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = "
@@ -273,11 +277,16 @@ class Store:
         first, was_stored = record.written, record.stored
 
         def work(conn: sqlite3.Connection) -> None:
-            conn.executemany(
-                "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
-                [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)],
-            )
-            conn.execute(_UPSERT, _row(document, self.kind, table.moves))
+            if new:
+                conn.executemany(
+                    "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
+                    [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)],
+                )
+            row = _row(document, self.kind, table.moves)
+            if was_stored and not finished:
+                conn.execute(_UPDATE, (*row[5:], row[0]))
+            else:
+                conn.execute(_UPSERT, row)
             if not record.stored:
                 self._drop_lobby_in(conn, table)  # the game's save holds the seats now
             if finished:
