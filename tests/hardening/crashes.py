@@ -105,6 +105,10 @@ async def passer(client: Client) -> list[p.Over]:
             return [message]
         if isinstance(message, Disconnected):
             return []
+        if isinstance(message, p.Welcome) and message.table.phase == "lobby":
+            # back after a crash in the lobby: everyone comes back not ready
+            await client.send(p.Ready())
+            continue
         if not isinstance(message, p.State) or message.seat != client.seat:
             continue
         view = message.view
