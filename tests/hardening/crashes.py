@@ -248,7 +248,10 @@ async def crash_run(
             return (0, ""), rng.randint(2, max_step)
         if mid_commit and n % 2:
             return (rng.randint(1, 3), "moves written"), 0
-        return (rng.randint(1, max_step * 2), ""), 0
+        # the first host must live until everyone is seated (a join commits twice:
+        # the lobby, then its commit step): the players' first connect does not retry
+        first = 2 * humans + 1 if n == 0 else 1
+        return (rng.randint(first, max_step * 2), ""), 0
 
     inner, outer = kill_point(0)
     host = await _start_host(directory, port, resume=False, kill_at=inner, options=options)
