@@ -248,8 +248,9 @@ async def crash_run(
             return (0, ""), rng.randint(2, max_step)
         if mid_commit and n % 2:
             return (rng.randint(1, 3), "moves written"), 0
-        # the first host must live until everyone is seated (a join commits twice:
-        # the lobby, then its commit step): the players' first connect does not retry
+        # the first host must live until everyone is seated (a join is one commit, two
+        # steps: its rows written, then committed): the players' first connect does
+        # not retry
         first = 2 * humans + 1 if n == 0 else 1
         return (rng.randint(first, max_step * 2), ""), 0
 
