@@ -16,9 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from net.address import DEFAULT_PORT, parse_address
-
-GAMES = ("nuggets", "foolsgold")
-DIFFICULTIES = ("easy", "normal", "hard")
+from net.catalogue import DIFFICULTIES, KEYS, NUGGETS, spec, title
 
 
 def add_commands(subparsers) -> None:
@@ -52,7 +50,7 @@ def add_commands(subparsers) -> None:
         type=float,
         default=0.9,
         metavar="SECONDS",
-        help="Gold Nuggets: the pause before each action (default 0.9)",
+        help=f"{NUGGETS.title}: the pause before each action (default 0.9)",
     )
 
 
@@ -90,7 +88,7 @@ def on_stop(stop: asyncio.Event) -> Callable[[], None]:
 
 def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = True) -> None:
     """The options of a host's table, saves and announcement (``host`` and ``serve``)."""
-    parser.add_argument("--game", choices=GAMES, required=game_required,
+    parser.add_argument("--game", choices=KEYS, required=game_required,
                         default=None, help="which game the table plays")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help="TCP port for players (default 7777)")
@@ -118,17 +116,16 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     ``--game``): returns ``(lan, table, restored)``, or an exit status after saying
     what was wrong on stderr."""
     from net import persist
-    from net.games import GAME_TITLES, PLAYER_RANGE
     from net.lan import LanHost
     from net.table import Refusal
 
     seats = None
     if args.game is not None:
-        low, high = PLAYER_RANGE[args.game]
-        seats = args.seats if args.seats is not None else high
-        if not low <= seats <= high:
-            print(f"{prog}: {GAME_TITLES[args.game]} seats {low} to {high} players, "
-                  f"not {seats}", file=sys.stderr)  # fmt: skip
+        game = spec(args.game)
+        seats = args.seats if args.seats is not None else game.high
+        problem = game.check_seats(seats)
+        if problem:
+            print(f"{prog}: {problem}", file=sys.stderr)
             return 2
         if not 0 <= args.bots <= seats:
             print(f"{prog}: --bots must be 0 to {seats}", file=sys.stderr)
@@ -158,7 +155,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     restored = [table for table, _ in lan.restored]
     table = None
     if args.game is not None:
-        name = args.name or f"{GAME_TITLES[args.game]} table"
+        name = args.name or f"{title(args.game)} table"
         table = next((t for t in restored if t.name.casefold() == name.casefold()), None)
         if table is None:
             try:
@@ -177,19 +174,17 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         return 1
     for old in restored:
         where = f"after {old.moves} moves" if old.phase == "playing" else "outside a game"
-        print(f"Restored {GAME_TITLES[old.game]} at {old.name!r} {where}: "
+        print(f"Restored {title(old.game)} at {old.name!r} {where}: "
               "the players reconnect to their seats.")  # fmt: skip
     return lan, table, restored
 
 
 async def _host(args: argparse.Namespace) -> int:
-    from net.games import GAME_TITLES
-
     opened = await open_host(args)
     if isinstance(opened, int):
         return opened
     lan, table, restored = opened
-    print(f"Motherlode is hosting {GAME_TITLES[table.game]} at the table {table.name!r}.")
+    print(f"Motherlode is hosting {title(table.game)} at the table {table.name!r}.")
     print("Friends join with `motherlode join ADDRESS`, using one of:")
     for address in lan.addresses():
         print(f"  {address}")

@@ -49,9 +49,11 @@ MAX_EARLY = 16
 
 
 class NetError(Exception):
-    """A network failure; ``code`` is the host's error code when it sent one."""
+    """A network failure, with a message for a person; ``code`` is the host's error code
+    (``net.protocol.Code``) when it sent one. The client's one error type: the code is
+    keyword-only, since most failures (nothing answers, the line dropped) have none."""
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -322,7 +324,7 @@ class Client:
                     return message, [message, *early, *self._drain(conn)]
                 if isinstance(message, p.Error):
                     kind = _HELLO_ERRORS.get(message.code, Rejected)
-                    raise kind(message.message, message.code)
+                    raise kind(message.message, code=message.code)
                 if isinstance(message, p.Bye):  # shutting down as we said hello
                     raise Unreachable(f"{self._address} is closing ({message.reason[:40]}).")
                 early.append(message)
@@ -492,7 +494,7 @@ class Client:
             return True
         lost = ConnectionLost(
             f"The connection was lost and could not be resumed: {error.message if error else ''}",
-            error.code if error else None,
+            code=error.code if error else None,
         )
         self._end(Disconnected(reason, lost))
         return False

@@ -13,27 +13,24 @@ too far behind is dropped and goes down the reconnect path; it never stalls a ta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import socket
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from net import protocol as p
 from net.clock import Clock, Handle, RealClock
-from net.games import PLAYER_RANGE
+from net.peer import Peer
+from net.pipe import PipeWriter
 from net.protocol import Code
-from net.table import DEFAULT_GRACE, Member, Refusal, Settings, Table, Tables
+from net.table import Settings, Table, Tables
 
 if TYPE_CHECKING:
     from net.persist import Saved, Store
 
 log = logging.getLogger(__name__)
 
-# bytes in a transport's buffer above which asyncio pauses writing (its default)
-HIGH_WATER = 64 * 1024
 
 
 @dataclass
@@ -70,7 +67,7 @@ class Host:
         self.config = config or HostConfig()
         self.report = report or (lambda text: None)
         self.tables = Tables()
-        self._peers: set[_Peer] = set()
+        self._peers: set[Peer] = set()
         self._timers: dict[Table, tuple[float, Handle]] = {}
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -90,8 +87,7 @@ class Host:
     ) -> Table:
         """Open a table (host API: the CLI and local play use it); ``settings`` are the
         fields of ``net.table.Settings`` (``seats``, ``seed``, ``hotseat``, ...)."""
-        low, high = PLAYER_RANGE[game] if game in PLAYER_RANGE else (2, 2)
-        base = Settings(seats=high, grace=DEFAULT_GRACE.get(game, 30.0))
+        base = Settings.default(game)  # raises UnknownGame, a ValueError
         if difficulty is not None:
             settings["difficulty"] = difficulty
         for key, value in settings.items():
@@ -169,20 +165,20 @@ class Host:
         assert self._server is not None, "start() first"
         return [s.getsockname()[:2] for s in self._server.sockets]
 
-    def open_local(self) -> tuple[asyncio.StreamReader, _PipeWriter]:
+    def open_local(self) -> tuple[asyncio.StreamReader, PipeWriter]:
         """An in-process connection: returns the client's (reader, writer); the host
         serves the other end exactly as it serves a TCP connection."""
         to_host, to_client = asyncio.StreamReader(), asyncio.StreamReader()
         task = asyncio.get_running_loop().create_task(
-            self.serve(to_host, _PipeWriter(to_client, "in-process"))
+            self.serve(to_host, PipeWriter(to_client, "in-process"))
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return to_client, _PipeWriter(to_host, "in-process")
+        return to_client, PipeWriter(to_host, "in-process")
 
     async def serve(self, reader: asyncio.StreamReader, writer: Any) -> None:
         """Serve one connection until it closes (TCP or in-process)."""
-        peer = _Peer(self, reader, writer)
+        peer = Peer(self, reader, writer)
         if self._closing or len(self._peers) >= self.config.max_connections:
             peer.send(
                 p.Error(
@@ -263,294 +259,3 @@ class Host:
         data = p.encode(message, max_line=self.config.max_line)
         self._last = (message, data)
         return data
-
-
-class _Peer:
-    """One connection: reader loop, bounded outgoing queue, writer task."""
-
-    def __init__(self, host: Host, reader: asyncio.StreamReader, writer: Any) -> None:
-        self.host = host
-        self.reader = reader
-        self.writer = writer
-        self.conn = p.Connection(p.HOST, max_line=host.config.max_line)
-        self.member: Member | None = None
-        self.queue: deque[bytes] = deque()
-        self.queued = 0
-        self.wake = asyncio.Event()
-        self.closing = False
-        self.closed = False
-        self.task: asyncio.Task | None = None
-        self.reading = False
-        self.blocked = False  # the writer waits for the peer to read
-        self.tokens = host.config.burst
-        self.refilled = host.clock.now()
-        self.limited_until = -1.0
-
-    # -- output --
-
-    def send(self, message: Any) -> None:
-        if self.closing or self.closed:
-            return
-        try:
-            data = self.host.encode(message)
-        except p.LocalProtocolError:
-            log.exception("cannot send %r", message)
-            return
-        if self.writer.is_closing():
-            # the peer has closed (or is gone): writing would only make asyncio log
-            # "socket.send() raised exception". Its last messages may still wait in
-            # the reader (a leave, say), which then ends the connection in order.
-            return
-        if not self.queue and not self.blocked:
-            # the common case: the transport takes the bytes now, without waking the
-            # writer task (a task switch per message is most of a message's cost)
-            try:
-                self.writer.write(data)
-            except (ConnectionError, OSError, RuntimeError):
-                self.drop("write failed")
-                return
-            transport = getattr(self.writer, "transport", None)
-            if transport is not None and transport.get_write_buffer_size() > HIGH_WATER:
-                self.blocked = True  # the peer is not reading: queue from now on
-                self.wake.set()
-            return
-        if self.blocked and self.queued + len(data) > self.host.config.max_queue_bytes:
-            # too far behind (the socket is full and the queue too): drop it, and it
-            # reconnects, rather than hold up its table.
-            self.drop("too_slow")
-            return
-        self.queue.append(data)
-        self.queued += len(data)
-        self.wake.set()
-
-    def close_after_flush(self) -> None:
-        """Stop reading, send what is queued, then close."""
-        self.closing = True
-        self.wake.set()
-
-    def drop(self, reason: str) -> None:
-        log.info("dropping a connection: %s", reason)
-        # called from inside a table's broadcast: tell the table on the next turn
-        self.abort(defer=True)
-
-    def abort(self, defer: bool = False) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self.closing = True
-        self.queue.clear()
-        self.queued = 0
-        self.wake.set()
-        transport = getattr(self.writer, "transport", None)
-        if transport is not None:
-            transport.abort()
-        else:
-            self.writer.close()
-        if defer:
-            asyncio.get_running_loop().call_soon(self._left)
-        else:
-            self._left()
-        self._stop_reading()
-
-    def _stop_reading(self) -> None:
-        if self.reading and self.task is not None and self.task is not asyncio.current_task():
-            self.task.cancel()
-
-    def _left(self) -> None:
-        member, self.member = self.member, None
-        if member is not None and member.table is not None:
-            member.table.disconnect(member, self.host.clock.now(), link=self)
-            self.host.touched(member.table)
-
-    async def run_writer(self) -> None:
-        try:
-            while True:
-                await self.wake.wait()
-                self.wake.clear()
-                if self.blocked and not self.closed:
-                    await self.writer.drain()  # until the peer has read enough
-                    self.blocked = False
-                while self.queue and not self.closed:
-                    data = b"".join(self.queue)
-                    self.queue.clear()
-                    self.queued = 0
-                    self.writer.write(data)
-                    self.blocked = True
-                    await self.writer.drain()
-                    self.blocked = False
-                if self.closing:
-                    break
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            if not self.closed:
-                self.closed = True
-                with contextlib.suppress(Exception):
-                    self.writer.close()
-            self._stop_reading()
-
-    # -- input --
-
-    async def run(self) -> None:
-        clock = self.host.clock
-        hello_timer = clock.call_at(clock.now() + self.host.config.hello_timeout, self._no_hello)
-        writer_task = asyncio.create_task(self.run_writer())
-        self.task = asyncio.current_task()
-        try:
-            while not self.closing:
-                self.reading = True
-                try:
-                    data = await self.reader.read(self.host.config.read_size)
-                except (ConnectionError, OSError):
-                    data = b""
-                except asyncio.CancelledError:
-                    if self.closing:  # the writer finished closing: stop reading
-                        break
-                    raise
-                finally:
-                    self.reading = False
-                if self.closing:
-                    break
-                self.conn.receive_data(data)
-                if not self._process():
-                    break
-        finally:
-            hello_timer.cancel()
-            self._left()
-            if not self.closing:
-                self.close_after_flush()
-            with contextlib.suppress(asyncio.TimeoutError, Exception):
-                await asyncio.wait_for(writer_task, 5.0)
-            if not writer_task.done():
-                writer_task.cancel()
-                self.abort()
-
-    def _process(self) -> bool:
-        """Handle every complete message; False once the connection must end."""
-        touched: set[Table] = set()
-        try:
-            while not self.closing:
-                try:
-                    message = self.conn.next_message()
-                except p.RemoteProtocolError as exc:
-                    self.send(exc.to_message())
-                    if self.conn.errored:
-                        self.close_after_flush()
-                        return False
-                    continue
-                if message is p.NEED_DATA:
-                    return True
-                if message is p.CLOSED:
-                    return False
-                # a leave is never dropped: it ends the flood anyway
-                if not isinstance(message, p.Leave) and not self._within_rate():
-                    continue
-                before = self.member.table if self.member is not None else None
-                self._dispatch(message)
-                # the table before (a leave) and after (a hello) may both have changed
-                if self.member is not None and self.member.table is not None:
-                    touched.add(self.member.table)
-                if before is not None:
-                    touched.add(before)
-            return not self.closing
-        finally:
-            for table in touched:
-                self.host.touched(table)
-
-    def _within_rate(self) -> bool:
-        config, now = self.host.config, self.host.clock.now()
-        self.tokens = min(config.burst, self.tokens + (now - self.refilled) * config.rate)
-        self.refilled = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        if now >= self.limited_until:  # one notice per second of flooding is enough
-            self.limited_until = now + 1.0
-            self.send(
-                p.Error(
-                    code=Code.RATE_LIMITED,
-                    message=f"Too many messages: at most {config.rate:g} a second. "
-                    "Messages over the limit are dropped.",
-                )
-            )
-        return False
-
-    def _dispatch(self, message: Any) -> None:
-        now = self.host.clock.now()
-        if self.member is not None:
-            try:
-                self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]
-            except Exception:  # a bug must cost one message, not the table or the host
-                log.exception("failed to handle %r", message)
-                self.send(
-                    p.Error(
-                        code=Code.INTERNAL,
-                        message="The host failed to handle that message; the game goes on.",
-                        ref=p.message_type(message),
-                    )
-                )
-            return
-        if not isinstance(message, p.Hello):
-            self.send(
-                p.Error(
-                    code=Code.HELLO_FIRST,
-                    message='Say hello first: {"type":"hello","protocol":1,"name":"..."}',
-                    ref=p.message_type(message),
-                )
-            )
-            return
-        try:
-            self.member = self.host.tables.hello(
-                message, self.send, self._closed_by_table, now, self
-            )
-        except Refusal as refusal:
-            self.send(p.Error(code=refusal.code, message=refusal.message, ref="hello"))
-            if refusal.code == Code.BAD_VERSION:
-                self.close_after_flush()
-
-    def _closed_by_table(self, reason: str) -> None:
-        self.member = None  # the table already knows
-        log.debug("closed by its table: %s", reason)
-        self.close_after_flush()
-
-    def _no_hello(self) -> None:
-        if self.member is None and not self.closing:
-            self.send(
-                p.Error(
-                    code=Code.HELLO_TIMEOUT,
-                    message=f"No hello within {self.host.config.hello_timeout:g} seconds.",
-                )
-            )
-            self.close_after_flush()
-
-
-class _PipeWriter:
-    """The writing end of an in-process connection (duck-types StreamWriter)."""
-
-    def __init__(self, reader: asyncio.StreamReader, name: str) -> None:
-        self._reader = reader
-        self._name = name
-        self._closed = False
-
-    def write(self, data: bytes) -> None:
-        if not self._closed:
-            self._reader.feed_data(data)
-
-    async def drain(self) -> None:
-        if self._closed:
-            raise ConnectionResetError("the in-process connection is closed")
-        await asyncio.sleep(0)
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._reader.feed_eof()
-
-    def is_closing(self) -> bool:
-        return self._closed
-
-    async def wait_closed(self) -> None:
-        return None
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return (self._name, 0) if name == "peername" else default

@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import PLAYER_RANGE
+from net.catalogue import known
 from net.text import clean_text
 
 MAX_REQUEST = 4096
@@ -89,7 +89,7 @@ class TableDirectory:
         return {"error": "Unknown request."}
 
     def _new(self, game: object, name: object) -> dict[str, Any]:
-        if game not in PLAYER_RANGE:
+        if not known(game):
             return {"error": f"No game called {clean_text(str(game))[:20]!r}."}
         tables = self.host.tables.tables
         if len(tables) >= self.max_tables:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from tui.screens.lobby import LobbyScreen
     from tui.screens.nuggets import NuggetsScreen
     from tui.session import Session
+from net.catalogue import CATALOGUE, NUGGETS, title
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
@@ -309,8 +310,8 @@ class MotherlodeApp(App[int]):
             self.push_screen(HotseatScreen(self.settings.name))
         elif choice == "hotseat":
             self.start_hotseat(args[0])
-        elif choice in ("nuggets-bots", "foolsgold-bots"):
-            game = choice.split("-")[0]
+        elif choice.endswith("-bots"):
+            game = choice.removesuffix("-bots")
             most = modes.MAX_BOTS[game]
             choices = [(n, f"{n} bot{'s' if n > 1 else ''}") for n in range(1, most + 1)]
 
@@ -318,7 +319,7 @@ class MotherlodeApp(App[int]):
                 if bots:
                     self.launch(modes.solo(self.launch_options(), game, bots))
 
-            self.push_screen(PickScreen(f"{modes.TITLES[game]}: how many bots?", choices), picked)
+            self.push_screen(PickScreen(f"{title(game)}: how many bots?", choices), picked)
         elif choice == "solo":
             game, bots = args
             self.launch(modes.solo(self.launch_options(), game, bots))
@@ -418,12 +419,12 @@ class MotherlodeApp(App[int]):
         from tui import modes
 
         saves, problems = modes.lan_saves()
-        choices = [(0, "Gold Nuggets (2-5 players)"), (1, "Fool's Gold (2-8 players)")]
+        choices = [(i, spec.label) for i, spec in enumerate(CATALOGUE)]
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                game = ("nuggets", "foolsgold")[index]
-                self._ask_where(f"Host {modes.TITLES[game]}", game, ())
+                spec = CATALOGUE[index]
+                self._ask_where(f"Host {spec.title}", spec.key, ())
 
         def restore_or_new(index: int | None) -> None:
             if index == 0:
@@ -516,7 +517,7 @@ class MotherlodeApp(App[int]):
             if self.screen is self.table:
                 self.pop_screen()
             self.table = None
-        if message.game == "nuggets":
+        if message.game == NUGGETS.key:
             from tui.screens.nuggets import NuggetsScreen
 
             pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from net.catalogue import CATALOGUE, KEYS, NUGGETS, spec
+
 
 class _Version(argparse.Action):
     """--version, reading the installed version only when asked (importlib.metadata is
@@ -19,7 +21,8 @@ class _Version(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="motherlode",
-        description="Gold-rush party games for the terminal: Fool's Gold and Gold Nuggets.",
+        description="Gold-rush party games for the terminal: "
+        f"{' and '.join(spec.title for spec in CATALOGUE)}.",
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")
@@ -53,14 +56,15 @@ def _add_app_commands(subparsers) -> None:
     join.add_argument("--name", help="your name at the table (default: from Settings)")
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
     join.add_argument("--ascii", **ascii_flag)
-    hotseat = subparsers.add_parser("hotseat", help="Gold Nuggets for 2-5 players on this keyboard")
+    hotseat = subparsers.add_parser(
+        "hotseat", help=f"{NUGGETS.title} for {NUGGETS.seats} on this keyboard")
     hotseat.add_argument("names", nargs="+", metavar="NAME", help="the players, in seat order")
     hotseat.add_argument("--bots", type=int, default=0, help="bots to seat after the players")
     hotseat.add_argument("--ascii", **ascii_flag)
     solo = subparsers.add_parser("solo", help="play against bots")
-    solo.add_argument("--game", choices=("nuggets", "foolsgold"), default="nuggets")
-    solo.add_argument("--bots", type=int, default=None, help="how many bots (default 1 for "
-                      "Gold Nuggets, 3 for Fool's Gold)")
+    solo.add_argument("--game", choices=KEYS, default=CATALOGUE[0].key)
+    solo.add_argument("--bots", type=int, default=None, help="how many bots (default " + ", ".join(
+        f"{spec.solo_bots} for {spec.title}" for spec in CATALOGUE) + ")")
     solo.add_argument("--ascii", **ascii_flag)
     replay = subparsers.add_parser(
         "replay", help="step through a saved game",
@@ -97,14 +101,16 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
         if not all(names):
             parser.error("hotseat: every name needs a visible character")
         seats = [(n, False) for n in names] + [(f"Bot {i + 1}", True) for i in range(args.bots)]
-        if not 2 <= len(seats) <= 5:
-            parser.error(f"hotseat: Gold Nuggets seats 2 to 5 players, not {len(seats)}")
+        problem = NUGGETS.check_seats(len(seats))
+        if problem:
+            parser.error(f"hotseat: {problem}")
         return ("hotseat", seats)
     if args.command == "solo":
-        most = 4 if args.game == "nuggets" else 7
-        bots = args.bots if args.bots is not None else (1 if args.game == "nuggets" else 3)
+        game = spec(args.game)
+        most = game.high - 1
+        bots = args.bots if args.bots is not None else game.solo_bots
         if not 1 <= bots <= most:
-            parser.error(f"solo: {args.game} takes 1 to {most} bots, not {bots}")
+            parser.error(f"solo: {game.title} takes 1 to {most} bots, not {bots}")
         return ("solo", args.game, bots)
     if args.command == "replay":
         from pathlib import Path

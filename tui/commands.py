@@ -8,6 +8,8 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from net.catalogue import NUGGETS
+
 
 class GameCommands(Provider):
     """The command palette (ctrl+p): the menu's choices and the display settings."""
@@ -26,7 +28,7 @@ class GameCommands(Provider):
             ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
             ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
             ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
-            ("Advisor: on or off", app.toggle_advisor, "the Gold Nuggets odds panel"),
+            ("Advisor: on or off", app.toggle_advisor, f"the {NUGGETS.title} odds panel"),
         ]
         for theme in sorted(app.available_themes):
             commands.append((f"Theme: {theme}", lambda t=theme: app.use_theme(t),

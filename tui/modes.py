@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
+from net.catalogue import CATALOGUE, NUGGETS, title
 from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
-from net.games import GAME_TITLES as TITLES
-from net.games import PLAYER_RANGE
 from net.host import Host
 from net.protocol import Code
 from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
@@ -25,7 +24,7 @@ from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
 log = logging.getLogger("motherlode.tui")
 
 #: bots that fit with one person at a table
-MAX_BOTS = {game: high - 1 for game, (_, high) in PLAYER_RANGE.items()}
+MAX_BOTS = {spec.key: spec.high - 1 for spec in CATALOGUE}
 
 
 @dataclass
@@ -90,7 +89,7 @@ async def _local(launch: Launch, game: str, seats: int, policy: Any, setup: list
     store = persist.Store.default("hotseat" if policy is HOTSEAT else "solo")
     host = Host(store=store, clock=launch.host_clock)
     options = {"difficulty": launch.difficulty, **launch.table_options, **settings}
-    table = host.create_table(TITLES[game], game, seats=seats, **options)
+    table = host.create_table(title(game), game, seats=seats, **options)
     try:
         client = await Client.local(host, launch.name, clock=launch.client_clock)
     except NetError as error:
@@ -125,7 +124,7 @@ async def hotseat(launch: Launch, seats: list[tuple[str, bool]]) -> Session:
             continue
         setup.append(p.AddBot() if bot else p.AddLocal(name=name))
     launch.name = first
-    return await _local(launch, "nuggets", len(seats), HOTSEAT, setup, hotseat=True)
+    return await _local(launch, NUGGETS.key, len(seats), HOTSEAT, setup, hotseat=True)
 
 
 def saved_hotseat() -> list[Any]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from net import protocol as p
+from net.catalogue import NUGGETS
 from net.client import Client, Disconnected, NetError, Reconnected, Reconnecting
 from net.protocol import Code
 from tui.messages import (
@@ -296,7 +297,7 @@ class Session:
     def _started(self, players: list[str], seed_hash: str) -> None:
         self.in_game = True
         self.finished = False
-        game = self.table.game if self.table else "nuggets"
+        game = self.table.game if self.table else NUGGETS.key
         self._post(GameStarted(self, game, list(players), self.seats, seed_hash))
 
     def _bye(self, reason: str) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import platformdirs
 
+from net.catalogue import DIFFICULTIES
 from net.text import clean_text
 
 APP_NAME = "motherlode"
-DIFFICULTIES = ("easy", "normal", "hard")
 NAME_MAX = 20
 
 

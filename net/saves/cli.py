@@ -23,8 +23,9 @@ def add_commands(subparsers) -> None:
                         help="where to write it (default: ID.json here); never overwritten")
     stats = subparsers.add_parser(
         "stats", help="players' figures from every finished game",
-        description="Games played and won per player and game; Gold Nuggets: nuggets per "
-        "turn, bust rate, steals; Fool's Gold: first grabs, bluffs, calls and calls right.")
+        description="Games played and won per player and game, and each game's own "
+        "figures: nuggets per turn, bust rate and steals; first grabs, bluffs, calls and "
+        "calls right.")
     stats.add_argument("name", nargs="?", metavar="NAME", help="one player (any case)")
     stats.add_argument("--bots", action="store_true", help="count the bots too")
 
@@ -62,29 +63,37 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _columns():
+    """(heading, width, value of a PlayerStats) by game key: each game's own figures."""
+    from net.catalogue import FOOLSGOLD, NUGGETS
+
+    played = [("played", 6, lambda r: r.played), ("won", 5, lambda r: r.won)]
+    return {
+        NUGGETS.key: [*played, ("nuggets/turn", 12, lambda r: f"{r.nuggets_per_turn:.2f}"),
+                      ("bust rate", 9, lambda r: f"{r.bust_rate:.0%}"),
+                      ("steals", 6, lambda r: r.steals)],
+        FOOLSGOLD.key: [*played, ("grabs", 6, lambda r: r.grabs),
+                        ("bluffs", 6, lambda r: r.bluffs), ("calls", 5, lambda r: r.calls),
+                        ("right", 5, lambda r: r.calls_right)],
+    }  # fmt: skip
+
+
 def table_lines(rows) -> list[str]:
     """The stats as lines of plain text (the names cleaned), one block per game."""
-    from net.games import GAME_TITLES
+    from net.catalogue import KEYS, title
     from net.text import clean_text
 
     lines = []
-    for game in ("nuggets", "foolsgold"):
+    columns = _columns()
+    for game in KEYS:
         of_game = [r for r in rows if r.game == game]
-        if not of_game:
+        if not of_game or game not in columns:
             continue
-        lines.append(GAME_TITLES[game])
-        if game == "nuggets":
-            lines.append(f"  {'player':<20} {'played':>6} {'won':>5} {'nuggets/turn':>12} "
-                         f"{'bust rate':>9} {'steals':>6}")  # fmt: skip
-            for r in of_game:
-                lines.append(f"  {clean_text(r.name)[:20]:<20} {r.played:>6} {r.won:>5} "
-                             f"{r.nuggets_per_turn:>12.2f} {r.bust_rate:>9.0%} {r.steals:>6}")
-        else:
-            lines.append(f"  {'player':<20} {'played':>6} {'won':>5} {'grabs':>6} "
-                         f"{'bluffs':>6} {'calls':>5} {'right':>5}")  # fmt: skip
-            for r in of_game:
-                lines.append(f"  {clean_text(r.name)[:20]:<20} {r.played:>6} {r.won:>5} "
-                             f"{r.grabs:>6} {r.bluffs:>6} {r.calls:>5} {r.calls_right:>5}")
+        lines.append(title(game))
+        lines.append(f"  {'player':<20}" + "".join(f" {h:>{w}}" for h, w, _ in columns[game]))
+        for r in of_game:
+            lines.append(f"  {clean_text(r.name)[:20]:<20}"
+                         + "".join(f" {v(r)!s:>{w}}" for _, w, v in columns[game]))
         lines.append("")
     return lines[:-1] if lines else lines
 

@@ -53,7 +53,7 @@ CREATE TABLE saves (
     kind TEXT NOT NULL,         -- "tables", "hotseat" or "solo": who resumes it
     status TEXT NOT NULL,       -- "lobby", "playing", "finished", "abandoned"
     name TEXT NOT NULL,         -- the table's name
-    game TEXT NOT NULL,         -- "nuggets" or "foolsgold"
+    game TEXT NOT NULL,         -- its key in net.catalogue
     players TEXT NOT NULL,      -- the names by seat, as a JSON list
     moves INTEGER NOT NULL,     -- rows in ``moves`` for this save
     saved_at REAL NOT NULL,     -- the host clock's time of the last change
@@ -76,12 +76,12 @@ CREATE TABLE seat_stats (
     kind TEXT NOT NULL,         -- "human", "local" or "bot"
     game TEXT NOT NULL,
     won INTEGER NOT NULL,
-    turns INTEGER NOT NULL,     -- Gold Nuggets: turns played
-    nuggets INTEGER NOT NULL,   -- Gold Nuggets: nuggets taken (supply and steals)
+    turns INTEGER NOT NULL,     -- a game of turns: turns played
+    gained INTEGER NOT NULL,    -- nuggets taken (from the supply and by steals)
     busts INTEGER NOT NULL,
     steals INTEGER NOT NULL,
-    rounds INTEGER NOT NULL,    -- Fool's Gold: rounds played
-    grabs INTEGER NOT NULL,     -- Fool's Gold: first grabs (a set claimed)
+    rounds INTEGER NOT NULL,    -- a game of rounds: rounds played
+    grabs INTEGER NOT NULL,     -- first grabs (a set claimed)
     bluffs INTEGER NOT NULL,    -- of those, without a set
     calls INTEGER NOT NULL,
     calls_right INTEGER NOT NULL,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from net.games import GAMES
+from net.catalogue import known
 from net.saves.errors import SaveError
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def check(raw: Any, where: str) -> Document:
         raise SaveError(f"{where} is damaged: {exc}") from None
     if doc.status not in STATUSES:
         raise SaveError(f"{where} has an unknown status {doc.status!r}")
-    if doc.table.game not in GAMES:
+    if not known(doc.table.game):
         raise SaveError(f"{where} is of an unknown game {doc.table.game!r}")
     if doc.status == "lobby":
         if doc.phase not in ("lobby", "over"):

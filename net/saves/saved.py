@@ -13,7 +13,8 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import GAME_TITLES, Driver, make_brain
+from net.catalogue import title
+from net.games import Driver, make_brain
 from net.saves import documents, replay
 from net.saves.documents import Document, GameDoc
 from net.saves.errors import SaveError
@@ -117,14 +118,14 @@ class Saved:
 
     def describe(self) -> str:
         """One line for a person: game, table, players, progress."""
-        title = GAME_TITLES[self.game]
+        game = title(self.game)
         when = ""
         if self.doc.saved_wall:
             when = ", saved " + time.strftime("%Y-%m-%d %H:%M", time.localtime(self.doc.saved_wall))
         if self.status == "lobby":
             where = "in the lobby" if self.doc.phase == "lobby" else "between games"
-            return f"{title} at {self.name!r}, {where}: {', '.join(self.players)}{when}"
-        return f"{title} at {self.name!r}: {', '.join(self.players)}; {self.moves} moves{when}"
+            return f"{game} at {self.name!r}, {where}: {', '.join(self.players)}{when}"
+        return f"{game} at {self.name!r}: {', '.join(self.players)}; {self.moves} moves{when}"
 
     def result(self) -> str:
         """Who won, or how far an unfinished game got (for lists of games)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from foolsgold import is_set
 
-COUNTS = ("turns", "nuggets", "busts", "steals", "rounds", "grabs", "bluffs", "calls",
+COUNTS = ("turns", "gained", "busts", "steals", "rounds", "grabs", "bluffs", "calls",
           "calls_right")  # fmt: skip
 
 
@@ -53,11 +53,11 @@ class Tally:
             kind, seat = event.get("type"), event.get("seat")
             if kind == "took":
                 self._add("turns", seat)
-                self._add("nuggets", seat, int(event.get("amount", 0)))
+                self._add("gained", seat, int(event.get("amount", 0)))
             elif kind == "stole":
                 self._add("turns", seat)
                 self._add("steals", seat)
-                self._add("nuggets", seat, int(event.get("amount", 0)))
+                self._add("gained", seat, int(event.get("amount", 0)))
             elif kind == "bust":
                 self._add("turns", seat)
                 self._add("busts", seat)
@@ -115,7 +115,7 @@ class PlayerStats:
     played: int
     won: int
     turns: int
-    nuggets: int
+    gained: int  # nuggets taken, from the supply and by steals
     busts: int
     steals: int
     rounds: int
@@ -126,7 +126,7 @@ class PlayerStats:
 
     @property
     def nuggets_per_turn(self) -> float:
-        return self.nuggets / self.turns if self.turns else 0.0
+        return self.gained / self.turns if self.turns else 0.0
 
     @property
     def bust_rate(self) -> float:

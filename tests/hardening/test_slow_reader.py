@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-import net.host
+import net.peer
 from net import protocol as p
 from net.client import Client
 from net.clock import FakeClock
@@ -27,14 +27,14 @@ LIMIT = 32 * 1024
 def queue_spy(monkeypatch):
     """The largest queue each connection held while its writer waited on the peer."""
     peaks: dict[int, int] = {}
-    original = net.host._Peer.send
+    original = net.peer.Peer.send
 
     def send(self, message):
         original(self, message)
         if self.blocked and not self.closed:
             peaks[id(self)] = max(peaks.get(id(self), 0), self.queued)
 
-    monkeypatch.setattr(net.host._Peer, "send", send)
+    monkeypatch.setattr(net.peer.Peer, "send", send)
     return peaks
 
 

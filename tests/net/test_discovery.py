@@ -136,14 +136,14 @@ def test_mdns_addresses_on_our_own_network_come_first():
         "192.168.1.5",
         "10.0.0.1",
     ]
-    assert discovery._usable_addresses(given, ours) == [
+    assert discovery.addresses._usable_addresses(given, ours) == [
         "192.168.1.5",
         "fd00::5",
         "172.17.0.1",
         "10.0.0.1",
         "2001:db8::1",
     ]
-    assert discovery._usable_addresses(["not an ip", "::"], ours) == []
+    assert discovery.addresses._usable_addresses(["not an ip", "::"], ours) == []
 
 
 # -- pure: TXT records -----------------------------------------------------------------
@@ -272,7 +272,7 @@ def test_hostile_beacon_text_is_cleaned():
 
 
 def test_instance_name_fits_dns_sd():
-    name = discovery._instance_name(table(table="é" * 40 + ".x", game="foolsgold"))
+    name = discovery.sockets._instance_name(table(table="é" * 40 + ".x", game="foolsgold"))
     assert len(name.encode()) <= 63 and "." not in name and name.startswith("éé")
 
 
@@ -895,13 +895,13 @@ async def test_mdns_records_and_interfaces_follow_the_listen_address(
         made.append(FakeZeroconf(interfaces))
         return made[-1]
 
-    monkeypatch.setattr(discovery, "_new_zeroconf", fake)
+    monkeypatch.setattr(discovery.sockets, "new_zeroconf", fake)
     async with Announcer(listen=listen, beacon=None) as announcer:
         await announcer.update(table())
         await asyncio.wait_for(made[0].done.wait(), WAIT)
     zc = made[0]
     info = zc.registered[0]
-    ipv4 = [a for a in discovery._all_local_addresses() if ":" not in a]
+    ipv4 = [a for a in discovery.addresses._all_local_addresses() if ":" not in a]
     if addresses is None:  # every IPv4 address but loopback (unless that is all)
         addresses = [a for a in ipv4 if not a.startswith("127.")] or ipv4
     assert zc.interfaces == addresses
@@ -936,7 +936,7 @@ async def test_a_browser_lists_the_host_under_the_address_it_listens_on(listen):
     """A loopback browse: the beacon's source address, which a browser lists, is the
     host's listen address, not whatever the kernel picks."""
     if listen == "non-loopback":
-        others = [a for a in discovery._all_local_addresses() if ":" not in a]
+        others = [a for a in discovery.addresses._all_local_addresses() if ":" not in a]
         others = [a for a in others if not a.startswith("127.")]
         if not others:
             pytest.skip("this machine has no IPv4 address besides loopback")
@@ -974,7 +974,7 @@ async def test_mdns_goes_out_over_ipv4_on_the_listen_addresses_interfaces(
         made.append(FakeZeroconf(interfaces))
         return made[-1]
 
-    monkeypatch.setattr(discovery, "_new_zeroconf", fake)
+    monkeypatch.setattr(discovery.sockets, "new_zeroconf", fake)
     async with Announcer(listen=listen, beacon=None) as announcer:
         await announcer.update(table())
         await asyncio.wait_for(made[0].done.wait(), WAIT)

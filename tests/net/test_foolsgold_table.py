@@ -165,7 +165,7 @@ def test_the_leak_checker_itself_catches_a_leak():
 def test_a_seated_bot_sees_the_settled_round_and_learns_the_grabbers_record():
     import foolsgold
     from foolsgold.bots import Bot
-    from net.games import FoolsGoldBrain
+    from net.games.foolsgold import FoolsGoldBrain, FoolsGoldCodec
 
     match = foolsgold.Match(3, start=0)
     match.new_round(foolsgold.standard_deck(3))
@@ -174,7 +174,7 @@ def test_a_seated_bot_sees_the_settled_round_and_learns_the_grabbers_record():
     match.apply(foolsgold.Tick(), 20.0)
     view = match.view(0)
     assert view["settled"] and view["revealed"] is not None
-    brain = FoolsGoldBrain(Bot(0, "hard", random.Random(1)))
+    brain = FoolsGoldBrain(Bot(0, "hard", random.Random(1)), FoolsGoldCodec())
     assert brain.plan(view, 20.0) is None
     verdict = "set" if view["revealed_set"] else "bluff"
     assert brain.bot.record[(1, verdict)] == 1

@@ -243,7 +243,7 @@ def test_fuzz_any_input_decodes_or_raises_the_protocol_error(parts, cuts):
 
     assert settled(whole) == settled(one_by_one) == settled(random_chunks)
     for item in settled(whole):
-        assert isinstance(item, Code) or type(item).__module__ == "net.protocol"
+        assert isinstance(item, Code) or type(item).__module__.startswith("net.protocol")
 
 
 @settings(max_examples=100, deadline=None)
@@ -252,7 +252,7 @@ def test_fuzz_client_side_too(data):
     conn = Connection(CLIENT, max_line=128)
     conn.receive_data(data + b"\n" + CLIENT_VALID[0])
     for item in drain(conn):
-        assert isinstance(item, Code) or type(item).__module__ == "net.protocol"
+        assert isinstance(item, Code) or type(item).__module__.startswith("net.protocol")
 
 
 HOSTILE = [

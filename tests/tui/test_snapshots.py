@@ -195,9 +195,9 @@ def _stats_rows() -> None:
         ("foolsgold", ["Ann", "Cid", "[b]Bob[/b]\x1b[31m"], [2]),
     ]):
         tally = Tally(len(names))
-        for name in ("turns", "nuggets", "busts", "steals", "rounds", "grabs", "bluffs",
+        for name in ("turns", "gained", "busts", "steals", "rounds", "grabs", "bluffs",
                      "calls", "calls_right"):
-            tally.counts[name] = [(n + 2 + i * 3) % 7 + (name in ("turns", "nuggets")) * 9
+            tally.counts[name] = [(n + 2 + i * 3) % 7 + (name in ("turns", "gained")) * 9
                                   for i in range(len(names))]
         rows += tally.rows(f"game-{n}", game, [(s, "human") for s in names], winners, 0.0)
     store._commit(lambda conn: conn.executemany(INSERT, rows))

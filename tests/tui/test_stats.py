@@ -44,7 +44,7 @@ async def test_the_stats_count_each_turn_bust_and_steal_of_a_finished_game(tmp_p
         assert row.turns == len(ends) > 0
         assert row.busts == sum(ev["type"] == "bust" for ev in ends)
         assert row.steals == sum(ev["type"] == "stole" for ev in ends)
-        assert row.nuggets == sum(ev["amount"] for ev in ends if ev["type"] != "bust")
+        assert row.gained == sum(ev["amount"] for ev in ends if ev["type"] != "bust")
     assert {r.name for r in store.stats()} == {"Ann", "Bob"}  # people only, by default
     assert [r.name for r in store.stats("ANN")] == ["Ann"]  # any case
 

@@ -13,6 +13,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.catalogue import FOOLSGOLD, NUGGETS
+
 
 def with_ids(prefix: str, bindings: list[Binding]) -> list[Binding]:
     """Give every binding an id, ``<prefix>.<action>`` (``nuggets.roll``,
@@ -126,13 +128,13 @@ class RulesScreen(Screen[None]):
     BINDINGS = with_ids("rules", [
         Binding("escape,q", "app.pop_screen", "Back"),
         Binding("t", "contents", "Contents"),
-        Binding("g", "jump('gold-nuggets')", "Gold Nuggets"),
-        Binding("f", "jump('fools-gold')", "Fool's Gold"),
+        Binding("g", "jump('gold-nuggets')", NUGGETS.title),
+        Binding("f", "jump('fools-gold')", FOOLSGOLD.title),
     ])
     HELP = [
         ("up / down, pgup / pgdn", "scroll"),
         ("t", "show or hide the contents (enter there jumps to a section)"),
-        ("g / f", "jump to Gold Nuggets / Fool's Gold"),
+        ("g / f", f"jump to {NUGGETS.title} / {FOOLSGOLD.title}"),
         ("esc", "back"),
     ]
 

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer
 
 from net import protocol as p
+from net.catalogue import FOOLSGOLD
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
 from tui.screens.common import with_ids
@@ -29,7 +30,7 @@ CHURN = frozenset({"drew", "discarded"})
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
-    BINDINGS = with_ids("foolsgold", [
+    BINDINGS = with_ids(FOOLSGOLD.key, [
         Binding("d,space", "draw", "Draw"),
         *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(1, 7)),
         Binding("g", "grab", "Grab!"),

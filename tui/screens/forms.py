@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
+from net.catalogue import NUGGETS
 from tui.screens.common import FieldInput, OnOffBox, with_ids
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 
@@ -43,7 +44,7 @@ class SettingsScreen(Screen[None]):
             yield Select([(t, t) for t in themes], allow_blank=False, id="theme",
                          value=s.theme if s.theme in themes else "textual-dark")
             yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
-            yield OnOffBox("Advisor panel in Gold Nuggets (a toggles it in game)", s.advisor,
+            yield OnOffBox(f"Advisor panel in {NUGGETS.title} (a toggles it in game)", s.advisor,
                            id="advisor")
             yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
@@ -87,7 +88,7 @@ class HotseatScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         defaults = [self.first_name, "", "", "", ""]
         with Vertical(id="form"):
-            yield Static("Gold Nuggets: hot-seat", classes="title")
+            yield Static(f"{NUGGETS.title}: hot-seat", classes="title")
             yield Static("2-5 players; leave a name empty for no seat. Tick 'bot' for a bot.")
             for i, name in enumerate(defaults):
                 with Horizontal(classes="seat-row"):

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.games import GAME_TITLES as TITLES
+from net.catalogue import title
 from tui.screens.common import FieldInput, with_ids
 
 
@@ -84,7 +84,7 @@ class JoinScreen(Screen[None]):
         options = self.query_one("#found", OptionList)
         options.clear_options()
         for i, game in enumerate(games):
-            label = Text(f"{TITLES.get(game.game, game.game):<13} ")
+            label = Text(f"{title(game.game):<13} ")
             label.append(game.table)  # cleaned by discovery; literal text here
             label.append(f"  {game.seats_free}/{game.seats_total} free  {game.address}")
             options.add_option(Option(label, id=str(i)))

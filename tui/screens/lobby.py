@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from net import protocol as p
-from net.games import GAME_TITLES as TITLES
+from net.catalogue import FOOLSGOLD, title
 from net.text import clean_text
 from tui.messages import SendAction
 from tui.screens.common import with_ids
@@ -91,12 +91,12 @@ class LobbyScreen(Screen[None]):
         mine = set(self.mine)
         owner = "you" if self.owner else next(
             (clean_text(s.name) for s in info.seats if s.seat == info.owner), "nobody")
-        title = Text(f"{TITLES.get(info.game, info.game)} at ")
-        title.append(clean_text(info.name))
-        title.append(f"  ({info.phase}, owner: ")
-        title.append(owner)
-        title.append(")")
-        self.query_one("#lobby-title", Static).update(title)
+        heading = Text(f"{title(info.game)} at ")
+        heading.append(clean_text(info.name))
+        heading.append(f"  ({info.phase}, owner: ")
+        heading.append(owner)
+        heading.append(")")
+        self.query_one("#lobby-title", Static).update(heading)
 
         s = info.settings
         lines = Text()
@@ -105,7 +105,7 @@ class LobbyScreen(Screen[None]):
             lines.append("   ".join(f"motherlode join {a}" for a in self.addresses[:2]))
             lines.append("\n")
         lines.append(f"{s.seats} seats, bots {s.difficulty}")
-        if info.game == "foolsgold":
+        if info.game == FOOLSGOLD.key:
             lines.append(f", grab time-out {s.grab_timeout:g} s, call window {s.call_window:g} s")
         lines.append(f", seat kept {s.grace:g} s for a dropped player")
         if s.seeded:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.catalogue import FOOLSGOLD, NUGGETS
 from tui.screens.common import with_ids
 
 LOGO = r"""
@@ -22,9 +23,9 @@ LOGO = r"""
 """
 
 MENU = [
-    ("hotseat", "Gold Nuggets: hot-seat", "h"),
-    ("nuggets-bots", "Gold Nuggets against bots", "n"),
-    ("foolsgold-bots", "Fool's Gold against bots", "f"),
+    ("hotseat", f"{NUGGETS.title}: hot-seat", "h"),
+    (f"{NUGGETS.key}-bots", f"{NUGGETS.title} against bots", "n"),
+    (f"{FOOLSGOLD.key}-bots", f"{FOOLSGOLD.title} against bots", "f"),
     ("host", "Host a LAN game", "o"),
     ("join", "Join a LAN game", "j"),
     ("replays", "Replays of your games", "p"),

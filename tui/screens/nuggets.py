@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer
 
 from net import protocol as p
+from net.catalogue import NUGGETS
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.messages import DieClicked, SendAction
@@ -37,7 +38,7 @@ def _count(faces) -> str:
 class NuggetsScreen(TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
 
-    BINDINGS = with_ids("nuggets", [
+    BINDINGS = with_ids(NUGGETS.key, [
         *(Binding(str(i), f"toggle({i - 1})", f"Die {i}", show=False) for i in range(1, 8)),
         Binding("n", "select_face('nugget')", "All nuggets", show=False),
         Binding("l", "select_face('lasso')", "All lassos", show=False),

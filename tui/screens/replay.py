@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.binding import Binding
 
+from net.catalogue import NUGGETS
 from net.saves import Saved
 from net.text import clean_text
 from tui.screens.common import with_ids
@@ -178,5 +179,5 @@ class FoolsGoldReplayScreen(_ReplayControls, FoolsGoldScreen, inherit_bindings=F
 
 def replay_screen(replay: Replay, seat: int | None = None, *, ascii_mode: bool = False):
     """The replay screen of the game's kind."""
-    kind = NuggetsReplayScreen if replay.game == "nuggets" else FoolsGoldReplayScreen
+    kind = NuggetsReplayScreen if replay.game == NUGGETS.key else FoolsGoldReplayScreen
     return kind(replay, seat, ascii_mode=ascii_mode)

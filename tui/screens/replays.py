@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.games import GAME_TITLES as TITLES
+from net.catalogue import title
 from net.text import clean_text
 from tui.screens.common import ConfirmScreen, with_ids
 
@@ -33,7 +33,7 @@ def kept_games() -> tuple[list[tuple[str, str]], str | None]:
     lines = []
     for game in kept:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.when))
-        lines.append((game.id, f"{stamp}  {TITLES.get(game.game, game.game)}: "
+        lines.append((game.id, f"{stamp}  {title(game.game)}: "
                                f"{', '.join(map(clean_text, game.players))}; "
                                f"{clean_text(game.result())}"))
     return lines, None

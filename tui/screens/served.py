@@ -20,13 +20,13 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.games import GAME_TITLES as TITLES
+from net.catalogue import FOOLSGOLD, NUGGETS, title
 from tui.screens.common import with_ids
 
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
 FIXED = [
-    ("new-nuggets", "Start a new Gold Nuggets table", "n"),
-    ("new-foolsgold", "Start a new Fool's Gold table", "f"),
+    (f"new-{NUGGETS.key}", f"Start a new {NUGGETS.title} table", "n"),
+    (f"new-{FOOLSGOLD.key}", f"Start a new {FOOLSGOLD.title} table", "f"),
     ("rules", "Rules", "r"),
     ("settings", "Settings", "s"),
     ("quit", "Quit", "q"),
@@ -38,7 +38,7 @@ def describe(table: Any) -> str:
     people = [s.name for s in table.seats]
     seated = f"{len(people)}/{table.settings.seats} seated"
     names = f": {', '.join(people)}" if people else ""
-    return f"{TITLES.get(table.game, table.game)} at {table.name!r}, {seated}{names} " \
+    return f"{title(table.game)} at {table.name!r}, {seated}{names} " \
            f"({PHASES.get(table.phase, table.phase)})"
 
 
@@ -58,7 +58,7 @@ class ServedMenuScreen(Screen[None]):
         ("up / down", "choose a table"),
         ("enter or j", "join the chosen table (or take your seat there back)"),
         ("w", "watch the chosen table"),
-        ("n / f", "start a new Gold Nuggets / Fool's Gold table: you own it"),
+        ("n / f", f"start a new {NUGGETS.title} / {FOOLSGOLD.title} table: you own it"),
         ("r, s", "rules, settings"),
         ("q", "quit (ends this session)"),
     ]

@@ -1,0 +1,91 @@
+"""The games under the host: one module per game (``net.games.nuggets``,
+``net.games.foolsgold``), each with a driver, a brain and a codec
+(``net.games.base``), found through the catalogue (``net.catalogue``).
+
+The table calls :func:`make_driver` and :func:`make_brain` and treats every game alike.
+The first player is drawn here, first of all the draws from the table's
+``random.Random(seed)``, unless it was fixed; each game module documents its own draws.
+Bots draw from their own generators, so a bot never shifts the dice or the decks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from net.catalogue import CATALOGUE, SUPPLY, spec
+from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
+
+#: the game modules, by key
+MODULES: dict[str, ModuleType] = {s.key: importlib.import_module(s.module) for s in CATALOGUE}
+
+#: what the rules raise for an illegal move, and nothing else: any other exception out
+#: of a rules package is a bug (the table logs it and answers ``internal``)
+ILLEGAL = (IllegalAction, *(module.RULES_ILLEGAL for module in MODULES.values()))
+
+
+def _module(game: str) -> ModuleType:
+    return MODULES[spec(game).key]  # spec raises UnknownGame for a game not listed
+
+
+def make_driver(
+    game: str,
+    names: Sequence[str],
+    first: int | None,
+    rng: random.Random,
+    *,
+    grab_timeout: float = 10.0,
+    call_window: float = 5.0,
+    intermission: float = 4.0,
+    supply: int = SUPPLY,
+) -> Driver:
+    """The driver for ``game``; ``first=None`` draws the first player from ``rng``."""
+    module = _module(game)
+    if first is None:
+        first = rng.randrange(len(names))
+    driver: Driver = module.make_driver(
+        names,
+        first,
+        rng,
+        grab_timeout=grab_timeout,
+        call_window=call_window,
+        intermission=intermission,
+        supply=supply,
+    )
+    driver.first = first
+    return driver
+
+
+def make_brain(
+    game: str, seat: int, difficulty: str, rng: random.Random, pace: float = 0.9
+) -> Brain:
+    """A bot brain for a seat, without a driver (the TCP bot client uses this)."""
+    return _module(game).make_brain(seat, difficulty, rng, pace)
+
+
+def make_codec(game: str, players: int) -> Codec:
+    """The wire codec of ``game`` at a table of ``players``."""
+    return _module(game).make_codec(players)
+
+
+def to_wire(game: str, action: Any, seat: int | None = None) -> Any:
+    """A rules action as the wire message a client would send."""
+    return make_codec(game, spec(game).high).to_wire(action, seat)
+
+
+__all__ = [
+    "ILLEGAL",
+    "MODULES",
+    "Brain",
+    "Codec",
+    "Driver",
+    "IllegalAction",
+    "WrongGame",
+    "make_brain",
+    "make_codec",
+    "make_driver",
+    "to_wire",
+]

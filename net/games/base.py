@@ -1,0 +1,80 @@
+"""What every game module under the host provides: a driver, a brain and a codec.
+
+A :class:`Driver` wraps one game of the pure rules; it is the only place that applies a
+game's actions, and the table (``net.table``) treats every game alike. A
+:class:`Brain` is a bot at a seat. A :class:`Codec` is the pair of translations
+between the wire's action messages (``net.protocol``) and the rules' own actions:
+``to_rules`` for what a person or a bot sends, ``to_wire`` for what a bot decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class IllegalAction(ValueError):
+    """A move the driver itself refuses (the game is over, no such card, not your turn),
+    before the rules see it."""
+
+
+class WrongGame(ValueError):
+    """An action of another game."""
+
+
+class Codec:
+    """Wire actions to rules actions and back, for one game."""
+
+    #: the wire action messages of this game
+    actions: tuple[type, ...] = ()
+
+    def to_rules(self, message: Any, seat: int) -> Any:
+        """The rules action for a wire action played at ``seat``; raises
+        :class:`WrongGame` for another game's action and :class:`IllegalAction` for one
+        that names what does not exist (a card not in the deck)."""
+        raise NotImplementedError
+
+    def to_wire(self, action: Any, seat: int | None = None) -> Any:
+        """The wire message a client would send for a rules action."""
+        raise NotImplementedError
+
+
+class Driver:
+    """One game under the host: apply actions, time-outs, views, result."""
+
+    game: str
+    first: int
+    codec: Codec
+
+    def start(self, now: float) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def act(self, seat: int, action: Any, now: float) -> list[dict[str, Any]]:
+        """Apply a wire action for ``seat``; raises :class:`WrongGame`, this module's
+        :class:`IllegalAction` or the rules' with a message for a person, changing
+        nothing."""
+        raise NotImplementedError
+
+    def deadline(self) -> float | None:
+        """When the game next changes on its own (``tick``), or None."""
+        return None
+
+    def tick(self, now: float) -> list[dict[str, Any]]:
+        return []
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        raise NotImplementedError
+
+    def result(self) -> tuple[list[int], list[int]]:
+        """(winners, scores) once over."""
+        raise NotImplementedError
+
+
+class Brain:
+    """A bot at a seat: ``plan(view, now)`` returns ``(wire action, at)`` or None."""
+
+    def plan(self, view: dict[str, Any], now: float) -> tuple[Any, float] | None:
+        raise NotImplementedError

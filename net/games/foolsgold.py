@@ -1,0 +1,192 @@
+"""Fool's Gold under the host: its driver, its bots and its wire codec.
+
+Randomness: the driver draws from the table's ``random.Random(seed)``, in this order and
+for nothing else (``docs/PROTOCOL.md`` shows how to verify a game):
+``rng.randrange(players)`` for the first start player unless it was fixed
+(``net.games``), then for every round ``deck = foolsgold.standard_deck(players)`` and
+``rng.shuffle(deck)``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import foolsgold
+from foolsgold.cards import Card, standard_deck
+from foolsgold.match import Match
+from net import protocol as p
+from net.catalogue import FOOLSGOLD
+from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
+
+#: what the rules raise for an illegal move
+RULES_ILLEGAL = foolsgold.IllegalAction
+
+SPEC = FOOLSGOLD
+
+
+class FoolsGoldCodec(Codec):
+    """Cards travel as a :class:`~net.protocol.CardRef`; the codec checks a named card
+    against the deck of a table of ``players``."""
+
+    actions = (p.Draw, p.Discard, p.Grab, p.Call)
+
+    def __init__(self, players: int = SPEC.high) -> None:
+        self.kinds = {card.name: card.kind for card in standard_deck(players)}
+
+    def to_rules(self, message: Any, seat: int) -> Any:
+        if isinstance(message, p.Draw):
+            return foolsgold.Draw(seat)
+        if isinstance(message, p.Discard):
+            return foolsgold.Discard(seat, self._card(message.card))
+        if isinstance(message, p.Grab):
+            return foolsgold.Grab(seat)
+        if isinstance(message, p.Call):
+            return foolsgold.Call(seat)
+        raise WrongGame(f"this table plays {SPEC.title}: draw, discard, grab or call")
+
+    def _card(self, ref: p.CardRef) -> Card:
+        kind = self.kinds.get(ref.name)
+        if kind is None:
+            raise IllegalAction(f"there is no card called {ref.name!r} in this deck")
+        if ref.kind is not None and ref.kind != kind:
+            raise IllegalAction(f"{ref.name} is a {kind} card, not {ref.kind!r}")
+        return Card(ref.name, kind, ref.variant)
+
+    def to_wire(self, action: Any, seat: int | None = None) -> Any:
+        """The rules' actions name their seat, so ``seat`` is not needed."""
+        if isinstance(action, foolsgold.Draw):
+            return p.Draw(seat=action.seat)
+        if isinstance(action, foolsgold.Discard):
+            card = action.card
+            ref = p.CardRef(name=card.name, variant=card.variant, kind=card.kind)
+            return p.Discard(card=ref, seat=action.seat)
+        if isinstance(action, foolsgold.Grab):
+            return p.Grab(seat=action.seat)
+        if isinstance(action, foolsgold.Call):
+            return p.Call(seat=action.seat)
+        raise TypeError(f"not a {SPEC.title} action: {action!r}")
+
+
+class FoolsGoldDriver(Driver):
+    """A match: rounds until someone reaches 3 points, a pause between rounds."""
+
+    game = SPEC.key
+
+    def __init__(
+        self,
+        players: int,
+        first: int,
+        rng: random.Random,
+        *,
+        grab_timeout: float,
+        call_window: float,
+        intermission: float,
+    ) -> None:
+        self.rng = rng
+        self.players = players
+        self.match = Match(players, first)
+        self.codec = FoolsGoldCodec(players)
+        self.grab_timeout = grab_timeout
+        self.call_window = call_window
+        self.intermission = intermission
+        self.next_round_at: float | None = None
+
+    def _deal(self) -> list[dict[str, Any]]:
+        deck = standard_deck(self.players)
+        self.rng.shuffle(deck)
+        return self.match.new_round(deck, self.grab_timeout, self.call_window)
+
+    def start(self, now: float) -> list[dict[str, Any]]:
+        return self._deal()
+
+    def act(self, seat: int, action: Any, now: float) -> list[dict[str, Any]]:
+        rules_action = self.codec.to_rules(action, seat)
+        if self.next_round_at is not None:
+            raise IllegalAction("the round is settled: the next one is being dealt")
+        return self._settle_check(self.match.apply(rules_action, now), now)
+
+    def _settle_check(self, events: list[dict[str, Any]], now: float) -> list[dict[str, Any]]:
+        round_ = self.match.round
+        if round_ is not None and round_.settled and not self.match.over:
+            self.next_round_at = now + self.intermission
+            events.append({"type": "next_round", "at": self.next_round_at})
+        return events
+
+    def deadline(self) -> float | None:
+        if self.match.over:
+            return None
+        if self.next_round_at is not None:
+            return self.next_round_at
+        return self.match.deadline
+
+    def tick(self, now: float) -> list[dict[str, Any]]:
+        if self.match.over:
+            return []
+        if self.next_round_at is not None:
+            if now < self.next_round_at:
+                return []
+            self.next_round_at = None
+            return self._deal()
+        deadline = self.match.deadline
+        if deadline is None or now < deadline:
+            return []
+        return self._settle_check(self.match.apply(foolsgold.Tick(), now), now)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.match.view(seat)
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    def result(self) -> tuple[list[int], list[int]]:
+        winner = self.match.winner
+        return ([] if winner is None else [winner]), list(self.match.scores)
+
+
+def make_driver(
+    names: Sequence[str],
+    first: int,
+    rng: random.Random,
+    *,
+    grab_timeout: float,
+    call_window: float,
+    intermission: float,
+    **_: Any,
+) -> FoolsGoldDriver:
+    return FoolsGoldDriver(
+        len(names),
+        first,
+        rng,
+        grab_timeout=grab_timeout,
+        call_window=call_window,
+        intermission=intermission,
+    )
+
+
+class FoolsGoldBrain(Brain):
+    def __init__(self, bot, codec: FoolsGoldCodec) -> None:
+        self.bot = bot
+        self.codec = codec
+
+    def plan(self, view: dict[str, Any], now: float) -> tuple[Any, float] | None:
+        # Settled views go to the bot too: it learns each grabber's record from the
+        # revealed hand, and plans nothing for a settled round.
+        planned = self.bot.plan(view, now)
+        if planned is None:
+            return None
+        action, at = planned
+        return self.codec.to_wire(action), at
+
+
+def make_brain(seat: int, difficulty: str, rng: random.Random, pace: float) -> FoolsGoldBrain:
+    """``pace`` is the Gold Nuggets bots' own: Fool's Gold bots keep their own speed."""
+    from foolsgold import bots
+
+    return FoolsGoldBrain(bots.Bot(seat, difficulty, rng), FoolsGoldCodec())
+
+
+def make_codec(players: int) -> FoolsGoldCodec:
+    return FoolsGoldCodec(players)

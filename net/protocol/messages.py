@@ -1,0 +1,331 @@
+"""The protocol's messages: msgspec Structs in two tagged unions, one per direction
+(``ClientMessage``: client to host, ``HostMessage``: host to client), and the field
+types they share. ``docs/PROTOCOL.md`` documents every one.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+from net.catalogue import SUPPLY, GameKey
+from net.text import clean_text
+
+PROTOCOL_VERSION = 1
+
+
+# ---------------------------------------------------------------------------
+# Field types
+
+Seat = Annotated[int, Meta(ge=0, le=63)]
+# Lengths on the wire are generous bounds against abuse; the host cleans peer text
+# and applies the real limits (names 1-20, chat 1-200) with clear errors.
+Text = Annotated[str, Meta(max_length=1000)]
+Token = Annotated[str, Meta(max_length=200)]
+
+
+class _Msg(Struct, tag_field="type", kw_only=True, omit_defaults=False):
+    pass
+
+
+class CardRef(Struct, kw_only=True):
+    """A Fool's Gold card named by the client: ``name`` and ``variant`` identify it."""
+
+    name: Text
+    variant: Text
+    kind: Text | None = None
+
+
+# ---------------------------------------------------------------------------
+# Client to host
+
+
+class Hello(_Msg, tag="hello"):
+    """First message of every connection."""
+
+    protocol: int
+    name: Text
+    token: Token | None = None
+    table: Text | None = None
+    spectate: bool = False
+
+
+class Ready(_Msg, tag="ready"):
+    ready: bool = True
+
+
+class Configure(_Msg, tag="configure"):
+    """The owner changes table settings in the lobby; absent fields stay as they are."""
+
+    seats: int | UnsetType = UNSET
+    difficulty: Text | UnsetType = UNSET
+    first_player: Seat | None | UnsetType = UNSET
+    seed: Text | None | UnsetType = UNSET
+    grab_timeout: float | UnsetType = UNSET
+    call_window: float | UnsetType = UNSET
+    grace: float | UnsetType = UNSET
+    bot_pace: float | UnsetType = UNSET
+    hotseat: bool | UnsetType = UNSET
+    supply: int | UnsetType = UNSET
+
+
+class AddBot(_Msg, tag="add_bot"):
+    difficulty: Text | None = None
+
+
+class RemoveBot(_Msg, tag="remove_bot"):
+    seat: Seat
+
+
+class AddLocal(_Msg, tag="add_local"):
+    """Hot-seat: seat another player controlled by this same connection."""
+
+    name: Text
+
+
+class Start(_Msg, tag="start"):
+    pass
+
+
+class Chat(_Msg, tag="chat"):
+    text: Text
+
+
+class Leave(_Msg, tag="leave"):
+    """Leave the table. ``keep_seat`` during a game: step away, a stand-in plays the
+    seat at once, and the resume token takes it back later."""
+
+    keep_seat: bool = False
+
+
+class Ping(_Msg, tag="ping"):
+    id: int | Text | None = None
+
+
+# Game actions. ``seat`` is needed only by a client controlling several seats.
+
+
+class Roll(_Msg, tag="roll"):
+    """Gold Nuggets: roll the remaining dice (the host rolls them)."""
+
+    seat: Seat | None = None
+
+
+class Keep(_Msg, tag="keep"):
+    faces: Annotated[list[Text], Meta(max_length=7)]
+    seat: Seat | None = None
+
+
+class Stop(_Msg, tag="stop"):
+    steal_from: Seat | None = None
+    seat: Seat | None = None
+
+
+class Draw(_Msg, tag="draw"):
+    seat: Seat | None = None
+
+
+class Discard(_Msg, tag="discard"):
+    card: CardRef
+    seat: Seat | None = None
+
+
+class Grab(_Msg, tag="grab"):
+    seat: Seat | None = None
+
+
+class Call(_Msg, tag="call"):
+    seat: Seat | None = None
+
+
+GameAction = Roll | Keep | Stop | Draw | Discard | Grab | Call
+GAME_ACTIONS = (Roll, Keep, Stop, Draw, Discard, Grab, Call)
+
+ClientMessage = (
+    Hello
+    | Ready
+    | Configure
+    | AddBot
+    | RemoveBot
+    | AddLocal
+    | Start
+    | Chat
+    | Leave
+    | Ping
+    | Roll
+    | Keep
+    | Stop
+    | Draw
+    | Discard
+    | Grab
+    | Call
+)
+
+
+# ---------------------------------------------------------------------------
+# Host to client
+
+
+class SeatInfo(Struct, kw_only=True):
+    seat: int
+    name: str
+    kind: Literal["human", "bot", "local"]
+    ready: bool
+    connected: bool
+    standin: bool = False
+
+
+class TableSettings(Struct, kw_only=True):
+    seats: int
+    difficulty: str
+    first_player: int | None
+    seeded: bool
+    grab_timeout: float
+    call_window: float
+    grace: float
+    bot_pace: float
+    hotseat: bool
+    supply: int = SUPPLY
+
+
+class TableInfo(Struct, kw_only=True):
+    name: str
+    game: GameKey
+    phase: Literal["lobby", "playing", "over"]
+    owner: int | None
+    seats: list[SeatInfo]
+    settings: TableSettings
+    spectators: int
+    seed_hash: str | None = None
+    # a restored game waiting for its people: their seats, and the seconds left (at
+    # the time this was sent) before it goes on without them
+    waiting: list[int] = []
+    wait_left: float | None = None
+
+
+class Welcome(_Msg, tag="welcome"):
+    protocol: int
+    name: str
+    seat: int | None
+    seats: list[int]
+    token: str | None
+    resumed: bool
+    table: TableInfo
+
+
+class TableUpdate(_Msg, tag="table"):
+    table: TableInfo
+
+
+class Notice(_Msg, tag="notice"):
+    """Something happened to a person: joined, left, away, back, standin, owner, bot."""
+
+    event: str
+    name: str
+    seat: int | None = None
+
+
+class Started(_Msg, tag="started"):
+    seed_hash: str
+    players: list[str]
+    first: int
+
+
+class State(_Msg, tag="state"):
+    """A seat's view after a change, with the events that explain it."""
+
+    seat: int | None
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    at: float
+
+
+class ChatLine(_Msg, tag="chat"):
+    name: str
+    seat: int | None
+    text: str
+    at: float
+
+
+class Over(_Msg, tag="over"):
+    winners: list[int]
+    scores: list[int]
+    seed: str
+    seed_hash: str
+
+
+class Error(_Msg, tag="error"):
+    """A refusal. Its ``message`` is cleaned on construction (``net.text.clean_text``),
+    so no error ever echoes a peer's escape sequences, controls or invisible text,
+    whoever built it from whatever a peer sent."""
+
+    code: str
+    message: str
+    ref: str | None = None
+
+    def __post_init__(self) -> None:
+        self.message = clean_text(self.message)
+
+
+class Bye(_Msg, tag="bye"):
+    reason: str
+
+
+class Pong(_Msg, tag="pong"):
+    id: int | str | None = None
+    at: float | None = None
+
+
+HostMessage = (
+    Welcome | TableUpdate | Notice | Started | State | ChatLine | Over | Error | Bye | Pong
+)
+
+
+def message_type(message: Struct) -> str:
+    """The wire ``type`` of a message."""
+    return type(message).__struct_config__.tag
+
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "Seat",
+    "Text",
+    "Token",
+    "CardRef",
+    "Hello",
+    "Ready",
+    "Configure",
+    "AddBot",
+    "RemoveBot",
+    "AddLocal",
+    "Start",
+    "Chat",
+    "Leave",
+    "Ping",
+    "Roll",
+    "Keep",
+    "Stop",
+    "Draw",
+    "Discard",
+    "Grab",
+    "Call",
+    "GameAction",
+    "GAME_ACTIONS",
+    "ClientMessage",
+    "SeatInfo",
+    "TableSettings",
+    "TableInfo",
+    "Welcome",
+    "TableUpdate",
+    "Notice",
+    "Started",
+    "State",
+    "ChatLine",
+    "Over",
+    "Error",
+    "Bye",
+    "Pong",
+    "HostMessage",
+    "message_type",
+]

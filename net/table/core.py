@@ -1,0 +1,445 @@
+"""A table's state and its people: settings, seats, members, joining and leaving,
+the views and updates it sends. The requests (``net.table.lobby``) and the game loop
+(``net.table.play``) are the other two parts of :class:`net.table.Table`."""
+
+from __future__ import annotations
+
+import hmac
+import itertools
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from net import protocol as p
+from net.catalogue import FOOLSGOLD, SUPPLY, spec
+from net.games import Brain, Driver
+from net.protocol import Code, ProtocolError
+from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
+
+BOT_NAMES = (
+    "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
+)  # fmt: skip
+_member_ids = itertools.count(1)
+
+
+class Refusal(ProtocolError):
+    """A request the host refuses, sent back as an ``error`` with this code. It is a
+    :class:`~net.protocol.ProtocolError` (``code, message, ref``): the table's refusals
+    and the framing's are one type with one argument order."""
+
+
+@dataclass
+class Settings:
+    """A table's settings; ``seed`` is set by the host operator only, never by a peer."""
+
+    seats: int
+    difficulty: str = "normal"
+    first_player: int | None = None
+    seed: str | None = None
+    grab_timeout: float = FOOLSGOLD.defaults["grab_timeout"]  # type: ignore[assignment]
+    call_window: float = FOOLSGOLD.defaults["call_window"]  # type: ignore[assignment]
+    grace: float = 30.0
+    bot_pace: float = 0.9
+    hotseat: bool = False
+    intermission: float = FOOLSGOLD.defaults["intermission"]  # type: ignore[assignment]
+    supply: int = SUPPLY  # type: ignore[assignment]
+
+    @classmethod
+    def default(cls, game: str) -> Settings:
+        """The most seats and the game's own grace period (``net.catalogue``)."""
+        found = spec(game)
+        return cls(seats=found.high, grace=found.grace)
+
+    def info(self) -> p.TableSettings:
+        return p.TableSettings(
+            seats=self.seats,
+            difficulty=self.difficulty,
+            first_player=self.first_player,
+            seeded=self.seed is not None,
+            grab_timeout=self.grab_timeout,
+            call_window=self.call_window,
+            grace=self.grace,
+            bot_pace=self.bot_pace,
+            hotseat=self.hotseat,
+            supply=self.supply,
+        )
+
+
+def _noop(message: Any) -> None:
+    pass
+
+
+@dataclass(eq=False)
+class Member:
+    """One connection's presence at a table (a player or a spectator)."""
+
+    name: str
+    deliver: Callable[[Any], None] = _noop
+    close: Callable[[str], None] = lambda reason: None
+    spectator: bool = False
+    id: int = field(default_factory=lambda: next(_member_ids))
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    connected: bool = True
+    table: TableCore | None = None  # a net.table.Table
+    link: object = None  # the shell's connection now serving this member
+
+    @property
+    def token(self) -> str | None:
+        """The resume token: ``<id>.<secret>``, 192 random bits from ``secrets``."""
+        return None if self.spectator else f"{self.id}.{self.secret}"
+
+
+@dataclass(eq=False)
+class Seat:
+    name: str
+    kind: str  # "human", "local" (hot-seat, controlled by a human's connection) or "bot"
+    member: Member | None = None
+    ready: bool = False
+    difficulty: str = "normal"
+    brain: Brain | None = None
+    standin: bool = False
+    away_since: float | None = None
+    plan: tuple[Any, float] | None = None
+
+
+class TableCore:
+    """The state of a table and its members (see :class:`net.table.Table`)."""
+
+
+    def __init__(
+        self,
+        name: str,
+        game: str,
+        settings: Settings | None = None,
+        *,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
+        game_spec = spec(game)  # raises UnknownGame, a ValueError
+        clean = clean_text(name)
+        problem = check_length(clean, "table name", TABLE_NAME_MAX)
+        if problem:
+            raise ValueError(problem)
+        self.name = clean
+        self.game = game
+        self.spec = game_spec
+        self.settings = settings or Settings.default(game)
+        problem = game_spec.check_seats(self.settings.seats)
+        if problem:
+            raise ValueError(problem)
+        self.report = report or (lambda text: None)
+        self.phase = "lobby"
+        self.seats: list[Seat] = []
+        self.members: list[Member] = []
+        self.owner: Member | None = None
+        self.driver: Driver | None = None
+        self.seed: str | None = None
+        self.seed_hash: str | None = None
+        # The current game's log, in memory from entry ``log_base`` on: whoever keeps
+        # the earlier entries (a store spills them to disk) calls ``forget``, and a
+        # table with ``log_limit`` keeps only that many (a host without saves), so a
+        # long match costs no more memory than a short one.
+        self.log: list[dict[str, Any]] = []
+        self.log_base = 0
+        self.log_limit: int | None = None
+        self.result: p.Over | None = None  # the last game's, for a player who was away
+        self.games_played = 0
+        self.started_at: float | None = None  # the host time of the deal
+        # called with (table, now) after every change and before anyone is sent its
+        # views: the host's saves (net.persist)
+        self.on_change: Callable[[Any, float], None] | None = None
+        # called with the table after every change of its public info (every ``table``
+        # update sent): the LAN announcement's free seats, say
+        self.on_update: Callable[[Any], None] | None = None
+        self._stuck_deadline: float | None = None
+        # the table's clock (see the module docstring): host seconds it stood still in
+        # this game, and the wait now under way (host times), if any
+        self.held = 0.0
+        self.wait_since: float | None = None
+        self.wait_until: float | None = None
+        self._now = 0.0  # the host time of the latest call (for ``info``)
+
+    # -- queries -----------------------------------------------------------------------
+
+    @property
+    def moves(self) -> int:
+        """Entries in the current game's log so far, in memory or not."""
+        return self.log_base + len(self.log)
+
+    def forget(self, count: int) -> None:
+        """Drop the first ``count`` entries of the log from memory (kept elsewhere)."""
+        count = min(count, len(self.log))
+        del self.log[:count]
+        self.log_base += count
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        self.log.append(entry)
+        if self.log_limit is not None and len(self.log) > self.log_limit:
+            self.forget(len(self.log) - self.log_limit)
+
+    def clock(self, now: float) -> float:
+        """The table's clock (the game's time) at host time ``now``."""
+        return (now if self.wait_since is None else self.wait_since) - self.held
+
+    def waiting_for(self) -> list[int]:
+        """The seats a restored game waits for: people not back yet (none if no wait)."""
+        if self.wait_since is None:
+            return []
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind != "bot"
+            and s.member is not None
+            and not s.member.connected
+            and not s.standin
+        ]
+
+    def seats_of(self, member: Member) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.member is member]
+
+    @property
+    def free_seats(self) -> int:
+        return self.settings.seats - len(self.seats) if self.phase != "playing" else 0
+
+    def info(self) -> p.TableInfo:
+        owner = None
+        if self.owner is not None:
+            owned = self.seats_of(self.owner)
+            owner = owned[0] if owned else None
+        return p.TableInfo(
+            name=self.name,
+            game=self.game,  # type: ignore[arg-type]
+            phase=self.phase,  # type: ignore[arg-type]
+            owner=owner,
+            seats=[
+                p.SeatInfo(
+                    seat=i,
+                    name=s.name,
+                    kind=s.kind,  # type: ignore[arg-type]
+                    ready=s.ready or s.kind != "human",
+                    connected=s.kind == "bot" or (s.member is not None and s.member.connected),
+                    standin=s.standin,
+                )
+                for i, s in enumerate(self.seats)
+            ],
+            settings=self.settings.info(),
+            spectators=sum(1 for m in self.members if m.spectator),
+            seed_hash=self.seed_hash,
+            waiting=self.waiting_for(),
+            wait_left=(
+                None if self.wait_until is None else round(max(0.0, self.wait_until - self._now), 3)
+            ),
+        )
+
+    def next_wakeup(self) -> float | None:
+        """When ``tick`` next has something to do, or None."""
+        times = []
+        if self.wait_until is not None:
+            times.append(self.wait_until)
+        elif self.phase == "playing" and self.driver is not None:
+            # the game's times are on the table's clock: the host's is ``held`` ahead
+            deadline = self.driver.deadline()
+            if deadline is not None and deadline != self._stuck_deadline:
+                times.append(deadline + self.held)
+            times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
+        times.extend(
+            s.away_since + self.settings.grace
+            for s in self.seats
+            if s.away_since is not None and not s.standin
+        )
+        return min(times) if times else None
+
+    # -- sending -----------------------------------------------------------------------
+
+    def _send_all(self, message: Any) -> None:
+        for member in list(self.members):
+            if member.connected:
+                member.deliver(message)
+
+    def _save(self, now: float) -> None:
+        if self.on_change is not None:
+            self.on_change(self, now)
+
+    def _update(self) -> None:
+        # saved before anyone sees it (a lobby's settings, seats and owner too)
+        self._save(self._now)
+        self._send_all(p.TableUpdate(table=self.info()))
+        if self.on_update is not None:
+            self.on_update(self)
+
+    def _notice(self, event: str, name: str, seat: int | None = None) -> None:
+        self._send_all(p.Notice(event=event, name=name, seat=seat))
+
+    def _send_states(self, member: Member, events: list[dict[str, Any]], now: float) -> None:
+        assert self.driver is not None
+        at = self.clock(now)
+        if member.spectator:
+            member.deliver(p.State(seat=None, view=self.driver.view(None), events=events, at=at))
+            return
+        for i in self.seats_of(member):
+            member.deliver(p.State(seat=i, view=self.driver.view(i), events=events, at=at))
+
+    def _broadcast(self, events: list[dict[str, Any]], now: float) -> None:
+        """Each seat its own view, spectators the public one, all with the events."""
+        assert self.driver is not None
+        at = self.clock(now)
+        public: p.State | None = None
+        for member in list(self.members):
+            if not member.connected:
+                continue
+            if member.spectator:
+                # one object for every spectator: the shell encodes it once
+                if public is None:
+                    public = p.State(seat=None, view=self.driver.view(None), events=events, at=at)
+                member.deliver(public)
+            else:
+                self._send_states(member, events, now)
+
+    # -- joining -----------------------------------------------------------------------
+
+    def _unique(self, name: str) -> str:
+        # compared as people read them (net.text.visible_key): look-alikes get a suffix
+        taken = {visible_key(s.name) for s in self.seats}
+        taken |= {visible_key(m.name) for m in self.members}
+        if visible_key(name) not in taken:
+            return name
+        for n in itertools.count(2):
+            suffix = f" {n}"
+            candidate = clean_text(name[: NAME_MAX - len(suffix)]) + suffix
+            if visible_key(candidate) not in taken:
+                return candidate
+        raise AssertionError("unreachable")
+
+    def join(self, member: Member, now: float) -> None:
+        """Seat a new member (or add a spectator) and welcome it; raises Refusal."""
+        self._now = now
+        if not member.spectator:
+            if self.phase == "playing":
+                raise Refusal(
+                    Code.TABLE_FULL,
+                    f"The game at {self.name!r} has started; join as a spectator to watch.",
+                )
+            if len(self.seats) >= self.settings.seats:
+                raise Refusal(
+                    Code.TABLE_FULL,
+                    f"All {self.settings.seats} seats at {self.name!r} are taken; "
+                    "join as a spectator to watch.",
+                )
+        requested = member.name
+        member.name = self._unique(member.name)
+        member.table = self
+        self.members.append(member)
+        seat = None
+        if not member.spectator:
+            self.seats.append(Seat(name=member.name, kind="human", member=member))
+            seat = len(self.seats) - 1
+            if self.owner is None:
+                self.owner = member
+            self._save(now)  # the token is on disk before the welcome carries it
+        member.deliver(self._welcome(member, resumed=False))
+        if member.name != requested:
+            member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
+        self._notice("spectating" if member.spectator else "joined", member.name, seat)
+        self.report(f"{self.name}: {member.name} {'watches' if seat is None else 'joined'}")
+        self._update()
+        if self.phase == "playing" and member.spectator:
+            self._send_states(member, [], now)
+
+    def _welcome(self, member: Member, resumed: bool) -> p.Welcome:
+        seats = self.seats_of(member)
+        return p.Welcome(
+            protocol=p.PROTOCOL_VERSION,
+            name=member.name,
+            seat=seats[0] if seats else None,
+            seats=seats,
+            token=member.token,
+            resumed=resumed,
+            table=self.info(),
+        )
+
+    def resume(self, old: Member, secret: str, new: Member, now: float) -> Member:
+        """Hand ``old``'s seats to a new connection that proved it holds the token."""
+        if not hmac.compare_digest(old.secret.encode(), secret.encode()):
+            raise Refusal(Code.BAD_TOKEN, "That resume token is not valid; join anew.")
+        self._now = now
+        if old.connected:
+            # the old connection has not noticed it is gone; the newest one wins
+            old.deliver(p.Bye(reason="replaced"))
+            old.close("replaced")
+        old.deliver, old.close, old.link, old.connected = new.deliver, new.close, new.link, True
+        back = []
+        for i in self.seats_of(old):
+            seat = self.seats[i]
+            if seat.standin or seat.away_since is not None:
+                back.append(i)
+            seat.away_since = None
+            if seat.standin:
+                seat.standin, seat.brain, seat.plan = False, None, None
+        old.deliver(self._welcome(old, resumed=True))
+        for i in back:
+            self._notice("back", self.seats[i].name, i)
+        self.report(f"{self.name}: {old.name} is back")
+        if not self._wait_over(now):  # if everyone is back, the game goes on (and they see it)
+            self._update()
+            if self.phase == "playing":
+                self._send_states(old, [], now)
+        if self.phase == "over" and self.result is not None:
+            old.deliver(self.result)  # it may have missed the end while away
+        return old
+
+    def disconnect(self, member: Member, now: float, link: object = None,
+                   event: str = "away") -> None:
+        """The member's connection (``link``, if given) is gone (dropped or closed);
+        ``event`` is the notice the others get ("away", or "stepped_away")."""
+        if member not in self.members or not member.connected:
+            return
+        if link is not None and member.link is not link:
+            return  # an old connection, replaced by a resume
+        self._now = now
+        member.connected = False
+        member.deliver, member.close = _noop, (lambda reason: None)
+        seats = self.seats_of(member)
+        if not seats:
+            self._remove_member(member)
+            self._update()
+            return
+        for i in seats:
+            self.seats[i].away_since = now
+            if self.seats[i].kind == "human":
+                self.seats[i].ready = False
+        self._notice(event, member.name, seats[0])
+        what = "dropped" if event == "away" else "stepped away, keeping the seat"
+        self.report(f"{self.name}: {member.name} {what}")
+        self._update()
+
+    def _remove_member(self, member: Member, now: float | None = None) -> None:
+        self.members.remove(member)
+        member.connected = False
+        if self.phase == "playing":
+            # the seats stay for the game, played by stand-ins from now on
+            for i in self.seats_of(member):
+                self._stand_in(i, now)
+                self.seats[i].member = None
+        else:
+            self._drop_seats(lambda s: s.member is not member)
+        if self.owner is member:
+            humans = [s.member for s in self.seats if s.kind == "human" and s.member is not None]
+            self.owner = humans[0] if humans else None
+            if self.owner is not None:
+                self._notice("owner", self.owner.name, self.seats_of(self.owner)[0])
+
+    def _drop_seats(self, keep: Callable[[Seat], bool]) -> None:
+        """Free the seats not kept (outside a game). The seats after them move down, so
+        every connection whose seat numbers change gets a fresh ``welcome`` with its
+        new ones, and ``first_player`` follows the person it named (or goes back to
+        random if they left)."""
+        before = {m: self.seats_of(m) for m in self.members if not m.spectator}
+        first = self.settings.first_player
+        chosen = self.seats[first] if first is not None and first < len(self.seats) else None
+        self.seats = [s for s in self.seats if keep(s)]
+        if chosen is not None:
+            self.settings.first_player = self.seats.index(chosen) if chosen in self.seats else None
+        self._save(self._now)  # the new seat numbers are on disk before anyone is told
+        for member, seats in before.items():
+            if member.connected and member in self.members and self.seats_of(member) != seats:
+                member.deliver(self._welcome(member, resumed=False))

@@ -1,0 +1,214 @@
+"""A table's requests: ready, configure, bots, local seats, start, chat, leave, ping.
+Each refusal is a :class:`~net.table.core.Refusal`, sent back as an ``error``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from net import protocol as p
+from net.catalogue import DIFFICULTIES, SUPPLY
+from net.protocol import Code
+from net.table.core import BOT_NAMES, Member, Refusal, Seat, TableCore
+from net.text import CHAT_MAX, NAME_MAX, check_length, clean_text
+
+
+class Lobby(TableCore):
+    """The requests of a table's members (a part of :class:`net.table.Table`)."""
+
+    # -- requests ----------------------------------------------------------------------
+
+    def handle(self, member: Member, message: Any, now: float) -> None:
+        """One message from a member; a refusal goes back as an ``error``."""
+        self._now = now
+        try:
+            handler = self._HANDLERS.get(type(message))
+            if handler is not None:
+                handler(self, member, message, now)
+            elif isinstance(message, p.GAME_ACTIONS):
+                self._act(member, message, now)
+            elif isinstance(message, p.Hello):
+                raise Refusal(Code.HELLO_TWICE, "You are already at a table.")
+            else:
+                raise Refusal(Code.INTERNAL, f"unexpected {type(message).__name__}")
+        except Refusal as refusal:
+            member.deliver(
+                p.Error(code=refusal.code, message=refusal.message, ref=p.message_type(message))
+            )
+
+    def _owner_in_lobby(self, member: Member) -> None:
+        if member is not self.owner:
+            owner = self.owner.name if self.owner else "nobody"
+            raise Refusal(Code.NOT_OWNER, f"Only the table's owner ({owner}) can do that.")
+        if self.phase == "playing":
+            raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
+
+    def _ready(self, member: Member, message: p.Ready, now: float) -> None:
+        seats = self.seats_of(member)
+        if not seats:
+            raise Refusal(Code.NOT_SEATED, "Spectators have no seat to get ready at.")
+        if self.phase == "playing":
+            raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
+        for i in seats:
+            self.seats[i].ready = message.ready
+        self._update()
+        if self._all_ready() and len(self.seats) == self.settings.seats:
+            self._start(now)
+
+    def _all_ready(self) -> bool:
+        return all(
+            s.kind != "human" or (s.ready and s.member is not None and s.member.connected)
+            for s in self.seats
+        )
+
+    def _configure(self, member: Member, message: p.Configure, now: float) -> None:
+        self._owner_in_lobby(member)
+        changes: dict[str, Any] = {}
+        low, high = self.spec.low, self.spec.high
+        checks: dict[str, tuple[Callable[[Any], bool], str]] = {
+            "seats": (
+                lambda v: low <= v <= high and v >= len(self.seats),
+                f"seats must be {max(low, len(self.seats))} to {high}",
+            ),
+            "difficulty": (lambda v: v in DIFFICULTIES, f"difficulty is one of {DIFFICULTIES}"),
+            "first_player": (
+                lambda v: v is None or v < self.settings.seats,
+                "first_player is a seat number or null (random)",
+            ),
+            "grab_timeout": (lambda v: 1 <= v <= 120, "grab_timeout is 1 to 120 seconds"),
+            "call_window": (lambda v: 1 <= v <= 60, "call_window is 1 to 60 seconds"),
+            "grace": (lambda v: 0 <= v <= 600, "grace is 0 to 600 seconds"),
+            "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
+            "hotseat": (lambda v: True, ""),
+            "supply": (lambda v: 1 <= v <= SUPPLY, f"supply is 1 to {SUPPLY} nuggets"),
+        }
+        for key, (ok, rule) in checks.items():
+            value = getattr(message, key)
+            if value is msgspec.UNSET:
+                continue
+            if isinstance(value, float) and value != value:
+                raise Refusal(Code.BAD_SETTING, f"{key} must be a number")
+            if not ok(value):
+                raise Refusal(Code.BAD_SETTING, f"{rule}, not {value!r}.")
+            changes[key] = value
+        for key, value in changes.items():
+            setattr(self.settings, key, value)
+        self._update()
+
+    def _add_bot(self, member: Member, message: p.AddBot, now: float) -> None:
+        self._owner_in_lobby(member)
+        difficulty = message.difficulty or self.settings.difficulty
+        if difficulty not in DIFFICULTIES:
+            raise Refusal(Code.BAD_SETTING, f"Bot difficulty is one of {', '.join(DIFFICULTIES)}.")
+        self.add_bot(difficulty)
+
+    def add_bot(self, difficulty: str | None = None) -> int:
+        """Seat a bot (host API, and the owner's ``add_bot``); returns the seat."""
+        if len(self.seats) >= self.settings.seats:
+            raise Refusal(Code.TABLE_FULL, "Every seat is taken: no room for a bot.")
+        base = BOT_NAMES[len([s for s in self.seats if s.kind == "bot"]) % len(BOT_NAMES)]
+        seat = Seat(
+            name=self._unique(f"{base} (bot)"),
+            kind="bot",
+            difficulty=difficulty or self.settings.difficulty,
+        )
+        self.seats.append(seat)
+        self._notice("bot", seat.name, len(self.seats) - 1)
+        self._update()
+        return len(self.seats) - 1
+
+    def _remove_bot(self, member: Member, message: p.RemoveBot, now: float) -> None:
+        self._owner_in_lobby(member)
+        if message.seat >= len(self.seats) or self.seats[message.seat].kind != "bot":
+            raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds no bot.")
+        gone = self.seats[message.seat]
+        self._drop_seats(lambda s: s is not gone)
+        self._update()
+
+    def _add_local(self, member: Member, message: p.AddLocal, now: float) -> None:
+        if not self.seats_of(member):
+            raise Refusal(Code.NOT_SEATED, "Spectators cannot seat local players.")
+        if not self.settings.hotseat:
+            raise Refusal(Code.HOTSEAT_OFF, "This table does not allow hot-seat players.")
+        if self.phase == "playing":
+            raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
+        if len(self.seats) >= self.settings.seats:
+            raise Refusal(Code.TABLE_FULL, "Every seat is taken.")
+        name = clean_text(message.name)
+        problem = check_length(name, "name", NAME_MAX)
+        if problem:
+            raise Refusal(Code.BAD_NAME, problem)
+        seat = Seat(name=self._unique(name), kind="local", member=member, ready=True)
+        self.seats.append(seat)
+        self._save(now)
+        # the controller learns its new seat list from a fresh welcome
+        member.deliver(self._welcome(member, resumed=False))
+        self._notice("joined", seat.name, len(self.seats) - 1)
+        self._update()
+
+    def _start_request(self, member: Member, message: p.Start, now: float) -> None:
+        self._owner_in_lobby(member)
+        waiting = [
+            s.name
+            for s in self.seats
+            if s.kind == "human"
+            and s.member is not member
+            and not (s.ready and s.member is not None and s.member.connected)
+        ]
+        if waiting:
+            raise Refusal(Code.NOT_READY, f"Waiting for {', '.join(waiting)} to get ready.")
+        self.start(now)
+
+    def _chat(self, member: Member, message: p.Chat, now: float) -> None:
+        text = clean_text(message.text)
+        problem = check_length(text, "chat message", CHAT_MAX)
+        if problem:
+            raise Refusal(Code.BAD_TEXT, problem)
+        seats = self.seats_of(member)
+        self._send_all(
+            p.ChatLine(
+                name=member.name, seat=seats[0] if seats else None, text=text, at=self.clock(now)
+            )
+        )
+
+    def _leave(self, member: Member, message: p.Leave, now: float) -> None:
+        seats = self.seats_of(member)
+        if message.keep_seat and seats:
+            # stepping away: the seat stays theirs (the token takes it back), and in a
+            # game a stand-in plays it from now, not after the grace period
+            member.deliver(p.Bye(reason="left"))
+            member.close("left")
+            self.disconnect(member, now, event="stepped_away")
+            if self.phase == "playing":
+                for i in seats:
+                    if not self.seats[i].standin:
+                        self._stand_in(i, now)
+                if not self._wait_over(now):
+                    self._update()
+            return
+        self._remove_member(member, now)
+        self._save(now)  # the seat is given up on disk before the goodbye
+        member.deliver(p.Bye(reason="left"))
+        member.close("left")
+        if seats:
+            self._notice("left", member.name, seats[0])
+            self.report(f"{self.name}: {member.name} left")
+        if not self._wait_over(now):
+            self._update()
+
+    def _ping(self, member: Member, message: p.Ping, now: float) -> None:
+        member.deliver(p.Pong(id=message.id, at=self.clock(now)))
+
+    _HANDLERS: dict[type, Callable[..., None]] = {
+        p.Ready: _ready,
+        p.Configure: _configure,
+        p.AddBot: _add_bot,
+        p.RemoveBot: _remove_bot,
+        p.AddLocal: _add_local,
+        p.Start: _start_request,
+        p.Chat: _chat,
+        p.Leave: _leave,
+        p.Ping: _ping,
+    }

@@ -1,0 +1,292 @@
+"""A table's game loop: the deal, actions from every seat (people, bots and
+stand-ins alike), time-outs, grace periods, the end of a game, and the wait of a
+restored game for its people."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from typing import Any
+
+import msgspec
+
+from net import protocol as p
+from net.games import ILLEGAL, WrongGame, make_brain, make_driver
+from net.protocol import Code
+from net.table.core import Member, Refusal, TableCore
+
+
+class Play(TableCore):
+    """The game at a table (a part of :class:`net.table.Table`)."""
+
+    # -- the game ----------------------------------------------------------------------
+
+    def start(self, now: float) -> None:
+        """Start the game now (host API: e.g. a table of bots); raises Refusal."""
+        self._now = now
+        if self.phase == "playing":
+            raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
+        low = self.spec.low
+        if len(self.seats) < low:
+            raise Refusal(
+                Code.TOO_FEW_PLAYERS,
+                f"{self.spec.title} needs at least {low} players; add a bot or wait.",
+            )
+        self._start(now)
+
+    def _start(self, now: float) -> None:
+        self.phase = "playing"
+        self.games_played += 1
+        self.held, self.wait_since, self.wait_until = 0.0, None, None
+        self.started_at = now
+        self.seed = self.settings.seed or secrets.token_hex(32)
+        self.seed_hash = hashlib.sha256(self.seed.encode()).hexdigest()
+        self.log = []
+        self.log_base = 0
+        self._stuck_deadline = None
+        names = [s.name for s in self.seats]
+        first = self.settings.first_player
+        if first is not None and first >= len(names):
+            first = None
+        self.driver = make_driver(
+            self.game,
+            names,
+            first,
+            random.Random(self.seed),
+            grab_timeout=self.settings.grab_timeout,
+            call_window=self.settings.call_window,
+            intermission=self.settings.intermission,
+            supply=self.settings.supply,
+        )
+        for i, seat in enumerate(self.seats):
+            seat.ready = False
+            seat.plan = None
+            seat.standin = False
+            if seat.kind == "bot":
+                rng = random.Random(f"{self.seed}/bot/{i}")
+                seat.brain = make_brain(self.game, i, seat.difficulty, rng, self.settings.bot_pace)
+            else:
+                seat.brain = None
+        self.report(f"{self.name}: {self.spec.title} starts: {', '.join(names)}")
+        self._send_all(p.Started(seed_hash=self.seed_hash, players=names, first=self.driver.first))
+        self._update()
+        for i, seat in enumerate(self.seats):
+            if seat.away_since is not None:
+                # dropped in the lobby and not back yet: play for them already
+                self._stand_in(i)
+        self._changed(self.driver.start(now), now)
+
+    def _act(self, member: Member, action: Any, now: float) -> None:
+        if self.phase != "playing":
+            raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
+        seats = self.seats_of(member)
+        if not seats:
+            raise Refusal(Code.NOT_SEATED, "Spectators cannot play.")
+        if self.wait_since is not None:
+            raise Refusal(Code.WAITING, f"{self.waiting_message()}: the game goes on once "
+                          "they are back.")  # fmt: skip
+        if action.seat is not None:
+            if action.seat not in seats:
+                who = self.seats[action.seat].name if action.seat < len(self.seats) else "nobody"
+                raise Refusal(
+                    Code.NOT_YOUR_SEAT,
+                    f"Seat {action.seat} is {who}'s; you play seat {', '.join(map(str, seats))}.",
+                )
+            seat = action.seat
+        elif len(seats) == 1:
+            seat = seats[0]
+        else:
+            current = self.driver.view(None).get("current") if self.driver else None
+            if current not in seats:
+                raise Refusal(
+                    Code.NOT_YOUR_SEAT, "You control several seats: say which one with 'seat'."
+                )
+            seat = current
+        self._submit(seat, action, now, "player")
+
+    def _submit(self, seat: int, action: Any, now: float, by: str) -> None:
+        """The one path for every action at a seat: players', bots' and stand-ins'."""
+        assert self.driver is not None
+        at = self.clock(now)
+        try:
+            events = self.driver.act(seat, action, at)
+        except WrongGame as exc:
+            raise Refusal(Code.WRONG_GAME, str(exc)) from None
+        except ILLEGAL as exc:  # exactly the rules' refusals; anything else is a bug
+            raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
+        entry = msgspec.to_builtins(action)
+        entry["seat"] = seat
+        self._record({"at": at, "by": by, "action": entry, "events": events})
+        self._changed(events, now)
+
+    def _changed(self, events: list[dict[str, Any]], now: float) -> None:
+        assert self.driver is not None
+        self._stuck_deadline = None
+        self._save(now)  # saved before anyone sees it
+        self._broadcast(events, now)
+        if self.driver.over:
+            self._finish(now)
+            return
+        at = self.clock(now)
+        for i, seat in enumerate(self.seats):
+            if seat.brain is not None:
+                seat.plan = seat.brain.plan(self.driver.view(i), at)
+
+    def _finish(self, now: float) -> None:
+        assert self.driver is not None and self.seed is not None and self.seed_hash
+        winners, scores = self.driver.result()
+        self.phase = "over"
+        self.result = p.Over(
+            winners=winners, scores=scores, seed=self.seed, seed_hash=self.seed_hash
+        )
+        self._send_all(self.result)
+        names = ", ".join(self.seats[w].name for w in winners)
+        self.report(f"{self.name}: game over, won by {names}; scores {scores}")
+        for seat in self.seats:
+            seat.plan = None
+            seat.brain = None
+            seat.standin = False
+        # seats whose players left for good are freed; those away get a fresh grace
+        self._drop_seats(lambda s: s.kind == "bot" or s.member is not None)
+        for seat in self.seats:
+            if seat.member is not None and not seat.member.connected:
+                seat.away_since = now
+        self._update()
+
+    def tick(self, now: float) -> None:
+        """Do everything due at ``now``: time-outs, bot actions, grace periods."""
+        self._now = now
+        for _ in range(10_000):  # a bound against a bug looping forever
+            due = self._earliest_due(now)
+            if due is None:
+                return
+            kind, i = due
+            if kind == "wait":
+                assert self.wait_until is not None
+                self._end_wait(self.wait_until)
+            elif kind == "deadline":
+                assert self.driver is not None
+                deadline = self.driver.deadline()
+                # due in host time; on the table's clock it may read a rounding error
+                # short of the deadline (``held``), which must not skip the time-out
+                at = self.clock(now)
+                if deadline is not None:
+                    at = max(at, deadline)
+                events = self.driver.tick(at)
+                if events:
+                    self._record({"at": at, "by": "host", "action": None, "events": events})
+                    self._changed(events, now)
+                else:
+                    self._stuck_deadline = deadline
+            elif kind == "plan":
+                seat = self.seats[i]
+                assert seat.plan is not None
+                action, _ = seat.plan
+                seat.plan = None
+                try:
+                    self._submit(i, action, now, "standin" if seat.standin else "bot")
+                except Refusal:
+                    pass  # no longer legal: the bot plans again at the next change
+            elif kind == "away":
+                self._grace_over(i, now)
+
+    def _earliest_due(self, now: float) -> tuple[str, int] | None:
+        # in host time; the wait's end first (the grace of those not back ends with it)
+        best: tuple[float, str, int] | None = None
+        if self.wait_until is not None:
+            if self.wait_until <= now:
+                best = (self.wait_until, "wait", -1)
+        elif self.phase == "playing" and self.driver is not None:
+            held = self.held
+            deadline = self.driver.deadline()
+            if (
+                deadline is not None
+                and deadline + held <= now
+                and deadline != self._stuck_deadline
+            ):
+                best = (deadline + held, "deadline", -1)
+            for i, seat in enumerate(self.seats):
+                if seat.plan is not None and seat.plan[1] + held <= now:
+                    if best is None or seat.plan[1] + held < best[0]:
+                        best = (seat.plan[1] + held, "plan", i)
+        for i, seat in enumerate(self.seats):
+            if seat.away_since is not None and not seat.standin:
+                t = seat.away_since + self.settings.grace
+                if t <= now and (best is None or t < best[0]):
+                    best = (t, "away", i)
+        return None if best is None else (best[1], best[2])
+
+    def _grace_over(self, i: int, now: float) -> None:
+        seat = self.seats[i]
+        member = seat.member
+        if self.phase == "playing":
+            self._stand_in(i, now)
+            self._update()
+        elif member is not None:
+            # away too long outside a game: the seat is freed
+            self._remove_member(member)
+            self._notice("left", member.name, i)
+            self.report(f"{self.name}: {member.name} did not come back")
+            self._update()
+        else:
+            seat.away_since = None
+
+    # -- waiting for the players of a restored game ---------------------------------
+
+    def hold(self, now: float) -> None:
+        """Wait for the seated people (a game restored after a crash): the table's clock
+        stands still until they are all back or the grace period ends, whichever comes
+        first; then the game goes on (stand-ins for those not back, as always)."""
+        self._now = now
+        if self.phase != "playing" or self.settings.grace <= 0:
+            return
+        self.wait_since, self.wait_until = now, now + self.settings.grace
+        if not self.waiting_for():
+            self._end_wait(now)
+            return
+        self.report(f"{self.name}: {self.waiting_message()}")
+
+    def waiting_message(self) -> str:
+        """"Waiting for Ann, Bob (12 s)": for a person, and the ``waiting`` refusal."""
+        names = ", ".join(self.seats[i].name for i in self.waiting_for())
+        left = 0.0 if self.wait_until is None else max(0.0, self.wait_until - self._now)
+        return f"Waiting for {names} ({left:.0f} s)"
+
+    def _wait_over(self, now: float) -> bool:
+        """End the wait if nobody is awaited any more (they are back, or stand-ins play
+        their seats); True if it ended now (everyone was sent the update)."""
+        if self.wait_since is None or self.waiting_for():
+            return False
+        self._end_wait(now)
+        return True
+
+    def _end_wait(self, now: float) -> None:
+        assert self.wait_since is not None
+        self.held += now - self.wait_since
+        self.wait_since = self.wait_until = None
+        self.report(f"{self.name}: the game goes on")
+        self._update()
+        if self.phase == "playing" and self.driver is not None:
+            # everyone's clock offset again (``at``): the game's clock stood still
+            self._broadcast([], now)
+
+    def close(self, reason: str) -> None:
+        """Tell every member goodbye (the host is shutting down)."""
+        for member in list(self.members):
+            if member.connected:
+                member.deliver(p.Bye(reason=reason))
+                member.close(reason)
+
+    def _stand_in(self, i: int, now: float | None = None) -> None:
+        """A bot plays seat ``i`` from now on; with ``now`` it plans at once."""
+        seat = self.seats[i]
+        seat.standin = True
+        seat.away_since = None
+        assert self.seed is not None
+        rng = random.Random(f"{self.seed}/standin/{i}/{self.moves}")
+        seat.brain = make_brain(self.game, i, self.settings.difficulty, rng, self.settings.bot_pace)
+        self._notice("standin", seat.name, i)
+        self.report(f"{self.name}: a stand-in bot plays for {seat.name}")
+        if now is not None and self.driver is not None and not self.driver.over:
+            seat.plan = seat.brain.plan(self.driver.view(i), self.clock(now))

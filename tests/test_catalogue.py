@@ -1,0 +1,184 @@
+"""A game is one entry: the catalogue (``net.catalogue``) is the only place that names
+the games, and what it says agrees with the rules packages and the game modules."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+import foolsgold
+import nuggets
+from net import catalogue
+from net import protocol as p
+from net.catalogue import CATALOGUE, FOOLSGOLD, KEYS, NUGGETS, UnknownGame, spec
+from net.games import MODULES, make_codec, make_driver
+from net.table import Settings, Table
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = ("net", "tui", "serve")
+TITLES = tuple(s.title for s in CATALOGUE)
+# A title as text, except "Fool's Gold!", the call a player makes in that game.
+TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the string constants that are docstrings."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def game_literals(source: str) -> list[tuple[int, str]]:
+    """(line, what) for every game title and every game key written as a literal."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+            continue
+        if id(node) in docs:
+            continue
+        if node.value in KEYS:
+            found.append((node.lineno, f"the game key {node.value!r}"))
+        elif TITLE.search(node.value):
+            found.append((node.lineno, f"a game title in {node.value!r}"))
+    return sorted(found)
+
+
+def test_the_scan_finds_what_it_forbids():
+    source = '''
+"""Docstrings may say Gold Nuggets."""
+GAMES = ("nuggets", "foolsgold")
+label = "Fool's Gold against bots"
+shout = "Fool's Gold!"
+ok = f"{NUGGETS.title} table"
+'''
+    assert game_literals(source) == [
+        (3, "the game key 'foolsgold'"),
+        (3, "the game key 'nuggets'"),
+        (4, "a game title in \"Fool's Gold against bots\""),
+    ]
+
+
+def test_no_game_literal_outside_the_catalogue():
+    offenders = []
+    for package in SCANNED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path == ROOT / "net" / "catalogue.py":
+                continue
+            for line, what in game_literals(path.read_text()):
+                offenders.append(f"{path.relative_to(ROOT)}:{line}: {what}")
+    assert not offenders, "ask net.catalogue instead:\n" + "\n".join(offenders)
+
+
+def test_every_game_has_a_module_with_driver_brain_and_codec():
+    assert tuple(MODULES) == KEYS
+    for key, module in MODULES.items():
+        assert module.SPEC is spec(key)
+        for name in ("make_driver", "make_brain", "make_codec", "RULES_ILLEGAL"):
+            assert hasattr(module, name), f"net.games.{key} has no {name}"
+
+
+def test_the_catalogue_agrees_with_the_rules():
+    assert NUGGETS.defaults["supply"] == nuggets.STARTING_SUPPLY == catalogue.SUPPLY
+    rng = random.Random(1)
+    for game in CATALOGUE:
+        names = [f"P{i}" for i in range(game.high)]
+        make_driver(game.key, names[: game.low], None, rng)
+        make_driver(game.key, names, None, rng)
+        for bad in (game.low - 1, game.high + 1):
+            with pytest.raises(ValueError):
+                make_driver(game.key, [f"P{i}" for i in range(bad)], 0, rng)
+    # the wire's game names are the catalogue's, so a schema lists exactly these
+    schema = msgspec.json.schema(p.TableInfo)["$defs"]["TableInfo"]["properties"]["game"]
+    assert sorted(schema["enum"]) == sorted(KEYS)
+    assert Settings.default(NUGGETS.key).supply == nuggets.STARTING_SUPPLY
+
+
+def test_unknown_games_are_refused_by_name():
+    with pytest.raises(UnknownGame, match="unknown game 'chess': choose one of nuggets, foolsgold"):
+        spec("chess")
+    with pytest.raises(ValueError, match="unknown game"):
+        Table("T", "chess")
+    assert catalogue.title("chess") == "chess"
+    assert not catalogue.known(None)
+
+
+def test_defaults_come_from_the_catalogue():
+    for game in CATALOGUE:
+        table = Table("T", game.key)
+        assert table.settings.seats == game.high
+        assert table.settings.grace == game.grace
+        for key, value in game.defaults.items():
+            assert getattr(table.settings, key) == value
+
+
+# -- the codecs: every action of each game, there and back --------------------------
+
+NUGGETS_WIRE = [
+    p.Roll(seat=0),
+    p.Keep(faces=["nugget", "lasso", "2", "3", "4", "5"], seat=0),
+    p.Keep(faces=[], seat=0),
+    p.Stop(seat=0),
+    p.Stop(steal_from=2, seat=0),
+]
+NUGGETS_RULES = [
+    nuggets.Roll(),
+    nuggets.Keep(tuple(nuggets.Face)),
+    nuggets.Stop(),
+    nuggets.Stop(3),
+]
+
+
+def _fools_gold_wire(players: int) -> list:
+    cards = {(c.name, c.variant, c.kind) for c in foolsgold.standard_deck(players)}
+    actions: list = [p.Draw(seat=1), p.Grab(seat=1), p.Call(seat=1)]
+    actions += [
+        p.Discard(card=p.CardRef(name=n, variant=v, kind=k), seat=1) for n, v, k in sorted(cards)
+    ]
+    return actions
+
+
+@pytest.mark.parametrize("message", NUGGETS_WIRE, ids=repr)
+def test_nuggets_wire_to_rules_and_back(message):
+    codec = make_codec(NUGGETS.key, 2)
+    assert codec.to_wire(codec.to_rules(message, 0), 0) == message
+
+
+@pytest.mark.parametrize("action", NUGGETS_RULES, ids=repr)
+def test_nuggets_rules_to_wire_and_back(action):
+    codec = make_codec(NUGGETS.key, 2)
+    assert codec.to_rules(codec.to_wire(action, 0), 0) == action
+
+
+@pytest.mark.parametrize("players", range(FOOLSGOLD.low, FOOLSGOLD.high + 1))
+def test_fools_gold_every_action_and_card_both_ways(players):
+    codec = make_codec(FOOLSGOLD.key, players)
+    for message in _fools_gold_wire(players):
+        action = codec.to_rules(message, 1)
+        assert action.seat == 1
+        assert codec.to_wire(action) == message
+        assert codec.to_rules(codec.to_wire(action), 1) == action
+
+
+def test_codecs_refuse_the_other_game_and_unknown_cards():
+    from net.games import IllegalAction, WrongGame
+
+    with pytest.raises(WrongGame, match=NUGGETS.title):
+        make_codec(NUGGETS.key, 2).to_rules(p.Draw(), 0)
+    with pytest.raises(WrongGame, match=FOOLSGOLD.title):
+        make_codec(FOOLSGOLD.key, 3).to_rules(p.Roll(), 0)
+    with pytest.raises(IllegalAction, match="no card called"):
+        nobody = p.CardRef(name="Nobody", variant=0)
+        make_codec(FOOLSGOLD.key, 3).to_rules(p.Discard(card=nobody), 0)
+    with pytest.raises(TypeError):
+        make_codec(NUGGETS.key, 2).to_wire(foolsgold.Grab(0))
