@@ -93,10 +93,14 @@ def replay(
     driver = new_driver(doc, where)
     snap = doc.snapshot
     early = snap.digest_entries if snap is not None and upto is None else None
+    # a save committed as the game began, before its deal (a crash came before the
+    # deal's own commit, so no view of it went out): it holds the game undealt, and
+    # the seed deals it again
+    undealt = upto is None and _is_undealt(doc, driver)
     events = driver.start(game.started_at)
     if on_step is not None:
         on_step(driver, Step(0, game.started_at, "host", None, None, events))
-    if early == 0:
+    if early == 0 and not undealt:
         _check_digest(doc, driver, where)
     entries = doc.log if upto is None else doc.log[:upto]
     for n, entry in enumerate(entries, 1):
@@ -116,9 +120,21 @@ def replay(
             on_step(driver, Step(n, entry.at, entry.by, seat, entry.action, events))
         if n == early:
             _check_digest(doc, driver, where)
-    if upto is None:
+    if upto is None and not undealt:
         check_snapshot(doc, driver, where)
     return driver
+
+
+def _is_undealt(doc: Document, driver: Driver) -> bool:
+    """Whether ``doc``'s snapshot is of its game before the deal (``driver`` fresh)."""
+    snap = doc.snapshot
+    if snap is None or doc.game is None or snap.entries != 0 or doc.log:
+        return False
+    return (
+        as_json(driver.view(None)) == snap.public
+        and driver.over == snap.over
+        and digest(driver, len(doc.game.players)) == snap.digest
+    )
 
 
 def check_snapshot(doc: Document, driver: Driver, where: str) -> None:
@@ -132,7 +148,8 @@ def check_snapshot(doc: Document, driver: Driver, where: str) -> None:
         raise SaveError(f"{where} is inconsistent: its digest was taken after "
                         f"{snap.digest_entries} of {snap.entries} moves")  # fmt: skip
     if as_json(driver.view(None)) != snap.public or driver.over != snap.over:
-        raise SaveError(f"{where} does not replay: the game differs from its snapshot")
+        raise SaveError(f"{where} does not replay: the game differs from its snapshot "
+                        "(the table as everyone sees it)")  # fmt: skip
     if snap.digest_entries is None:
         _check_digest(doc, driver, where)
 
@@ -141,7 +158,8 @@ def _check_digest(doc: Document, driver: Driver, where: str) -> None:
     """Every seat's view (the private state) as the snapshot's digest says."""
     assert doc.snapshot is not None and doc.game is not None
     if digest(driver, len(doc.game.players)) != doc.snapshot.digest:
-        raise SaveError(f"{where} does not replay: the game differs from its snapshot")
+        raise SaveError(f"{where} does not replay: the game differs from its snapshot "
+                        "(what each seat sees)")  # fmt: skip
 
 
 def steps(doc: Document, where: str) -> list[tuple[Step, list[dict[str, Any]]]]:

@@ -477,6 +477,39 @@ def test_a_crash_after_the_deal_and_before_the_first_move_restores(store_dir):
     assert _digest(restored) == _digest(table)
 
 
+def test_a_crash_between_the_games_start_and_its_deal_restores(store_dir):
+    """The table commits its game as it starts (the players' `started` goes out), then
+    again once dealt; a crash between the two leaves the game undealt in its save. The
+    seed deals it again: it restores dealt, as the table would have been (with the
+    file-based saves such a save was refused as not matching its snapshot)."""
+
+    class Dies(Store):
+        commits = 0
+
+        def _stage(self, name: str) -> None:
+            if name == "written":
+                self.commits += 1
+                if self.commits == 2:  # the deal's commit: the process dies here
+                    raise OSError(5, "killed")
+
+    table = Table("Camp", "foolsgold", Settings(seats=3, seed="undealt", bot_pace=0.5))
+    store = Dies(store_dir, "solo")
+    table.on_change = store.touched
+    for _ in range(3):
+        table.add_bot()
+    table.start(0.0)
+    (ident,) = store.unfinished()
+    saved = Store(store_dir).load(ident)
+    assert saved.doc.snapshot.entries == 0
+    assert saved.doc.snapshot.public != json.loads(json.dumps(table.driver.view(None)))
+    restored = saved.restore(0.0)  # dealt again from the seed
+    assert _digest(restored) == _digest(table)
+    # an undealt snapshot that is not the seed's is still refused
+    saved.doc.snapshot.digest = "0" * 64
+    with pytest.raises(SaveError, match="differs from its snapshot"):
+        saved.replay()
+
+
 async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
     clock = FakeClock()
     store = Store(store_dir)
