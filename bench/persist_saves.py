@@ -1,11 +1,12 @@
-"""What a save costs as a game grows: the time of each save (on the event loop) and the
-size of the live save file, by moves played so far, for one long Fool's Gold match of
-bots at the table core (no sockets), saved after every change as the host does.
+"""What a committed change costs the event loop as a game grows: the time of each
+``Store.touched`` (the document, the snapshot of the views, the new moves and the
+commit into the SQLite saves database), by moves played so far, for one long Fool's
+Gold match of bots at the table core (no sockets), saved after every change as the host
+does. Also the size of the save's document row, which must stay flat while its moves
+grow, and how many checkpoints the background thread ran.
 
-Two stores play the same seeded match: the real one (``spill`` 64: earlier entries go
-to the history file) and, for comparison, one that never spills (the whole log in every
-save, as before the history file). Saves go to a temporary directory on disk
-(``--tmpfs`` for /dev/shm).
+The database goes to a temporary directory on this machine's disk (``--tmpfs`` for
+/dev/shm).
 
     .venv/bin/python bench/persist_saves.py [--seats 8] [--seed long-1] [--tmpfs]
 """
@@ -13,6 +14,7 @@ save, as before the history file). Saves go to a temporary directory on disk
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 import tempfile
 import time
@@ -21,14 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from net.persist import SPILL, Store  # noqa: E402
+from net.saves import Store  # noqa: E402
+from net.saves.db import Checkpointer  # noqa: E402
 from net.table import Settings, Table  # noqa: E402
 from tests.hardening.harness import percentile  # noqa: E402
 
 
-def play(directory: Path, seats: int, seed: str, spill: int):
-    """Play the match to the end; returns [(moves so far, save seconds, live bytes)]."""
-    store = Store(directory / "tables", directory / "games", spill=spill)
+def play(directory: Path, seats: int, seed: str):
+    """Play the match to the end; returns [(moves so far, seconds in touched)]."""
+    store = Store(directory, "solo")
     table = Table("Bench", "foolsgold", Settings(seats=seats, seed=seed, bot_pace=0.5))
     for _ in range(seats):
         table.add_bot()
@@ -37,9 +40,7 @@ def play(directory: Path, seats: int, seed: str, spill: int):
     def timed(table: Table, now: float) -> None:
         began = time.perf_counter()
         store.touched(table, now)
-        took = time.perf_counter() - began
-        size = sum(f.stat().st_size for f in (directory / "tables").glob("*.json"))
-        samples.append((table.moves, took, size))
+        samples.append((table.moves, time.perf_counter() - began))
 
     table.on_change = timed
     now = 0.0
@@ -47,7 +48,7 @@ def play(directory: Path, seats: int, seed: str, spill: int):
     while table.phase == "playing":
         now = table.next_wakeup()
         table.tick(now)
-    return samples, table
+    return samples, table, store
 
 
 def main() -> None:
@@ -58,38 +59,32 @@ def main() -> None:
     parser.add_argument("--tmpfs", action="store_true")
     args = parser.parse_args()
     base = "/dev/shm" if args.tmpfs else None
-    runs = {}
-    for label, spill in (("history", SPILL), ("whole log", 10**9)):
-        with tempfile.TemporaryDirectory(dir=base) as directory:
-            samples, table = play(Path(directory), args.seats, args.seed, spill)
-            archive = next((Path(directory) / "games").glob("*.json"))
-            runs[label] = (samples, archive.stat().st_size)
-    print(
-        f"Fool's Gold, {args.seats} bots, seed {args.seed!r}: {table.moves} moves, "
-        f"{table.driver.match.round_no} rounds; saves on {'tmpfs' if base else 'disk'}"
-    )
-    print(f"{'moves':>11} | {'history: p50 ms':>15} {'p99 ms':>7} {'save KiB':>8} | "
-          f"{'whole log: p50 ms':>17} {'p99 ms':>7} {'save KiB':>8}")  # fmt: skip
-    top = max(m for m, _, _ in runs["history"][0])
+    with tempfile.TemporaryDirectory(dir=base) as directory:
+        began = time.perf_counter()
+        samples, table, store = play(Path(directory), args.seats, args.seed)
+        wall = time.perf_counter() - began
+        (kept,) = store.kept()
+        conn = sqlite3.connect(Path(directory) / "motherlode.db")
+        doc = conn.execute("SELECT length(doc) FROM saves").fetchone()[0]
+        moves = conn.execute("SELECT sum(length(entry)) FROM moves").fetchone()[0]
+        conn.close()
+        size = sum(f.stat().st_size for f in Path(directory).glob("motherlode.db*"))
+    print(f"Fool's Gold, {args.seats} bots, seed {args.seed!r}: {table.moves} moves, "
+          f"{table.driver.match.round_no} rounds, {len(samples)} changes committed in "
+          f"{wall:.2f} s; database on {'tmpfs' if base else 'disk'}")  # fmt: skip
+    print(f"{'moves':>11} | {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7}")
+    top = max(m for m, _ in samples)
     for low in range(0, top + 1, args.bucket):
-        cells = []
-        for label in ("history", "whole log"):
-            rows = [(t, s) for m, t, s in runs[label][0] if low <= m < low + args.bucket]
-            if not rows:
-                cells.append(None)
-                continue
-            times = [t for t, _ in rows]
-            cells.append(
-                (percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000,
-                 max(s for _, s in rows) / 1024)
-            )  # fmt: skip
-        if None in cells:
-            continue
-        (a50, a99, asz), (b50, b99, bsz) = cells
-        print(f"{low:>5}-{low + args.bucket - 1:<5} | {a50:15.2f} {a99:7.2f} {asz:8.0f} | "
-              f"{b50:17.2f} {b99:7.2f} {bsz:8.0f}")  # fmt: skip
-    for label, (samples, archive) in runs.items():
-        print(f"{label}: {len(samples)} saves, archive {archive / 1024:.0f} KiB")
+        times = [t for m, t in samples if low <= m < low + args.bucket]
+        if times:
+            print(f"{low:>5}-{low + args.bucket - 1:<5} | {percentile(times, 0.5) * 1000:7.3f} "
+                  f"{percentile(times, 0.99) * 1000:7.3f} {max(times) * 1000:7.3f}")
+    times = [t for _, t in samples]
+    p50, p99 = percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000
+    print(f"all changes | {p50:7.3f} {p99:7.3f} {max(times) * 1000:7.3f}")
+    print(f"finished game: document {doc / 1024:.1f} KiB, moves {moves / 1024:.0f} KiB, "
+          f"database and log files {size / 1024:.0f} KiB; checkpoints run: "
+          f"{Checkpointer.get().checkpoints}")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ async def main(args: argparse.Namespace) -> int:
                 figures = await crash_run(
                     Path(directory), game=game, seed=seed, kills=args.kills, humans=people,
                     bots=bots, speed=speed, passive=passive, supply=args.supply,
-                    timeout=args.timeout, spill=args.spill,
+                    timeout=args.timeout, mid_commit=not args.anywhere,
                 )  # fmt: skip
             except Exception as exc:  # a failure is a figure too: count it, say why
                 failures.append(f"{game} seed {seed}: {str(exc)[:300]}")
@@ -59,8 +59,8 @@ async def main(args: argparse.Namespace) -> int:
             rows.append((game, figures, seconds))
             print(
                 f"game {n + 1}: {game:9} seed {seed}: {figures.kills} kills "
-                f"({figures.inner_kills} mid-save of which {figures.history_kills} in a "
-                f"history append, {figures.outer_kills} from outside), "
+                f"({figures.inner_kills} at a commit step, {figures.mid_commit_kills} of them "
+                f"inside a transaction, {figures.outer_kills} from outside), "
                 f"{figures.saves_checked} saves checked, {figures.moves} moves, "
                 f"{figures.states_seen} states seen, {figures.lost} lost, {seconds:.1f} s",
                 flush=True,
@@ -69,8 +69,8 @@ async def main(args: argparse.Namespace) -> int:
     kills = sum(f.kills for _, f, _ in rows)
     print()
     print(f"games finished      {len(rows)} of {args.games}")
-    print(f"kills (SIGKILL)     {kills}: {sum(f.inner_kills for _, f, _ in rows)} at a write "
-          f"step ({sum(f.history_kills for _, f, _ in rows)} of them in a history append), "
+    print(f"kills (SIGKILL)     {kills}: {sum(f.inner_kills for _, f, _ in rows)} at a commit "
+          f"step ({sum(f.mid_commit_kills for _, f, _ in rows)} of them inside a transaction), "
           f"{sum(f.outer_kills for _, f, _ in rows)} from outside")  # fmt: skip
     print(f"saves checked       {sum(f.saves_checked for _, f, _ in rows)} (all whole)")
     print(f"resumes             {sum(f.resumes for _, f, _ in rows)}")
@@ -97,7 +97,7 @@ if __name__ == "__main__":
     parser.add_argument("--supply", type=int, default=40, help="Gold Nuggets supply")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds per game")
     parser.add_argument("--disk", action="store_true", help="save to /tmp, not tmpfs")
-    parser.add_argument(
-        "--spill", type=int, default=4, help="log entries in memory before a history append"
-    )
+    parser.add_argument("--anywhere", action="store_true",
+                        help="kill at any commit step (default: every other kill inside a "
+                        "transaction whose moves are written but not committed)")
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from net import persist  # noqa: E402
 from net import protocol as p  # noqa: E402
+from net import saves as persist  # noqa: E402
 from net.client import Client  # noqa: E402
 from tests.hardening.crashes import _start_host, free_port, passer  # noqa: E402
 from tests.hardening.harness import Raw  # noqa: E402
@@ -164,8 +164,12 @@ async def wait_run(directory: Path, seed: int, figures: dict) -> None:
 
 
 def _moves(directory: Path) -> int:
-    saved = persist.Saved.load(next((directory / "tables").glob("*.json")))
-    return len(saved.doc.log)
+    store = persist.Store(directory)
+    try:
+        (ident,) = store.unfinished()
+        return store.load(ident).moves
+    finally:
+        store.close()
 
 
 async def main(args: argparse.Namespace) -> int:

@@ -115,7 +115,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     """A listening ``net.lan.LanHost`` with the table ``args`` ask for (none without
     ``--game``): returns ``(lan, table, restored)``, or an exit status after saying
     what was wrong on stderr."""
-    from net import persist
+    from net import saves as store_db
     from net.lan import LanHost
     from net.table import Refusal
 
@@ -130,11 +130,17 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         if not 0 <= args.bots <= seats:
             print(f"{prog}: --bots must be 0 to {seats}", file=sys.stderr)
             return 2
-    # every table is saved after every change (net.persist), so --resume can restore it
-    store = None if args.no_save else persist.Store.default("tables", report=say)
-    saves: list[persist.Saved] = []
+    # every table is saved after every change (net.saves), so --resume can restore it
+    store = None if args.no_save else store_db.Store.default("tables", report=say)
+    saves: list[store_db.Saved] = []
+    if store is not None:
+        try:
+            store.check()  # a damaged database is named here, and kept as it was
+        except store_db.SaveError as exc:
+            print(f"{prog}: {exc}. `{prog} --no-save` hosts without saves.", file=sys.stderr)
+            return 1
     if args.resume:
-        saves, problems = persist.load_all(store or persist.Store.default("tables"))
+        saves, problems = store_db.load_all(store or store_db.Store.default("tables"))
         for problem in problems:
             print(f"{prog}: not restored: {problem}", file=sys.stderr)
         if not saves:
@@ -145,7 +151,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
               f"`{prog} --resume` restores them.")  # fmt: skip
     lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say)
     for problem in lan.problems:
-        print(f"{prog}: not restored: {problem}. The file is kept.", file=sys.stderr)
+        print(f"{prog}: not restored: {problem}. The save is kept.", file=sys.stderr)
     restored = [table for table, _ in lan.restored]
     table = None
     if args.game is not None:

@@ -27,7 +27,7 @@ from net.protocol import Code
 from net.table import Settings, Table, Tables
 
 if TYPE_CHECKING:
-    from net.persist import Saved, Store
+    from net.saves import Saved, Store
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class HostConfig:
     sndbuf: int | None = None  # the kernel's send buffer per TCP connection (None: OS)
     read_size: int = 65536
     # log entries a table keeps in memory when nothing saves them (no store); None
-    # keeps the whole game. With a store, the store decides (net.persist).
+    # keeps the whole game. With a store, the store decides (net.saves).
     log_keep: int | None = 64
 
 
@@ -62,7 +62,7 @@ class Host:
         store: Store | None = None,
     ) -> None:
         self._clock = clock
-        #: where every table is saved after every change (net.persist), or None
+        #: where every table is saved after every change (net.saves), or None
         self.store = store
         self.config = config or HostConfig()
         self.report = report or (lambda text: None)
@@ -101,11 +101,11 @@ class Host:
         return table
 
     def restore(self, saved: Saved) -> Table:
-        """Add a saved table (``net.persist.Saved``): an unfinished game, replayed and
+        """Add a saved table (``net.saves.Saved``): an unfinished game, replayed and
         checked, or a table outside a game (lobby, between games); every person away
-        until they come back with their token. Raises ``net.persist.SaveError``.
-        Start the host's clock at ``persist.resume_time``."""
-        from net.persist import SaveError
+        until they come back with their token. Raises ``net.saves.SaveError``.
+        Start the host's clock at ``net.saves.resume_time``."""
+        from net.saves import SaveError
 
         table = saved.restore(self.clock.now(), report=self.report)
         try:

@@ -1,6 +1,6 @@
 """Hosting on the LAN, written once: ``motherlode host`` and the app's "Host a LAN game".
 
-A :class:`LanHost` is a TCP ``net.host.Host`` that saves its tables (``net.persist``),
+A :class:`LanHost` is a TCP ``net.host.Host`` that saves its tables (``net.saves``),
 restores saved ones on ``--resume``, listens, knows the addresses to share, and keeps
 its LAN announcement (``net.discovery``) true: the free seats are announced again on
 every change of a table, and only where the host listens (a host bound to loopback is
@@ -32,7 +32,7 @@ ANY = (None, "", "0.0.0.0", "::")
 
 
 class LanHost:
-    """See the module docstring. ``saves`` are ``net.persist.Saved`` tables to restore;
+    """See the module docstring. ``saves`` are ``net.saves.Saved`` tables to restore;
     ``save=False`` keeps nothing on disk (a crashed game cannot be resumed)."""
 
     def __init__(
@@ -44,12 +44,12 @@ class LanHost:
         clock: Any = None,
         report: Callable[[str], None] | None = None,
     ) -> None:
-        from net import persist
+        from net import saves as store_db
 
         if store is None and save:
-            store = persist.Store.default("tables", report=report)
+            store = store_db.Store.default("tables", report=report)
         if clock is None and saves:
-            clock = persist.resumed_clock(saves)
+            clock = store_db.resumed_clock(saves)
         self.host = Host(report=report, store=store, clock=clock)
         self.bind: str | None = None
         self.announcer: Any = None
@@ -58,7 +58,7 @@ class LanHost:
         for saved in saves:
             try:
                 self.restored.append((self.host.restore(saved), saved))
-            except persist.SaveError as error:
+            except store_db.SaveError as error:
                 self.problems.append(str(error))
         self.host.on_table_update(self._changed)
 

@@ -3,24 +3,36 @@
 When a game starts, the host publishes ``seed_hash = sha256(seed)``; when it ends it
 reveals ``seed``. Anyone who kept the messages can then check that the hash matches
 and that the dice (or the deals) they saw are exactly what ``random.Random(seed)``
-produces, drawn in the order ``net.games`` documents. These functions do that from a
-client's messages alone. Each returns a list of problems, empty when all is well.
+produces, drawn in the order ``net.games`` documents. ``verify_nuggets`` and
+``verify_foolsgold`` do that from a client's messages alone (they hold no actions, so
+those draws are all a client can check); ``verify_record`` checks a whole kept game (a
+save, or an exported record) through the replay engine that restores and replays games
+(``net.saves.replay``). Each returns a list of problems, empty when all is well.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Iterable
 from typing import Any
 
 from net import protocol as p
 from net import views
+from net.saves.replay import seed_matches
+
+__all__ = ["seed_matches", "verify_foolsgold", "verify_nuggets", "verify_record"]
 
 
-def seed_matches(seed: str, seed_hash: str) -> bool:
-    """True when ``seed_hash`` is the SHA-256 of the UTF-8 ``seed`` (hex)."""
-    return hashlib.sha256(seed.encode()).hexdigest() == seed_hash
+def verify_record(saved: Any) -> list[str]:
+    """Problems with a kept game (``net.saves.Saved``): its seed against its hash, and
+    every move replayed from the seed with the events it recorded, to the snapshot."""
+    from net.saves import SaveError
+
+    try:
+        saved.replay()
+    except SaveError as error:
+        return [str(error)]
+    return []
 
 
 def _game(messages: list[Any]) -> tuple[p.Started, p.Over, bool]:

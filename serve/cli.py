@@ -93,9 +93,9 @@ def _password() -> str | int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
-    from net import persist
     from net.discovery import local_addresses
     from net.lan import ANY
+    from net.paths import data_dir
     from net.served import TableDirectory
     from serve.ssh import Door, DoorConfig, DoorError
 
@@ -113,7 +113,7 @@ async def _serve(args: argparse.Namespace) -> int:
         password = _password()
         if isinstance(password, int):
             return password
-    root = persist.data_dir() / "serve"
+    root = data_dir() / "serve"
     config = DoorConfig(max_sessions=args.max_sessions, keep_detached=args.keep_detached)
     opened = await open_host(args, "motherlode serve")
     if isinstance(opened, int):

@@ -15,7 +15,7 @@ settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path_factory, monkeypatch):
-    """Saved tables and games (``net.persist``) and kept seats (``net.seats``) go to
+    """Saved tables and games (``net.saves``) and kept seats (``net.seats``) go to
     temporary directories, never to the user's: hosts save and clients keep their
     tokens by default, subprocesses included."""
     monkeypatch.setenv("MOTHERLODE_DATA_DIR", str(tmp_path_factory.mktemp("data")))

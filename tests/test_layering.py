@@ -159,7 +159,8 @@ RULES = ("nuggets", "foolsgold")
 SANS_IO = ("net/protocol", "net/table", "net/games", "net/catalogue.py", "net/views.py",
            "net/text.py",
            "net/discovery/records.py",
-           "net/address.py", "net/paths.py", "net/verify.py")
+           "net/address.py", "net/paths.py", "net/verify.py", "net/saves/replay.py",
+           "net/saves/documents.py", "net/saves/saved.py", "net/saves/stats.py")
 
 
 def _imports(path) -> set[str]:

@@ -328,10 +328,13 @@ class MotherlodeApp(App[int]):
         elif choice == "resume":
             self._pick_resume()
         elif choice == "replays":
-            from net.paths import data_dir
             from tui.screens.replays import ReplaysScreen
 
-            self.push_screen(ReplaysScreen(data_dir() / "games"))
+            self.push_screen(ReplaysScreen())
+        elif choice == "stats":
+            from tui.screens.stats import StatsScreen
+
+            self.push_screen(StatsScreen())
         elif choice == "replay":
             self._open_replay(args[0], args[1] if len(args) > 1 else None)
         elif choice == "join" and not args:
@@ -460,16 +463,17 @@ class MotherlodeApp(App[int]):
 
         self.push_screen(HostScreen(title, self.lan_port, self.lan_bind), answered)
 
-    def _open_replay(self, path: Any, seat: int | None = None) -> None:
-        """Step through a saved game (``motherlode replay FILE``); a file that does not
-        replay gets a message, never a traceback."""
-        from net.persist import Saved, SaveError
+    def _open_replay(self, game: Any, seat: int | None = None) -> None:
+        """Step through a saved game (``motherlode replay ID|FILE``, the Replays list):
+        a ``net.saves.Saved``, an id or a file; one that does not replay gets a message,
+        never a traceback."""
+        from net.saves import Saved, SaveError, open_game
         from tui.screens.replay import Replay, replay_screen
 
         try:
-            replay = Replay(Saved.load(path))
+            replay = Replay(game if isinstance(game, Saved) else open_game(str(game)))
         except SaveError as error:
-            self.show_message("Cannot replay that file", str(error))
+            self.show_message("Cannot replay that game", str(error))
             return
         if seat is not None and not 0 <= seat < len(replay.names):
             self.show_message("No such seat", f"That game has seats 1 to {len(replay.names)}.")

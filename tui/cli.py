@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     from net.cli import add_commands as add_net_commands  # light: argparse only
 
     add_net_commands(subparsers)  # `host` and `bot`
+    from net.saves.cli import add_commands as add_saves_commands  # argparse only
+
+    add_saves_commands(subparsers)  # `export` and `stats`
     from serve.cli import add_command as add_serve_command  # light: argparse only
 
     add_serve_command(subparsers)  # `serve`
@@ -65,9 +68,10 @@ def _add_app_commands(subparsers) -> None:
     solo.add_argument("--ascii", **ascii_flag)
     replay = subparsers.add_parser(
         "replay", help="step through a saved game",
-        description="Step through a finished, abandoned or unfinished game. Saved games "
-        "are kept under the data directory's games/ folder.")
-    replay.add_argument("file", metavar="FILE", help="a saved game (.json)")
+        description="Step through a finished, abandoned or unfinished game: one kept in "
+        "the saves database (by its id, or the start of it), or a file that `motherlode "
+        "export` wrote.")
+    replay.add_argument("file", metavar="ID|FILE", help="a saved game's id, or a .json file")
     replay.add_argument("--seat", type=int, default=None, metavar="N",
                         help="view from seat N (1 is the first); default: as a spectator")
     replay.add_argument("--ascii", **ascii_flag)
@@ -111,9 +115,15 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
     if args.command == "replay":
         from pathlib import Path
 
-        if not Path(args.file).is_file():
-            parser.error(f"replay: no file {args.file!r}")
-        return ("replay", args.file, None if args.seat is None else args.seat - 1)
+        seat = None if args.seat is None else args.seat - 1
+        if Path(args.file).is_file():
+            return ("replay", args.file, seat)  # read by the app: a bad file gets a message
+        from net.saves import SaveError, open_game
+
+        try:
+            return ("replay", open_game(args.file), seat)
+        except SaveError as error:
+            parser.error(f"replay: {error}")
     if args.command == "served":
         return ("served", args.host, args.port, args.control, args.name is not None)
     return ("menu",)
@@ -149,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         from net.cli import run as run_net_command
 
         return run_net_command(args)
+    if args.command in ("export", "stats"):
+        from net.saves.cli import run as run_saves_command
+
+        return run_saves_command(args)
     if args.command == "serve":
         from serve.cli import run as run_serve
 

@@ -20,6 +20,7 @@ class GameCommands(Provider):
             ("Host a LAN game", lambda: app.menu_choice("host"), "start a table others join"),
             ("Join a LAN game", lambda: app.menu_choice("join"), "find a table on the network"),
             ("Replays", lambda: app.menu_choice("replays"), "your finished and left games"),
+            ("Player stats", lambda: app.menu_choice("stats"), "games won, busts, bluffs"),
         ]
         # served (`motherlode serve`): nothing that runs on the server's network or disk
         commands = [] if getattr(app, "served", None) is not None else local

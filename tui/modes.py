@@ -82,11 +82,11 @@ def _failed(error: NetError) -> LaunchFailed:
 
 async def _local(launch: Launch, game: str, seats: int, policy: Any, setup: list[Any],
                  **settings: Any) -> Session:
-    from net import persist
+    from net import saves as store_db
 
     # Hot-seat games are saved after every move (the menu offers to resume them); games
     # against bots are saved too, and archived when left, so Replays lists every game.
-    store = persist.Store.default("hotseat" if policy is HOTSEAT else "solo")
+    store = store_db.Store.default("hotseat" if policy is HOTSEAT else "solo")
     host = Host(store=store, clock=launch.host_clock)
     options = {"difficulty": launch.difficulty, **launch.table_options, **settings}
     table = host.create_table(title(game), game, seats=seats, **options)
@@ -129,27 +129,27 @@ async def hotseat(launch: Launch, seats: list[tuple[str, bool]]) -> Session:
 
 def saved_hotseat() -> list[Any]:
     """The saved hot-seat games that read, newest first."""
-    from net import persist
+    from net import saves as store_db
 
-    saves, _ = persist.load_all(persist.Store.default("hotseat"))
+    saves, _ = store_db.load_all(store_db.Store.default("hotseat"))
     return saves[::-1]
 
 
 async def resume_hotseat(launch: Launch, saved: Any) -> Session:
     """Play on a saved hot-seat game: the host restores it, and this keyboard takes
     its seats back with the saved token."""
-    from net import persist
+    from net import saves as store_db
 
-    clock = launch.host_clock or persist.resumed_clock([saved])
-    host = Host(store=persist.Store.default("hotseat"), clock=clock)
+    clock = launch.host_clock or store_db.resumed_clock([saved])
+    host = Host(store=store_db.Store.default("hotseat"), clock=clock)
     try:
         table = host.restore(saved)
         tokens = sorted(set(saved.seat_tokens().values()))
         if not tokens:
-            raise persist.SaveError("nobody at that table can take a seat back")
+            raise store_db.SaveError("nobody at that table can take a seat back")
         client = await Client.local(host, "resume", table=table.name, token=tokens[0],
                                     clock=launch.client_clock)
-    except (persist.SaveError, NetError) as error:
+    except (store_db.SaveError, NetError) as error:
         await host.close()
         raise LaunchFailed("Cannot resume that game", getattr(error, "message", str(error))) \
             from None
@@ -161,19 +161,21 @@ async def resume_hotseat(launch: Launch, saved: Any) -> Session:
 
 def lan_saves() -> tuple[list[Any], list[str]]:
     """The saved LAN tables that read, and what was wrong with the others."""
-    from net import persist
+    from net import saves as store_db
 
-    return persist.load_all(persist.Store.default("tables"))
+    return store_db.load_all(store_db.Store.default("tables"))
 
 
 def abandon(saves: list[Any]) -> None:
     """Keep saved tables only as abandoned games (for replays)."""
-    from net import persist
+    from net import saves as store_db
 
-    store = persist.Store.default("tables")
+    store = store_db.Store.default("tables")
     for saved in saves:
-        if saved.path is not None:
-            store.abandon(saved.path)
+        try:
+            store.abandon(saved)
+        except store_db.SaveError:
+            pass  # the database cannot be written: the save stays as it was
 
 
 async def lan_host(launch: Launch, game: str | None, saves: Any = ()) -> Session:

@@ -22,7 +22,7 @@ until they come back with their resume token.
 
 Two clocks: ``now`` is always the host's. The game runs on the table's own clock,
 ``Table.clock(now)``: the host's minus the time the table spent waiting. A game
-restored after a crash (``net.persist``) waits for its people (``hold``): until every
+restored after a crash (``net.saves``) waits for its people (``hold``): until every
 seated person is back or the grace period ends, the table's clock stands still, so no
 deadline passes and no bot or stand-in acts, and game actions are refused. Everything
 the game sees or sends (actions, deadlines, bot plans, the log, ``state.at``) is on

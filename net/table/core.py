@@ -147,7 +147,7 @@ class TableCore:
         self.games_played = 0
         self.started_at: float | None = None  # the host time of the deal
         # called with (table, now) after every change and before anyone is sent its
-        # views: the host's saves (net.persist)
+        # views: the host's saves (net.saves)
         self.on_change: Callable[[Any, float], None] | None = None
         # called with the table after every change of its public info (every ``table``
         # update sent): the LAN announcement's free seats, say

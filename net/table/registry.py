@@ -32,7 +32,7 @@ class Tables:
         return table
 
     def adopt(self, table: Table) -> Table:
-        """Add a restored table (``net.persist``) whose members hold resume tokens: the
+        """Add a restored table (``net.saves``) whose members hold resume tokens: the
         tokens work again, and new members get ids clear of theirs."""
         self.add(table)
         highest = 0

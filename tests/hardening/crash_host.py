@@ -1,10 +1,10 @@
 """A real host process for the crash tests: ``python -m tests.hardening.crash_host``.
 
 It serves one table over TCP with saves on, and can kill itself with SIGKILL at the
-N-th step of its saves (``--kill-at``), so a test picks crash points deterministically
-in actions, not in time: a kill while the temp file is written, after its fsync,
-after the ``os.replace``, or (``--kill-stage``) at the N-th step of one name, such as
-an append to the history file (``--spill`` sets how often those happen). The name of
+N-th step of its commits (``--kill-at``), so a test picks crash points deterministically
+in actions, not in time: a kill inside a transaction whose rows are written but not
+committed ("written", or "moves written" when it holds new moves), or right after a
+commit ("committed"); or (``--kill-stage``) at the N-th step of one name. The name of
 the step it died at is appended to ``<dir>/kills.txt``. With ``--resume`` it restores
 every unfinished table of the directory instead. It prints ``READY <port>`` once it
 listens (or ``REFUSED <reason>`` and exits 3 when a save does not restore).
@@ -23,7 +23,7 @@ import signal
 import sys
 from collections.abc import Callable
 
-from net import persist
+from net import saves as persist
 from net.host import Host
 
 
@@ -61,7 +61,7 @@ class KillingStore(persist.Store):
             return
         self.steps += 1
         if self.steps == self.kill_at:
-            with open(self.directory.parent / "kills.txt", "a") as out:
+            with open(self.root / "kills.txt", "a") as out:
                 out.write(name + "\n")
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -78,19 +78,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--supply", type=int, default=77)
     parser.add_argument("--kill-at", type=int, default=0)
     parser.add_argument("--kill-stage", default="")
-    parser.add_argument("--spill", type=int, default=persist.SPILL)
     parser.add_argument("--resume", action="store_true")
     return parser
 
 
 async def main(args: argparse.Namespace) -> int:
-    store = KillingStore(
-        os.path.join(args.dir, "tables"),
-        os.path.join(args.dir, "games"),
-        kill_at=args.kill_at,
-        kill_stage=args.kill_stage,
-        spill=args.spill,
-    )
+    store = KillingStore(args.dir, "tables", kill_at=args.kill_at, kill_stage=args.kill_stage)
     saves: list[persist.Saved] = []
     if args.resume:
         saves, problems = persist.load_all(store)

@@ -7,10 +7,10 @@ Shared by the CI test (``tests/hardening/test_crash.py``) and the long version
    fixed port; its players are bot clients over TCP (``net.botclient.run_bot`` on a
    ``net.client.Client``: they reconnect by themselves with their resume tokens), and
    a spectator records every state it is sent;
-2. each host process kills itself with SIGKILL at a write step drawn from a seeded
-   generator (mid-write, after the fsync, after the replace), or the run kills it
-   from outside after a drawn number of states;
-3. after each kill: every save in the directory must load, replay and match its
+2. each host process kills itself with SIGKILL at a commit step drawn from a seeded
+   generator (inside a transaction whose rows are written, or right after a commit),
+   or the run kills it from outside after a drawn number of states;
+3. after each kill: every save in the database must load, replay and match its
    snapshot; then the host restarts with ``--resume``;
 4. at the end: the finished game's record replays, the game is over, every state
    the spectator saw before each kill is in the final history (nothing acknowledged
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 from net.botclient import run_bot
 from net.client import Client, Disconnected
 from net.views import to_events, to_view
@@ -48,8 +48,8 @@ def free_port() -> int:
 @dataclass
 class Figures:
     kills: int = 0
-    inner_kills: int = 0  # at a write step
-    history_kills: int = 0  # of those, in an append to the history file
+    inner_kills: int = 0  # at a commit step
+    mid_commit_kills: int = 0  # of those, inside a transaction holding new moves
     outer_kills: int = 0  # SIGKILL from outside
     saves_checked: int = 0
     resumes: int = 0
@@ -106,6 +106,10 @@ async def passer(client: Client) -> list[p.Over]:
             return [message]
         if isinstance(message, Disconnected):
             return []
+        if isinstance(message, p.Welcome) and message.table.phase == "lobby":
+            # back after a crash in the lobby: everyone comes back not ready
+            await client.send(p.Ready())
+            continue
         if not isinstance(message, p.State) or message.seat != client.seat:
             continue
         view = message.view
@@ -125,25 +129,29 @@ async def passer(client: Client) -> list[p.Over]:
 
 def _where(directory: Path) -> str:
     """Where a stuck game stands, from its live save (for the failure message)."""
-    for path in (directory / "tables").glob("*.json"):
-        saved = persist.Saved.load(path)
-        return f"{len(saved.doc.log)} moves; last {saved.doc.log[-3:]}; {saved.doc.snapshot}"
-    return "no live save"
+    store = persist.Store(directory)
+    try:
+        for ident in store.unfinished():
+            saved = store.load(ident)
+            return f"{len(saved.doc.log)} moves; last {saved.doc.log[-3:]}; {saved.doc.snapshot}"
+        return "no live save"
+    finally:
+        store.close()
 
 
 def check_saves(directory: Path) -> int:
-    """Every save in ``directory`` loads, replays and matches its snapshot; no stray
-    temp file is mistaken for a save. Returns how many were checked."""
+    """Every save in the database of ``directory`` loads, replays and matches its
+    snapshot. Returns how many were checked."""
+    store = persist.Store(directory)
     count = 0
-    for sub in ("tables", "games"):
-        folder = directory / sub
-        if not folder.is_dir():
-            continue
-        for path in folder.glob("*.json"):
-            saved = persist.Saved.load(path)  # raises SaveError
+    try:
+        for ident in store.find(""):
+            saved = store.load(ident)  # raises SaveError
             if saved.status != "lobby":  # a lobby save holds no game to replay
                 saved.replay()
             count += 1
+    finally:
+        store.close()
     return count
 
 
@@ -216,21 +224,21 @@ async def crash_run(
     passive: bool = False,
     max_step: int = 20,
     timeout: float = 60.0,
-    spill: int = persist.SPILL,
+    mid_commit: bool = False,
 ) -> Figures:
     """One game with ``kills`` crashes; raises AssertionError on any failure.
 
     ``passive``: the people are scripted Fool's Gold passers (:func:`passer`) who
     never grab or call, so a match against one bot lasts three rounds: a bounded
-    real-time game for CI. ``spill``: the store's (see ``net.persist``); at 8 or less
-    every other kill at a write step lands in an append to the history file."""
+    real-time game for CI. ``mid_commit``: every other kill at a commit step lands
+    inside a transaction that holds new moves, written but not committed."""
     from tests.hardening.crash_host import ScaledClock
 
     rng = random.Random(f"crash/{game}/{seed}")
     figures = Figures()
     port = free_port()
     options = {"game": game, "seed": f"g{seed}", "speed": speed, "humans": humans,
-               "bots": bots, "supply": supply, "spill": spill}  # fmt: skip
+               "bots": bots, "supply": supply}  # fmt: skip
     kills_file = directory / "kills.txt"
 
     def kill_point(n: int) -> tuple[tuple[int, str], int]:
@@ -240,9 +248,13 @@ async def crash_run(
             return (0, ""), 0
         if outer_every and n % outer_every == outer_every - 1:
             return (0, ""), rng.randint(2, max_step)
-        if spill <= 8 and n % 2:
-            return (rng.randint(1, 3), rng.choice(["history written", "history synced"])), 0
-        return (rng.randint(1, max_step * 3), ""), 0
+        if mid_commit and n % 2:
+            return (rng.randint(1, 3), "moves written"), 0
+        # the first host must live until everyone is seated (a join is one commit, two
+        # steps: its rows written, then committed): the players' first connect does
+        # not retry
+        first = 2 * humans + 1 if n == 0 else 1
+        return (rng.randint(first, max_step * 2), ""), 0
 
     inner, outer = kill_point(0)
     host = await _start_host(directory, port, resume=False, kill_at=inner, options=options)
@@ -294,8 +306,8 @@ async def crash_run(
             figures.outer_kills += outer_fired
             figures.inner_kills += not outer_fired
             if not outer_fired:
-                figures.history_kills += (
-                    kills_file.read_text().splitlines()[-1].startswith("history")
+                figures.mid_commit_kills += (
+                    kills_file.read_text().splitlines()[-1] == "moves written"
                 )
             figures.saves_checked += check_saves(directory)
             if spectator.task is not None:
@@ -318,13 +330,14 @@ async def crash_run(
             host.proc.send_signal(signal.SIGKILL)
             await host.proc.wait()
     # the end: one finished record, whole, over, with the spectator's every state
-    records = list((directory / "games").glob("*.json"))
+    store = persist.Store(directory)
+    records = [g for g in store.kept() if g.status == "finished"]
     assert len(records) == 1, f"expected one finished game, found {records}"
-    record = persist.Saved.load(records[0])
+    record = store.load(records[0].id)
     # (players who came back after the end may have started another game at the table:
-    # its save is another file)
-    live = [f.stem for f in (directory / "tables").glob("*.json")]
-    assert record.id not in live, "the finished game's unfinished save is left"
+    # its save is another row)
+    assert record.id not in store.unfinished(), "the finished game is still unfinished"
+    store.close()
     assert record.status == "finished"
     driver = record.replay()
     assert driver.over

@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def main(spec: dict) -> None:
     from net.host import Host, HostConfig
-    from net.persist import Store
+    from net.saves import Store
 
     store = None
     if spec.get("store"):
-        store = Store(Path(spec["store"]) / "tables", Path(spec["store"]) / "games")
+        store = Store(spec["store"])
     host = Host(config=HostConfig(**spec.get("config", {})), store=store)
     for table in spec.get("tables", []):
         table = dict(table)

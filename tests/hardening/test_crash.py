@@ -21,26 +21,28 @@ from pathlib import Path
 
 import pytest
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 
 from .crashes import crash_run, free_port
 from .harness import Raw, greedy_nuggets
 
 CASES = [
-    # game, seed, kills, humans, bots, speed, spill; Fool's Gold's person is a passer
-    # (see crashes.passer), so the real-time match lasts three rounds. With a spill of
-    # 4 the store appends to the history file every 4 moves, and every other kill at a
-    # write step lands in such an append.
-    ("nuggets", 1, 6, 2, 1, 10.0, persist.SPILL),
-    ("nuggets", 2, 5, 2, 1, 10.0, 4),
-    ("foolsgold", 4, 5, 1, 1, 20.0, 4),
+    # game, seed, kills, humans, bots, speed, mid_commit; Fool's Gold's person is a
+    # passer (see crashes.passer), so the real-time match lasts three rounds. With
+    # mid_commit, every other kill at a commit step lands inside a transaction whose new
+    # moves are written but not committed.
+    ("nuggets", 1, 6, 2, 1, 10.0, False),
+    ("nuggets", 2, 5, 2, 1, 10.0, True),
+    ("foolsgold", 4, 5, 1, 1, 20.0, True),
 ]
 
 
 @pytest.mark.timeout(90)
-@pytest.mark.parametrize(("game", "seed", "kills", "humans", "bots", "speed", "spill"), CASES)
-async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bots, speed, spill):
+@pytest.mark.parametrize(("game", "seed", "kills", "humans", "bots", "speed", "mid_commit"),
+                         CASES)  # fmt: skip
+async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bots, speed,
+                                                  mid_commit):  # fmt: skip
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(dir=base) as directory:
         figures = await crash_run(
@@ -54,11 +56,11 @@ async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bot
             speed=speed,
             passive=game == "foolsgold",
             timeout=75.0,
-            spill=spill,
+            mid_commit=mid_commit,
         )
     assert figures.kills == kills, figures  # every planned kill happened
     assert figures.inner_kills and figures.outer_kills
-    assert figures.history_kills >= (spill <= 8)  # a crash mid-append is survived too
+    assert figures.mid_commit_kills >= mid_commit  # a crash mid-transaction is survived too
     assert figures.saves_checked >= kills
     assert figures.resumes == kills
     assert figures.reconnects == humans  # every player came back by token
@@ -125,9 +127,10 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
             await asyncio.wait_for(bob_plays, 5)
         proc.kill()
         await proc.wait()
-        saves = list((tmp_path / "tables").glob("*.json"))
+        store = persist.Store(tmp_path)
+        saves = store.unfinished()
         assert len(saves) == 1
-        saved = persist.Saved.load(saves[0])
+        saved = store.load(saves[0])
         saved.replay()  # whole, and matches its snapshot
         assert saved.seat_tokens() == {seats[0]: welcomes[0].token, seats[1]: welcomes[1].token}
 
@@ -153,7 +156,7 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-    later = persist.Saved.load(saves[0])
+    later = store.load(saves[0])
     assert later.status == "playing" and len(later.doc.log) > len(saved.doc.log)
     assert later.doc.log[: len(saved.doc.log)] == saved.doc.log  # nothing before was lost
     later.replay()

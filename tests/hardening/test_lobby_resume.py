@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 
 from .crashes import free_port
 from .harness import Raw
@@ -70,7 +70,7 @@ async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_sea
         await ann.expect(p.TableUpdate, lambda m: m.table.seats[1].ready)
         # the lobby is saved: kill -9, no goodbye
         await host.kill()
-        saves, problems = persist.load_all(persist.Store(tmp_path / "tables"))
+        saves, problems = persist.load_all(persist.Store(tmp_path))
         assert problems == [] and [s.status for s in saves] == ["lobby"]
 
         await host.start("--resume")

@@ -1,4 +1,4 @@
-"""Lobby saves (``net.persist``): a table outside a game is saved while a person holds
+"""Lobby saves (``net.saves``): a table outside a game is saved while a person holds
 a seat, so every token survives a crash; one save per table to resume; a clean close
 removes it. In-process hosts on a fake clock over real sockets; the kill -9 version is
 ``test_lobby_resume.py``."""
@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 from net.clock import FakeClock
 from net.host import Host
-from net.persist import Saved, SaveError, Store
+from net.saves import Saved, SaveError, Store
 from net.table import Settings, Table, Tables
 from tests.net.test_table import hello, join
 
@@ -32,21 +33,50 @@ def store_dir():
 
 
 def _live(store_dir: Path) -> list[Saved]:
-    return [Saved.load(f) for f in sorted((store_dir / "tables").glob("*.json"))]
+    """The saves to resume (LAN tables), as another connection reads them."""
+    store = Store(store_dir)
+    try:
+        return [store.load(ident) for ident in store.unfinished()]
+    finally:
+        store.close()
 
 
 async def _crash(host: Host, store_dir: Path) -> None:
-    """Close ``host`` as a crash would: its saves stay as they were."""
-    kept = {f: f.read_bytes() for f in (store_dir / "tables").glob("*.json")}
+    """Close ``host`` as a crash would: its saves stay as they were (no clean close
+    removes the lobby saves)."""
+    host.store.closed = lambda table: None
     await host.close()
-    for path, data in kept.items():
-        path.write_bytes(data)
+
+
+def _sql(store_dir: Path, sql: str, *args) -> list:
+    conn = sqlite3.connect(store_dir / "motherlode.db")
+    try:
+        rows = conn.execute(sql, args).fetchall()
+        conn.commit()
+        return rows
+    finally:
+        conn.close()
+
+
+def _copy_row(store_dir: Path, row: tuple, ident: str | None = None, change=None,
+              wall: float | None = None) -> None:  # fmt: skip
+    """Put a saves row back (as an old file would have been imported), with another id,
+    document or time if asked."""
+    row = list(row)
+    doc = json.loads(row[9])
+    if ident is not None:
+        row[0] = doc["id"] = ident
+    if change is not None:
+        change(doc)
+    row[9] = json.dumps(doc).encode()
+    if wall is not None:
+        row[8] = wall
+    _sql(store_dir, "INSERT OR REPLACE INTO saves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", *row)
 
 
 async def _lobby(store_dir: Path, **store_options):
     clock = FakeClock(50.0)
-    host = Host(clock=clock, store=Store(store_dir / "tables", store_dir / "games",
-                                         **store_options))  # fmt: skip
+    host = Host(clock=clock, store=Store(store_dir, **store_options))
     await host.start("127.0.0.1", 0)
     table = host.create_table("Saloon", "nuggets", seats=3, seed="lobby", supply=6,
                               bot_pace=0.5, first_player=0)  # fmt: skip
@@ -72,10 +102,10 @@ async def test_a_lobby_is_saved_while_someone_holds_a_seat_and_restored_by_token
     with pytest.raises(SaveError, match="holds no game"):
         saved.replay()
     await _crash(host, store_dir)
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
+    saves, problems = persist.load_all(Store(store_dir))
     assert problems == [] and len(saves) == 1
     clock2 = FakeClock(persist.resume_time(saves))
-    host2 = Host(clock=clock2, store=Store(store_dir / "tables", store_dir / "games"))
+    host2 = Host(clock=clock2, store=Store(store_dir))
     calls = []
     host2.on_table_update(calls.append)
     await host2.start("127.0.0.1", 0)
@@ -88,7 +118,7 @@ async def test_a_lobby_is_saved_while_someone_holds_a_seat_and_restored_by_token
         assert back.welcome.resumed and back.welcome.seat == 1
         assert restored.owner is restored.seats[1].member
         assert calls and calls[-1] is restored  # the update hook is wired for it too
-        # the same save file goes on; a game replaces it with the game's save
+        # the same save goes on; a game replaces it with the game's save
         await back.raw.send(p.Ready())
         await back.raw.send(p.Start())
         await drive(clock2, lambda: restored.phase == "playing")
@@ -110,53 +140,52 @@ async def test_between_games_the_table_is_saved_and_a_clean_close_removes_it(sto
     saved = _live(store_dir)
     assert [s.status for s in saved] == ["lobby"] and saved[0].doc.phase == "over"
     assert saved[0].doc.result["seed"] == "lobby" and "between games" in saved[0].describe()
-    assert len(list((store_dir / "games").glob("*.json"))) == 1  # the game is archived
+    kept = Store(store_dir).kept()
+    assert [k.status for k in kept] == ["finished"]  # the game is kept
     await host.close()
     assert _live(store_dir) == []  # everyone was told goodbye: nothing to resume
 
 
 async def test_one_save_per_table_is_resumed(store_dir):
-    """A crash between a game's save and the removal of the lobby's leaves both: the
-    game wins. Two lobby saves of one table with the same people: the newer wins. The
-    loser's file is deleted. Saves of one name with nobody in common are all kept."""
+    """A game's start replaces the lobby's save in one commit. Should both be there
+    (old save files imported from a crash between their two writes), the game wins.
+    Two lobby saves of one table with the same people: the newer wins. The loser is
+    deleted. Saves of one name with nobody in common are all kept."""
     clock, host, table = await _lobby(store_dir)
     ann = await Player.join(host.port, "Ann")
-    lobby_file = next((store_dir / "tables").glob("*.json"))
-    lobby_bytes = lobby_file.read_bytes()
+    (lobby_row,) = _sql(store_dir, "SELECT * FROM saves WHERE status = 'lobby'")
     table.add_bot()
     await ann.raw.send(p.Ready())
     await ann.raw.send(p.Start())
     await drive(clock, lambda: table.phase == "playing")
+    assert [s.status for s in _live(store_dir)] == ["playing"]  # the lobby's went with it
     await host.close()
-    lobby_file.write_bytes(lobby_bytes)  # as if the crash came before its removal
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
+    _copy_row(store_dir, lobby_row)  # as if a crash came between two writes
+    saves, problems = persist.load_all(Store(store_dir))
     assert problems == [] and [s.status for s in saves] == ["playing"]
-    assert not lobby_file.exists()
+    assert _sql(store_dir, "SELECT id FROM saves WHERE status = 'lobby'") == []
     # two lobbies of one table: the newer one is resumed
-    game = saves[0].path
-    game.unlink()
-    older = store_dir / "tables" / "saloon-older.json"
-    doc = json.loads(lobby_bytes)
-    doc["id"] = "saloon-older"
-    older.write_text(json.dumps(doc))
-    os.utime(older, (1, 1))
-    lobby_file.write_bytes(lobby_bytes)
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
-    assert [s.path for s in saves] == [lobby_file] and not older.exists()
+    Store(store_dir).delete(saves[0].id)
+    _copy_row(store_dir, lobby_row, "saloon-older", wall=1.0)
+    _copy_row(store_dir, lobby_row)
+    saves, problems = persist.load_all(Store(store_dir))
+    assert [s.id for s in saves] == [lobby_row[0]]
+    assert _sql(store_dir, "SELECT id FROM saves") == [(lobby_row[0],)]
     # a lobby of another host of the same name (nobody in common) is kept: the host
     # restores one and refuses the other by name, deleting nothing
-    doc["id"] = "saloon-other"
-    for member in doc["members"]:
-        member["secret"] = "another-" + member["secret"]
-    other = store_dir / "tables" / "saloon-other.json"
-    other.write_text(json.dumps(doc))
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
-    assert sorted(s.path.name for s in saves) == sorted([lobby_file.name, other.name])
+
+    def other_people(doc):
+        for member in doc["members"]:
+            member["secret"] = "another-" + member["secret"]
+
+    _copy_row(store_dir, lobby_row, "saloon-other", other_people)
+    saves, problems = persist.load_all(Store(store_dir))
+    assert sorted(s.id for s in saves) == sorted([lobby_row[0], "saloon-other"])
     host2 = Host(clock=FakeClock(persist.resume_time(saves)))
     host2.restore(saves[0])
     with pytest.raises(SaveError, match="already a table called 'Saloon'"):
         host2.restore(saves[1])
-    assert lobby_file.exists() and other.exists()
+    assert len(_sql(store_dir, "SELECT id FROM saves")) == 2
 
 
 async def test_a_hot_seat_store_keeps_no_lobby_and_a_damaged_lobby_is_refused(store_dir):
@@ -168,9 +197,8 @@ async def test_a_hot_seat_store_keeps_no_lobby_and_a_damaged_lobby_is_refused(st
     await host.close()
     clock, host, table = await _lobby(store_dir)
     await Player.join(host.port, "Ann")
-    path = next((store_dir / "tables").glob("*.json"))
     await _crash(host, store_dir)
-    good = path.read_bytes()
+    ((ident, good),) = _sql(store_dir, "SELECT id, doc FROM saves")
     doc = json.loads(good)
     doc["seats"][0]["member"] = None
     with pytest.raises(SaveError, match="a lobby seat has no player"):
@@ -184,14 +212,14 @@ async def test_a_hot_seat_store_keeps_no_lobby_and_a_damaged_lobby_is_refused(st
     with pytest.raises(SaveError, match="without its game"):
         Saved.parse(json.dumps(doc).encode())
     # giving a lobby save up deletes it: there is no game to replay
-    assert Store(store_dir / "tables").abandon(path) == path and not path.exists()
+    assert Store(store_dir).abandon(ident) == ident and _live(store_dir) == []
 
 
 async def test_a_restored_table_whose_name_is_taken_is_refused_with_a_save_error(store_dir):
     clock, host, table = await _lobby(store_dir)
     await Player.join(host.port, "Ann")
     await _crash(host, store_dir)
-    saves, _ = persist.load_all(Store(store_dir / "tables"))
+    saves, _ = persist.load_all(Store(store_dir))
     host2 = Host(clock=FakeClock(1e3))
     host2.create_table("Saloon", "nuggets")
     with pytest.raises(SaveError, match="already a table"):
@@ -203,7 +231,7 @@ def test_every_lobby_change_is_on_disk_before_anyone_sees_it(store_dir):
     spectator receives is already in the lobby save (seats, settings, owner)."""
     tables = Tables()
     table = tables.add(Table("Saloon", "nuggets", Settings(seats=4, seed="x")))
-    table.on_change = Store(store_dir / "tables", store_dir / "games").touched
+    table.on_change = Store(store_dir).touched
     checked = []
 
     def watch(message):

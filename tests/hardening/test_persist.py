@@ -1,22 +1,27 @@
-"""Saved tables (``net.persist``): saves before views, restore by token, deadlines on
-resume, damaged files refused, atomic writes. In-process hosts on a fake clock over
-real sockets on 127.0.0.1; the kill -9 suite is ``test_crash.py``."""
+"""Saved tables (``net.saves``): committed before views, restore by token, deadlines on
+resume, damaged saves and databases refused and kept, failed commits. In-process hosts
+on a fake clock over real sockets on 127.0.0.1; the kill -9 suite is
+``test_crash.py``; old save files are ``tests/saves/test_import.py``."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import sqlite3
 import tempfile
 from pathlib import Path
 
+import msgspec
 import pytest
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 from net.clock import FakeClock
 from net.host import Host
-from net.persist import Saved, SaveError, Store
+from net.saves import Saved, SaveError, Store
+from net.saves.documents import digest
+from net.table import Settings, Table
 from net.views import to_view
 
 from .harness import Raw, drive, greedy_nuggets, settle
@@ -76,13 +81,19 @@ async def _start_nuggets(clock, store, supply=12):
     return host, table, ann, bob
 
 
-@pytest.mark.parametrize("spill", [persist.SPILL, 3])
-async def test_every_state_sent_is_already_saved(store_dir, spill):
-    """Save before views: whenever a client reads a state, the newest save on disk
-    already holds the change that state shows (with ``spill=3`` most of it in the
-    history file)."""
+def _game_save(store: Store) -> Saved:
+    """The one save of a game in the database (in play, or finished)."""
+    idents = [i for i in store.find("") if store.load(i).status != "lobby"]
+    assert len(idents) == 1, idents
+    return store.load(idents[0])
+
+
+async def test_every_state_sent_is_already_saved(store_dir):
+    """Committed before views: whenever a client reads a state, the database (read by
+    another connection) already holds the change that state shows."""
     clock = FakeClock()
-    store = Store(store_dir / "tables", store_dir / "games", spill=spill)
+    store = Store(store_dir)
+    reader = Store(store_dir)
     host, table, ann, bob = await _start_nuggets(clock, store)
     watcher = await Raw.open(host.port)
     await watcher.hello("watch", spectate=True)
@@ -94,13 +105,9 @@ async def test_every_state_sent_is_already_saved(store_dir, spill):
             if isinstance(message, p.Over):
                 break
             if isinstance(message, p.State) and message.events:
-                files = list((store_dir / "tables").glob("*.json"))
-                files += list((store_dir / "games").glob("*.json"))
-                files = [f for f in files if Saved.load(f).status != "lobby"]
-                assert len(files) == 1
-                record = Saved.load(files[0])
+                record = _game_save(reader)
                 views = [to_view(v[-1]) for _, v in record.steps()]
-                assert message.view in views  # the change is on disk
+                assert message.view in views  # the change is committed
                 checked += 1
             if clock.next_due() is not None:
                 clock.advance_to(clock.next_due())
@@ -108,16 +115,18 @@ async def test_every_state_sent_is_already_saved(store_dir, spill):
     finally:
         await host.close()
     assert checked > 10
-    record = Saved.load(next((store_dir / "games").glob("*.json")))
+    record = _game_save(reader)
     assert record.status == "finished" and record.replay().over
-    assert record.doc.history is None  # the archive is one self-contained file
-    assert not list((store_dir / "tables").iterdir())  # the save and its history
+    assert len(table.log) == 0  # every move is in the database, none in memory
+    assert reader.unfinished() == []
+    # the one-file record (motherlode export) is the same game, self-contained
+    shared = Saved.parse(record.export())
+    assert shared.doc.log == record.doc.log and shared.replay().over
 
 
-@pytest.mark.parametrize("spill", [persist.SPILL, 5])
-async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir, spill):
+async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir):
     clock = FakeClock()
-    store = Store(store_dir / "tables", store_dir / "games", spill=spill)
+    store = Store(store_dir)
     host, table, ann, bob = await _start_nuggets(clock, store, supply=20)
     play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
     await drive(clock, lambda: table.moves >= 12)
@@ -127,20 +136,20 @@ async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir, spill):
     tokens = {ann.welcome.seat: ann.welcome.token, bob.welcome.seat: bob.welcome.token}
     await host.close("shutdown")  # the host goes away (a crash: test_crash.py)
 
-    saves, problems = persist.load_all(Store(store_dir / "tables", store_dir / "games"))
+    saves, problems = persist.load_all(Store(store_dir))
     assert problems == [] and len(saves) == 1
     saved = saves[0]
     assert len(saved.doc.log) == moves
-    assert (saved.history_entries > 0) == (spill < moves)  # the history file is read
     assert saved.seat_tokens() == tokens
     # the new host's clock starts at the save's time
     clock2 = FakeClock(persist.resume_time(saves))
-    host2 = saving_host(clock2, Store(store_dir / "tables", store_dir / "games", spill=spill))
+    store2 = Store(store_dir)
+    host2 = saving_host(clock2, store2)
     await host2.start("127.0.0.1", 0)
     try:
         restored = host2.restore(saved)
         assert restored.phase == "playing" and restored.moves == moves
-        assert restored.log_base == saved.history_entries and len(restored.log) < spill
+        assert restored.log_base == moves and restored.log == []  # all in the database
         assert all(s.away_since == clock2.now() for s in restored.seats if s.kind == "human")
         # a forged token is refused; the real ones take the seats back
         forged = await Raw.open(host2.port)
@@ -160,11 +169,17 @@ async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir, spill):
         assert ann2.over is not None and ann2.over.winners == bob2.over.winners
     finally:
         await host2.close()
-    record = Saved.load(next((store_dir / "games").glob("*.json")))
+    record = store2.load(saved.id)  # the same save, finished
     assert record.status == "finished"
     driver = record.replay()
     assert driver.over and driver.result()[0] == ann2.over.winners
-    assert record.doc.log[moves - 1] == saved.doc.log[-1]  # nothing before the stop lost
+    assert record.doc.log[:moves] == saved.doc.log  # nothing before the stop lost
+    # the game's stats were counted across the restore: every turn of each person
+    people = {s.name: s for s in store2.stats()}
+    assert set(people) == {"Ann", "Bob"}
+    turns = [e for e in record.doc.log for ev in e.events
+             if ev["type"] in ("took", "stole", "bust") and ev["seat"] == ann.welcome.seat]
+    assert people["Ann"].turns == len(turns) and people["Ann"].played == 1
 
 
 async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
@@ -172,7 +187,7 @@ async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
     were pending keep exactly the time they had left, however long the restored game
     then waits for its players."""
     clock = FakeClock(100.0)
-    store = Store(store_dir / "tables", store_dir / "games")
+    store = Store(store_dir)
     host = saving_host(clock, store)
     await host.start("127.0.0.1", 0)
     table = host.create_table("Camp", "foolsgold", seats=3, seed="fg", grab_timeout=10.0,
@@ -195,12 +210,17 @@ async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
     saved_view = table.driver.view(None)
     await host.close("shutdown")
 
-    saves, _ = persist.load_all(Store(store_dir / "tables", store_dir / "games"))
+    saves, _ = persist.load_all(Store(store_dir))
     saved = saves[0]
     start = persist.resume_time(saves)
     assert start == pytest.approx(grabbed_at + 1.5)
     clock2 = FakeClock(start)  # hours of wall time may have passed: they do not count
-    host2 = saving_host(clock2, Store(store_dir / "tables", store_dir / "games"))
+    store2 = Store(store_dir)
+    host2 = saving_host(clock2, store2)
+
+    def since_restore() -> list:  # the moves after the restore, as committed
+        return [msgspec.to_builtins(e) for e in store2.load(saved.id).doc.log[saved.moves:]]
+
     restored = host2.restore(saved)
     view = restored.driver.view(None)
     assert view["deadline"] == saved_view["deadline"] == grabbed_at + 5.0
@@ -222,30 +242,49 @@ async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
         clock2.advance(left - 0.01)
         await settle()
         assert restored.driver.view(None)["call_closes"] == grabbed_at + 5.0
-        assert not any(e["action"] is None for e in restored.log)  # nothing fired yet
+        assert not any(e["action"] is None for e in since_restore())  # nothing fired yet
         clock2.advance(0.01)
         await settle()
-        fired = [e for e in restored.log if e["action"] is None]
+        fired = [e for e in since_restore() if e["action"] is None]
         assert fired and fired[0]["at"] == pytest.approx(grabbed_at + 5.0)
         assert {"type": "call_window_closed", "at": grabbed_at + 5.0} in fired[0]["events"]
     finally:
         await host2.close()
 
 
-def _saved_bytes(store_dir: Path) -> tuple[Path, bytes]:
-    path = next((store_dir / "tables").glob("*.json"))
-    return path, path.read_bytes()
+def _rows(path: Path, ident: str) -> tuple:
+    """A save's rows as they are in the database file (read with plain sqlite3)."""
+    conn = sqlite3.connect(path)
+    try:
+        doc = conn.execute("SELECT doc FROM saves WHERE id = ?", (ident,)).fetchone()[0]
+        moves = conn.execute("SELECT n, entry FROM moves WHERE save = ? ORDER BY n",
+                             (ident,)).fetchall()  # fmt: skip
+        return doc, moves
+    finally:
+        conn.close()
 
 
-async def _a_saved_game(store_dir: Path) -> tuple[Path, bytes]:
+def _poke(path: Path, sql: str, *args) -> None:
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(sql, args)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+async def _a_saved_game(store_dir: Path) -> str:
     clock = FakeClock()
-    host, table, ann, bob = await _start_nuggets(clock, Store(store_dir / "tables"), supply=30)
+    store = Store(store_dir)
+    host, table, ann, bob = await _start_nuggets(clock, store, supply=30)
     play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
     await drive(clock, lambda: table.moves >= 8)
     for task in play:
         task.cancel()
     await host.close()
-    return _saved_bytes(store_dir)
+    store.close()
+    (ident,) = Store(store_dir).unfinished()
+    return ident
 
 
 def _tamper(data: bytes, change) -> bytes:
@@ -255,11 +294,10 @@ def _tamper(data: bytes, change) -> bytes:
 
 
 async def test_damaged_saves_are_refused_with_a_reason_and_kept(store_dir):
-    path, good = await _a_saved_game(store_dir)
-    assert Saved.parse(good).replay() is not None
-
-    def events(doc):
-        doc["log"][1]["events"][0]["seat"] = 9
+    ident = await _a_saved_game(store_dir)
+    db = store_dir / "motherlode.db"
+    good_doc, good_moves = _rows(db, ident)
+    assert Store(store_dir).load(ident).replay() is not None
 
     def snapshot(doc):
         doc["snapshot"]["public"]["supply"] += 1
@@ -267,70 +305,146 @@ async def test_damaged_saves_are_refused_with_a_reason_and_kept(store_dir):
     def seed(doc):
         doc["game"]["seed"] = "other"
 
-    def drop_move(doc):
-        del doc["log"][2]
+    def digest_of_views(doc):  # taken every few moves in a live save: checked there
+        doc["snapshot"]["digest"] = "0" * 64
 
     def version(doc):
         doc["version"] = 99
 
-    cases = {
-        "cut short": good[: len(good) // 2],
-        "not JSON": b"\x00\xff garbage",
-        "another file": b'{"hello": 1}',
-        "wrong version": _tamper(good, version),
-        "other events": _tamper(good, events),
-        "other snapshot": _tamper(good, snapshot),
-        "other seed": _tamper(good, seed),
-        "a move missing": _tamper(good, drop_move),
+    def events(entry):
+        entry["events"][0]["seat"] = 9
+
+    docs = {
+        "cut short": (good_doc[: len(good_doc) // 2], "not a whole save"),
+        "not JSON": (b"\x00\xff garbage", "not a whole save"),
+        "another document": (b'{"hello": 1}', "not a Motherlode save"),
+        "wrong version": (_tamper(good_doc, version), "format version 99"),
+        "other snapshot": (_tamper(good_doc, snapshot), "differs from its snapshot"),
+        "other seed": (_tamper(good_doc, seed), "seed does not match"),
+        "other digest": (_tamper(good_doc, digest_of_views), "differs from its snapshot"),
     }
-    expected = {
-        "cut short": "not a whole save",
-        "not JSON": "not a whole save",
-        "another file": "not a Motherlode save",
-        "wrong version": "format version 99",
-        "other events": "does not replay",
-        "other snapshot": "differs from its snapshot",
-        "other seed": "seed does not match",
-        "a move missing": "",
-    }
-    for case, data in cases.items():
-        path.write_bytes(data)
-        store = Store(store_dir / "tables")
+    moves = {
+        "other events": ("UPDATE moves SET entry = ? WHERE save = ? AND n = 1",
+                         _tamper(good_moves[1][1], events), "does not replay"),
+        "a move not JSON": ("UPDATE moves SET entry = ? WHERE save = ? AND n = 1",
+                            b"{torn", "a move does not read"),
+        "a move missing": ("DELETE FROM moves WHERE save = ? AND n = 2", None,
+                           "are not numbered 0 on"),
+    }  # fmt: skip
+    cases = [(case, "UPDATE saves SET doc = ? WHERE id = ?", data, expected)
+             for case, (data, expected) in docs.items()]  # fmt: skip
+    cases += [(case, sql, data, expected) for case, (sql, data, expected) in moves.items()]
+    for case, sql, data, expected in cases:
+        _poke(db, "UPDATE saves SET doc = ? WHERE id = ?", good_doc, ident)
+        _poke(db, "DELETE FROM moves WHERE save = ?", ident)
+        for n, entry in good_moves:
+            _poke(db, "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)", ident, n, entry)
+        if data is None:
+            _poke(db, sql, ident)
+        else:
+            _poke(db, sql, data, ident)
+        damaged = _rows(db, ident)
+        store = Store(store_dir)
         saves, problems = persist.load_all(store)
-        if saves:  # the file reads: restoring it replays and checks it
+        if saves:  # the save reads: restoring it replays and checks it
             with pytest.raises(SaveError) as caught:
                 saves[0].restore(saves[0].saved_at)
             problems = [str(caught.value)]
         assert len(problems) == 1, case
-        assert str(path) in problems[0] and expected[case] in problems[0], (case, problems)
-        assert path.read_bytes() == data  # kept as it was
+        assert ident in problems[0] and expected in problems[0], (case, problems)
+        assert _rows(db, ident) == damaged, case  # kept as it was
+        store.close()
 
 
-async def test_a_failed_write_leaves_the_last_save_whole(store_dir):
-    path, good = await _a_saved_game(store_dir)
-    for stage in ("written", "synced"):
+def _scribble(path: Path, offset: int, data: bytes) -> None:
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        f.write(data)
 
-        def fail(name, stage=stage):
-            if name == stage:
+
+async def test_a_damaged_database_is_refused_with_a_reason_and_kept(store_dir):
+    """A file that is not a saves database, a damaged one, one of a newer Motherlode:
+    each is refused with its path and a reason, and left byte for byte as it was; the
+    host refuses to start on it, and says how to go on."""
+    ident = await _a_saved_game(store_dir)
+    db = store_dir / "motherlode.db"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the main file
+    conn.close()
+    whole = db.read_bytes()
+    page = 4096
+    newer = bytearray(whole)
+    newer[60:64] = (99).to_bytes(4, "big")  # the header's user_version: schema 99
+    cases = {
+        "not a database": (b"these are not the saves you are looking for" * 100, "not a readable"),
+        "cut short": (whole[: len(whole) // 3], "not a readable"),
+        "pages scribbled on": (whole[: 2 * page] + b"\xa5" * (len(whole) - 2 * page),
+                               "not a readable"),
+        "a newer schema": (bytes(newer), "newer Motherlode"),
+    }  # fmt: skip
+    for case, (data, expected) in cases.items():
+        db.write_bytes(data)
+        for name in ("motherlode.db-wal", "motherlode.db-shm"):
+            (store_dir / name).unlink(missing_ok=True)
+        store = Store(store_dir, report=[].append)
+        saves, problems = persist.load_all(store)
+        assert saves == [] and len(problems) == 1, (case, problems)
+        assert str(db) in problems[0] and expected in problems[0], (case, problems)
+        assert "kept" in problems[0]
+        with pytest.raises(SaveError, match="kept"):
+            store.check()
+        assert db.read_bytes() == data, case  # never written over
+    # a host on it reports once and plays on unsaved; the file is still as it was
+    reports: list[str] = []
+    clock = FakeClock()
+    host = saving_host(clock, Store(store_dir, report=reports.append))
+    table = host.create_table("T", "nuggets", seats=2, bots=2, seed="x", supply=8, bot_pace=0.1)
+    host.start_game(table)
+    await drive(clock, lambda: table.phase == "over")
+    await host.close()
+    assert len([r for r in reports if "cannot save" in r]) == 1
+    assert db.read_bytes() == data
+    db.write_bytes(whole)  # put back, it reads again
+    assert Store(store_dir).load(ident).replay() is not None
+
+
+async def test_a_failed_commit_leaves_the_last_save_whole(store_dir):
+    """A commit that fails half-way (the disk full while its rows are written) rolls
+    back: the save is the one before it, with no move of the failed change; the
+    failure is reported once and the game goes on."""
+    ident = await _a_saved_game(store_dir)
+    before = Store(store_dir).load(ident)
+    saves, _ = persist.load_all(Store(store_dir))
+
+    class Full(Store):
+        def _stage(self, name: str) -> None:
+            if name in ("written", "moves written"):
                 raise OSError(28, "No space left on device")
 
-        with pytest.raises(OSError):
-            persist.atomic_write(path, b'{"torn": true}', fail)
-        assert path.read_bytes() == good
-        assert [f.name for f in path.parent.iterdir()] == [path.name]  # no temp left
-    # a crash mid-write leaves a temp file: it is swept, never read as a save
-    (path.parent / f".{path.name}.abc.tmp").write_bytes(b'{"torn"')
-    saves, problems = persist.load_all(Store(path.parent))
-    assert problems == [] and len(saves) == 1
-    assert [f.name for f in path.parent.iterdir()] == [path.name]
-    assert oct(path.stat().st_mode & 0o777) == "0o600"  # tokens and the seed are private
+    reports: list[str] = []
+    clock = FakeClock(persist.resume_time(saves))
+    host = saving_host(clock, Full(store_dir, report=reports.append))
+    table = host.restore(saves[0])
+    for i, seat in enumerate(table.seats):
+        if seat.kind != "bot":
+            table._stand_in(i, clock.now())  # play on without the people
+    host.touched(table)
+    await drive(clock, lambda: table.moves > before.moves + 3)
+    await host.close()
+    assert len([r for r in reports if "cannot save" in r]) == 1
+    after = Store(store_dir).load(ident)
+    assert after.doc.log == before.doc.log and after.raw == before.raw
+    assert after.replay() is not None
+    # tokens and seeds are private: the database and its log are the user's alone
+    for name in ("motherlode.db", "motherlode.db-wal"):
+        assert oct((store_dir / name).stat().st_mode & 0o777) == "0o600", name
 
 
 async def test_a_failing_disk_is_reported_once_and_the_game_goes_on(store_dir):
     reports: list[str] = []
     blocked = store_dir / "file"
     blocked.write_text("not a directory")
-    store = Store(blocked / "tables", report=reports.append)
+    store = Store(blocked, report=reports.append)
     clock = FakeClock()
     host = saving_host(clock, store)
     table = host.create_table("T", "nuggets", seats=2, bots=2, seed="x", supply=8, bot_pace=0.1)
@@ -340,15 +454,72 @@ async def test_a_failing_disk_is_reported_once_and_the_game_goes_on(store_dir):
     assert len([r for r in reports if "cannot save" in r]) == 1
 
 
+def test_a_crash_after_the_deal_and_before_the_first_move_restores(store_dir):
+    """The deal changes the game without a move: its views go out only once it is
+    committed, and a save from then restores (with the file-based saves it held the
+    table from just before the deal, and was refused as not matching its snapshot)."""
+    table = Table("Camp", "foolsgold", Settings(seats=3, seed="deal", bot_pace=0.5))
+    sent = []
+    store = Store(store_dir, "solo")
+
+    def save(t, now) -> None:
+        store.touched(t, now)
+        (ident,) = store.unfinished() or (None,)
+        if t.driver is not None and ident is not None:
+            sent.append(store.load(ident).doc.snapshot.public)
+
+    table.on_change = save
+    for _ in range(3):
+        table.add_bot()
+    table.start(0.0)
+    assert table.moves == 0 and sent[-1] == json.loads(json.dumps(table.driver.view(None)))
+    (ident,) = store.unfinished()
+    restored = store.load(ident).restore(0.0)
+    assert _digest(restored) == _digest(table)
+
+
+def test_a_crash_between_the_games_start_and_its_deal_restores(store_dir):
+    """The table commits its game as it starts (the players' `started` goes out), then
+    again once dealt; a crash between the two leaves the game undealt in its save. The
+    seed deals it again: it restores dealt, as the table would have been (with the
+    file-based saves such a save was refused as not matching its snapshot)."""
+
+    class Dies(Store):
+        commits = 0
+
+        def _stage(self, name: str) -> None:
+            if name == "written":
+                self.commits += 1
+                if self.commits == 2:  # the deal's commit: the process dies here
+                    raise OSError(5, "killed")
+
+    table = Table("Camp", "foolsgold", Settings(seats=3, seed="undealt", bot_pace=0.5))
+    store = Dies(store_dir, "solo")
+    table.on_change = store.touched
+    for _ in range(3):
+        table.add_bot()
+    table.start(0.0)
+    (ident,) = store.unfinished()
+    saved = Store(store_dir).load(ident)
+    assert saved.doc.snapshot.entries == 0
+    assert saved.doc.snapshot.public != json.loads(json.dumps(table.driver.view(None)))
+    restored = saved.restore(0.0)  # dealt again from the seed
+    assert _digest(restored) == _digest(table)
+    # an undealt snapshot that is not the seed's is still refused
+    saved.doc.snapshot.digest = "0" * 64
+    with pytest.raises(SaveError, match="differs from its snapshot"):
+        saved.replay()
+
+
 async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
     clock = FakeClock()
-    store = Store(store_dir / "tables", store_dir / "games")
+    store = Store(store_dir)
     host = saving_host(clock, store)
     table = host.create_table("Camp", "foolsgold", seats=3, bots=3, seed="r", bot_pace=0.2)
     host.start_game(table)
     await drive(clock, lambda: table.driver.match.round_no >= 2 or table.phase == "over")
     await host.close()
-    saved = Saved.load(next((store_dir / "tables").glob("*.json")))
+    saved = store.load(store.unfinished()[0])
     steps = saved.steps()
     assert len(steps) == len(saved.doc.log) + 1
     step, views = steps[-1]
@@ -361,142 +532,58 @@ async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
 
 
 async def test_a_long_match_keeps_memory_and_the_save_flat(store_dir):
-    """A Fool's Gold match of many rounds: the table never holds more than ``spill``
-    entries, the save stays small while the history grows, a restore at any point of
-    it rebuilds the same game, and the finished game is one self-contained record."""
+    """A Fool's Gold match of many rounds: the table holds no move once it is
+    committed, the save's document stays small while its moves grow, a restore at any
+    point of it rebuilds the same game, and the finished game exports as one
+    self-contained record."""
     clock = FakeClock()
-    store = Store(store_dir / "tables", store_dir / "games", spill=32)
+    store = Store(store_dir)
+    db = store_dir / "motherlode.db"
     host = saving_host(clock, store)
     table = host.create_table("Camp", "foolsgold", seats=4, bots=4, seed="long", bot_pace=0.2)
     host.start_game(table)
-    live = store_dir / "tables"
-    longest, biggest, history, checks = 0, 0, 0, 0
+    longest, biggest, checks = 0, 0, 0
 
     def watch() -> bool:
-        nonlocal longest, biggest, history, checks
+        nonlocal longest, biggest, checks
         longest = max(longest, len(table.log))
-        for path in live.glob("*.json"):
-            biggest = max(biggest, path.stat().st_size)
+        for ident in store.unfinished():
+            doc, _ = _rows(db, ident)
+            biggest = max(biggest, len(doc))
             if table.moves > 60 * (checks + 1):  # now and then: the save restores
                 checks += 1
-                saved = Saved.load(path)
+                saved = store.load(ident)
                 restored = saved.restore(saved.saved_at)
                 assert restored.moves == len(saved.doc.log) == table.moves
-                assert restored.log == table.log and restored.log_base == table.log_base
+                assert restored.log == table.log == [] and restored.log_base == table.log_base
                 assert _digest(restored) == _digest(table)
-        for path in live.glob("*.history"):
-            history = max(history, path.stat().st_size)
         return table.phase == "over"
 
     await drive(clock, watch)
     await host.close()
     assert table.driver.match.round_no >= 3 and checks >= 5
-    assert longest <= 32
-    assert history > 4 * biggest  # most of the game is in the history, not the save
-    assert not list(live.iterdir())
-    record = next((store_dir / "games").glob("*.json"))
-    saved = Saved.parse(record.read_bytes())  # no other file needed
+    assert longest == 0  # every change committed before anything else ran
+    (kept,) = store.kept()
+    _, moves = _rows(db, kept.id)
+    assert sum(len(m) for _, m in moves) > 4 * biggest  # the moves, not the document, grow
+    assert store.unfinished() == []
+    saved = Saved.parse(store.load(kept.id).export())  # no other file needed
     assert saved.status == "finished" and len(saved.doc.log) == table.moves
     assert saved.replay().result() == table.driver.result()
 
 
 def _digest(table) -> str:
-    return persist._digest(table.driver, len(table.seats))
+    return digest(table.driver, len(table.seats))
 
 
-async def _a_game_with_history(store_dir: Path) -> tuple[Path, Path]:
-    clock = FakeClock()
-    store = Store(store_dir / "tables", spill=4)
-    host, table, ann, bob = await _start_nuggets(clock, store, supply=30)
-    play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
-    await drive(clock, lambda: table.moves >= 14)
-    for task in play:
-        task.cancel()
-    await host.close()
-    path = next((store_dir / "tables").glob("*.json"))
-    return path, path.with_suffix(".history")
-
-
-async def test_a_damaged_history_is_refused_and_a_torn_append_ignored(store_dir):
-    path, history = await _a_game_with_history(store_dir)
-    saved = Saved.load(path)
-    assert saved.history_entries >= 8 and len(saved.doc.log) >= 14
-    good = history.read_bytes()
-    committed = saved.doc.history.bytes
-
-    def edited(data: bytes) -> bytes:
-        return data.replace(b'"by":"player"', b'"by":"bot"', 1)
-
-    cases = {
-        "cut short": (good[: committed // 2], "does not match its history"),
-        "edited": (edited(good), "does not match its history"),
-        "missing": (None, "cannot be read"),
-    }
-    for case, (data, expected) in cases.items():
-        if data is None:
-            history.unlink()
-        else:
-            history.write_bytes(data)
-        saves, problems = persist.load_all(Store(store_dir / "tables"))
-        assert saves == [] and len(problems) == 1, case
-        assert str(path) in problems[0] and expected in problems[0], (case, problems)
-        assert path.exists()  # kept as it was
-        if data is not None:
-            assert history.read_bytes() == data
-    # a save naming someone else's history is refused too
-    history.write_bytes(good)
-    original = path.read_bytes()
-    path.write_bytes(_tamper(original, lambda d: d["history"].update(file="../x.history")))
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
-    assert saves == [] and "not its own" in problems[0]
-    path.write_bytes(original)
-
-    # a crash in the middle of an append leaves bytes past the committed length: they
-    # are ignored, and the next append writes over them
-    history.write_bytes(good + b'{"at": 1.0, "by": "pla')
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
-    assert problems == [] and len(saves) == 1
-    clock = FakeClock(persist.resume_time(saves))
-    host = saving_host(clock, Store(store_dir / "tables", store_dir / "games", spill=4))
-    table = host.restore(saves[0])
-    for i, seat in enumerate(table.seats):
-        if seat.kind != "bot":
-            table._stand_in(i, clock.now())  # play on without the people
-    host.touched(table)
-    await drive(clock, lambda: table.phase == "over")
-    await host.close()
-    record = Saved.load(next((store_dir / "games").glob("*.json")))
-    assert record.doc.log[: len(saved.doc.log)] == saved.doc.log
-    assert record.replay().over
-    assert not list((store_dir / "tables").iterdir())
-
-
-async def test_abandon_and_sweep_keep_the_history(store_dir):
-    path, history = await _a_game_with_history(store_dir)
-    saved = Saved.load(path)
-    store = Store(store_dir / "tables", store_dir / "games")
-    # a stray history without its save (a crash between the deletes) is swept
-    stray = path.parent / "old-game.history"
-    stray.write_bytes(b"{}\n")
-    assert store.sweep() == 1 and not stray.exists() and history.exists()
-    target = store.abandon(path)
-    assert not path.exists() and not history.exists()
-    record = Saved.parse(target.read_bytes())
+async def test_abandon_keeps_the_game_for_replays(store_dir):
+    ident = await _a_saved_game(store_dir)
+    store = Store(store_dir)
+    saved = store.load(ident)
+    assert store.abandon(ident) == ident
+    assert store.unfinished() == []
+    record = store.load(ident)
     assert record.status == "abandoned" and record.doc.log == saved.doc.log
     assert record.replay() is not None
-    # a live save whose game is already archived (a crash before its delete) is swept
-    path.write_bytes(b"{}")
-    history.write_bytes(b"{}\n")
-    assert store.sweep() == 2 and not path.exists() and not history.exists()
-
-
-async def test_version_1_saves_still_load(store_dir):
-    path, good = await _a_saved_game(store_dir)
-    doc = json.loads(good)
-    assert doc["history"] is None
-    doc["version"] = 1
-    del doc["history"]
-    path.write_bytes(json.dumps(doc).encode())
-    saves, problems = persist.load_all(Store(store_dir / "tables"))
-    assert problems == [] and saves[0].replay() is not None
-    assert Store(store_dir / "tables").abandon(path).exists()
+    assert [k.id for k in store.kept()] == [ident] and "left after" in store.kept()[0].result()
+    assert store.stats() == []  # an abandoned game is not counted

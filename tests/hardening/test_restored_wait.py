@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 from net.client import Client
 
 from .crashes import _start_host, free_port, passer
@@ -25,8 +25,12 @@ SPEED = 10.0
 
 def _moves(directory: Path) -> int:
     """Moves in the table's live save (a save follows every change)."""
-    saved = persist.Saved.load(next((directory / "tables").glob("*.json")))
-    return len(saved.doc.log)
+    store = persist.Store(directory)
+    try:
+        (ident,) = store.unfinished()
+        return store.load(ident).moves
+    finally:
+        store.close()
 
 
 async def _within(awaitable, what: str, seconds: float = 15.0):

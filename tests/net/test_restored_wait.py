@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from net import protocol as p
-from net.persist import Saved, Store
+from net.saves import Saved, Store
 from net.table import Settings, Table, Tables
 
 from .test_table import Inbox, hello, join
@@ -27,7 +27,7 @@ def _saved_game(game: str, directory) -> tuple[Saved, dict[str, str]]:
     settings = Settings(seats=3, seed=f"wait-{game}", grace=GRACE, bot_pace=0.5,
                         first_player=2, supply=20)  # fmt: skip
     table = tables.add(Table("Camp", game, settings))
-    store = Store(directory / "tables", directory / "games")
+    store = Store(directory)
     table.on_change = store.touched
     ann, _ = join(tables, "Ann")
     bob, _ = join(tables, "Bob")
@@ -40,8 +40,8 @@ def _saved_game(game: str, directory) -> tuple[Saved, dict[str, str]]:
         table.tick(now)
     assert table.moves > 0
     store.touched(table, 3.0)
-    path = next((directory / "tables").glob("*.json"))
-    return Saved.load(path), {"Ann": ann.token, "Bob": bob.token}
+    (ident,) = store.unfinished()
+    return store.load(ident), {"Ann": ann.token, "Bob": bob.token}
 
 
 @pytest.mark.parametrize("game", ["foolsgold", "nuggets"])
@@ -118,13 +118,13 @@ def test_the_wait_ends_as_soon_as_everyone_is_back(tmp_path):
 def test_a_restored_game_without_people_does_not_wait(tmp_path):
     tables = Tables()
     table = tables.add(Table("Bots", "foolsgold", Settings(seats=2, seed="bots", grace=GRACE)))
-    store = Store(tmp_path / "tables", tmp_path / "games")
+    store = Store(tmp_path)
     table.on_change = store.touched
     table.add_bot()
     table.add_bot()
     table.start(0.0)
     table.tick(table.next_wakeup())
-    saved = Saved.load(next((tmp_path / "tables").glob("*.json")))
+    saved = store.load(store.unfinished()[0])
     restored = saved.restore(saved.saved_at)
     assert restored.wait_since is None and restored.info().waiting == []
     assert restored.next_wakeup() is not None  # the bots play on at once
@@ -136,7 +136,7 @@ def test_a_second_crash_after_a_wait_keeps_the_games_clock(tmp_path):
     saved, tokens = _saved_game("foolsgold", tmp_path)
     start = saved.saved_at + 50.0
     table = saved.restore(start)
-    store = Store(tmp_path / "tables", tmp_path / "games")
+    store = Store(tmp_path)
     store.adopt(table, saved)
     table.on_change = store.touched
     tables = Tables()
@@ -147,10 +147,10 @@ def test_a_second_crash_after_a_wait_keeps_the_games_clock(tmp_path):
         now = table.next_wakeup()
         table.tick(now)
     store.touched(table, now)
-    again = Saved.load(saved.path)
+    again = store.load(saved.id)
     assert again.doc.clock == pytest.approx(table.clock(now))
     assert again.saved_at == now and again.doc.clock < now - 60.0
     restored = again.restore(now)
     assert restored.clock(now) == pytest.approx(table.clock(now))
     assert restored.driver.deadline() == table.driver.deadline()
-    assert restored.log[-1] == table.log[-1]
+    assert restored.moves == table.moves == len(again.doc.log)

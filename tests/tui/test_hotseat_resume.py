@@ -4,7 +4,7 @@ is kept for replays."""
 
 from __future__ import annotations
 
-from net import persist
+from net import saves as persist
 from nuggets import odds
 from tui.screens.common import PickScreen
 from tui.screens.menu import MenuScreen
@@ -77,7 +77,7 @@ async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         assert "Resume a saved hot-seat game" not in screen_text(app)
     assert store.unfinished() == []
-    records = list(store.archive.glob("*.json"))
+    records = store.kept()
     assert len(records) == 1
-    record = persist.Saved.load(records[0])
+    record = store.load(records[0].id)
     assert record.status == "finished" and record.replay().over

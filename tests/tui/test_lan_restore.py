@@ -3,8 +3,8 @@ mid-game) and offers to restore them: you take your own seat back at once."""
 
 from __future__ import annotations
 
-from net import persist
 from net import protocol as p
+from net import saves as persist
 from net.clock import FakeClock
 from net.host import Host
 from tests.hardening.harness import Raw, drive
@@ -68,6 +68,6 @@ async def test_giving_up_the_saved_tables_keeps_them_for_replays(tmp_path):
         await pilot.press("down", "down", "enter")
         await until(pilot, lambda: "Host which game?" in screen_text(app), "the game choice")
     assert store.unfinished() == []
-    kept = [persist.Saved.load(f) for f in store.archive.glob("*.json")]
+    kept = [store.load(k.id) for k in store.kept()]
     assert [s.status for s in kept] == ["abandoned"]
     assert kept[0].replay() is not None

@@ -1,5 +1,7 @@
-"""`motherlode replay FILE`: a saved game steps forward and back at its own table, seen
-from any seat or as a spectator; a damaged file gets a message, not a traceback."""
+"""`motherlode replay ID|FILE`: a saved game (by its id in the saves database, or an
+exported file) steps forward and back at its own table, seen from any seat or as a
+spectator; a damaged file gets a message, an unknown id a clear error, never a
+traceback."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import pytest
 
 from net.clock import FakeClock
 from net.host import Host
-from net.persist import Saved, Store
+from net.saves import Saved, Store
 from net.views import to_plain
 from tests.hardening.harness import drive
 from tui.cli import _app_start, build_parser
@@ -21,7 +23,7 @@ from .test_modes import make_app, until
 
 async def _saved_game(tmp_path, game: str):
     clock = FakeClock()
-    store = Store(tmp_path / "tables", tmp_path / "games")
+    store = Store.default("solo")
     host = Host(clock=clock, store=store)
     table = host.create_table("Replay", game, seats=3, bots=3, seed="rp", bot_pace=0.2,
                               supply=10)  # fmt: skip
@@ -31,15 +33,16 @@ async def _saved_game(tmp_path, game: str):
     else:  # a match in progress: an unfinished save replays too
         await drive(clock, lambda: table.driver.match.round_no >= 2)
     await host.close()
-    folder = "games" if game == "nuggets" else "tables"
-    return next((tmp_path / folder).glob("*.json"))
+    (ident,) = [g.id for g in store.kept()] if game == "nuggets" else store.unfinished()
+    return ident
 
 
 async def test_step_through_a_dice_game_from_each_seat(tmp_path):
-    path = await _saved_game(tmp_path, "nuggets")
-    saved = Saved.load(path)
+    ident = await _saved_game(tmp_path, "nuggets")
+    saved = Store.default("solo").load(ident)
+    assert saved.status == "finished"
     steps = saved.steps()
-    app = make_app(tmp_path, start=("replay", str(path), None))
+    app = make_app(tmp_path, start=("replay", ident, None))
     async with app.run_test(size=(100, 40)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsReplayScreen), "replay")
         screen = app.screen
@@ -68,8 +71,11 @@ async def test_step_through_a_dice_game_from_each_seat(tmp_path):
 
 
 async def test_a_card_game_shows_only_the_chosen_seats_hand(tmp_path):
-    path = await _saved_game(tmp_path, "foolsgold")
+    ident = await _saved_game(tmp_path, "foolsgold")
+    path = tmp_path / "shared.json"  # `motherlode export`'s file: the same game
+    path.write_bytes(Store.default("solo").load(ident).export(tokens=False))
     steps = Saved.load(path).steps()
+    assert steps == Store.default("solo").load(ident).steps()
     app = make_app(tmp_path, start=("replay", str(path), 1))
     async with app.run_test(size=(110, 44)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, FoolsGoldReplayScreen), "replay")
@@ -94,12 +100,17 @@ async def test_a_damaged_file_gets_a_message(tmp_path):
         assert "not a whole save" in screen_text(app)
 
 
-def test_the_replay_command(tmp_path):
+async def test_the_replay_command(tmp_path):
     parser = build_parser()
     path = tmp_path / "game.json"
     path.write_text("{}")
     args = parser.parse_args(["replay", str(path), "--seat", "2"])
-    assert _app_start(parser, args) == ("replay", str(path), 1)
-    args = parser.parse_args(["replay", str(tmp_path / "missing.json")])
-    with pytest.raises(SystemExit):
-        _app_start(parser, args)
+    assert _app_start(parser, args) == ("replay", str(path), 1)  # the app reads it
+    ident = await _saved_game(tmp_path, "nuggets")
+    for given in (ident, ident[:-3]):  # the id, or the start of it
+        command, saved, seat = _app_start(parser, parser.parse_args(["replay", given]))
+        assert (command, saved.id, seat) == ("replay", ident, None)
+    for missing in (str(tmp_path / "missing.json"), "no-such-game"):
+        args = parser.parse_args(["replay", missing])
+        with pytest.raises(SystemExit):
+            _app_start(parser, args)

@@ -181,3 +181,30 @@ def test_too_small(snap_compare, tmp_path):
 
 def test_replays_empty(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("p"))
+
+
+def _stats_rows() -> None:
+    """Fixed figures in the saves database, one name full of markup and escapes."""
+    from net.saves import Store
+    from net.saves.stats import INSERT, Tally
+
+    store = Store.default("tables")
+    rows = []
+    for n, (game, names, winners) in enumerate([
+        ("nuggets", ["Ann", "[b]Bob[/b]\x1b[31m"], [0]),
+        ("nuggets", ["Ann", "[b]Bob[/b]\x1b[31m"], [1]),
+        ("foolsgold", ["Ann", "Cid", "[b]Bob[/b]\x1b[31m"], [2]),
+    ]):
+        tally = Tally(len(names))
+        for name in ("turns", "gained", "busts", "steals", "rounds", "grabs", "bluffs",
+                     "calls", "calls_right"):
+            tally.counts[name] = [(n + 2 + i * 3) % 7 + (name in ("turns", "gained")) * 9
+                                  for i in range(len(names))]
+        rows += tally.rows(f"game-{n}", game, [(s, "human") for s in names], winners, 0.0)
+    store._commit(lambda conn: conn.executemany(INSERT, rows))
+    store.close()
+
+
+def test_stats(snap_compare, tmp_path):
+    _stats_rows()
+    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("t"))

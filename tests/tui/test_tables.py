@@ -297,7 +297,7 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
     """A solo game left half-way is archived; Replays shows it (who, when, how it
     ended), opens the viewer, and deletes it after a yes. A hot-seat game left before
     its first move is not kept."""
-    from net.persist import Store, data_dir
+    from net.saves import Store
     from tui.screens.common import ConfirmScreen
     from tui.screens.menu import MenuScreen
 
@@ -315,9 +315,8 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
         moved = True
         await pilot.press("q", "y")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-        await until(pilot, lambda: list((data_dir() / "games").glob("*.json")) or not moved,
-                    "the archive")
-        archived = list((data_dir() / "games").glob("*.json"))
+        await until(pilot, lambda: Store.default("solo").kept() or not moved, "the archive")
+        archived = Store.default("solo").kept()
         assert len(archived) == (1 if moved else 0)
         assert Store.default("solo").unfinished() == []
         await pilot.press("p")
@@ -329,7 +328,7 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
             await pilot.press("y")
             await until(pilot, lambda: "No games kept yet" in screen_text(app), "deleted")
-            assert list((data_dir() / "games").glob("*.json")) == []
+            assert Store.default("solo").kept() == []
 
     hot = make_mode_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
                         table_options={"seed": "empty"})
@@ -381,10 +380,11 @@ def test_every_binding_has_an_id_unique_in_its_screen():
         replay,
         replays,
         served,
+        stats,
     )
 
     modules = (app_module, common, foolsgold, forms, join, lobby, menu, nuggets, replay, replays,
-               served)
+               served, stats)
     checked = 0
     for module in modules:
         for _, cls in inspect.getmembers(module, inspect.isclass):

@@ -29,6 +29,7 @@ MENU = [
     ("host", "Host a LAN game", "o"),
     ("join", "Join a LAN game", "j"),
     ("replays", "Replays of your games", "p"),
+    ("stats", "Player stats", "t"),
     ("rules", "Rules", "r"),
     ("settings", "Settings", "s"),
     ("quit", "Quit", "q"),
@@ -36,14 +37,11 @@ MENU = [
 
 
 def _saved_games() -> bool:
-    """Whether a hot-seat game waits to be resumed: a glance at its folder (the saves'
-    machinery is imported only when one is opened)."""
-    from net.paths import data_dir
+    """Whether a hot-seat game waits to be resumed: a glance at the saves database (the
+    saves' machinery is imported only when one is opened)."""
+    from net.paths import has_saves
 
-    try:
-        return any(not f.name.startswith(".") for f in (data_dir() / "hotseat").glob("*.json"))
-    except OSError:
-        return False
+    return has_saves("hotseat")
 
 
 class MenuScreen(Screen[None]):
@@ -57,6 +55,7 @@ class MenuScreen(Screen[None]):
         Binding("o", "choose('host')", "Host"),
         Binding("j", "choose('join')", "Join"),
         Binding("p", "choose('replays')", "Replays", show=False),
+        Binding("t", "choose('stats')", "Stats", show=False),
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("q", "choose('quit')", "Quit"),

@@ -1,6 +1,6 @@
 """Replays: step through a saved game (``motherlode replay FILE``) at its own table.
 
-A saved game (``net.persist``) is replayed once through the rules when it is opened;
+A saved game (``net.saves``) is replayed once by the replay engine when it is opened;
 the screen then shows the view after any step, from any seat or as a spectator. The
 table screens of live play draw it, with the replay's keys instead of the game's: the
 screen sends no actions.
@@ -12,7 +12,7 @@ import msgspec
 from textual.binding import Binding
 
 from net.catalogue import NUGGETS
-from net.persist import Saved
+from net.saves import Saved
 from net.text import clean_text
 from net.views import Event, View, to_events, to_view
 from tui.screens.common import with_ids

@@ -1,0 +1,136 @@
+"""Do saves cost the event loop anything? Two hosts run side by side, each in its own
+process and started together: 200 tables of six in-host bots (Fool's Gold, each table
+dealt a new match when one ends), one host saving every change into the SQLite saves
+database on this machine's disk (as ``motherlode host`` does), the other with saves off.
+
+For each host, "late" is how late the event loop runs the tables' timers (the bots'
+planned moves, the time-outs): the time between a timer's due time and its callback,
+every timer of the run. The figure is the late p99 after a warm-up (the first
+quarter), saves on against saves off in the same run; the goal is on within 1.25x of
+off. The saving host also times every ``Store.touched`` (the loop's cost of a committed
+change) and counts the changes a second.
+
+    .venv/bin/python bench/saves_loop.py [--tables 200] [--seats 6] [--seconds 120] [--tmpfs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+async def child(args: argparse.Namespace) -> None:
+    from net.clock import RealClock
+    from net.host import Host
+    from net.saves import Store
+    from net.saves.db import Checkpointer
+
+    late: list[tuple[float, float]] = []  # (when, seconds late)
+
+    class TimedClock(RealClock):
+        def call_at(self, when, callback):
+            def run() -> None:
+                late.append((when, self.now() - when))
+                callback()
+
+            return super().call_at(when, run)
+
+    clock = TimedClock()
+    store = Store(args.dir, "tables", report=lambda text: print(text, file=sys.stderr)) \
+        if args.child == "on" else None  # fmt: skip
+    touched: list[float] = []
+    if store is not None:
+        real = store.touched
+
+        def timed(table, now) -> None:
+            commits = store.saves
+            began = time.perf_counter()
+            real(table, now)
+            if store.saves != commits:  # a change committed (not a call with none)
+                touched.append(time.perf_counter() - began)
+
+        store.touched = timed  # type: ignore[method-assign]
+    host = Host(clock=clock, store=store)
+    tables = [
+        host.create_table(f"T{i}", "foolsgold", seats=args.seats, bots=args.seats,
+                          seed=f"loop-{i}")  # fmt: skip
+        for i in range(args.tables)
+    ]
+    for table in tables:
+        host.start_game(table)
+    matches = 0
+    end = time.monotonic() + args.seconds
+    while time.monotonic() < end:
+        await asyncio.sleep(0.5)
+        for table in tables:
+            if table.phase != "playing":
+                matches += 1
+                host.start_game(table)
+    moves = store.saves if store is not None else 0
+    await host.close()
+    print(json.dumps({
+        "late": late, "touched": touched, "matches": matches, "commits": moves,
+        "checkpoints": Checkpointer.get().checkpoints if store is not None else 0,
+        "restarts": Checkpointer.get().restarts if store is not None else 0,
+        "restart_ms": [round(t * 1000, 1) for t in Checkpointer.get().restart_seconds],
+        "wal": max((f.stat().st_size for f in Path(args.dir).glob("*-wal")), default=0),
+    }))  # fmt: skip
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--tmpfs", action="store_true", help="the database on /dev/shm")
+    parser.add_argument("--child", choices=("on", "off"), help=argparse.SUPPRESS)
+    parser.add_argument("--dir", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        asyncio.run(child(args))
+        return
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if args.tmpfs else None) as directory:
+        common = [sys.executable, __file__, "--tables", str(args.tables), "--seats",
+                  str(args.seats), "--seconds", str(args.seconds), "--dir", directory]  # fmt: skip
+        procs = {mode: subprocess.Popen([*common, "--child", mode], stdout=subprocess.PIPE)
+                 for mode in ("on", "off")}  # fmt: skip
+        results = {mode: json.loads(proc.communicate()[0]) for mode, proc in procs.items()}
+        size = sum(f.stat().st_size for f in Path(directory).glob("motherlode.db*"))
+    print(f"{args.tables} tables of {args.seats} in-host bots (Fool's Gold), {args.seconds:g} s,"
+          f" two hosts side by side; the database on {'tmpfs' if args.tmpfs else 'disk'}")
+    warm = args.seconds / 4
+    lates = {}
+    for mode, result in results.items():
+        late = [s for when, s in result["late"] if when >= warm]
+        lates[mode] = pct(late, 0.99)
+        print(f"saves {mode:3}: {len(late)} timers after warm-up, late p50 "
+              f"{pct(late, 0.5) * 1000:.2f} ms, p99 {pct(late, 0.99) * 1000:.2f} ms, max "
+              f"{max(late) * 1000:.1f} ms; {result['matches']} matches finished")  # fmt: skip
+    on = results["on"]
+    touched = on["touched"]
+    print(f"saves on: {on['commits']} commits, {on['commits'] / args.seconds:.0f} a second, "
+          f"loop time per committed change p50 {pct(touched, 0.5) * 1000:.3f} ms, "
+          f"p99 {pct(touched, 0.99) * 1000:.3f} ms, max {max(touched) * 1000:.1f} ms; "
+          f"{on['checkpoints']} checkpoints on the background thread ({on['restarts']} "
+          f"restarting the log, {on['restart_ms']} ms each); log "
+          f"{on['wal'] / 2**20:.1f} MiB, database and log "
+          f"{size / 2**20:.1f} MiB at the end")  # fmt: skip
+    print(f"late p99, saves on / off: {lates['on'] / lates['off']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

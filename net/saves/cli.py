@@ -1,0 +1,110 @@
+"""``motherlode export`` and ``motherlode stats``: the saves database from the shell.
+
+Both are headless (no Textual); every problem is one line on stderr and a non-zero
+exit, never a traceback. Names are peer text: printed cleaned (``net.text``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def add_commands(subparsers) -> None:
+    export = subparsers.add_parser(
+        "export", help="write a saved game to one JSON file, for sharing",
+        description="Write a saved game (finished, abandoned or unfinished) as one "
+        "self-contained JSON file that `motherlode replay FILE` reads on any machine. "
+        "It holds the game's seed and the players' names (not their resume tokens).")  # fmt: skip
+    export.add_argument("game", metavar="ID", help="the game's id (or the start of it)")
+    export.add_argument("-o", "--output", metavar="FILE",
+                        help="where to write it (default: ID.json here); never overwritten")
+    stats = subparsers.add_parser(
+        "stats", help="players' figures from every finished game",
+        description="Games played and won per player and game, and each game's own "
+        "figures: nuggets per turn, bust rate and steals; first grabs, bluffs, calls and "
+        "calls right.")
+    stats.add_argument("name", nargs="?", metavar="NAME", help="one player (any case)")
+    stats.add_argument("--bots", action="store_true", help="count the bots too")
+
+
+def run(args: argparse.Namespace) -> int:
+    from net.saves.errors import SaveError
+
+    try:
+        if args.command == "export":
+            return _export(args)
+        return _stats(args)
+    except SaveError as exc:
+        print(f"motherlode {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+def _export(args: argparse.Namespace) -> int:
+    from net.saves.store import open_game
+
+    saved = open_game(args.game)
+    target = Path(args.output) if args.output else Path(f"{saved.id}.json")
+    data = saved.export(tokens=False)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        print(f"motherlode export: {target} exists; choose another with -o", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"motherlode export: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+    print(f"Wrote {saved.describe()} to {target} ({len(data) // 1024 + 1} KiB); "
+          f"`motherlode replay {target}` shows it.")  # fmt: skip
+    return 0
+
+
+def _columns():
+    """(heading, width, value of a PlayerStats) by game key: each game's own figures."""
+    from net.catalogue import FOOLSGOLD, NUGGETS
+
+    played = [("played", 6, lambda r: r.played), ("won", 5, lambda r: r.won)]
+    return {
+        NUGGETS.key: [*played, ("nuggets/turn", 12, lambda r: f"{r.nuggets_per_turn:.2f}"),
+                      ("bust rate", 9, lambda r: f"{r.bust_rate:.0%}"),
+                      ("steals", 6, lambda r: r.steals)],
+        FOOLSGOLD.key: [*played, ("grabs", 6, lambda r: r.grabs),
+                        ("bluffs", 6, lambda r: r.bluffs), ("calls", 5, lambda r: r.calls),
+                        ("right", 5, lambda r: r.calls_right)],
+    }  # fmt: skip
+
+
+def table_lines(rows) -> list[str]:
+    """The stats as lines of plain text (the names cleaned), one block per game."""
+    from net.catalogue import KEYS, title
+    from net.text import clean_text
+
+    lines = []
+    columns = _columns()
+    for game in KEYS:
+        of_game = [r for r in rows if r.game == game]
+        if not of_game or game not in columns:
+            continue
+        lines.append(title(game))
+        lines.append(f"  {'player':<20}" + "".join(f" {h:>{w}}" for h, w, _ in columns[game]))
+        for r in of_game:
+            lines.append(f"  {clean_text(r.name)[:20]:<20}"
+                         + "".join(f" {v(r)!s:>{w}}" for _, w, v in columns[game]))
+        lines.append("")
+    return lines[:-1] if lines else lines
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from net.saves.store import Store
+
+    rows = Store.default("tables").stats(args.name, bots=args.bots)
+    if not rows:
+        who = f" for {args.name!r}" if args.name else ""
+        print(f"No finished games{who} yet: every game played to its end counts.")
+        return 0
+    print("\n".join(table_lines(rows)))
+    return 0

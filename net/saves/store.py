@@ -1,0 +1,621 @@
+"""The store a host saves its tables into (``Host(store=...)``), and reading saves back.
+
+Every change of a table is committed before anyone is sent its views: the table calls
+:meth:`Store.touched` synchronously after each change, before it sends anything about
+it, and ``touched`` commits one transaction holding everything the change made: the
+new moves, the table's document (seats, tokens, settings, the snapshot of the views),
+and at a game's start or end the hand-over between the game's save and the table's
+lobby save. A commit is a write to SQLite's log without fsync (``net.saves.db``), so it
+costs the loop tens of microseconds, and it survives a killed process the moment it
+returns. The moves are committed as they happen, so the table keeps none in memory.
+
+A LAN host's store (kind ``tables``, ``lobbies=True``) also saves each table outside a
+game, in the lobby and between games, while a person holds a seat (status ``lobby``:
+seats, tokens, owner, settings, the last result), so every token survives a crash at
+any moment; :func:`load_all` resumes one save per table.
+
+Time: a table's log carries the host's clock. A host that resumes starts its clock at
+the latest save's time (:func:`resume_time`), so the time the host was down does not
+count: every pending deadline keeps the time it had left at the last save.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from net.paths import data_dir
+from net.saves import db, documents, legacy
+from net.saves.documents import ENCODER, Entry
+from net.saves.errors import SaveError
+from net.saves.saved import Saved
+from net.saves.stats import INSERT as INSERT_STATS
+from net.saves.stats import PlayerStats, Tally, players
+from net.table import Table
+
+log = logging.getLogger(__name__)
+
+KINDS = ("tables", "hotseat", "solo")
+_ENTRY = msgspec.json.Decoder(Entry)
+# a game in play: its status (indexed) stays, so no index is written (3 pages a commit,
+# not 5: the save's row, its new moves, the file's header)
+_UPDATE = ("UPDATE saves SET players = ?, moves = ?, saved_at = ?, saved_wall = ?, doc = ? "
+           "WHERE id = ?")  # fmt: skip
+_UPSERT = (
+    "INSERT INTO saves (id, kind, status, name, game, players, moves, saved_at, saved_wall, doc) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = "
+    "excluded.status, players = excluded.players, moves = excluded.moves, saved_at = "
+    "excluded.saved_at, saved_wall = excluded.saved_wall, doc = excluded.doc"
+)
+
+
+@dataclass
+class _Game:
+    """What a store remembers of a table's current game between saves."""
+
+    id: str
+    game_no: int
+    game: dict[str, Any]  # the fixed part of the document: players, seed, first, start
+    tally: Tally
+    key: tuple = ()
+    written: int = 0  # moves committed
+    taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
+    stored: bool = False  # its row exists
+    done: bool = False  # finished (or left): the next game gets a new save
+
+
+@dataclass
+class _Lobby:
+    """A table's save outside a game: its id, and what it last saved."""
+
+    id: str
+    key: tuple = ()
+    saved: bool = False  # its row exists
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A finished or abandoned game, as lists of games show it."""
+
+    id: str
+    game: str
+    status: str
+    players: list[str]
+    moves: int
+    when: float
+    winners: list[str] = field(default_factory=list)
+
+    def result(self) -> str:
+        if self.status != "finished":
+            return f"left after {self.moves} move{'' if self.moves == 1 else 's'}"
+        return "won by " + " and ".join(self.winners) if self.winners else "finished"
+
+
+class Store:
+    """Saves the tables of a host after every change (see the module docstring).
+
+    ``root`` is the data directory (the database is ``root/motherlode.db``); ``kind``
+    says whose saves these are: ``tables`` (LAN tables, ``motherlode host --resume``),
+    ``hotseat`` (the menu's "Resume") or ``solo`` (games against bots). The database
+    opens on first use: a damaged one raises :class:`SaveError` there (``touched``
+    reports it once and the game goes on unsaved)."""
+
+    def __init__(
+        self,
+        root: Path | str | None = None,
+        kind: str = "tables",
+        *,
+        report: Any = None,
+        lobbies: bool | None = None,
+    ) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"a store's kind is one of {', '.join(KINDS)}, not {kind!r}")
+        self.root = Path(root) if root is not None else data_dir()
+        self.path = self.root / db.FILE
+        self.kind = kind
+        #: save tables outside a game too (lobby, between games), while a person holds
+        #: a seat, so their tokens survive a crash; a hot-seat store does not
+        self.lobbies = kind == "tables" if lobbies is None else lobbies
+        self.report = report or (lambda text: None)
+        self.problems: list[str] = []  # old files that could not be imported
+        self._conn: sqlite3.Connection | None = None
+        self._games: dict[int, _Game] = {}  # by id(table)
+        self._lobbies: dict[int, _Lobby] = {}  # by id(table)
+        self._failed = False
+        self.saves = 0  # commits (figures for the benchmarks)
+
+    @classmethod
+    def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
+        """The store under the data directory (``net.paths.data_dir``)."""
+        return cls(data_dir(), kind, **kwargs)
+
+    # -- the database ----------------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The open database; the first use opens it and imports old save files.
+        Raises SaveError for a database that cannot be used (it is left as it was)."""
+        if self._conn is None:
+            conn = db.connect(self.path)
+            if legacy.pending(self.root):
+                try:
+                    self.problems = legacy.import_files(conn, self.root, _add_saved)
+                except (sqlite3.Error, OSError) as exc:
+                    conn.close()
+                    raise SaveError(
+                        f"cannot import the old saves into {self.path}: {exc}"
+                    ) from None
+            self._conn = conn
+        return self._conn
+
+    def check(self) -> None:
+        """Open the database now and check every page of it (SQLite's quick_check);
+        raises SaveError, naming it and why. A host calls it once, at its start."""
+
+        def quick_check(conn: sqlite3.Connection) -> None:
+            found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+            if found != ["ok"]:
+                raise db.refusal(self.path, "; ".join(map(str, found)))
+
+        self._read(quick_check)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _stage(self, name: str) -> None:
+        """Called between the steps of a commit; a no-op (the crash tests override it)."""
+
+    def _commit(self, work, moves: int = 0) -> None:
+        """Run ``work(conn)`` in one transaction and commit it."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            work(conn)
+            self._stage("moves written" if moves else "written")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        db.Checkpointer.get().dirty(self.path)
+        self.saves += 1
+        self._stage("committed")
+
+    def _read(self, query):
+        try:
+            return query(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise db.refusal(self.path, exc) from None
+
+    # -- saving ----------------------------------------------------------------------
+
+    def adopt(self, table: Table, save: Saved) -> None:
+        """Continue saving a restored table into the save it came from."""
+        if save.status == "lobby":
+            self._lobbies[id(table)] = _Lobby(save.id, self._lobby_key(table), saved=True)
+            return
+        game = save.doc.game
+        assert game is not None
+        self._games[id(table)] = _Game(
+            id=save.id,
+            game_no=table.games_played,
+            game=msgspec.to_builtins(game),
+            tally=save.tally or Tally(len(game.players)),
+            key=self._key(table),
+            written=save.moves,
+            stored=True,
+            taken=_taken(save),
+        )
+
+    @staticmethod
+    def _key(table: Table) -> tuple:
+        # cheap, and changes with every change worth a save: a log entry, a seat, a
+        # member coming or going, the phase, a new game
+        return (
+            table.phase,
+            table.games_played,
+            table.moves,
+            id(table.owner),
+            tuple((s.name, s.kind, id(s.member), s.standin) for s in table.seats),
+        )
+
+    def touched(self, table: Table, now: float) -> None:
+        """Commit ``table`` if it changed since its last save; the table calls this
+        before it sends anyone the views of a change. Never raises: a failed save is
+        reported once and logged, and the game goes on."""
+        try:
+            if table.driver is not None and table.seed is not None:
+                if self._touched_game(table, now):
+                    return
+            if self.lobbies:
+                self._touched_lobby(table, now)
+        except Exception as exc:  # a full disk, a damaged database: the game goes on
+            log.exception("cannot save the table %s", table.name)
+            if not self._failed:
+                self._failed = True
+                self.report(f"cannot save {table.name!r}: {exc}; the game goes on unsaved")
+
+    def _touched_game(self, table: Table, now: float) -> bool:
+        """Save the table's current game; False once that game is over (then the
+        table is saved as a lobby)."""
+        record = self._games.get(id(table))
+        if record is None or record.game_no != table.games_played:
+            record = self._games[id(table)] = self._new_game(table, now)
+        if record.done:
+            return False  # this game is over and kept; the next one gets a new save
+        key = self._key(table)
+        if key == record.key and table.moves:
+            return True
+        # (before the first move the key cannot tell the deal from the table just
+        # before it, so every change then is committed: the views of the deal too)
+        driver = table.driver
+        assert driver is not None
+        finished = driver.over or table.phase != "playing"
+        new = table.log[max(0, record.written - table.log_base) :]
+        tally = record.tally.copy()
+        for entry in new:
+            tally.step(driver, entry["events"])
+        taken = record.taken
+        if (finished or taken is None or not table.moves
+                or table.moves - taken[0] >= documents.DIGEST_EVERY):
+            taken = (table.moves, documents.digest(driver, len(record.game["players"])))
+        document = documents.game_document(
+            table, record.id, record.game, now, "finished" if finished else "playing", taken
+        )
+        lobby = self._lobby_change(table, now) if finished and self.lobbies else None
+        first, was_stored = record.written, record.stored
+
+        def work(conn: sqlite3.Connection) -> None:
+            if new:
+                conn.executemany(
+                    "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
+                    [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)],
+                )
+            row = _row(document, self.kind, table.moves)
+            if was_stored and not finished:
+                conn.execute(_UPDATE, (*row[5:], row[0]))
+            else:
+                conn.execute(_UPSERT, row)
+            if not record.stored:
+                self._drop_lobby_in(conn, table)  # the game's save holds the seats now
+            if finished:
+                winners, _ = driver.result()
+                seats = [(s.name, s.kind) for s in table.seats]
+                conn.executemany(INSERT_STATS, tally.rows(record.id, table.game, seats, winners))
+                if lobby is not None:
+                    lobby(conn)  # the table after the game, in the same commit
+
+        self._commit(work, len(new))
+        record.written = table.moves
+        record.tally, record.taken = tally, taken
+        record.key, record.stored, record.done = key, True, finished
+        table.forget(len(table.log))  # committed: the table needs none of them
+        if not was_stored and not finished:
+            self._lobby_dropped(table)
+        return True
+
+    def _new_game(self, table: Table, now: float) -> _Game:
+        driver = table.driver
+        assert driver is not None and table.seed is not None
+        first = table.settings.first_player
+        players = [s.name for s in table.seats]
+        game = {
+            "players": players,
+            "seed": table.seed,
+            "seed_hash": table.seed_hash,
+            "first": driver.first,
+            "first_drawn": first is None or first >= len(table.seats),
+            "started_at": table.started_at if table.started_at is not None else now,
+        }
+        return _Game(self._new_id(table), table.games_played, game, Tally(len(players)),
+                     written=table.log_base)  # fmt: skip
+
+    def _touched_lobby(self, table: Table, now: float) -> None:
+        change = self._lobby_change(table, now)
+        if change is not None:
+            self._commit(change)
+
+    def _lobby_change(self, table: Table, now: float):
+        """The work that saves the table outside a game (its seats, tokens, owner and
+        settings) while a person holds a seat, or deletes its save once nobody can come
+        back; None if nothing changed."""
+        lobby = self._lobbies.get(id(table))
+        if lobby is None:
+            lobby = self._lobbies[id(table)] = _Lobby(self._new_id(table))
+        if not any(s.member is not None for s in table.seats):
+            if not lobby.saved:
+                return None
+
+            def drop(conn: sqlite3.Connection) -> None:
+                _delete(conn, lobby.id)
+                lobby.saved, lobby.key = False, ()
+
+            return drop
+        key = self._lobby_key(table)
+        if lobby.saved and key == lobby.key:
+            return None
+        document = documents.lobby_document(table, lobby.id, now)
+
+        def save(conn: sqlite3.Connection) -> None:
+            conn.execute(_UPSERT, _row(document, self.kind, 0))
+            lobby.key, lobby.saved = key, True
+
+        return save
+
+    def _drop_lobby_in(self, conn: sqlite3.Connection, table: Table) -> None:
+        lobby = self._lobbies.get(id(table))
+        if lobby is not None and lobby.saved:
+            _delete(conn, lobby.id)
+
+    def _lobby_dropped(self, table: Table) -> None:
+        lobby = self._lobbies.get(id(table))
+        if lobby is not None and lobby.saved:
+            lobby.saved, lobby.key = False, ()
+
+    def closed(self, table: Table) -> None:
+        """The host closed cleanly and told everyone: a table outside a game has
+        nothing to resume, so its lobby save goes (a game in play stays saved)."""
+        lobby = self._lobbies.get(id(table))
+        if table.phase != "playing" and lobby is not None and lobby.saved:
+            try:
+                self._commit(lambda conn: _delete(conn, lobby.id))
+                lobby.saved, lobby.key = False, ()
+            except (sqlite3.Error, SaveError):
+                log.exception("cannot remove the lobby save of %s", table.name)
+
+    @staticmethod
+    def _lobby_key(table: Table) -> tuple:
+        return (
+            table.phase,
+            table.games_played,
+            id(table.owner),
+            tuple((s.name, s.kind, id(s.member), s.difficulty) for s in table.seats),
+            tuple(vars(table.settings).values()),
+        )
+
+    @staticmethod
+    def _new_id(table: Table) -> str:
+        slug = re.sub(r"[^a-z0-9]+", "-", table.name.casefold()).strip("-")[:40] or "table"
+        return f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+
+    def live_save(self, table: Table) -> str | None:
+        """The id of the save of ``table``'s current game, while it is unfinished."""
+        record = self._games.get(id(table))
+        if record is None or record.done or not record.stored:
+            return None
+        return record.id
+
+    def close_table(self, table: Table, *, keep: bool) -> str | None:
+        """The table's game ends half-way (its player left): ``keep`` keeps it as
+        abandoned, for replays; otherwise its save is deleted (nothing to keep, e.g. a
+        game nobody moved in). Returns the kept game's id, if any."""
+        ident = self.live_save(table)
+        if ident is None:
+            return None
+        self._games.pop(id(table), None)
+        if keep:
+            return self.abandon(ident)
+        self._commit(lambda conn: _delete(conn, ident))
+        return None
+
+    # -- reading ---------------------------------------------------------------------
+
+    def unfinished(self) -> list[str]:
+        """The ids of this store's saves to resume (games in play, tables outside a
+        game), oldest first."""
+        rows = self._read(lambda conn: conn.execute(
+            "SELECT id FROM saves WHERE kind = ? AND status IN ('playing', 'lobby') "
+            "ORDER BY saved_wall, id", (self.kind,)).fetchall())  # fmt: skip
+        return [row[0] for row in rows]
+
+    def load(self, ident: str) -> Saved:
+        """A save of the database with every move; raises SaveError (the id unknown,
+        or its rows damaged), changing nothing."""
+        where = f"saved game {ident!r} in {self.path}"
+
+        def query(conn: sqlite3.Connection):
+            row = conn.execute("SELECT doc, kind, moves FROM saves WHERE id = ?",
+                               (ident,)).fetchone()  # fmt: skip
+            if row is None:
+                return None
+            moves = conn.execute("SELECT n, entry FROM moves WHERE save = ? ORDER BY n",
+                                 (ident,)).fetchall()  # fmt: skip
+            return row, moves
+
+        found = self._read(query)
+        if found is None:
+            raise SaveError(f"no saved game {ident!r} in {self.path}")
+        (data, kind, count), moves = found
+        doc, raw = documents.parse(data, where)
+        if doc.id != ident:
+            raise SaveError(f"{where} is damaged: its document names {doc.id!r}")
+        if [n for n, _ in moves] != list(range(count)):
+            raise SaveError(f"{where} is damaged: {count} moves, but rows {len(moves)} "
+                            "are not numbered 0 on")  # fmt: skip
+        try:
+            doc.log = [_ENTRY.decode(entry) for _, entry in moves]
+        except msgspec.MsgspecError as exc:
+            raise SaveError(f"{where} is damaged: a move does not read ({exc})") from None
+        saved = Saved(doc, raw, where)
+        saved.kind = kind
+        return saved
+
+    def find(self, prefix: str) -> list[str]:
+        """The ids of every save that start with ``prefix`` (any kind)."""
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self._read(lambda conn: conn.execute(
+            "SELECT id FROM saves WHERE id LIKE ? ESCAPE '\\' ORDER BY id",
+            (pattern,)).fetchall())  # fmt: skip
+        return [row[0] for row in rows]
+
+    def kept(self, limit: int = 300) -> list[Kept]:
+        """Finished and abandoned games of every kind, newest first."""
+        rows = self._read(lambda conn: conn.execute(
+            "SELECT s.id, s.game, s.status, s.players, s.moves, s.saved_wall, "
+            "(SELECT json_group_array(t.name) FROM seat_stats t WHERE t.save = s.id AND t.won) "
+            "FROM saves s WHERE s.status IN ('finished', 'abandoned') "
+            "ORDER BY s.saved_wall DESC LIMIT ?", (limit,)).fetchall())  # fmt: skip
+        out = []
+        for ident, game, status, names, moves, when, winners in rows:
+            try:
+                names, winners = msgspec.json.decode(names), msgspec.json.decode(winners or "[]")
+            except msgspec.DecodeError:
+                names, winners = ["?"], []
+            out.append(Kept(ident, game, status, [str(n) for n in names], moves, when,
+                            [str(w) for w in winners]))  # fmt: skip
+        return out
+
+    def abandon(self, save: Saved | str) -> str:
+        """Keep an unfinished save only as an abandoned game (for replays); a lobby
+        save, which holds no game, is deleted. Returns its id."""
+        saved = save if isinstance(save, Saved) else self.load(save)
+        if saved.status == "lobby":
+            self._commit(lambda conn: _delete(conn, saved.id))
+            return saved.id
+        raw = {k: v for k, v in saved.raw.items() if k != "log"}
+        raw["status"], raw["log"] = "abandoned", []
+        doc = ENCODER.encode(raw)
+        self._commit(lambda conn: conn.execute(
+            "UPDATE saves SET status = 'abandoned', doc = ? WHERE id = ?", (doc, saved.id)))
+        return saved.id
+
+    def delete(self, ident: str) -> None:
+        """Delete a game for good: its save, moves and stats."""
+        self._commit(lambda conn: _delete(conn, ident))
+
+    def stats(self, name: str | None = None, *, bots: bool = False) -> list[PlayerStats]:
+        """Every player's figures per game, or one player's (``net.saves.stats``)."""
+        return self._read(lambda conn: players(conn, name, bots=bots))
+
+
+def _taken(save: Saved) -> tuple[int, str] | None:
+    """The digest a save's snapshot holds, and the moves it was taken after."""
+    snap = save.doc.snapshot
+    if snap is None:
+        return None
+    return (snap.entries if snap.digest_entries is None else snap.digest_entries, snap.digest)
+
+
+def _row(document: dict[str, Any], kind: str, moves: int) -> tuple[Any, ...]:
+    players = document["game"]["players"] if document["game"] else [
+        s["name"] for s in document["seats"]]  # fmt: skip
+    return (document["id"], kind, document["status"], document["table"]["name"],
+            document["table"]["game"], ENCODER.encode(players), moves,
+            document["saved_at"], document["saved_wall"], ENCODER.encode(document))  # fmt: skip
+
+
+def _delete(conn: sqlite3.Connection, ident: str) -> None:
+    conn.execute("DELETE FROM moves WHERE save = ?", (ident,))
+    conn.execute("DELETE FROM seat_stats WHERE save = ?", (ident,))
+    conn.execute("DELETE FROM saves WHERE id = ?", (ident,))
+
+
+def _add_saved(conn: sqlite3.Connection, saved: Saved, kind: str) -> None:
+    """Write a save read from an old file (``net.saves.legacy``): its row, its moves,
+    and for a finished game the stats of its seats (counted by replaying it)."""
+    raw = {k: v for k, v in saved.raw.items() if k not in ("history", "log")}
+    raw["history"], raw["log"] = None, []
+    raw.setdefault("saved_wall", time.time())
+    conn.execute(_UPSERT, _row(raw, kind, saved.moves))
+    conn.executemany(
+        "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
+        [(saved.id, n, ENCODER.encode(e)) for n, e in enumerate(saved.doc.log)],
+    )
+    if saved.status == "finished" and saved.doc.game is not None:
+        tally = Tally(len(saved.players))
+        try:
+            driver = saved.replay(lambda driver, step: tally.step(driver, step.events))
+        except SaveError:
+            return  # kept as it is; it says why when it is replayed
+        winners, _ = driver.result()
+        seats = [(s.name, s.kind) for s in saved.doc.seats]
+        conn.executemany(INSERT_STATS, tally.rows(saved.id, saved.game, seats, winners,
+                                                  saved.doc.saved_wall))  # fmt: skip
+
+
+def resume_time(saves: Iterable[Saved]) -> float:
+    """The host clock's start for resuming ``saves``: the latest save's time."""
+    return max((s.saved_at for s in saves), default=0.0)
+
+
+def resumed_clock(saves: Iterable[Saved]) -> Any:
+    """The real clock of a host that resumes ``saves``: it starts at the latest save's
+    time (see the module docstring). Call it inside the running loop."""
+    from net.clock import RealClock
+
+    return RealClock(start=resume_time(saves))
+
+
+def load_all(store: Store) -> tuple[list[Saved], list[str]]:
+    """Every save of ``store`` to resume that reads, and a message for each that does
+    not (those are kept as they are). ``Saved.restore`` replays and checks them.
+
+    A table has one save to resume: a lobby save is dropped when another save of the
+    same table holds the same people (a token in common) and wins: an unfinished game,
+    or a newer lobby save (old files can hold both). Saves of one name with nobody in
+    common (a host started anew without ``--resume``) are all kept; a host restores
+    the first and refuses the others by name."""
+    try:
+        idents = store.unfinished()
+    except SaveError as exc:
+        return [], [str(exc)]
+    problems = list(store.problems)
+    good: list[Saved] = []
+    for ident in idents:
+        try:
+            good.append(store.load(ident))
+        except SaveError as exc:
+            problems.append(f"{exc}. It is kept as it was.")
+    kept = []
+    for i, saved in enumerate(good):  # oldest first
+        if saved.status == "lobby" and any(
+            other.name.casefold() == saved.name.casefold()
+            and (other.status == "playing" or j > i)
+            and _same_people(saved, other)
+            for j, other in enumerate(good)
+            if other is not saved
+        ):
+            try:
+                store.delete(saved.id)
+            except (sqlite3.Error, SaveError):
+                log.exception("cannot delete the lobby save %s", saved.id)
+            continue
+        kept.append(saved)
+    return kept, problems
+
+
+def _same_people(one: Saved, other: Saved) -> bool:
+    """Whether two saves share a person (a whole token: ids alone repeat across hosts)."""
+    return bool({(m.id, m.secret) for m in one.doc.members}
+                & {(m.id, m.secret) for m in other.doc.members})  # fmt: skip
+
+
+def open_game(target: str, store: Store | None = None) -> Saved:
+    """A game to replay or export: a record file at ``target``, or the saved game whose
+    id is ``target`` (or begins with it, if only one does). Raises SaveError with a
+    message for a person: no such file or game, several games, a damaged one."""
+    path = Path(target)
+    if path.is_file():
+        return Saved.load(path)
+    store = store or Store.default("tables")
+    matches = store.find(target) if target else []
+    if target in matches:
+        matches = [target]
+    if not matches:
+        raise SaveError(f"no file and no saved game {target!r} (`motherlode stats` and the "
+                        "app's Replays list the games kept)")  # fmt: skip
+    if len(matches) > 1:
+        listed = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise SaveError(f"{len(matches)} saved games begin with {target!r}: {listed}")
+    return store.load(matches[0])
