@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         from net.cli import run as run_net_command
 
         return run_net_command(args)
-    if args.command in ("export", "stats"):
+    if args.command in ("games", "export", "stats"):
         from net.saves.cli import run as run_saves_command
 
         return run_saves_command(args)

@@ -1,4 +1,4 @@
-"""``motherlode export`` and ``motherlode stats``: the saves database from the shell.
+"""``motherlode games``, ``export`` and ``stats``: the saves database from the shell.
 
 Both are headless (no Textual); every problem is one line on stderr and a non-zero
 exit, never a traceback. Names are peer text: printed cleaned (``net.text``).
@@ -13,6 +13,13 @@ from pathlib import Path
 
 
 def add_commands(subparsers) -> None:
+    games = subparsers.add_parser(
+        "games", help="list the games kept, with the ids replay and export take",
+        description="The finished and abandoned games kept in the saves database, newest "
+        "first: `motherlode replay ID` steps through one, `motherlode export ID` writes it "
+        "to a file.")  # fmt: skip
+    games.add_argument("--limit", type=int, default=20, metavar="N",
+                       help="at most N games (default 20)")
     export = subparsers.add_parser(
         "export", help="write a saved game to one JSON file, for sharing",
         description="Write a saved game (finished, abandoned or unfinished) as one "
@@ -34,12 +41,37 @@ def run(args: argparse.Namespace) -> int:
     from net.saves.errors import SaveError
 
     try:
+        if args.command == "games":
+            return _games(args)
         if args.command == "export":
             return _export(args)
         return _stats(args)
     except SaveError as exc:
         print(f"motherlode {args.command}: {exc}", file=sys.stderr)
         return 1
+
+
+def _games(args: argparse.Namespace) -> int:
+    import time
+
+    from net.catalogue import title
+    from net.saves.store import Store
+    from net.text import clean_text
+
+    if args.limit < 1:
+        print("motherlode games: --limit must be 1 or more", file=sys.stderr)
+        return 2
+    kept = Store.default("tables").kept(args.limit)
+    if not kept:
+        print("No games kept yet: every finished or abandoned game is kept here.")
+        return 0
+    for game in kept:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.when))
+        players = ", ".join(clean_text(name) for name in game.players)
+        result = clean_text(game.result())
+        print(f"{game.id}\n    {when}  {title(game.game)}: {players}; {result}")
+    print("`motherlode replay ID` steps through one (the start of an id is enough).")
+    return 0
 
 
 def _export(args: argparse.Namespace) -> int:

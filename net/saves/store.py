@@ -613,7 +613,7 @@ def open_game(target: str, store: Store | None = None) -> Saved:
     if target in matches:
         matches = [target]
     if not matches:
-        raise SaveError(f"no file and no saved game {target!r} (`motherlode stats` and the "
+        raise SaveError(f"no file and no saved game {target!r} (`motherlode games` and the "
                         "app's Replays list the games kept)")  # fmt: skip
     if len(matches) > 1:
         listed = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")

@@ -93,3 +93,21 @@ async def test_export_writes_one_file_that_replays_and_refuses_to_overwrite(tmp_
     assert "exists" in capsys.readouterr().err and target.read_bytes() == before
     assert run_saves_command(parser.parse_args(["export", "no-such-game"])) == 1
     assert "no file and no saved game 'no-such-game'" in capsys.readouterr().err
+
+
+async def test_games_lists_the_kept_games_with_the_ids_replay_takes(tmp_path, capsys):
+    parser = build_parser()
+    assert run_saves_command(parser.parse_args(["games"])) == 0
+    assert "No games kept yet" in capsys.readouterr().out
+    store = await _a_finished_game()
+    (kept,) = store.kept()
+    assert run_saves_command(parser.parse_args(["games"])) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == kept.id
+    assert "Gold Nuggets: " in out and "Ann" in out and "won by" in out
+    from tui.cli import _app_start  # what `motherlode replay ID` opens
+
+    command, saved, _ = _app_start(parser, parser.parse_args(["replay", kept.id[:14]]))
+    assert command == "replay" and saved.id == kept.id
+    assert run_saves_command(parser.parse_args(["games", "--limit", "0"])) == 2
+    assert "--limit must be 1 or more" in capsys.readouterr().err
