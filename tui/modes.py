@@ -231,7 +231,11 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
         for kept in _kept_seats(store, host, port, launch.name):
             if table is not None and kept.table.casefold() != table.casefold():
                 continue
-            held = store.hold(kept)
+            try:
+                held = store.hold(kept)
+            except OSError as error:  # a state directory we cannot write: join anew
+                log.warning("cannot take the kept seat's token: %s", error)
+                break
             if held is None:
                 continue  # another process here took it a moment ago
             try:

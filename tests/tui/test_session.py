@@ -123,6 +123,31 @@ async def test_a_stale_token_is_dropped_quietly_and_the_player_joins_anew(tmp_pa
         await host.close()
 
 
+async def test_a_kept_seat_that_cannot_be_locked_joins_anew_rather_than_fail(
+    tmp_path, monkeypatch
+):
+    """A state directory that cannot be written (read-only, full): the kept token cannot
+    be locked, so the player joins as a new player instead of seeing an error. (Tests
+    run as root, where a read-only directory is still writable, so ``hold`` is made to
+    fail as it would.)"""
+    host, table, _ = await _host(game="nuggets", seats=3)
+    try:
+        store = SeatStore()
+        store.hold(SeatToken("127.0.0.1", host.port, "Den", "Ann", "1.x", 1e10)).release()
+
+        def read_only(self, seat):
+            raise PermissionError(13, "Permission denied", str(self.directory))
+
+        monkeypatch.setattr(SeatStore, "hold", read_only)
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert not app.session.welcome.resumed
+            assert "Ann" in screen_text(app)
+    finally:
+        await host.close()
+
+
 async def test_two_apps_on_one_machine_never_take_each_others_seat(tmp_path):
     """A seat file is locked while its app runs: a second join with the same name
     from this machine gets a seat of its own."""
