@@ -14,9 +14,8 @@ import importlib
 import random
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
-from net.catalogue import CATALOGUE, SUPPLY, spec
+from net.catalogue import CATALOGUE, FOOLSGOLD, SUPPLY, spec
 from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
 
 #: the game modules, by key
@@ -37,10 +36,10 @@ def make_driver(
     first: int | None,
     rng: random.Random,
     *,
-    grab_timeout: float = 10.0,
-    call_window: float = 5.0,
-    intermission: float = 4.0,
-    supply: int = SUPPLY,
+    grab_timeout: float = FOOLSGOLD.defaults["grab_timeout"],  # type: ignore[assignment]
+    call_window: float = FOOLSGOLD.defaults["call_window"],  # type: ignore[assignment]
+    intermission: float = FOOLSGOLD.defaults["intermission"],  # type: ignore[assignment]
+    supply: int = SUPPLY,  # type: ignore[assignment]
 ) -> Driver:
     """The driver for ``game``; ``first=None`` draws the first player from ``rng``."""
     module = _module(game)
@@ -71,11 +70,6 @@ def make_codec(game: str, players: int) -> Codec:
     return _module(game).make_codec(players)
 
 
-def to_wire(game: str, action: Any, seat: int | None = None) -> Any:
-    """A rules action as the wire message a client would send."""
-    return make_codec(game, spec(game).high).to_wire(action, seat)
-
-
 __all__ = [
     "ILLEGAL",
     "MODULES",
@@ -87,5 +81,4 @@ __all__ = [
     "make_brain",
     "make_codec",
     "make_driver",
-    "to_wire",
 ]
