@@ -58,6 +58,9 @@ async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         await until(pilot, lambda: "Resume a saved hot-seat game" in screen_text(app), "Resume")
+        # every choice shows at 80x24 with Resume among them: no hidden Quit
+        menu = app.screen.query_one("#menu")
+        assert menu.max_scroll_y == 0 and "Quit" in screen_text(app)
         store = persist.Store.default("hotseat")
         assert len(store.unfinished()) == 1
 
