@@ -20,11 +20,9 @@ import msgspec
 
 from net import protocol as p
 from net.games import Driver, make_driver
-from net.saves.documents import ENCODER, Document, as_json, digest
+from net.saves.documents import Document, as_json, digest
 from net.saves.errors import SaveError
 from net.table import Settings
-
-_ACTION = msgspec.json.Decoder(p.GameAction)
 
 
 def seed_matches(seed: str, seed_hash: str) -> bool:
@@ -110,7 +108,7 @@ def replay(
                 seat = None
             else:
                 seat = entry.action.get("seat")
-                action = _ACTION.decode(ENCODER.encode(entry.action))
+                action = msgspec.convert(entry.action, p.GameAction)  # dict to message
                 events = driver.act(seat, action, entry.at)
         except (ValueError, msgspec.MsgspecError) as exc:
             raise SaveError(f"{where} does not replay: move {n} is refused ({exc})") from None
