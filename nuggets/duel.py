@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import array
 import functools
-import itertools
 import operator
 import sys
 import time
@@ -46,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from nuggets.odds import _multisets, _weight
+from nuggets.odds import _multisets, _takes, _weight
 from nuggets.rules import DICE, FACES, STARTING_SUPPLY, Face, Keep, Roll, Stop, _faces
 
 __all__ = [
@@ -88,19 +87,8 @@ def _children(state: TurnState, counts: tuple[int, ...]) -> dict[TurnState, tupl
     to by one legal set-aside, each with a set-aside (counts) that leads there; of
     states alike but for lassos, the most lassos."""
     mask, n, v, lassos = state
-    ranges = [range(counts[0] + 1), range(counts[1] + 1)]
-    for i, c in enumerate(counts[2:]):
-        ranges.append(range(c + 1) if mask >> i & 1 else (0, *range(3, c + 1)))
     best: dict[tuple[int, int, int], tuple[int, tuple[int, ...]]] = {}
-    for take in itertools.product(*ranges):
-        total = sum(take)
-        if not total:
-            continue
-        new_mask, gained = mask, take[0]
-        for i, k in enumerate(take[2:]):
-            if k and not mask >> i & 1:
-                new_mask |= 1 << i
-                gained += _VALUES[i]
+    for take, total, new_mask, gained in _takes(counts, mask):
         key = (new_mask, n - total, v + gained)
         lasso = min(STEAL_LASSOS, lassos + take[1])
         if key not in best or best[key][0] < lasso:

@@ -107,16 +107,13 @@ def _weight(counts: tuple[int, ...]) -> int:
     return w
 
 
-def _choices(counts: tuple[int, ...], mask: int) -> dict[tuple[int, int], tuple]:
-    """The set-asides from a roll with ``counts`` when ``mask`` numbers are used,
-    reduced to the best per resulting (mask, dice left): more value first, then
-    more lassos (worth nothing here, but they can be used to steal).
-    Maps (new mask, dice left) -> (value gained, lassos, kept counts)."""
-    n = sum(counts)
+def _takes(counts: tuple[int, ...], mask: int):
+    """Every legal set-aside from a roll with ``counts`` (nugget, lasso, 2, 3, 4, 5) when
+    the numbers in ``mask`` are used: ``(take, total, new mask, value gained)``, where a
+    number not used yet is set aside three or more at a time (N3)."""
     ranges = [range(counts[0] + 1), range(counts[1] + 1)]
     for i, c in enumerate(counts[2:]):
         ranges.append(range(c + 1) if mask >> i & 1 else (0, *range(3, c + 1)))
-    best: dict[tuple[int, int], tuple] = {}
     for take in itertools.product(*ranges):
         total = sum(take)
         if not total:
@@ -126,6 +123,17 @@ def _choices(counts: tuple[int, ...], mask: int) -> dict[tuple[int, int], tuple]
             if k and not mask >> i & 1:
                 new_mask |= 1 << i
                 gained += _VALUES[i]
+        yield take, total, new_mask, gained
+
+
+def _choices(counts: tuple[int, ...], mask: int) -> dict[tuple[int, int], tuple]:
+    """The set-asides from a roll with ``counts`` when ``mask`` numbers are used,
+    reduced to the best per resulting (mask, dice left): more value first, then
+    more lassos (worth nothing here, but they can be used to steal).
+    Maps (new mask, dice left) -> (value gained, lassos, kept counts)."""
+    n = sum(counts)
+    best: dict[tuple[int, int], tuple] = {}
+    for take, total, new_mask, gained in _takes(counts, mask):
         key = (new_mask, n - total)
         rank = (gained, take[1], take)
         if key not in best or rank > best[key]:
