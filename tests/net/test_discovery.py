@@ -882,13 +882,9 @@ class FakeZeroconf:
         pass
 
 
-@pytest.mark.parametrize(
-    ("listen", "addresses"),
-    [("127.0.0.1", ["127.0.0.1"]), (["0.0.0.0"], None)],
-)
-async def test_mdns_records_and_interfaces_follow_the_listen_address(
-    monkeypatch, listen, addresses
-):
+async def _announce_on_fake_zeroconf(monkeypatch, listen) -> FakeZeroconf:
+    """Announce ``table()`` over mDNS only, to a fake zeroconf; returns it once the
+    service is registered."""
     made = []
 
     def fake(interfaces):
@@ -899,7 +895,17 @@ async def test_mdns_records_and_interfaces_follow_the_listen_address(
     async with Announcer(listen=listen, beacon=None) as announcer:
         await announcer.update(table())
         await asyncio.wait_for(made[0].done.wait(), WAIT)
-    zc = made[0]
+    return made[0]
+
+
+@pytest.mark.parametrize(
+    ("listen", "addresses"),
+    [("127.0.0.1", ["127.0.0.1"]), (["0.0.0.0"], None)],
+)
+async def test_mdns_records_and_interfaces_follow_the_listen_address(
+    monkeypatch, listen, addresses
+):
+    zc = await _announce_on_fake_zeroconf(monkeypatch, listen)
     info = zc.registered[0]
     ipv4 = [a for a in discovery.addresses._all_local_addresses() if ":" not in a]
     if addresses is None:  # every IPv4 address but loopback (unless that is all)
@@ -968,15 +974,6 @@ async def test_a_host_listening_elsewhere_is_not_announced(caplog):
 async def test_mdns_goes_out_over_ipv4_on_the_listen_addresses_interfaces(
     monkeypatch, listen, transport
 ):
-    made = []
-
-    def fake(interfaces):
-        made.append(FakeZeroconf(interfaces))
-        return made[-1]
-
-    monkeypatch.setattr(discovery.sockets, "new_zeroconf", fake)
-    async with Announcer(listen=listen, beacon=None) as announcer:
-        await announcer.update(table())
-        await asyncio.wait_for(made[0].done.wait(), WAIT)
-    assert made[0].interfaces == transport
-    assert made[0].registered[0].parsed_addresses() == listen
+    zc = await _announce_on_fake_zeroconf(monkeypatch, listen)
+    assert zc.interfaces == transport
+    assert zc.registered[0].parsed_addresses() == listen
