@@ -33,9 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from net import protocol as p  # noqa: E402
-from net import saves as persist  # noqa: E402
 from net.client import Client  # noqa: E402
-from tests.hardening.crashes import _start_host, free_port, passer  # noqa: E402
+from tests.hardening.crashes import _start_host, free_port, passer, saved_moves  # noqa: E402
 from tests.hardening.harness import Raw  # noqa: E402
 
 SPEED = 10.0
@@ -136,7 +135,7 @@ async def wait_run(directory: Path, seed: int, figures: dict) -> None:
         await _kill(host)
         await asyncio.gather(*tasks, return_exceptions=True)
         figures["wait_kills"] += 1
-        before = _moves(directory)
+        before = saved_moves(directory)
         host = await _start_host(directory, port, resume=True, kill_at=(0, ""), options=options)
         waited = 0.0
         order = [0, 1] if rng.random() < 0.5 else [1, 0]
@@ -145,8 +144,8 @@ async def wait_run(directory: Path, seed: int, figures: dict) -> None:
             delay = rng.uniform(0.2, 3.0)  # 2-30 s of the host's time
             await asyncio.sleep(delay)
             waited += delay
-            figures["moves_while_waiting"] += _moves(directory) - before
-            before = _moves(directory)
+            figures["moves_while_waiting"] += saved_moves(directory) - before
+            before = saved_moves(directory)
             name = ("Ann", "Bob")[i]
             people.append(await Client.connect("127.0.0.1", port, name, token=tokens[i],
                                                reconnect=False))  # fmt: skip
@@ -155,21 +154,12 @@ async def wait_run(directory: Path, seed: int, figures: dict) -> None:
         watcher = await Raw.open(port)
         await watcher.hello("watch", spectate=True)
         await asyncio.wait_for(watcher.expect(p.State, lambda s: s.events), 30)
-        figures["went_on"] += _moves(directory) > before
+        figures["went_on"] += saved_moves(directory) > before
     finally:
         for task in tasks:
             task.cancel()
         if host.proc.returncode is None:
             await _kill(host)
-
-
-def _moves(directory: Path) -> int:
-    store = persist.Store(directory)
-    try:
-        (ident,) = store.unfinished()
-        return store.load(ident).moves
-    finally:
-        store.close()
 
 
 async def main(args: argparse.Namespace) -> int:

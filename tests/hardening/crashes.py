@@ -139,6 +139,16 @@ def _where(directory: Path) -> str:
         store.close()
 
 
+def saved_moves(directory: Path) -> int:
+    """Moves in the one live save under ``directory`` (a save follows every change)."""
+    store = persist.Store(directory)
+    try:
+        (ident,) = store.unfinished()
+        return store.load(ident).moves
+    finally:
+        store.close()
+
+
 def check_saves(directory: Path) -> int:
     """Every save in the database of ``directory`` loads, replays and matches its
     snapshot. Returns how many were checked."""

@@ -14,23 +14,12 @@ from pathlib import Path
 import pytest
 
 from net import protocol as p
-from net import saves as persist
 from net.client import Client
 
-from .crashes import _start_host, free_port, passer
+from .crashes import _start_host, free_port, passer, saved_moves
 from .harness import Raw
 
 SPEED = 10.0
-
-
-def _moves(directory: Path) -> int:
-    """Moves in the table's live save (a save follows every change)."""
-    store = persist.Store(directory)
-    try:
-        (ident,) = store.unfinished()
-        return store.load(ident).moves
-    finally:
-        store.close()
 
 
 async def _within(awaitable, what: str, seconds: float = 15.0):
@@ -65,7 +54,7 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             host.proc.kill()
             await host.proc.wait()
             await asyncio.gather(*tasks, return_exceptions=True)
-            moves = _moves(directory)
+            moves = saved_moves(directory)
             assert moves >= 6
 
             host = await _start_host(
@@ -73,7 +62,7 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             )
             # 20 s of the host's time with nobody back: no move, no time-out
             await asyncio.sleep(20 / SPEED)
-            assert _moves(directory) == moves
+            assert saved_moves(directory) == moves
             # Ann is back: she sees whom the game waits for, and cannot play yet
             ann = await Raw.open(port)
             back = await _within(ann.hello("Ann", token=tokens[0]), "welcome")
@@ -83,7 +72,7 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             error = await _within(ann.expect(p.Error), "refusal")
             assert error.code == "waiting" and "Bob" in error.message
             await asyncio.sleep(10 / SPEED)
-            assert _moves(directory) == moves
+            assert saved_moves(directory) == moves
             # Bob is back too: the game goes on from where it stood
             bob = await Raw.open(port)
             await _within(bob.hello("Bob", token=tokens[1]), "welcome")
@@ -99,7 +88,7 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             watcher = await Raw.open(port)
             await watcher.hello("watch", spectate=True)
             await _within(watcher.expect(p.State, lambda s: s.events), "a move after the wait")
-            assert _moves(directory) > moves
+            assert saved_moves(directory) > moves
         finally:
             for task in tasks:
                 task.cancel()
