@@ -18,6 +18,23 @@ from .helpers import settle
 DOC = (Path(__file__).parents[2] / "docs" / "PROTOCOL.md").read_text()
 
 
+
+def watched_bot_game(settings, difficulties) -> list:
+    """A Gold Nuggets game of bots at the table core, played to its end; returns every
+    message a spectator was sent."""
+    from net.table import Table, Tables
+
+    tables = Tables()
+    table = tables.add(Table("Camp", "nuggets", settings))
+    for difficulty in difficulties:
+        table.add_bot(difficulty)
+    inbox: list = []
+    tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), inbox.append, print, 0.0)
+    table.start(0.0)
+    while table.phase == "playing":
+        table.tick(table.next_wakeup())
+    return inbox
+
 def test_every_error_code_is_documented():
     table = DOC[DOC.index("## Error codes") :]
     table = table[: table.index("\n## ", 3)]  # this section only
@@ -177,23 +194,14 @@ def test_the_view_and_event_tables_are_the_typed_structs():
 def record_games() -> dict[str, list[p.State]]:
     """Seeded games of both games, played to the end through the table by bots and by
     scripted players, with every ``state`` each seat and a spectator received."""
-    from net.table import Settings, Table, Tables
+    from net.table import Settings
 
     from .test_foolsgold_table import play_match
 
     states: dict[str, list[p.State]] = {"nuggets": [], "foolsgold": []}
     for n in range(6):
-        tables = Tables()
-        table = tables.add(
-            Table("Camp", "nuggets", Settings(seats=4, seed=f"doc-{n}", bot_pace=0.5))
-        )
-        for difficulty in ("easy", "normal", "hard", "normal"):
-            table.add_bot(difficulty)
-        inbox: list = []
-        tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), inbox.append, print, 0.0)
-        table.start(0.0)
-        while table.phase == "playing":
-            table.tick(table.next_wakeup())
+        settings = Settings(seats=4, seed=f"doc-{n}", bot_pace=0.5)
+        inbox = watched_bot_game(settings, ("easy", "normal", "hard", "normal"))
         assert any(isinstance(m, p.Over) for m in inbox)
         states["nuggets"] += [m for m in inbox if isinstance(m, p.State)]
     for n in range(4):
@@ -271,18 +279,10 @@ def recipe() -> dict:
 
 
 def test_the_documented_recipe_rerolls_a_real_gold_nuggets_game():
-    from net.table import Settings, Table, Tables
+    from net.table import Settings
 
     r = recipe()
-    tables = Tables()
-    table = tables.add(Table("Camp", "nuggets", Settings(seats=3, bot_pace=0.5)))  # no seed
-    for difficulty in ("easy", "normal", "hard"):
-        table.add_bot(difficulty)
-    inbox: list = []
-    tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), inbox.append, print, 0.0)
-    table.start(0.0)
-    while table.phase == "playing":
-        table.tick(table.next_wakeup())
+    inbox = watched_bot_game(Settings(seats=3, bot_pace=0.5), ("easy", "normal", "hard"))
     started = next(m for m in inbox if isinstance(m, p.Started))
     over = next(m for m in inbox if isinstance(m, p.Over))
     assert r["seed_matches"](over.seed, started.seed_hash)
