@@ -69,6 +69,8 @@ def import_files(conn: sqlite3.Connection, root: Path, add) -> list[str]:
         for history in directory.glob("*.history"):  # its save went, or never was
             if not history.with_suffix(".json").exists():
                 _set_aside(history, root / IMPORTED / folder)
+        with contextlib.suppress(OSError):  # gone once empty; kept if a file did not read
+            directory.rmdir()
     return problems
 
 

@@ -60,6 +60,8 @@ def test_version_3_files_are_imported_and_resume_and_replay(tmp_path):
              for f in (tmp_path / "imported").rglob("*") if f.is_file()}  # fmt: skip
     assert moved == before
     assert list(tmp_path.glob("*/*.json")) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["imported", "motherlode.db"] + sorted(
+        p.name for p in tmp_path.glob("motherlode.db-*"))  # the emptied folders are gone
     # the LAN tables: a game in play (its history file read) and a lobby
     by_status = {s.status: s for s in saves}
     assert set(by_status) == {"playing", "lobby"}
@@ -178,6 +180,7 @@ def test_an_import_cut_short_is_finished_at_the_next_start_without_doubles(tmp_p
     before = _copy("v3", tmp_path)
     Store(tmp_path).check()  # the first start imports everything
     again = tmp_path / "games"
+    again.mkdir(exist_ok=True)  # a crash before the move would have left it
     for name, data in before.items():
         if name.startswith("games/"):
             (tmp_path / name).write_bytes(data)  # as if the moves had not happened
