@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_net_commands(subparsers)  # `host` and `bot`
     from net.saves.cli import add_commands as add_saves_commands  # argparse only
 
-    add_saves_commands(subparsers)  # `export` and `stats`
+    add_saves_commands(subparsers)  # `games`, `export` and `stats`
     from serve.cli import add_command as add_serve_command  # light: argparse only
 
     add_serve_command(subparsers)  # `serve`
