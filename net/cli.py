@@ -102,6 +102,9 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
                         help="seats at the table (default: the game's maximum)")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="normal",
                         help="how well the bots play")
+    parser.add_argument("--grace", type=float, default=None, metavar="SECONDS",
+                        help="how long a dropped player's seat waits before a bot stands in "
+                        "(default: the game's, 15 s for cards and 30 s for dice; 0 to 600)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce the tables on the LAN")
     parser.add_argument("--resume", action="store_true",
@@ -130,6 +133,9 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         if not 0 <= args.bots <= seats:
             print(f"{prog}: --bots must be 0 to {seats}", file=sys.stderr)
             return 2
+    if args.grace is not None and not 0 <= args.grace <= 600:
+        print(f"{prog}: --grace is 0 to 600 seconds", file=sys.stderr)
+        return 2
     # every table is saved after every change (net.saves), so --resume can restore it
     store = None if args.no_save else store_db.Store.default("tables", report=say)
     saves: list[store_db.Saved] = []
@@ -159,9 +165,10 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         table = next((t for t in restored if t.name.casefold() == name.casefold()), None)
         if table is None:
             try:
+                more = {} if args.grace is None else {"grace": args.grace}
                 table = lan.host.create_table(
                     name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
-                    seed=args.seed,
+                    seed=args.seed, **more,
                 )  # fmt: skip
             except (ValueError, Refusal) as exc:
                 print(f"{prog}: {exc}", file=sys.stderr)

@@ -39,6 +39,9 @@ from net.protocol import Code
 Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, Any]]]
 
 BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0)  # seconds before each attempt
+# A client that keeps trying (``retry_for``): the same start, then one attempt every
+# RETRY_EVERY seconds, short enough to be back within a restored game's wait (15 s).
+RETRY_EVERY = 5.0
 HANDSHAKE_TIMEOUT = 15.0  # connect, hello and welcome, at most
 # A host answers a hello at once (it builds the welcome without waiting on anything),
 # so silence this long after the hello means a stuck host or another kind of server.
@@ -87,11 +90,13 @@ class ConnectionLost(NetError):
 
 @dataclass(frozen=True)
 class Reconnecting:
-    """Stream item: the connection dropped; attempt ``attempt`` follows in ``delay`` s."""
+    """Stream item: the connection dropped; attempt ``attempt`` follows in ``delay`` s.
+    ``failed`` says why the attempt before it failed (None for the first)."""
 
     attempt: int
     delay: float
     reason: str
+    failed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,7 @@ class Client:
         hello: p.Hello,
         *,
         reconnect: bool = True,
+        retry_for: float | None = None,
         clock: Clock | None = None,
         max_line: int = p.DEFAULT_MAX_LINE,
         address: str = "the host",
@@ -167,6 +173,7 @@ class Client:
         self._answer_timeout = answer_timeout
         self._handshake_timeout = handshake_timeout
         self._reconnect = reconnect
+        self._retry_for = retry_for
         self._clock = clock
         self._max_line = max_line
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
@@ -176,6 +183,9 @@ class Client:
         self._task: asyncio.Task | None = None
         self._closed = False
         self._ended = False
+        self._awake = asyncio.Event()  # cleared while suspended (nobody at the keyboard)
+        self._awake.set()
+        self._kick = asyncio.Event()  # set by retry_now: the next attempt at once
         self.welcome: p.Welcome | None = None
         #: host clock minus local clock, from the last ``state`` (bots plan in host time)
         self.offset = 0.0
@@ -192,6 +202,7 @@ class Client:
         table: str | None = None,
         spectate: bool = False,
         reconnect: bool = True,
+        retry_for: float | None = None,
         timeout: float = 10.0,
         clock: Clock | None = None,
         protocol: int = p.PROTOCOL_VERSION,
@@ -204,7 +215,9 @@ class Client:
         ``client.welcome`` holds the host's welcome. ``timeout`` bounds the TCP
         connect, ``answer_timeout`` the wait for the first byte after the hello (and
         any pause in the answer),
-        ``handshake_timeout`` the whole hello. (``protocol`` is for tests: it claims
+        ``handshake_timeout`` the whole hello. ``retry_for``: after a drop, keep trying
+        this many seconds (``math.inf``: until the host answers or ``close()``); None
+        gives up after the short ``BACKOFF``. (``protocol`` is for tests: it claims
         another protocol version.)"""
 
         async def opener() -> tuple[asyncio.StreamReader, Any]:
@@ -220,6 +233,7 @@ class Client:
             opener,
             hello,
             reconnect=reconnect,
+            retry_for=retry_for,
             clock=clock,
             address=_format_address(host, port),
             answer_timeout=answer_timeout,
@@ -422,9 +436,8 @@ class Client:
         return self._clock
 
     async def _pump(self) -> None:
-        reason = "connection lost"
         while True:
-            ended = await self._read_until_gone()
+            ended, reason = await self._read_until_gone()
             if ended is not None:  # a bye: the host ended it on purpose
                 self._end(Disconnected(ended))
                 return
@@ -436,15 +449,16 @@ class Client:
             if not await self._resume(reason):
                 return
 
-    async def _read_until_gone(self) -> str | None:
-        """Read messages into the queue; the bye reason, or None if the line dropped."""
+    async def _read_until_gone(self) -> tuple[str | None, str]:
+        """Read messages into the queue until the connection ends: the bye's reason
+        (None if the line dropped, or the host stopped keeping the table), and why."""
         assert self._conn is not None
         conn, reader = self._conn, self._reader
         while True:
             try:
                 message = conn.next_message()
             except p.RemoteProtocolError:
-                return None  # a broken host stream: treat it as a drop and resume
+                return None, "connection lost"  # a broken host stream: resume
             if message is p.NEED_DATA:
                 try:
                     data = await reader.read(65536)
@@ -453,14 +467,60 @@ class Client:
                 conn.receive_data(data)
                 continue
             if message is p.CLOSED:
-                return None
+                return None, "suspended" if not self._awake.is_set() else "connection lost"
+            if isinstance(message, p.Bye) and message.reason == p.SUSPENDED \
+                    and self._retry_for is not None:
+                return None, "the host stopped; it keeps the table"  # wait for its return
             if isinstance(message, p.State):
                 self.offset = message.at - self.clock.now()
             elif isinstance(message, p.Welcome):
                 self.welcome = message  # e.g. after add_local: the new list of seats
             self._queue.put_nowait(message)
             if isinstance(message, p.Bye):
-                return message.reason
+                return message.reason, message.reason
+
+    # -- away and back ------------------------------------------------------------------
+
+    def suspend(self) -> None:
+        """Nobody is at this client (its served terminal detached): drop the connection
+        as a dropped line would, so the host marks the seat away at once, and make no
+        attempt to come back until :meth:`wake`."""
+        if self._ended or self._closed or not self._awake.is_set():
+            return
+        self._awake.clear()
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+
+    def wake(self) -> None:
+        """The person is back: reconnect (and take the seat back) at once."""
+        self._awake.set()
+        self._kick.set()
+
+    def retry_now(self) -> None:
+        """While reconnecting, make the next attempt now instead of after its delay."""
+        self._kick.set()
+
+    def _delay(self, attempt: int, since: float) -> float | None:
+        """Seconds before attempt ``attempt`` (from 1), or None: no more attempts."""
+        if attempt <= len(BACKOFF):
+            return BACKOFF[attempt - 1]
+        if self._retry_for is None or self.clock.now() - since >= self._retry_for:
+            return None
+        return RETRY_EVERY
+
+    async def _pause(self, delay: float) -> None:
+        """Wait ``delay`` seconds (cut short by ``retry_now``), then while suspended."""
+        if delay > 0 and not self._kick.is_set():
+            waits = [asyncio.ensure_future(self._kick.wait()),
+                     asyncio.ensure_future(self.clock.sleep_until(self.clock.now() + delay))]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+        self._kick.clear()
+        await self._awake.wait()
 
     async def _resume(self, reason: str) -> bool:
         assert self.welcome is not None
@@ -475,10 +535,14 @@ class Client:
                 table=self.welcome.table.name,
             )
         error: NetError | None = None
-        for attempt, delay in enumerate(BACKOFF, 1):
-            self._queue.put_nowait(Reconnecting(attempt, delay, reason))
-            if delay:
-                await self.clock.sleep_until(self.clock.now() + delay)
+        await self._awake.wait()  # a suspended client tries once its person is back
+        since = self.clock.now()
+        attempt = 0
+        while (delay := self._delay(attempt + 1, since)) is not None:
+            attempt += 1
+            self._queue.put_nowait(Reconnecting(attempt, delay, reason,
+                                                error.message if error else None))
+            await self._pause(delay)
             try:
                 welcome, leftovers = await self._handshake(hello)
             except Unreachable as exc:

@@ -208,7 +208,9 @@ class Host:
         if self._server is not None:
             self._server.close()
         for table in self.tables.tables.values():
-            table.close(reason)
+            # a game the saves keep comes back with --resume: its people wait for it
+            kept = self.store is not None and table.phase == "playing"
+            table.close(p.SUSPENDED if kept and reason == "shutdown" else reason)
             if self.store is not None:
                 self.store.closed(table)
         for peer in list(self._peers):

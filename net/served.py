@@ -39,9 +39,10 @@ class ServedError(Exception):
 class TableDirectory:
     """Answers served apps about ``host``'s tables (see the module docstring)."""
 
-    def __init__(self, host: Any, *, max_tables: int = 32) -> None:
+    def __init__(self, host: Any, *, max_tables: int = 32, settings: dict | None = None) -> None:
         self.host = host
         self.max_tables = max_tables
+        self.settings = dict(settings or {})  # for every new table (``serve --grace``)
         self.path: Path | None = None
         self._server: asyncio.Server | None = None
 
@@ -101,7 +102,7 @@ class TableDirectory:
         while title.casefold() in taken:
             title = f"{base[:26]} {n}"
             n += 1
-        table = self.host.create_table(title, str(game))
+        table = self.host.create_table(title, str(game), **self.settings)
         self.host.touched(table)
         return {"table": table.name}
 

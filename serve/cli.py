@@ -122,7 +122,8 @@ async def _serve(args: argparse.Namespace) -> int:
     game_host = "127.0.0.1" if lan.bind in ANY else str(lan.bind)
     run_dir = Path(tempfile.mkdtemp(prefix="motherlode-serve-"))  # 0700; short for AF_UNIX
     control = run_dir / "tables.sock"
-    directory = TableDirectory(lan.host)
+    directory = TableDirectory(lan.host,
+                               settings={} if args.grace is None else {"grace": args.grace})
     door = web = None
     try:
         await directory.start(control)

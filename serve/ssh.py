@@ -10,10 +10,14 @@ Esc and resizes. The door pumps bytes between the SSH channel and the pty master
   not, so an app never blocks on its terminal. A client whose channel holds more than
   ``slow_reader_bytes`` unsent is dropped (and may re-attach).
 
-Drops re-attach: when a keyed player's line drops, their app keeps running (and keeps
-their seat) for ``keep_detached`` seconds. The same user name with the same key within
-that time gets the same app back, fully repainted. After it, the app is told to hang
-up, as a closed terminal would, and the host's stand-in plays the seat as for anyone.
+Drops re-attach: when a keyed player's line drops, their app keeps running for
+``keep_detached`` seconds, but is told nobody is at it (``SIGUSR1``): it closes its
+connection to the host as a dropped line would, so the others see the seat away at once
+and the stand-in comes after the game's grace period, as on the LAN. The same user name
+with the same key within that time gets the same app back, fully repainted, and the
+app takes the seat back at once (``SIGUSR2``). After it, the app is told to hang up, as
+a closed terminal would; the seat's token stays in the player's directory, so their next
+``ssh`` takes the seat back.
 
 Identity: any public key is accepted and the user name is pinned to its fingerprint on
 first use (``Pins``). A client without a key (keyboard-interactive with no question)
@@ -621,6 +625,7 @@ class Door:
         if reattach:
             self.report(f"SSH: {child.name} is back")
             child.size = size
+            child.signal(signal.SIGUSR2)  # the app takes its seat back at once
             await child.repaint()
         elif child.size != size:
             child.resize(size)
@@ -651,7 +656,10 @@ class Door:
             self._spawn_task(child.stop())
             return
         child.detached_at = time.monotonic()
-        self.report(f"SSH: {child.name} dropped; their game waits "
+        # nobody is at the app now: it closes its connection to the host, so the seat
+        # is away for the others at once (the stand-in after the game's grace period)
+        child.signal(signal.SIGUSR1)
+        self.report(f"SSH: {child.name} dropped; their seat is away, and their app waits "
                     f"{self.config.keep_detached:g} s for them")
         child.expiry = asyncio.get_running_loop().call_later(
             self.config.keep_detached, lambda: self._spawn_task(child.stop()))

@@ -134,6 +134,7 @@ class MotherlodeApp(App[int]):
         # a join there is for
         self.served: tuple[str, int, str] | None = None
         self.served_table: str | None = None
+        self.detached = False  # served: the door says nobody is at this terminal
         self._small_said = False
 
     # -- start -----------------------------------------------------------------------
@@ -156,6 +157,11 @@ class MotherlodeApp(App[int]):
             self.set_keymap(self.settings.keys)
         kind, *args = self.start
         if kind == "served":
+            # the door says when its player's line drops and when they are back
+            for sig, handler in ((signal.SIGUSR1, self.on_player_detached),
+                                 (signal.SIGUSR2, self.on_player_attached)):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(sig, handler)
             self._open_served(*args)
             return
         self.push_screen(MenuScreen())
@@ -216,6 +222,7 @@ class MotherlodeApp(App[int]):
         self.served = (host, port, control)
         if named:
             self.push_screen(ServedMenuScreen(self.served_tables, self.settings.name))
+            self._back_to_kept_seat()
             return
 
         def answered(name: str | None, problem: str = "") -> None:
@@ -232,6 +239,22 @@ class MotherlodeApp(App[int]):
             self.push_screen(ServedMenuScreen(self.served_tables, cleaned))
 
         self.push_screen(NameScreen(), answered)
+
+    def _back_to_kept_seat(self) -> None:
+        """A served player whose app ended while they held a seat here (the server
+        restarted, their waiting app timed out) goes straight back to it."""
+        from net.seats import SeatStore
+        from tui import modes
+
+        assert self.served is not None
+        host, port, _ = self.served
+        try:
+            kept = SeatStore().seats_at(host, port, self.settings.name)
+        except OSError:
+            return
+        if kept:
+            self.served_table = kept[0].table
+            self.launch(modes.join(self.launch_options(), host, port, table=kept[0].table))
 
     def _served_menu_class(self) -> type:
         if self.served is None:
@@ -696,6 +719,24 @@ class MotherlodeApp(App[int]):
         while len(self.screen_stack) > 1 and not isinstance(
                 self.screen, (MenuScreen, self._served_menu_class())):
             self.pop_screen()
+
+    def on_player_detached(self) -> None:
+        """SIGUSR1 from a serve door: the player's line dropped, the app waits for them.
+        Nobody is at this seat now, so the others see it away at once."""
+        self.detached = True
+        if self.session is not None:
+            self.session.suspend()
+
+    def on_player_attached(self) -> None:
+        """SIGUSR2: the player is back on this app; their seat comes back at once."""
+        self.detached = False
+        if self.session is not None:
+            self.session.wake()
+
+    def action_retry_now(self) -> None:
+        """``j`` while the host is gone: try to reach it now."""
+        if self.session is None or not self.session.retry_now():
+            self.notify("Connected: there is nothing to retry.")
 
     def on_terminal_signal(self) -> None:
         """SIGTERM or SIGHUP: close the connection as a dropped line would (the seat

@@ -125,6 +125,12 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
         except SaveError as error:
             parser.error(f"replay: {error}")
     if args.command == "served":
+        import signal
+
+        # a door's "your player dropped / is back" must never kill an app still
+        # starting (their default action): ignored until the app handles them
+        for sig in (signal.SIGUSR1, signal.SIGUSR2):
+            signal.signal(sig, signal.SIG_IGN)
         return ("served", args.host, args.port, args.control, args.name is not None)
     return ("menu",)
 

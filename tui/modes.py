@@ -10,6 +10,7 @@ screens and no app.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -226,7 +227,10 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
     from net.seats import SeatStore, SeatToken
 
     store = SeatStore()
-    options = {"timeout": launch.connect_timeout, "clock": launch.client_clock}
+    # a remote seat is worth waiting for: the client keeps trying while the host is
+    # gone, until it answers (the seat back, or gone) or the person leaves
+    options = {"timeout": launch.connect_timeout, "clock": launch.client_clock,
+               "retry_for": math.inf}
     if not spectate:
         for kept in _kept_seats(store, host, port, launch.name):
             if table is not None and kept.table.casefold() != table.casefold():

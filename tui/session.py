@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -103,6 +104,8 @@ class Session:
         self._target: Any = None
         self._said = ""
         self._wait_timer: asyncio.TimerHandle | None = None
+        self._countdown: asyncio.TimerHandle | None = None
+        self.reconnecting = False  # the line dropped and the client is coming back
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
 
@@ -169,6 +172,7 @@ class Session:
             task.cancel()
         if self._wait_timer is not None:
             self._wait_timer.cancel()
+        self._stop_countdown()
         if self.policy.saved and self.in_game and not self.finished:
             give_up = step_away = False
         return _keep(asyncio.get_running_loop().create_task(self._shutdown(give_up, step_away)))
@@ -237,7 +241,7 @@ class Session:
         elif isinstance(item, p.ChatLine):
             self._post(LogLine(self, f"{item.name}: {item.text}"))
         elif isinstance(item, p.Notice):
-            self._post(LogLine(self, notice_text(item)))
+            self._post(LogLine(self, notice_text(item, self.table)))
         elif isinstance(item, p.Over):
             self.finished = True
             ok = hashlib.sha256(item.seed.encode()).hexdigest() == item.seed_hash
@@ -248,12 +252,10 @@ class Session:
         elif isinstance(item, p.Bye):
             self._bye(item.reason)
         elif isinstance(item, Reconnecting):
-            self._say(
-                f"Connection lost ({item.reason}). Reconnecting: attempt {item.attempt}"
-                + (f" in {item.delay:g} s" if item.delay else "")
-                + "...  (q leaves)"
-            )
+            self._reconnecting(item)
         elif isinstance(item, Reconnected):
+            self.reconnecting = False
+            self._stop_countdown()
             self._welcomed(item.welcome)
             self._say("Reconnected: you have your seat back.")
             asyncio.get_running_loop().call_later(STATUS_SECONDS, self._clear_reconnected)
@@ -313,13 +315,16 @@ class Session:
             self._post(SessionEnded(self, "Your seat moved", "Another connection took this seat "
                                     "with its resume token (the same player, from elsewhere)."))
             return
-        body = f"The host ended it: {reason}."
-        if self.address is not None and self.seats:
-            body += ("\n\nYour seat is kept if the host comes back (motherlode host "
-                     "--resume): press j to join again.")
+        body = {"shutdown": "The host shut down.",
+                "the host left": "The player hosting this table left it."}.get(
+                    reason, f"The host ended it: {reason}.")
+        if self.address is not None:
+            body += "\n\nPress j to join again once the host is back."
         self._post(SessionEnded(self, "The table closed", body, rejoin=self.address))
 
     def _disconnected(self, item: Disconnected) -> None:
+        self.reconnecting = False
+        self._stop_countdown()
         if item.error is None:
             return
         if self.seat_file is not None and item.error.code in (Code.BAD_TOKEN, Code.NO_SUCH_TABLE):
@@ -332,6 +337,52 @@ class Session:
             rejoin = self.address
         self._post(SessionEnded(self, "Connection lost", body, rejoin=rejoin))
 
+    def _reconnecting(self, item: Reconnecting) -> None:
+        """Say what the client is doing to come back, counting down to the next try."""
+        self.reconnecting = True
+        self._stop_countdown()
+        if item.failed is None and not item.delay:
+            self._say(f"Connection lost ({item.reason}). Reconnecting...  (q leaves)")
+            return
+        if item.reason == "the host stopped; it keeps the table":
+            gone = "The host stopped (it keeps this game)"
+        else:
+            gone = "The host is gone"
+        loop = asyncio.get_running_loop()
+        due = loop.time() + item.delay
+
+        def tick() -> None:
+            self._countdown = None
+            left = max(0, round(due - loop.time()))
+            when = f"trying again in {left} s" if left else "trying again now"
+            self._say(f"{gone}; {when} (q leaves, j tries now)")
+            if left and not self.closed:
+                self._countdown = loop.call_later(min(1.0, due - loop.time()), tick)
+
+        tick()
+
+    def _stop_countdown(self) -> None:
+        if self._countdown is not None:
+            self._countdown.cancel()
+            self._countdown = None
+
+    def retry_now(self) -> bool:
+        """While reconnecting, try at once (the person pressed j); False otherwise."""
+        if not self.reconnecting or self.closed:
+            return False
+        self.client.retry_now()
+        return True
+
+    def suspend(self) -> None:
+        """Nobody is at this terminal (a served session detached): the seat is away for
+        the others at once, as with a dropped line; ``wake`` takes it back."""
+        if not self.closed:
+            self.client.suspend()
+
+    def wake(self) -> None:
+        if not self.closed:
+            self.client.wake()
+
     def _clear_reconnected(self) -> None:
         if self._said.startswith("Reconnected"):
             self._say("")
@@ -341,17 +392,32 @@ class Session:
         self._post(StatusLine(self, text))
 
 
-def notice_text(notice: p.Notice) -> str:
+def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
+    """A notice in words; with the table, a drop says what happens next and when."""
+    if notice.event == "away" and table is not None:
+        return _dropped(notice.name, table)
     what = {
         "joined": "joined",
         "left": "left",
         "away": "is away (a bot stands in after the grace period)",
         "stepped_away": "stepped away (a bot plays until they are back)",
-        "back": "is back",
-        "standin": "is played by a stand-in bot",
+        "back": "is back and has the seat again",
+        "standin": "is played by a stand-in bot until they are back",
         "owner": "now owns the table",
         "bot": "sits down",
         "renamed": "is your name here (yours was taken)",
         "spectating": "is watching",
     }.get(notice.event, notice.event)
     return f"{notice.name} {what}"
+
+
+def _dropped(name: str, table: p.TableInfo) -> str:
+    """"Ann's connection dropped: a bot plays for Ann in 30 s (21:40:15); ..." """
+    grace = table.settings.grace
+    at = (datetime.datetime.now() + datetime.timedelta(seconds=grace)).strftime("%H:%M:%S")
+    if table.phase == "playing":
+        soon = f"a bot plays for {name} in {grace:g} s ({at})" if grace > 0 else \
+            f"a bot plays for {name}"
+        return (f"{name}'s connection dropped: {soon}; {name} can take the seat back any "
+                "time this game.")
+    return f"{name}'s connection dropped: the seat is kept for {name} until {at}."

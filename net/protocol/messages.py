@@ -269,7 +269,14 @@ class Error(_Msg, tag="error"):
         self.message = clean_text(self.message)
 
 
+# ``bye`` reasons a client acts on (others are shown as they are)
+SUSPENDED = "suspended"  # the host stopped and keeps the game: it comes back (--resume)
+
+
 class Bye(_Msg, tag="bye"):
+    """The host closes the connection: ``left``, ``shutdown``, ``replaced`` or
+    ``suspended`` (a client with a seat keeps trying until the host is back)."""
+
     reason: str
 
 
@@ -290,6 +297,7 @@ def message_type(message: Struct) -> str:
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "SUSPENDED",
     "Seat",
     "Text",
     "Token",

@@ -33,6 +33,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "difficulty", "Difficulty", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
+        Binding("j", "app.retry_now", "Try now", show=False),
     ])
     HELP = [
         ("r", "ready / not ready"),
@@ -42,6 +43,7 @@ class LobbyScreen(Screen[None]):
         ("d", "next bot difficulty (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
+        ("j", "while the host is gone: try to reach it now"),
     ]
 
     def __init__(self, addresses: list[str] | None = None) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.binding import Binding
 from textual.screen import Screen
 
 from net.views import FoolsGoldView, NuggetsView
+from tui.screens.common import with_ids
 from tui.widgets.board import Hint
 from tui.widgets.log import EventLog
 
@@ -17,6 +19,8 @@ class TableScreen(Screen[None]):
     define ``show_state(view, events)``."""
 
     view: Any
+    # while the host is gone: try now (the status line says so)
+    BINDINGS = with_ids("table", [Binding("j", "app.retry_now", "Try now", show=False)])
 
     def __init__(self) -> None:
         super().__init__()
