@@ -133,3 +133,155 @@ async def test_a_silent_server_is_unreachable():
         await Client.connect("127.0.0.1", port, "Ann", answer_timeout=0.2)
     assert "said nothing for 0.2 s" in info.value.message
     server.close()
+
+
+# -- coming back: a client that keeps trying, suspends and wakes -------------------------
+
+
+async def _vanish(host) -> int:
+    """The host's machine goes away without a bye (a crash, a pulled cable); its port."""
+    port = host.port
+    host._server.close()
+    await host._server.wait_closed()
+    for peer in list(host._peers):
+        peer.abort()
+    return port
+
+
+def _drain(client) -> list:
+    items = []
+    while not client._queue.empty():
+        items.append(client._queue.get_nowait())
+    return items
+
+
+async def test_a_client_with_retry_for_keeps_trying_until_the_host_is_back(make_host):
+    clock = FakeClock()  # the client's: 100 s pass for it, none for the host's seats
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    client = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock,
+                                  retry_for=float("inf"))
+    assert isinstance(await client.recv(), p.Welcome)
+    port = await _vanish(host)
+    items = []
+    for _ in range(200):  # 100 s of the client's clock: far past the short back-off
+        await settle()
+        items += _drain(client)
+        clock.advance(0.5)
+    attempts = [i for i in items if isinstance(i, Reconnecting)]
+    assert not any(isinstance(i, Disconnected) for i in items)
+    assert len(attempts) > 8 + 10  # past BACKOFF, one attempt every 5 s
+    assert {a.delay for a in attempts[8:]} == {5.0}
+    assert "Cannot reach" in attempts[-1].failed  # says why the last one failed
+    # the host is back on its port: the next attempt takes the seat back
+    await host.start("127.0.0.1", port)
+    for _ in range(40):
+        await settle()
+        await asyncio.sleep(0.02)  # the handshake's real socket I/O
+        items = _drain(client)
+        if any(isinstance(i, Reconnected) for i in items):
+            break
+        clock.advance(0.5)
+    else:
+        raise AssertionError("the client did not come back")
+    assert host.tables.tables["Saloon"].seats[0].member.connected
+    await client.close()
+
+
+async def test_retry_now_tries_at_once(make_host):
+    clock = FakeClock()
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    client = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock,
+                                  retry_for=float("inf"))
+    assert isinstance(await client.recv(), p.Welcome)
+    port = await _vanish(host)
+    for _ in range(40):  # into the 5 s waits
+        await settle()
+        clock.advance(0.5)
+    _drain(client)
+    await host.start("127.0.0.1", port)
+    client.retry_now()  # the clock stands still: only j can bring it back now
+    for _ in range(40):
+        await settle()
+        if any(isinstance(i, Reconnected) for i in _drain(client)):
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("retry_now did not try at once")
+    await client.close()
+
+
+async def test_without_retry_for_a_client_gives_up_after_the_short_back_off(make_host):
+    clock = FakeClock()
+    host = await make_host(clock=clock)
+    host.create_table("Saloon", "nuggets", seats=2)
+    client = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock)
+    assert isinstance(await client.recv(), p.Welcome)
+    await _vanish(host)
+    items = []
+    while not items or not isinstance(items[-1], Disconnected):
+        await settle()
+        items += _drain(client)
+        clock.advance(0.5)
+    assert len([i for i in items if isinstance(i, Reconnecting)]) == 8
+
+
+async def test_a_suspended_client_is_away_for_the_others_at_once_and_wakes_into_its_seat(
+        make_host):
+    clock = FakeClock()  # the clients' (the host's seats wait on its own clock)
+    host = await make_host()
+    host.create_table("Saloon", "nuggets", seats=2)
+    ann = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock,
+                               retry_for=float("inf"))
+    bob = await Client.connect("127.0.0.1", host.port, "Bob", clock=clock)
+    ann.suspend()  # the served terminal detached: nobody is at Ann's app
+    # Bob is told at once, with no time passing on anyone's clock
+    notice = await asyncio.wait_for(_next(bob, p.Notice, lambda n: n.event == "away"), 5)
+    assert notice.name == "Ann"
+    table = host.tables.tables["Saloon"]
+    assert not table.seats[0].member.connected and table.seats[0].away_since is not None
+    # no attempt to come back while suspended, however long it is
+    for _ in range(100):
+        await settle()
+        clock.advance(1.0)
+    assert not table.seats[0].member.connected
+    items = _drain(ann)
+    assert not any(isinstance(i, (Reconnected, Disconnected)) for i in items)
+    ann.wake()  # the player re-attached: the seat comes back at once
+    await asyncio.wait_for(_next(ann, Reconnected), 5)
+    assert (await asyncio.wait_for(_next(bob, p.Notice, lambda n: n.event == "back"), 5)).name \
+        == "Ann"
+    assert table.seats[0].member.connected
+    await ann.close()
+    await bob.close()
+
+
+async def test_a_kept_game_says_suspended_and_its_people_wait_for_the_host(tmp_path):
+    """A host that keeps its games (saves) says ``bye`` ``suspended`` at a game in play:
+    a client with ``retry_for`` keeps trying; one without ends, told why."""
+    from net.host import Host
+    from net.saves import Store
+
+    host = Host(store=Store(tmp_path))
+    await host.start("127.0.0.1", 0)
+    table = host.create_table("Saloon", "nuggets", seats=3, bots=1)
+    ann = await Client.connect("127.0.0.1", host.port, "Ann", retry_for=float("inf"))
+    bob = await Client.connect("127.0.0.1", host.port, "Bob")
+    for client in (ann, bob):
+        await client.send(p.Ready())
+    await asyncio.wait_for(_next(bob, p.Started), 5)
+    assert table.phase == "playing"
+    await host.close()
+    last = await asyncio.wait_for(_next(bob, Disconnected), 5)
+    assert last.reason == p.SUSPENDED
+    attempt = await asyncio.wait_for(_next(ann, Reconnecting), 5)
+    assert attempt.reason == "the host stopped; it keeps the table"
+    await ann.close()
+
+
+async def _next(client, kind, match=lambda item: True):
+    while True:
+        item = await client.recv()
+        if isinstance(item, kind) and match(item):
+            return item
