@@ -20,6 +20,8 @@ from pathlib import Path
 from net.cli import add_host_options, on_stop, open_host, run_until_done, say
 
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
+SHUTDOWN_KEPT = ("The Motherlode server is stopping. It keeps the games in play: once it is "
+                 "back, ssh again the same way and you are back in your seat.")
 
 
 def add_command(subparsers) -> None:
@@ -181,7 +183,10 @@ async def _serve(args: argparse.Namespace) -> int:
         if web is not None:
             await web.close()
         if door is not None:
-            await door.close(SHUTDOWN)
+            host = lan.host
+            kept = host.store is not None and any(
+                t.phase == "playing" for t in host.tables.tables.values())
+            await door.close(SHUTDOWN_KEPT if kept else SHUTDOWN)
         await directory.close()
         await lan.close("shutdown")
         with_suppressed_rmdir(run_dir)

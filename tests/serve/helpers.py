@@ -199,3 +199,90 @@ class Player:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.conn.wait_closed(), 5.0)
         self._pump.cancel()
+
+
+class OpenSSHPlayer:
+    """The OpenSSH client a friend types (``ssh -p PORT NAME@HOST``), on a pty of its
+    own, with a terminal screen; killing it is a closed laptop lid."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, master: int,
+                 size: tuple[int, int]) -> None:
+        self.proc = proc
+        self.master = master
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        asyncio.get_running_loop().add_reader(master, self._readable)
+
+    @classmethod
+    async def connect(cls, port: int, username: str, key_file: Path, *,
+                      size: tuple[int, int] = (80, 24)) -> OpenSSHPlayer:
+        import fcntl
+        import struct
+        import termios
+
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        os.set_blocking(master, False)
+        proc = await asyncio.create_subprocess_exec(
+            "ssh", "-F", "/dev/null", "-i", str(key_file), "-o", "IdentitiesOnly=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-p", str(port), "-tt",
+            f"{username}@127.0.0.1",
+            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            env=dict(os.environ, TERM="xterm-256color"),
+        )  # fmt: skip
+        os.close(slave)
+        return cls(proc, master, size)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.master)
+            return
+        self.stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    async def wait_for(self, pattern: str, timeout: float = 20.0) -> float:
+        start = time.monotonic()
+        while not re.search(pattern, self.text):
+            if time.monotonic() - start > timeout:
+                raise AssertionError(f"no {pattern!r} on the screen within {timeout} s:\n"
+                                     f"{self.text}")
+            await asyncio.sleep(0.02)
+        return time.monotonic() - start
+
+    def send(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    async def kill(self) -> None:
+        """kill -9 the ssh client: the line drops with no goodbye."""
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        await self.proc.wait()
+        self.close()
+
+    def close(self) -> None:
+        if self.master >= 0:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(self.master)
+            os.close(self.master)
+            self.master = -1
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+
+
+def key_file(key: asyncssh.SSHKey, directory: Path, name: str) -> Path:
+    """``key`` as a private key file OpenSSH reads (0600)."""
+    path = directory / name
+    path.write_bytes(key.export_private_key())
+    path.chmod(0o600)
+    return path

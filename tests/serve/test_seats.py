@@ -1,0 +1,151 @@
+"""A seat seen from the other seats when an SSH player drops, end to end: a real
+``motherlode serve``, a real OpenSSH client for Ann (killed with -9 mid-turn, a closed
+laptop lid), an asyncssh client with a pyte screen for Bob, all on 127.0.0.1.
+
+What Bob must see, and how soon: Ann's drop at once (not after ``--keep-detached``),
+the stand-in after the game's grace period, and Ann back the moment she re-attaches.
+Then the server stops and comes back with ``--resume``: both ``ssh`` again and land in
+their seats with no key pressed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import asyncssh
+import pytest
+
+from tests.hardening.ptyapp import free_port
+from tests.serve.helpers import OpenSSHPlayer, Player, ServeProcess, key_file
+
+pytestmark = pytest.mark.timeout(120)
+
+MENU = "Tables at this host"
+GRACE = 4.0
+
+
+async def _game_of_two(serve, ann_key, tmp_path):
+    ann = await OpenSSHPlayer.connect(serve.ssh_port, "ann", key_file(ann_key, tmp_path, "ann"))
+    bob = await Player.connect(serve.ssh_port, "bob", asyncssh.generate_private_key(
+        "ssh-ed25519"), size=(100, 30))
+    await ann.wait_for(MENU, 30)
+    await bob.wait_for(MENU, 30)
+    ann.send(b"\r")
+    await ann.wait_for(r"owner: you")
+    bob.send(b"\r")
+    await ann.wait_for(r"2\. bob")
+    bob.send(b"r")
+    await ann.wait_for(r"2\. bob +ready")
+    ann.send(b"r")  # the table is full and everyone ready: the game starts
+    await bob.wait_for(r"ann's turn")  # the seed gives Ann the first turn
+    await ann.wait_for(r"ann, your turn")
+    return ann, bob
+
+
+async def test_a_real_ssh_client_killed_mid_turn_is_seen_by_the_other_seat_at_once(tmp_path):
+    serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
+                                     "--seed", "seats-2", "--grace", str(GRACE))
+    ann = bob = None
+    try:
+        ann_key = asyncssh.generate_private_key("ssh-ed25519")
+        ann, bob = await _game_of_two(serve, ann_key, tmp_path)
+        dropped = time.monotonic()
+        await ann.kill()  # on her turn
+        took = await bob.wait_for(r"ann's connection dropped: a bot plays for ann in 4 s",
+                                  timeout=2.0)
+        assert took <= 2.0
+        assert "ann can take the seat back" in bob.text
+        await serve.wait_for_line("SSH: ann dropped; their seat is away")
+        # the stand-in after the game's grace period (not after --keep-detached's 600 s)
+        await bob.wait_for("ann is played by a stand-in bot", timeout=GRACE + 5)
+        assert time.monotonic() - dropped >= GRACE - 0.5
+        await bob.wait_for(r"ann (rolled|set aside|took|busts)", timeout=20)  # it plays
+        # Ann re-attaches with the same key: the seat is hers again at once
+        ann = await OpenSSHPlayer.connect(serve.ssh_port, "ann", tmp_path / "ann")
+        await ann.wait_for("you have your seat back", timeout=20)
+        await bob.wait_for("ann is back and has the seat again", timeout=2.0)
+        await serve.wait_for_line("SSH: ann is back")
+    finally:
+        if ann is not None:
+            ann.close()
+        if bob is not None:
+            await bob.close()
+        await serve.stop()
+
+
+async def test_after_a_server_restart_both_players_land_in_their_seats_with_no_key(tmp_path):
+    ports = ("--ssh", str(free_port()), "--port", str(free_port()))
+    serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
+                                     "--seed", "seats-2", *ports)
+    ann = bob = None
+    try:
+        ann_key = asyncssh.generate_private_key("ssh-ed25519")
+        bob_key = asyncssh.generate_private_key("ssh-ed25519")
+        ann = await Player.connect(serve.ssh_port, "ann", ann_key)
+        bob = await Player.connect(serve.ssh_port, "bob", bob_key)
+        await ann.wait_for(MENU, 30)
+        await bob.wait_for(MENU, 30)
+        ann.send(b"\r")
+        await ann.wait_for(r"owner: you")
+        bob.send(b"\r")
+        await ann.wait_for(r"2\. bob")
+        bob.send(b"r")
+        await ann.wait_for(r"2\. bob +ready")
+        ann.send(b"r")  # the table is full and everyone ready: the game starts
+        await bob.wait_for(r"ann's turn")
+        assert await serve.interrupt() == 0  # Ctrl-C: the game is kept
+        for player in (ann, bob):
+            await player.exit_status()
+            assert b"ssh again" in player.raw  # told how to come back
+            await player.close()
+        serve = await ServeProcess.start(tmp_path / "data", "--resume", *ports)
+        ann = await Player.connect(serve.ssh_port, "ann", ann_key)
+        bob = await Player.connect(serve.ssh_port, "bob", bob_key)
+        for player, turn in ((ann, "ann, your turn"), (bob, "ann's turn")):
+            await player.wait_for(turn, 30)  # straight to the seat: no key pressed
+            await player.wait_for("You have your seat back")
+        await serve.wait_for_line("the game goes on")
+    finally:
+        for player in (ann, bob):
+            if player is not None:
+                with contextlib.suppress(Exception):
+                    await player.close()
+        await serve.stop()
+
+
+async def test_a_web_tab_closed_is_away_for_the_other_seat_at_once(tmp_path):
+    """The web door's app ends with its tab: the host sees the line drop at once."""
+    import aiohttp
+
+    from tests.serve.test_web import Tab
+
+    serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
+                                     "--seed", "seats-2", "--web", "0")
+    bob = None
+    try:
+        bob = await Player.connect(serve.ssh_port, "bob", asyncssh.generate_private_key(
+            "ssh-ed25519"), size=(100, 30))
+        await bob.wait_for(MENU, 30)
+        bob.send(b"\r")
+        await bob.wait_for(r"owner: you")
+        async with aiohttp.ClientSession() as http:
+            url = f"http://127.0.0.1:{serve.web_port}/ws?width=100&height=30"
+            async with http.ws_connect(url) as ws:
+                tab = Tab(ws)
+                await tab.wait_for("Your name at the table")
+                await tab.type("cat\r")
+                await tab.wait_for("You play as cat")
+                await tab.type("\r")
+                await bob.wait_for(r"2\. cat")
+                await tab.type("r")
+                await bob.wait_for(r"2\. cat +ready")
+                bob.send(b"r")  # full and ready: the game starts
+                await tab.wait_for(r"bob's turn|cat, your turn")
+            closed = time.monotonic()  # the tab is closed
+        await bob.wait_for(r"cat's connection dropped: a bot plays for cat", timeout=2.0)
+        assert time.monotonic() - closed <= 2.0
+    finally:
+        if bob is not None:
+            await bob.close()
+        await serve.stop()
