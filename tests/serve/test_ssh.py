@@ -133,12 +133,15 @@ async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path
         await ann.wait_for(MENU)
         ann.send(b"\r")
         await ann.wait_for(r"1\. ann +not ready +\(you\)")
-        ann.send(b"r")  # ready: state only the same app remembers on screen
+        ann.send(b"r")
         await ann.wait_for(r"1\. ann +ready +\(you\)")
         ann.abort()
+        await serve.wait_for_line("SSH: ann dropped; their seat is away")
         back = await connect(serve, players, "ann", key)
-        # the same app, repainted: the lobby with the seat, no key pressed
-        await back.wait_for(r"1\. ann +ready +\(you\)")
+        # the same app, repainted, its connection back: the lobby with the seat, no key
+        # pressed (a dropped player is not ready any more, as on the LAN)
+        await back.wait_for("Reconnected: you have your seat back")
+        await back.wait_for(r"1\. ann +not ready +\(you\)")
         await serve.wait_for_line("SSH: ann is back")
         # another key under the same name is refused, and re-attaches to nothing
         thief = await connect(serve, players, "ann", new_key())
@@ -153,7 +156,7 @@ async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path
         carl = await connect(serve, players, "carl", new_key())
         await carl.wait_for(MENU)
         await carl.wait_for("You play as carl")
-        await back.wait_for(r"1\. ann +ready +\(you\)")
+        await back.wait_for(r"1\. ann +not ready +\(you\)")
 
 
 async def test_ctrl_q_ends_the_session_with_0(tmp_path):
