@@ -3,8 +3,8 @@
 
 - A join killed mid-game (kill -9, or SIGTERM) and run again takes its seat back:
   within the grace period, and after it (from the stand-in); and when the host itself
-  is stopped with Ctrl-C and restarted with ``--resume``, the app that saw the table
-  close offers to join again, and its seat comes back.
+  is stopped with Ctrl-C, or killed, and restarted with ``--resume``, the app says the
+  host is gone, keeps trying and takes its seat back with no key pressed.
 - SIGTERM and SIGHUP leave the terminal as it was: main screen, cursor, mouse off,
   echo and line editing on; and a seat killed that way is kept, not given up.
 
@@ -14,10 +14,19 @@ The other player is a raw JSON peer, so what the host says can be checked exactl
 from __future__ import annotations
 
 import signal
+import time
 
 import pytest
 
-from tests.hardening.ptyapp import HostCommand, Peer, Pty, app_env, free_port, motherlode
+from tests.hardening.ptyapp import (
+    HostCommand,
+    Peer,
+    Pty,
+    app_env,
+    free_port,
+    motherlode,
+    screen_text,
+)
 
 GAME = ("--game", "nuggets", "--seats", "2", "--seed", "restart")
 RESTORED = ("\x1b[?1049l", "\x1b[?25h", "\x1b[?1000l")  # main screen, cursor, no mouse
@@ -79,17 +88,33 @@ def test_a_killed_join_takes_its_seat_back(tmp_path):
         assert _seats(ann) == [("Ann", True, False), ("Bob", True, False)]
         bob.wait_for("Seed hash")
 
-        # 3. the host is stopped (Ctrl-C) and resumed; both come back with their tokens
+        # 3. the host is stopped (Ctrl-C) and resumed: the app says the host keeps the
+        # game, keeps trying, and takes its seat back with no key pressed
         host.interrupt()
-        bob.wait_for("The table closed")
+        bob.wait_for("The host stopped (it keeps this game); trying again in")
+        bob.wait_for("(q leaves, j tries")
         ann.close()
         host = HostCommand(port, tmp_path / "host2.log", *GAME, "--resume")
         ann = Peer(port, "Ann", token=token)
         assert ann.recv_type("welcome")["resumed"]
-        bob.wait_for("j: join again")
-        bob.write(b"j")  # the app offered to join again: the seat comes back
+        _notice(ann, "back", "Bob")  # within one retry (5 s), nobody at Bob's keyboard
+        bob.wait_for("Reconnected: you have your seat back")
+
+        # 4. the host is killed (-9, no goodbye) and resumed: the same, on its own
+        cut = len(bob.raw)
+        host.stop()
+        bob.wait_for("The host is gone; trying again in")
+        ann.close()
+        host = HostCommand(port, tmp_path / "host3.log", *GAME, "--resume")
+        ann = Peer(port, "Ann", token=token)
+        assert ann.recv_type("welcome")["resumed"]
         _notice(ann, "back", "Bob")
-        bob.wait_for("Seed hash")
+        end = time.monotonic() + 20
+        while time.monotonic() < end and "Reconnected" not in screen_text(
+                bob.raw[cut:].decode(errors="replace")):
+            bob.pump(0.2)
+        assert "Reconnected: you have your seat back" in screen_text(
+            bob.raw[cut:].decode(errors="replace"))
         assert "table is full" not in bob.text and "Traceback" not in bob.text
     finally:
         if ann is not None:
