@@ -349,15 +349,16 @@ class Session:
         else:
             gone = "The host is gone"
         loop = asyncio.get_running_loop()
-        due = loop.time() + item.delay
+        clock = self.client.clock  # the client's back-off runs on it
+        due = clock.now() + item.delay
 
         def tick() -> None:
             self._countdown = None
-            left = max(0, round(due - loop.time()))
+            left = max(0, round(due - clock.now()))
             when = f"trying again in {left} s" if left else "trying again now"
             self._say(f"{gone}; {when} (q leaves, j tries now)")
             if left and not self.closed:
-                self._countdown = loop.call_later(min(1.0, due - loop.time()), tick)
+                self._countdown = loop.call_later(1.0, tick)
 
         tick()
 
