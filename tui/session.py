@@ -19,6 +19,7 @@ import contextlib
 import datetime
 import hashlib
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -354,7 +355,7 @@ class Session:
 
         def tick() -> None:
             self._countdown = None
-            left = max(0, round(due - clock.now()))
+            left = max(0, math.ceil(due - clock.now() - 0.05))
             when = f"trying again in {left} s" if left else "trying again now"
             self._say(f"{gone}; {when} (q leaves, j tries now)")
             if left and not self.closed:

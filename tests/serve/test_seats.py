@@ -9,7 +9,6 @@ their seats with no key pressed."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 
