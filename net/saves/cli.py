@@ -99,8 +99,7 @@ def _games(args: argparse.Namespace) -> int:
               f"{result}")
     print("`motherlode replay ID` steps through one (the start of an id is enough).")
     if any(game.status in ("playing", "lobby") for game in kept):
-        print("`motherlode host --resume` plays unfinished LAN tables on (the menu's Resume, "
-              "`u`, a hot-seat game).")
+        print("Unfinished: `motherlode host --resume` (LAN), the menu's Resume `u` (hot-seat).")
     return 0
 
 

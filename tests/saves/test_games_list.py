@@ -54,6 +54,7 @@ def test_a_game_its_host_was_stopped_in_is_listed_as_playing(tmp_path):
     assert "Gold Nuggets: " in lines[row] and "Ann" in lines[row]
     assert "unfinished after" in lines[row] and "No games kept" not in listed.stdout
     assert "host --resume" in listed.stdout
+    assert all(len(line) <= 80 for line in lines if line.startswith(("`", "Unf")))  # hints
     # the id it shows is the one export and replay take
     out = tmp_path / "unfinished.json"
     exported = subprocess.run(motherlode("export", ident, "-o", str(out)), capture_output=True,
