@@ -153,3 +153,19 @@ async def test_a_hand_with_a_gap_comes_back_the_same_from_a_restored_host(store_
         assert after.drawn == 1 and _cards(after)[2:] == before[2:]
     finally:
         await host.close()
+
+
+def test_a_view_whose_slots_disagree_with_its_hand_is_refused():
+    """A client checks every view (``net.views.check``): slots that lose, repeat or
+    invent a card, or a drawn card in an empty slot, are a protocol error, not a crash."""
+    driver = FoolsGoldDriver(2, 0, random.Random("deal"), grab_timeout=10.0, call_window=5.0,
+                             intermission=5.0)  # fmt: skip
+    driver.start(0.0)
+    good = driver.wire_view(0)
+    assert check(to_view(good)) is None and good["slots"] == [0, 1, 2, 3, 4]
+    for slots, drawn in (([0, 1, 2, 3], None), ([0, 1, 2, 3, 3], None),
+                         ([0, 1, 2, 3, 4, 5], None), ([0, None, 1, 2, 3, 4], 1),
+                         ([0, 1, 2, 3, 4], 5)):  # fmt: skip
+        assert check(to_view({**good, "slots": slots, "drawn": drawn})) is not None
+    assert check(to_view({**good, "slots": None, "drawn": 0})) is not None
+    assert check(to_view({**good, "slots": [None, 0, 1, 2, 3, 4], "drawn": None})) is None
