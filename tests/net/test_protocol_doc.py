@@ -2,6 +2,7 @@
 the `nc` transcript replays against a real host line for line."""
 
 import asyncio
+import functools
 import hashlib
 import json
 import random
@@ -119,7 +120,8 @@ def documented_events(game: str) -> dict[str, dict[str, str]]:
     return events
 
 
-def _alternatives(kind: str) -> list[str]:
+@functools.cache
+def _alternatives(kind: str) -> tuple[str, ...]:
     """``kind`` split at its top-level ``or``s (not inside parentheses), each without
     the parentheses around it: ``array of (int or null) or null`` is two."""
     out, depth, start = [], 0, 0
@@ -130,7 +132,8 @@ def _alternatives(kind: str) -> list[str]:
             start = i + len(" or ")
     out.append(kind[start:])
     parts = [one.strip() for one in out]
-    return [one[1:-1] if one.startswith("(") and one.endswith(")") else one for one in parts]
+    return tuple(one[1:-1] if one.startswith("(") and one.endswith(")") else one
+                 for one in parts)  # fmt: skip
 
 
 def conforms(value, kind: str) -> bool:
