@@ -83,6 +83,11 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     scores: list[int]
     winner: Seat | None
     round_no: Count
+    # the host's, beside the rules (``net.games.foolsgold``): where this seat's cards lie
+    # (for each slot from the left, the index in ``hand`` of its card, or None for an
+    # empty slot), and the slot of the card just drawn; None for a spectator
+    slots: list[Count | None] | None = None
+    drawn: Count | None = None
 
 
 View = NuggetsView | FoolsGoldView
@@ -247,6 +252,18 @@ def check(view: View) -> str | None:
             and (view.deltas is None or len(view.deltas) == seats)
         ):
             return "every by-seat list must have one entry per seat"
+        slots = view.slots
+        if slots is not None:
+            hand = view.hand
+            if hand is None or sorted(i for i in slots if i is not None) != list(
+                range(len(hand))
+            ):
+                return "the slots must hold each card of the hand once"
+            drawn = view.drawn
+            if drawn is not None and (drawn >= len(slots) or slots[drawn] is None):
+                return "the card just drawn must lie in a slot"
+        elif view.drawn is not None:
+            return "a card just drawn needs the slots"
         last = max(view.start, view.caller or 0, view.winner or 0, view.seat or 0)
         if view.grabbed:
             last = max(last, *(s for s, _ in view.grabbed))

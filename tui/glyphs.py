@@ -13,6 +13,8 @@ import sys
 import zlib
 from typing import TYPE_CHECKING
 
+from foolsgold.cards import ANIMAL_NAMES, PROSPECTOR_NAMES
+
 if TYPE_CHECKING:
     from net.views import Card
 
@@ -107,8 +109,11 @@ def small_die(face: str, *, ascii_mode: bool = False) -> str:
     return f"[{mark}]"
 
 
-# Card art: a look (an ornament, and a colour the widget picks with it) per card NAME,
-# so cards of one name look alike and the names in one hand look different.
+# Card art: a look (two rows of ornament, and a colour the widget picks with it) per card
+# NAME, so cards of one name look alike, and the names of the standard deck all look
+# different, in any hand. Look k has the top row of ornament k % 8 and the bottom row of
+# ornament (k % 8 + k // 8) % 8: 64 looks, any two differing in a row (so they stay
+# apart without colour), looks 0-7 being the ornaments as drawn here.
 _ORNAMENTS_UNICODE = (
     ("∿∿∿∿∿∿∿∿", "∿∿∿∿∿∿∿∿"),
     ("▲△▲△▲△▲△", "△▲△▲△▲△▲"),
@@ -129,18 +134,31 @@ _ORNAMENTS_ASCII = (
     ("#:#:#:#:", ":#:#:#:#"),
     ("/\\/\\/\\/\\", "\\/\\/\\/\\/"),
 )
-#: how many different looks there are: more than the names a hand can hold (6)
-LOOKS = len(_ORNAMENTS_UNICODE)
+_ROWS = len(_ORNAMENTS_UNICODE)
+#: how many different looks there are: more than the names of the standard deck
+LOOKS = _ROWS * _ROWS
+# every name the standard deck can hold, each with its own look
+_NAMED = {name: k for k, name in enumerate((*ANIMAL_NAMES, *PROSPECTOR_NAMES))}
 
 
 def name_look(name: str) -> int:
-    """The look a card name has by default (the same in every run and on every machine)."""
-    return zlib.crc32(name.encode("utf-8")) % LOOKS
+    """The look of a card name: a function of the name alone, the same in every run, on
+    every machine and in every hand, whatever came before. The standard deck's names
+    have a look each; another name one by its hash."""
+    known = _NAMED.get(name)
+    return known if known is not None else zlib.crc32(name.encode("utf-8")) % LOOKS
+
+
+def look_colour(look: int) -> int:
+    """The colour (0-7) of a look: two looks of one colour differ in their top row."""
+    return (look % _ROWS + 3 * (look // _ROWS)) % _ROWS
 
 
 def _ornament(look: int, ascii_mode: bool) -> tuple[str, str]:
     table = _ORNAMENTS_ASCII if ascii_mode else _ORNAMENTS_UNICODE
-    return table[look % len(table)]
+    look %= LOOKS
+    top, shift = look % _ROWS, look // _ROWS
+    return table[top][0], table[(top + shift) % _ROWS][1]
 
 
 def _name_rows(name: str, width: int) -> tuple[str, str]:

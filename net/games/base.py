@@ -62,7 +62,14 @@ class Driver:
         return []
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """The rules' own view (what bots read, what a save's digest covers)."""
         raise NotImplementedError
+
+    def wire_view(self, seat: int | None) -> dict[str, Any]:
+        """The view ``seat`` is sent: the rules' view, plus what the driver keeps beside
+        the rules from the game's history (Fool's Gold: the slots of the hand), so a
+        replay of the log gives it again."""
+        return self.view(seat)
 
     @property
     def over(self) -> bool:

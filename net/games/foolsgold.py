@@ -69,8 +69,37 @@ class FoolsGoldCodec(Codec):
         raise TypeError(f"not a {SPEC.title} action: {action!r}")
 
 
+def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None], int | None]:
+    """Cards into stable slots: a card keeps its slot while it stays in the hand, and a new
+    one takes the first free slot; empty slots at the end go. Returns the slots and the
+    new card's slot (or None)."""
+    left = list(hand)
+    placed: list[Card | None] = []
+    for card in slots:
+        match = next((i for i, c in enumerate(left) if c == card), None)
+        placed.append(left.pop(match) if match is not None else None)
+    while placed and placed[-1] is None:
+        placed.pop()
+    fresh = None
+    for card in left:
+        free = placed.index(None) if None in placed else len(placed)
+        if free == len(placed):
+            placed.append(card)
+        else:
+            placed[free] = card
+        fresh = free
+    return placed, fresh
+
+
 class FoolsGoldDriver(Driver):
-    """A match: rounds until someone reaches 3 points, a pause between rounds."""
+    """A match: rounds until someone reaches 3 points, a pause between rounds.
+
+    Beside the rules it keeps each hand's slots (:func:`place`): a dealt hand fills
+    slots 1-5 in the deal's order, a passed card leaves its slot empty, a drawn card takes
+    the first empty slot. They follow from the actions alone, so a replay of the log (a
+    restored table, the replay screen) lays every hand out as it was; each seat is sent
+    its own (``wire_view``: ``slots`` and ``drawn``), so an app that starts afresh shows
+    the hand it had."""
 
     game = SPEC.key
 
@@ -92,11 +121,23 @@ class FoolsGoldDriver(Driver):
         self.call_window = call_window
         self.intermission = intermission
         self.next_round_at: float | None = None
+        self.slots: list[list[Card | None]] = [[] for _ in range(players)]
+        #: the slot of the card each seat drew last, until it passes one
+        self.drawn: list[int | None] = [None] * players
 
     def _deal(self) -> list[dict[str, Any]]:
         deck = standard_deck(self.players)
         self.rng.shuffle(deck)
-        return self.match.new_round(deck, self.grab_timeout, self.call_window)
+        events = self.match.new_round(deck, self.grab_timeout, self.call_window)
+        hands = self.match.round.hands
+        self.slots = [list(hand) for hand in hands]
+        self.drawn = [None] * self.players
+        return events
+
+    def _replace(self, seat: int) -> None:
+        """Lay ``seat``'s hand out again after a draw or a discard."""
+        self.slots[seat], fresh = place(self.slots[seat], self.match.round.hands[seat])
+        self.drawn[seat] = fresh
 
     def start(self, now: float) -> list[dict[str, Any]]:
         return self._deal()
@@ -105,7 +146,10 @@ class FoolsGoldDriver(Driver):
         rules_action = self.codec.to_rules(action, seat)
         if self.next_round_at is not None:
             raise IllegalAction("the round is settled: the next one is being dealt")
-        return self._settle_check(self.match.apply(rules_action, now), now)
+        events = self.match.apply(rules_action, now)
+        if isinstance(rules_action, foolsgold.Draw | foolsgold.Discard):
+            self._replace(seat)
+        return self._settle_check(events, now)
 
     def _settle_check(self, events: list[dict[str, Any]], now: float) -> list[dict[str, Any]]:
         round_ = self.match.round
@@ -136,6 +180,23 @@ class FoolsGoldDriver(Driver):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.match.view(seat)
+
+    def wire_view(self, seat: int | None) -> dict[str, Any]:
+        """The rules' view plus, for a seat, its hand's layout: ``slots`` (for each slot
+        from the left, the index in ``hand`` of the card there, or None for an empty
+        slot) and ``drawn`` (the slot of the card just drawn, or None). Indices, never
+        cards: the seat's own hand says which cards they are. Both are None for a
+        spectator (no hand)."""
+        view = self.match.view(seat)
+        slots, drawn = None, None
+        if seat is not None:
+            slots = []
+            if self.match.round is not None:
+                at = {card: i for i, card in enumerate(self.match.round.hands[seat])}
+                slots = [None if card is None else at[card] for card in self.slots[seat]]
+                drawn = self.drawn[seat]
+        view["slots"], view["drawn"] = slots, drawn
+        return view
 
     @property
     def over(self) -> bool:

@@ -14,12 +14,18 @@ from pathlib import Path
 
 def add_commands(subparsers) -> None:
     games = subparsers.add_parser(
-        "games", help="list the games kept, with the ids replay and export take",
-        description="The finished and abandoned games kept in the saves database, newest "
-        "first: `motherlode replay ID` steps through one, `motherlode export ID` writes it "
-        "to a file.")  # fmt: skip
+        "games", help="list the games kept, with their status and the ids replay and export "
+        "take",
+        description="Every game kept in the saves database, newest first, with its status: "
+        "playing (unfinished: a host stopped or crashed in it), lobby (a table outside a "
+        "game), finished or abandoned. `motherlode replay ID` steps through one, "
+        "`motherlode export ID` writes it to a file, `motherlode host --resume` plays "
+        "unfinished LAN tables on.")  # fmt: skip
     games.add_argument("--limit", type=int, default=20, metavar="N",
                        help="at most N games (default 20)")
+    games.add_argument("--status", type=_statuses, default=None, metavar="S[,S...]",
+                       help="only games of these statuses: " + ", ".join(_STATUSES)
+                       + " (comma-separated; default: all)")
     export = subparsers.add_parser(
         "export", help="write a saved game to one JSON file, for sharing",
         description="Write a saved game (finished, abandoned or unfinished) as one "
@@ -35,6 +41,22 @@ def add_commands(subparsers) -> None:
         "calls right.")
     stats.add_argument("name", nargs="?", metavar="NAME", help="one player (any case)")
     stats.add_argument("--bots", action="store_true", help="count the bots too")
+
+
+#: net.saves.store.KEPT_STATUSES, written here so the parser stays light (a test checks)
+_STATUSES = ("playing", "lobby", "finished", "abandoned")
+
+
+def _statuses(text: str) -> tuple[str, ...]:
+    """``--status playing,lobby``: the statuses named, or an argparse error naming the
+    ones that are not statuses (exit 2, the usage and one line, never a traceback)."""
+    named = tuple(dict.fromkeys(s.strip().lower() for s in text.split(",") if s.strip()))
+    wrong = [s for s in named if s not in _STATUSES]
+    if wrong or not named:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(map(repr, wrong)) or 'nothing'} is not a status: choose from "
+            + ", ".join(_STATUSES) + " (several with commas, e.g. playing,lobby)")
+    return named
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,16 +83,23 @@ def _games(args: argparse.Namespace) -> int:
     if args.limit < 1:
         print("motherlode games: --limit must be 1 or more", file=sys.stderr)
         return 2
-    kept = Store.default("tables").kept(args.limit)
+    statuses = args.status or _STATUSES
+    kept = Store.default("tables").kept(args.limit, statuses)
     if not kept:
-        print("No games kept yet: every finished or abandoned game is kept here.")
+        if args.status:
+            print(f"No {' or '.join(statuses)} games kept.")
+        else:
+            print("No games kept yet: every game, finished or not, is kept here.")
         return 0
     for game in kept:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.when))
         players = ", ".join(clean_text(name) for name in game.players)
         result = clean_text(game.result())
-        print(f"{game.id}\n    {when}  {title(game.game)}: {players}; {result}")
+        print(f"{game.id}\n    {when}  {game.status:<9}  {title(game.game)}: {players}; "
+              f"{result}")
     print("`motherlode replay ID` steps through one (the start of an id is enough).")
+    if any(game.status in ("playing", "lobby") for game in kept):
+        print("Unfinished: `motherlode host --resume` (LAN), the menu's Resume `u` (hot-seat).")
     return 0
 
 

@@ -167,8 +167,8 @@ def steps(doc: Document, where: str) -> list[tuple[Step, list[dict[str, Any]]]]:
     seats = len(doc.game.players) if doc.game is not None else 0
 
     def keep(driver: Driver, step: Step) -> None:
-        views = [as_json(driver.view(i)) for i in range(seats)]
-        out.append((step, [*views, as_json(driver.view(None))]))
+        views = [as_json(driver.wire_view(i)) for i in range(seats)]  # as they were sent
+        out.append((step, [*views, as_json(driver.wire_view(None))]))
 
     replay(doc, where, keep)
     return out

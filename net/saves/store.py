@@ -82,9 +82,15 @@ class _Lobby:
     saved: bool = False  # its row exists
 
 
+#: the statuses of a kept game, as ``motherlode games --status`` names them: a game in
+#: play (or stopped half-way by a host that stopped), a table outside a game, a game
+#: played to its end, a game left half-way
+KEPT_STATUSES = ("playing", "lobby", "finished", "abandoned")
+
+
 @dataclass(frozen=True)
 class Kept:
-    """A finished or abandoned game, as lists of games show it."""
+    """A kept game (or a table outside a game), as lists of games show it."""
 
     id: str
     game: str
@@ -95,8 +101,13 @@ class Kept:
     winners: list[str] = field(default_factory=list)
 
     def result(self) -> str:
+        moves = f"{self.moves} move{'' if self.moves == 1 else 's'}"
+        if self.status == "playing":
+            return f"unfinished after {moves}"
+        if self.status == "lobby":
+            return "a table outside a game"
         if self.status != "finished":
-            return f"left after {self.moves} move{'' if self.moves == 1 else 's'}"
+            return f"left after {moves}"
         return "won by " + " and ".join(self.winners) if self.winners else "finished"
 
 
@@ -459,13 +470,22 @@ class Store:
             (pattern,)).fetchall())  # fmt: skip
         return [row[0] for row in rows]
 
-    def kept(self, limit: int = 300) -> list[Kept]:
-        """Finished and abandoned games of every kind, newest first."""
+    def kept(self, limit: int = 300,
+             statuses: Iterable[str] = ("finished", "abandoned")) -> list[Kept]:
+        """The saves of every kind whose status is one of ``statuses`` (of
+        :data:`KEPT_STATUSES`; by default the finished and abandoned games, which the
+        Replays list shows), newest first."""
+        wanted = list(dict.fromkeys(statuses))
+        wrong = [s for s in wanted if s not in KEPT_STATUSES]
+        if wrong or not wanted:
+            raise ValueError(f"a kept game's status is one of {', '.join(KEPT_STATUSES)}, "
+                             f"not {', '.join(map(repr, wrong)) or 'none'}")
+        marks = ", ".join("?" * len(wanted))
         rows = self._read(lambda conn: conn.execute(
             "SELECT s.id, s.game, s.status, s.players, s.moves, s.saved_wall, "
             "(SELECT json_group_array(t.name) FROM seat_stats t WHERE t.save = s.id AND t.won) "
-            "FROM saves s WHERE s.status IN ('finished', 'abandoned') "
-            "ORDER BY s.saved_wall DESC LIMIT ?", (limit,)).fetchall())  # fmt: skip
+            f"FROM saves s WHERE s.status IN ({marks}) "
+            "ORDER BY s.saved_wall DESC, s.id LIMIT ?", (*wanted, limit)).fetchall())  # fmt: skip
         out = []
         for ident, game, status, names, moves, when, winners in rows:
             try:

@@ -276,11 +276,12 @@ class TableCore:
         assert self.driver is not None
         at = self.clock(now)
         if member.spectator:
-            view = to_view(self.driver.view(None))
+            view = to_view(self.driver.wire_view(None))
             member.deliver(p.State(seat=None, view=view, events=events, at=at))
             return
         for i in self.seats_of(member):
-            member.deliver(p.State(seat=i, view=to_view(self.driver.view(i)), events=events, at=at))
+            view = to_view(self.driver.wire_view(i))
+            member.deliver(p.State(seat=i, view=view, events=events, at=at))
 
     def _broadcast(self, rules_events: list[dict[str, Any]], now: float) -> None:
         """Each seat its own view, spectators the public one, all with the events."""
@@ -295,10 +296,12 @@ class TableCore:
         for i, seat in enumerate(self.seats):
             member = seat.member
             if member is not None and member in present and not member.spectator:
-                member.deliver(p.State(seat=i, view=to_view(driver.view(i)), events=events, at=at))
+                view = to_view(driver.wire_view(i))
+                member.deliver(p.State(seat=i, view=view, events=events, at=at))
         if spectators:
             # one object for every spectator, delivered in a row: the shell encodes it once
-            public = p.State(seat=None, view=to_view(self.driver.view(None)), events=events, at=at)
+            view = to_view(self.driver.wire_view(None))
+            public = p.State(seat=None, view=view, events=events, at=at)
             for member in spectators:
                 member.deliver(public)
 

@@ -528,7 +528,7 @@ async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
     hands = [v["hand"] for v in views[:-1]]
     assert all(isinstance(h, list) for h in hands)
     # what replays is what the table showed: the last step's public view
-    assert views[-1] == json.loads(json.dumps(table.driver.view(None)))
+    assert views[-1] == json.loads(json.dumps(table.driver.wire_view(None)))
 
 
 async def test_a_long_match_keeps_memory_and_the_save_flat(store_dir):

@@ -2,6 +2,7 @@
 the `nc` transcript replays against a real host line for line."""
 
 import asyncio
+import functools
 import hashlib
 import json
 import random
@@ -119,12 +120,30 @@ def documented_events(game: str) -> dict[str, dict[str, str]]:
     return events
 
 
+@functools.cache
+def _alternatives(kind: str) -> tuple[str, ...]:
+    """``kind`` split at its top-level ``or``s (not inside parentheses), each without
+    the parentheses around it: ``array of (int or null) or null`` is two."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(kind):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and kind.startswith(" or ", i):
+            out.append(kind[start:i])
+            start = i + len(" or ")
+    out.append(kind[start:])
+    parts = [one.strip() for one in out]
+    return tuple(one[1:-1] if one.startswith("(") and one.endswith(")") else one
+                 for one in parts)  # fmt: skip
+
+
 def conforms(value, kind: str) -> bool:
     """Whether a JSON value has the documented type (``int or null``, ``array of
-    face``, ``array of [int, number]``, ``card`` ...)."""
-    for one in kind.split(" or "):
-        one = one.strip()
-        if one.startswith("array of "):
+    face``, ``array of [int, number]``, ``card``, ``array of (int or null)`` ...)."""
+    for one in _alternatives(kind):
+        if one != kind and " or " in one:  # it was in parentheses
+            if conforms(value, one):
+                return True
+        elif one.startswith("array of "):
             inner = one[len("array of ") :]
             if isinstance(value, list) and all(conforms(v, inner) for v in value):
                 return True

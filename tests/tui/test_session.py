@@ -175,7 +175,7 @@ async def test_a_late_spectator_sees_the_table_at_once(tmp_path, game, screen_ty
             await until(pilot, lambda: isinstance(app.screen, screen_type), f"{game} table")
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "the public view")
-            assert to_plain(screen.view) == table.driver.view(None)
+            assert to_plain(screen.view) == table.driver.wire_view(None)  # as sent
             name = table.seats[0].name
             await until(pilot, lambda: name in screen_text(app), "the players' names")
             assert "You are watching" in screen_text(app)

@@ -4,10 +4,11 @@ moments that matter kept in the log, a visible race, dialogs over the table."""
 from __future__ import annotations
 
 from net.views import Card
+from tui import glyphs
 from tui.screens.common import ChatScreen
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
-from tui.widgets.cards import HandView, assign_looks, place, progress
+from tui.widgets.cards import HandView, progress
 
 from .helpers import events, foolsgold_view, nuggets_view, replace, screen_text
 from .test_shell import make_app
@@ -20,27 +21,21 @@ def card(name, variant, kind="animal"):
 OWL_A, OWL_C, KATE, GILA, MULE, OWL_D = foolsgold_view().hand
 
 
-def test_a_passed_card_leaves_its_slot_empty_and_the_next_card_fills_it():
-    slots, fresh = place([], [OWL_A, OWL_C, KATE, GILA, MULE])
-    assert slots == [OWL_A, OWL_C, KATE, GILA, MULE]
-    slots, fresh = place(slots, [OWL_A, KATE, GILA, MULE])  # Owl c passed
-    assert slots == [OWL_A, None, KATE, GILA, MULE] and fresh is None
-    slots, fresh = place(slots, [OWL_A, KATE, GILA, MULE, OWL_D])  # a new card
-    assert slots == [OWL_A, OWL_D, KATE, GILA, MULE] and fresh == 1
-    slots, fresh = place(slots, [OWL_A, KATE, GILA, MULE, OWL_D, card("Elk", "b")])
-    assert slots[5] == card("Elk", "b") and fresh == 5
-    # the last card passed: the slot goes, nothing before it moves
-    slots, _ = place(slots, [OWL_A, KATE, GILA, MULE, OWL_D])
-    assert slots == [OWL_A, OWL_D, KATE, GILA, MULE]
+def test_a_look_follows_from_the_name_alone_and_the_deck_s_names_never_share_one():
+    from foolsgold.cards import ANIMAL_NAMES, PROSPECTOR_NAMES
 
-
-def test_one_name_one_look_and_names_in_a_hand_never_share_one():
-    looks = assign_looks({}, ["Owl", "Mule", "Elk", "Fox", "Wolf", "Hawk"])
-    assert len(set(looks.values())) == 6
-    # a name keeps its look while it stays; a newcomer never takes a look in use
-    again = assign_looks(looks, ["Owl", "Mule", "Elk", "Fox", "Wolf", "Raven"])
-    assert all(again[n] == looks[n] for n in ("Owl", "Mule", "Elk", "Fox", "Wolf"))
-    assert again["Raven"] not in {looks[n] for n in ("Owl", "Mule", "Elk", "Fox", "Wolf")}
+    names = [*ANIMAL_NAMES, *PROSPECTOR_NAMES]
+    looks = [glyphs.name_look(n) for n in names]
+    assert len(set(looks)) == len(names)  # any hand of the standard deck: names apart
+    for ascii_mode in (False, True):  # apart without colour too: the art differs
+        art = {tuple(glyphs.card_lines(card(n, "a"), ascii_mode=ascii_mode)[3:5])
+               for n in names}  # fmt: skip
+        assert len(art) == len(names)
+    # the same in every hand and whatever came before: nothing but the name decides
+    assert glyphs.name_look("Owl") == looks[0] and glyphs.name_look("Mule") == looks[1]
+    assert 0 <= glyphs.name_look("Unknown Critter") < glyphs.LOOKS
+    same_colour = [k for k in range(glyphs.LOOKS) if glyphs.look_colour(k) == 0]
+    assert len({k % 8 for k in same_colour}) == len(same_colour)  # a colour: other rows
 
 
 def test_progress_toward_a_set_closest_first():
@@ -69,12 +64,13 @@ async def _table(app, pilot, view, names=("Ann", "Bob", "Cy", "Dee")):
 async def test_the_hand_shows_progress_marks_the_new_card_and_keeps_its_keys(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        view = foolsgold_view(hand=[OWL_A, KATE, GILA, MULE, OWL_C])
+        view = foolsgold_view(hand=[OWL_A, KATE, GILA, MULE, OWL_C], slots=[0, 1, 2, 3, 4])
         screen = await _table(app, pilot, view)
         text = screen_text(app)
         assert text.count("2/3 set") == 2 and "1/5 set" in text and "new" not in text
-        # Owl a is passed: the other cards keep their keys
-        screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C]), [])
+        # Owl a is passed: the other cards keep their keys (the host's slots)
+        screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C],
+                                         slots=[None, 0, 1, 2, 3]), [])
         await pilot.pause()
         hand = screen.query_one(HandView)
         assert hand.card_at(0) is None and hand.card_at(4) == OWL_C
@@ -82,7 +78,8 @@ async def test_the_hand_shows_progress_marks_the_new_card_and_keeps_its_keys(tmp
         await pilot.press("1")  # the empty slot: nothing is sent, the hint says so
         await pilot.pause()
         assert "You have no card 1." in screen_text(app)
-        screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C, OWL_D]), [])
+        screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C, OWL_D],
+                                         slots=[4, 0, 1, 2, 3], drawn=0), [])
         await pilot.pause()
         assert hand.card_at(0) == OWL_D and hand.fresh == 0
         assert "1─new" in screen_text(app) or "1━new" in screen_text(app)

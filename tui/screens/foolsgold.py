@@ -134,7 +134,7 @@ class FoolsGoldScreen(TableScreen):
         self.query_one(Piles).view = view
         self.query_one(Reveal).view = view
         hand = self.query_one(HandView)
-        hand.hand = None if view.hand is None else tuple(view.hand)
+        hand.show(view.hand, view.slots, view.drawn)
         hand.frozen = view.frozen
         self._update_banner(view)
         self._refresh_keys()

@@ -16,50 +16,18 @@ from tui.widgets.board import FitsContent
 HAND_MAX = 6
 
 
-# One colour per look (tui.glyphs): a name keeps its look, and so its colour, while it
-# is in the hand.
+# One colour per look (tui.glyphs.look_colour): a card's look follows from its name.
 LOOK_COLOURS = ("#d8b35a", "#7fb3d5", "#c39bd3", "#82c99a", "#e59866", "#f1948a",
                 "#76d7c4", "#f7dc6f")
 
 
-def card_key(card: Card) -> tuple[str, str]:
-    return card.name, card.variant
-
-
-def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None], int | None]:
-    """Cards into stable slots: a card keeps its slot while it stays in the hand, and a new
-    one takes the first free slot. Returns the slots and the new card's slot (or None)."""
-    left = list(hand)
-    placed: list[Card | None] = []
-    for card in slots:
-        match = next((i for i, c in enumerate(left)
-                      if card is not None and card_key(c) == card_key(card)), None)
-        placed.append(left.pop(match) if match is not None else None)
-    while placed and placed[-1] is None:
-        placed.pop()
-    fresh = None
-    for card in left:
-        free = placed.index(None) if None in placed else len(placed)
-        if free == len(placed):
-            placed.append(card)
-        else:
-            placed[free] = card
-        fresh = free
-    return placed, fresh
-
-
-def assign_looks(looks: dict[str, int], names: list[str]) -> dict[str, int]:
-    """A look per name in the hand: a name keeps the look it has; a new name gets its own
-    default look if no other name in the hand has it, else the first free one."""
-    kept = {name: looks[name] for name in names if name in looks}
-    for name in names:
-        if name in kept:
-            continue
-        used = set(kept.values())
-        wanted = glyphs.name_look(name)
-        kept[name] = wanted if wanted not in used else next(
-            (i for i in range(glyphs.LOOKS) if i not in used), wanted)
-    return kept
+def layout(hand: list[Card], slots: list[int | None] | None) -> list[Card | None]:
+    """The cards of ``hand`` in their slots, as the host lays them out (``slots``: the
+    index in ``hand`` of each slot's card, None for an empty slot); in ``hand``'s order
+    when the view has no slots (an older host)."""
+    if slots is None:
+        return list(hand)
+    return [None if i is None else hand[i] for i in slots]
 
 
 def progress(hand: list[Card]) -> list[tuple[str, int, int]]:
@@ -77,9 +45,12 @@ class HandView(Widget):
     """Your hand as cards with their pass keys 1-6 (face-down for a spectator).
 
     Cards keep their slots: passing one leaves its slot empty until the next card comes,
-    so no other card moves under your fingers. The card just drawn is marked. Cards of
-    one name share a look (art and colour), and each shows how far the hand is toward
-    a set of its name."""
+    so no other card moves under your fingers. The card just drawn is marked. Both come
+    from the host (the view's ``slots`` and ``drawn``, kept from the game's history), so
+    an app that starts afresh, or a host restored after a crash, shows the hand as it
+    was. Cards of one name share a look (art and colour), which follows from the name
+    alone (``glyphs.name_look``), and each shows how far the hand is toward a set of
+    its name."""
 
     COMPONENT_CLASSES = {"hand--frozen", "hand--empty", "hand--fresh"}
 
@@ -91,19 +62,17 @@ class HandView(Widget):
         super().__init__(**kwargs)
         self.slots: list[Card | None] = []
         self.fresh: int | None = None
-        self.looks: dict[str, int] = {}
 
-    def watch_hand(self, old: tuple[Card, ...] | None, hand: tuple[Card, ...] | None) -> None:
+    def show(self, hand: list[Card] | None, slots: list[int | None] | None = None,
+             drawn: int | None = None) -> None:
+        """A seat's hand (None: watching) laid out in the host's slots."""
         if hand is None:
-            self.slots, self.fresh, self.looks = [], None, {}
-            return
-        before = [card_key(c) for c in self.slots if c is not None]
-        self.slots, fresh = place(self.slots, list(hand))
-        if not before:
-            self.fresh = None  # a new deal: nothing is "just drawn"
-        elif fresh is not None or len(before) != len(hand):
-            self.fresh = fresh  # a card came or went: the mark follows the newest
-        self.looks = assign_looks(self.looks, [c.name for c in hand])
+            self.slots, self.fresh = [], None
+        else:
+            self.slots = layout(hand, slots)
+            self.fresh = drawn if slots is not None else None
+        self.hand = None if hand is None else tuple(hand)
+        self.refresh()
 
     def card_at(self, index: int) -> Card | None:
         """The card under key ``index + 1``, or None for an empty slot."""
@@ -123,7 +92,7 @@ class HandView(Widget):
                                                          key=str(i + 1)), None))
                 continue
             name = card.name
-            look = self.looks.get(name, glyphs.name_look(name))
+            look = glyphs.name_look(name)
             lines = glyphs.card_lines(card, ascii_mode=self.ascii_mode, key=str(i + 1),
                                       look=look, have=held.get(name),
                                       selected=i == self.fresh,
@@ -136,7 +105,7 @@ class HandView(Widget):
                 if look is None:
                     style = self.get_component_rich_style("hand--empty")
                 else:
-                    style = Style.parse(LOOK_COLOURS[look % len(LOOK_COLOURS)])
+                    style = Style.parse(LOOK_COLOURS[glyphs.look_colour(look)])
                     if i == self.fresh:
                         style += fresh
                 out.append(picture[row], frozen + style if frozen else style)
