@@ -322,7 +322,7 @@ async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path)
             await pilot.press("s")
             await until(pilot, lambda: "Waiting for Bob" in screen_text(app), "not ready")
             await guest.send(p.Ready())
-            await until(pilot, lambda: "Everyone is ready" in screen_text(app), "all ready")
+            await until(pilot, lambda: "Everyone else is ready" in screen_text(app), "all ready")
             await pilot.press("s")
             await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game")
             got = []
