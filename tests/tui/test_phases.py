@@ -7,6 +7,7 @@ real app on a real host shows the same in its footer and status line, phase by p
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from foolsgold import Call, Discard, Draw, Grab, Round, Tick, standard_deck
@@ -289,7 +290,13 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
                     break
                 before = screen.view
                 phase = before.phase
-                await pilot.press("space" if phase == "keep" else "enter")
+                if phase == "take":  # all seven set aside: only t works
+                    assert labels(await footer_text(pilot)) == {"Take"} | ALWAYS
+                    assert "All seven dice set aside: t takes" in screen_text(app)
+                    await pilot.press("enter")  # not accepted: nothing changes
+                    await pilot.pause()
+                    assert screen.view is before
+                await pilot.press({"keep": "space", "take": "t"}.get(phase, "enter"))
                 if phase == "keep":
                     await pilot.press("enter")
                 await until(pilot, lambda before=before: screen.view is not before, "a move")
@@ -422,11 +429,12 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
     """3 of 8 seats taken and playing: not "The table is full"."""
     host = Host()
     await host.start(bind="127.0.0.1", port=0)
-    host.create_table("Den", "nuggets", seats=8, bots=2, bot_pace=0.0, seed="started")
+    host.create_table("Den", "foolsgold", seats=8, bots=2, bot_pace=0.0, seed="started")
     owner = await Client.connect("127.0.0.1", host.port, "Bob")
     try:
         await owner.send(p.Start())
-        await owner.expect(p.Started)
+        while not isinstance(await asyncio.wait_for(owner.recv(), 10), p.Started):
+            pass
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
@@ -434,11 +442,10 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
             assert "The game has started" in text and "The table is full" not in text
             assert "w: watch the game" in text
             await pilot.press("w")
-            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "watching")
+            await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "watching")
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "a view")
-            assert labels(await footer_text(pilot)) == ALWAYS
-            assert "You are watching:" in screen_text(app)
+            assert labels(await footer_text(pilot)) == {"Leave", "Keys"}
     finally:
         await owner.close()
         await host.close()
