@@ -63,6 +63,7 @@ def _game_commands() -> Any:
 
 
 SMALL_SETTLE = 0.5  # seconds a too-small terminal lasts before a served player is told
+TOO_SMALL = "Make the window bigger"
 
 STEPPED_AWAY = (
     "Your seat is kept, and a bot plays it until you are back. To come back, join the "
@@ -225,6 +226,9 @@ class MotherlodeApp(App[int]):
             self._small_timer = None
         if not small:
             self._small_said = False
+            # the size is back: a warning still on screen is no longer true
+            for notice in [n for n in self._notifications if n.message.startswith(TOO_SMALL)]:
+                self._unnotify(notice)
         elif not self._small_said:
             self._small_timer = self.set_timer(SMALL_SETTLE, self._say_too_small)
 
@@ -236,7 +240,7 @@ class MotherlodeApp(App[int]):
         if width >= MIN_SIZE[0] and height >= MIN_SIZE[1]:
             return
         self._small_said = True
-        self.notify(f"Make the window bigger: the tables need {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+        self.notify(f"{TOO_SMALL}: the tables need {MIN_SIZE[0]}x{MIN_SIZE[1]} "
                     f"(this one is {width}x{height}).", severity="warning", timeout=6)
 
     def _apply_theme(self) -> None:
