@@ -184,3 +184,23 @@ async def test_served_mode_takes_the_name_from_the_door(tmp_path):
     finally:
         await directory.close()
         await lan.close()
+
+
+def test_wide_names_keep_the_stats_in_columns():
+    from net.saves import Store
+    from net.saves.cli import table_lines
+    from net.saves.stats import INSERT, Tally
+
+    store = Store.default("tables")
+    names = ["Ann", *WIDE]
+    tally = Tally(len(names))
+    for what in ("turns", "gained", "busts", "steals"):
+        tally.counts[what] = [3, 4, 5]
+    store._commit(lambda conn: conn.executemany(
+        INSERT, tally.rows("game-1", "nuggets", [(n, "human") for n in names], [0], 0.0)))
+    rows = store.stats()
+    store.close()
+    lines = [line for line in table_lines(rows) if any(n in line for n in names)]
+    assert len(lines) == 3
+    # every row's figures end at the same cell
+    assert len({cell_len(line) for line in lines}) == 1, lines
