@@ -236,12 +236,13 @@ def _race(view: FoolsGoldView, seat: int | None, name: Callable[[int | None], st
     if "call" in keys:
         parts.append(CALL)
     said = f"{name(view.caller)} called Fool's Gold! " if view.caller is not None else ""
+    gone = "No nuggets left" if view.nuggets_left == 0 else "The race is over"
     if parts:
-        status = said + ", ".join(parts) + "." + (window if "call" in keys else "")
-        return Now("race", frozenset(keys), status)
+        lead = said if racing else f"{gone}: "
+        status = lead + ", ".join(parts) + (window if "call" in keys else "") + "."
+        return Now("race" if racing else "race-over", frozenset(keys), status)
     if racing:
         return Now("race", frozenset(), said + "Waiting for the race to end.")
-    gone = "No nuggets left" if view.nuggets_left == 0 else "The race is over"
     if calling:
         who = "the others" if seat == first else "the players"
         return Now("race-over", frozenset(),

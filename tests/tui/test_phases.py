@@ -146,7 +146,7 @@ def test_fools_gold_race_call_window_and_settling():
     rnd.apply(Grab(1), 10.0)  # Bob grabs first: hands freeze
     ann = foolsgold_now(_fg(rnd, 0), 0, names, left=5.0)
     assert ann.keys == {"grab", "call"}
-    assert ann.status == "g grabs a nugget, f calls \"Fool's Gold!\". (call window: 5.0 s)"
+    assert ann.status == "g grabs a nugget, f calls \"Fool's Gold!\" (call window: 5.0 s)."
     bob = foolsgold_now(_fg(rnd, 1), 1, names)
     assert bob.keys == set() and bob.status == "Waiting for the race to end."
     rnd.apply(Grab(0), 11.0)  # Ann has one now: she may still call
@@ -162,7 +162,9 @@ def test_fools_gold_race_call_window_and_settling():
                           "window closes (call window: 3.0 s).")
     assert "Waiting for the race to end" not in bob.status
     assert foolsgold_now(_fg(rnd, 0), 0, names).keys == {"call"}
-    assert foolsgold_now(_fg(rnd, 3), 3, names).keys == {"call"}  # Dee, without one
+    dee = foolsgold_now(_fg(rnd, 3), 3, names, left=3.0)  # Dee, without a nugget
+    assert dee.keys == {"call"}
+    assert dee.status == "No nuggets left: f calls \"Fool's Gold!\" (call window: 3.0 s)."
     # the window closes: the round settles
     rnd.apply(Tick(), 15.0)
     assert rnd.settled
