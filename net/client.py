@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +125,20 @@ _HELLO_ERRORS = {
 def _format_address(host: str, port: int) -> str:
     """``host:port`` as a person types it (an IPv6 host in brackets)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _unreachable(host: str, port: int, exc: BaseException, timeout: float) -> str:
+    """Why a connection could not open, in words (never an ``[Errno 111]``)."""
+    where = _format_address(host, port)
+    if isinstance(exc, ConnectionRefusedError):
+        return f"Nothing answers at {where}: is the host running, and is the port right?"
+    if isinstance(exc, TimeoutError):
+        return (f"No answer from {where} within {timeout:g} s: is the address right, and "
+                "the host on this network (a firewall may block the port)?")
+    if isinstance(exc, socket.gaierror):
+        return f"No machine called {host!r} is known here: check the address."
+    reason = getattr(exc, "strerror", None) or type(exc).__name__
+    return f"Cannot reach {where}: {reason[:1].lower()}{reason[1:]}."
 
 
 def _what_it_said(first: bytes) -> str:
@@ -226,7 +241,7 @@ class Client:
                     asyncio.open_connection(host, port, limit=1 << 16), timeout
                 )
             except (TimeoutError, OSError) as exc:
-                raise Unreachable(f"Cannot reach {host}:{port}: {exc}") from None
+                raise Unreachable(_unreachable(host, port, exc, timeout)) from None
 
         hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate, token=token)
         client = cls(

@@ -33,6 +33,7 @@ import contextlib
 import fcntl
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import os
@@ -467,21 +468,24 @@ class Door:
         if self.closing:
             self._refuse(process, b"The server is shutting down.\r\n")
             return
-        if process.get_terminal_type() is None:
-            self._refuse(process, NO_PTY)
-            return
         conn = process.channel.get_connection()
+        if process.get_terminal_type() is None:
+            host, port = self._address(conn)
+            name = player_name(conn.get_extra_info("username") or "")
+            self._refuse(process, NO_PTY.replace(b"PORT", str(port).encode()).replace(
+                b"NAME@HOST", f"{name}@{host}".encode("utf-8", "replace")))
+            return
         gate = conn.get_owner()
         name = player_name(conn.get_extra_info("username") or "")
         fingerprint = gate.fingerprint if isinstance(gate, _Gate) else None
         if fingerprint is not None:
             if not self.pins.admit(name, fingerprint):
-                self._refuse(process, self._taken(name))
+                self._refuse(process, self._taken(name, conn))
                 return
             key: tuple[str, str] | None = (slug(name), fingerprint)
         else:
             if self.pins.get(name) is not None:
-                self._refuse(process, self._taken(name))
+                self._refuse(process, self._taken(name, conn))
                 return
             key = None
         size = self._size(process)
@@ -516,9 +520,20 @@ class Door:
         self.children.discard(oldest)
         await oldest.stop(grace=3.0)
 
-    def _taken(self, name: str) -> bytes:
+    def _taken(self, name: str, conn: asyncssh.SSHServerConnection) -> bytes:
+        """Why the name is refused, and the command line that gets in: this door's port
+        and the address the client reached it at, with a name nobody has pinned."""
+        host, port = self._address(conn)
+        base = re.sub(r"[^a-z0-9_-]+", "", name.casefold())[:16] or "player"
+        other = next(f"{base}{n}" for n in itertools.count(2)
+                     if self.pins.get(f"{base}{n}") is None)
         return (f"The name {name!r} belongs to another key on this server. Connect with "
-                "another name: ssh -p PORT OTHERNAME@HOST\r\n").encode()
+                f"another name, e.g.: ssh -p {port} {other}@{host}\r\n").encode()
+
+    def _address(self, conn: asyncssh.SSHServerConnection) -> tuple[str, int]:
+        """The address and port the client reached this door at."""
+        where = conn.get_extra_info("sockname")
+        return (str(where[0]), int(where[1])) if where else ("HOST", self.port)
 
     @staticmethod
     def _refuse(process: asyncssh.SSHServerProcess, text: bytes) -> None:

@@ -62,6 +62,9 @@ def _game_commands() -> Any:
     return GameCommands
 
 
+SMALL_SETTLE = 0.5  # seconds a too-small terminal lasts before a served player is told
+TOO_SMALL = "Make the window bigger"
+
 STEPPED_AWAY = (
     "Your seat is kept, and a bot plays it until you are back. To come back, join the "
     "same table again (the same address and name): you get your seat, hand and dice back."
@@ -136,6 +139,7 @@ class MotherlodeApp(App[int]):
         self.served_table: str | None = None
         self.detached = False  # served: the door says nobody is at this terminal
         self._small_said = False
+        self._small_timer: Any = None
 
     # -- start -----------------------------------------------------------------------
 
@@ -165,8 +169,37 @@ class MotherlodeApp(App[int]):
             self._open_served(*args)
             return
         self.push_screen(MenuScreen())
-        if kind != "menu":
+        if kind in self.ASKS_NAME and not self.settings.named:
+            self._ask_first_name(kind, args)
+        elif kind != "menu":
             self.menu_choice(kind, *args)
+
+    # the first run asks for a name where the player's own name plays (not hot-seat,
+    # which names its seats, nor a replay); served mode gets it from the door
+    ASKS_NAME = ("menu", "solo", "join")
+
+    def _ask_first_name(self, kind: str, args: Any) -> None:
+        """No name chosen yet (no settings file with one): ask once, offering the login
+        name, and keep the answer in the settings."""
+        from tui.screens.served import FirstNameScreen
+        from tui.settings import clean_name
+
+        def answered(name: str | None) -> None:
+            cleaned = self.settings.name if name is None else clean_name(name)
+            if not cleaned:
+                self.push_screen(FirstNameScreen("Your name needs a visible character.",
+                                                 default=self.settings.name), answered)
+                return
+            self.settings.name = cleaned
+            self.settings.named = True
+            try:
+                self.save_settings()
+            except OSError as error:  # a read-only config directory: play on, say so
+                self.notify(f"The name could not be saved ({error}).", severity="warning")
+            if kind != "menu":
+                self.menu_choice(kind, *args)
+
+        self.push_screen(FirstNameScreen(default=self.settings.name), answered)
 
     def toggle_ascii(self) -> None:
         self.settings.ascii = not self.ascii_mode
@@ -189,12 +222,32 @@ class MotherlodeApp(App[int]):
         self.set_class(small, "-too-small")
         for notice in self.screen.query(TooSmall):
             notice.refresh()
-        if self.served is not None and small and not self._small_said:
-            # a served player cannot see the server's terminal: say it wherever they are
-            self.notify(f"Make the window bigger: the tables need {MIN_SIZE[0]}x{MIN_SIZE[1]} "
-                        f"(this one is {event.size.width}x{event.size.height}).",
-                        severity="warning", timeout=6)
-        self._small_said = small
+        if self.served is None:
+            return
+        # a served player cannot see the server's terminal: say it wherever they are, once
+        # the small size has lasted (the SSH door's repaint of a re-attached terminal
+        # shrinks it by a row for a moment, and that is no reason to ask for a bigger one)
+        if self._small_timer is not None:
+            self._small_timer.stop()
+            self._small_timer = None
+        if not small:
+            self._small_said = False
+            # the size is back: a warning still on screen is no longer true
+            for notice in [n for n in self._notifications if n.message.startswith(TOO_SMALL)]:
+                self._unnotify(notice)
+        elif not self._small_said:
+            self._small_timer = self.set_timer(SMALL_SETTLE, self._say_too_small)
+
+    def _say_too_small(self) -> None:
+        from tui.widgets.board import MIN_SIZE
+
+        self._small_timer = None
+        width, height = self.size
+        if width >= MIN_SIZE[0] and height >= MIN_SIZE[1]:
+            return
+        self._small_said = True
+        self.notify(f"{TOO_SMALL}: the tables need {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+                    f"(this one is {width}x{height}).", severity="warning", timeout=6)
 
     def _apply_theme(self) -> None:
         if self.settings.theme in self.available_themes:
@@ -580,6 +633,7 @@ class MotherlodeApp(App[int]):
             self.table.show_status(message.text)
         if self.lobby is not None:
             self.lobby.show_status(message.text)
+        self.screen.refresh_bindings()  # a drop or a return changes which keys work
 
     @on(Refused)
     def _refused(self, message: Refused) -> None:

@@ -147,6 +147,7 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if not name:
             parser.error("--name needs a visible character")
         settings.name = name
+        settings.named = True  # for this run: the first-run question is not asked
     ascii_mode = bool(getattr(args, "ascii", False)) or settings.ascii or glyphs.ascii_default()
 
     from tui.app import MotherlodeApp

@@ -59,8 +59,8 @@ def failure_text(error: NetError) -> tuple[str, str]:
     """(title, body) for a connection that failed."""
     if isinstance(error, Unreachable):
         return "Cannot reach the host", (
-            f"{error.message}\n\nCheck the address, that the host is running, and that both "
-            "machines are on the same network (a firewall may block the port)."
+            f"{error.message}\n\nUse the address and port the host shows, from a machine on "
+            "the same network (a firewall may block the port)."
         )
     if isinstance(error, NotAHost):
         return "Not a Motherlode host", (
@@ -70,8 +70,14 @@ def failure_text(error: NetError) -> tuple[str, str]:
     if isinstance(error, VersionMismatch):
         return "Different versions", f"{error.message}\n\nUse the same Motherlode version on both."
     if isinstance(error, TableFull):
-        return "The table is full", error.message
+        return full_title(error), error.message
     return "The host refused", error.message
+
+
+def full_title(error: TableFull) -> str:
+    """A table that takes no more players: one code (``table_full``) covers a game that
+    has started and seats all taken, and the host's message says which."""
+    return "The game has started" if "has started" in error.message else "The table is full"
 
 
 def _failed(error: NetError) -> LaunchFailed:
@@ -256,7 +262,7 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
         client = await Client.connect(host, port, launch.name, spectate=spectate,
                                       table=table, **options)
     except TableFull as error:
-        raise LaunchFailed("The table is full", error.message, watch=(host, port)) from None
+        raise LaunchFailed(full_title(error), error.message, watch=(host, port)) from None
     except NetError as error:
         raise _failed(error) from None
     held = None

@@ -57,6 +57,8 @@ class Settings:
     keys: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        # whether the player chose a name (the first run asks; the login is a default)
+        self.named = bool(clean_name(self.name))
         self.name = clean_name(self.name) or _default_name()
         if self.difficulty not in DIFFICULTIES:
             self.difficulty = "normal"

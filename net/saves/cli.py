@@ -141,6 +141,8 @@ def _columns():
 
 def table_lines(rows) -> list[str]:
     """The stats as lines of plain text (the names cleaned), one block per game."""
+    from rich.cells import set_cell_size
+
     from net.catalogue import KEYS, title
     from net.text import clean_text
 
@@ -153,7 +155,8 @@ def table_lines(rows) -> list[str]:
         lines.append(title(game))
         lines.append(f"  {'player':<20}" + "".join(f" {h:>{w}}" for h, w, _ in columns[game]))
         for r in of_game:
-            lines.append(f"  {clean_text(r.name)[:20]:<20}"
+            # in terminal cells, not characters: a CJK or emoji name keeps the columns
+            lines.append(f"  {set_cell_size(clean_text(r.name), 20)}"
                          + "".join(f" {v(r)!s:>{w}}" for _, w, v in columns[game]))
         lines.append("")
     return lines[:-1] if lines else lines

@@ -17,6 +17,8 @@ import termios
 import time
 from pathlib import Path
 
+from tui.settings import Settings
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # CSI (with private/intermediate bytes) and the charset/keypad ESC pairs Textual writes;
@@ -43,6 +45,13 @@ def app_env(tmp_path: Path) -> dict[str, str]:
         HOME=str(tmp_path),
     )
     env.pop("NO_COLOR", None)
+    # a player who has kept their login name: the first run's question is not what
+    # these test (tests/tui/test_frictions.py has it)
+    config = tmp_path / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    if not (config / "settings.json").exists():
+        (config / "settings.json").write_text(json.dumps({"name": Settings().name}),
+                                              encoding="utf-8")
     return env
 
 

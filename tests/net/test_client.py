@@ -29,9 +29,18 @@ def free_port():
 
 
 async def test_refused_is_unreachable():
+    port = free_port()
     with pytest.raises(Unreachable) as info:
-        await Client.connect("127.0.0.1", free_port(), "Ann")
-    assert "127.0.0.1" in str(info.value)
+        await Client.connect("127.0.0.1", port, "Ann")
+    # plain words, never the OS's "[Errno 111] Connect call failed"
+    assert str(info.value) == (f"Nothing answers at 127.0.0.1:{port}: is the host running, "
+                               "and is the port right?")
+
+
+async def test_an_unknown_machine_is_named_in_words():
+    with pytest.raises(Unreachable) as info:
+        await Client.connect("no-such-host.invalid", 7777, "Ann")
+    assert "no-such-host.invalid" in str(info.value) and "Errno" not in str(info.value)
 
 
 async def test_version_mismatch_full_table_and_rejections(make_host):

@@ -147,6 +147,9 @@ async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path
         thief = await connect(serve, players, "ann", new_key())
         assert await thief.exit_status() == 1
         assert b"belongs to another key" in thief.raw
+        # the way in, filled in: this door's port and address, a name nobody pinned
+        assert f"ssh -p {serve.ssh_port} ann2@127.0.0.1".encode() in thief.raw
+        assert b"PORT" not in thief.raw and b"HOST" not in thief.raw
         # a keyless client gets a fresh app of its own (a name nobody has pinned)
         guest = await connect(serve, players, "guest")
         await guest.wait_for(MENU)

@@ -9,7 +9,8 @@ from nuggets import Game, Keep, Roll
 from tui.messages import SendAction
 from tui.screen_text import screen_text
 
-__all__ = ["Recorder", "events", "foolsgold_view", "nuggets_view", "replace", "screen_text"]
+__all__ = ["Recorder", "events", "footer_text", "foolsgold_view", "nuggets_view", "replace",
+           "screen_text"]
 
 
 def events(*dicts):
@@ -58,3 +59,11 @@ class Recorder:
     def __call__(self, message) -> None:
         if isinstance(message, SendAction):
             self.actions.append(message.action)
+
+
+async def footer_text(pilot) -> str:
+    """The footer's line, once it has redrawn: a footer whose keys changed composes
+    itself again after the screen's next refresh, so wait for that first."""
+    await pilot.pause()
+    await pilot.pause()
+    return screen_text(pilot.app).splitlines()[-1]

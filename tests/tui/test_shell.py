@@ -16,7 +16,15 @@ from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
 from tui.widgets.dice import DiceTray
 
-from .helpers import Recorder, events, foolsgold_view, nuggets_view, replace, screen_text
+from .helpers import (
+    Recorder,
+    events,
+    foolsgold_view,
+    footer_text,
+    nuggets_view,
+    replace,
+    screen_text,
+)
 
 HOSTILE = ["[bold]Ann[/]", "[@click=app.quit]Bob", "Cid\x1b[31m\x07", "[/]"]
 
@@ -141,6 +149,7 @@ async def test_steal_picks_a_victim(tmp_path):
         await pilot.press("l", "s")  # three lassos alone are worth nothing to steal
         await pilot.pause()
         assert "worth nothing to steal" in screen_text(app)
+        assert "Steal" not in await footer_text(pilot)
         assert "from whom" not in screen_text(app) and recorder.actions == []
         await pilot.press("escape")
         await pilot.press("l", "n", "s")
@@ -169,7 +178,8 @@ async def test_a_steal_of_nothing_is_refused_with_a_reason(tmp_path):
         await _nuggets(app, pilot, view)  # Bob has no nuggets
         await pilot.press("l", "n", "s")
         await pilot.pause()
-        assert "Nobody has a nugget to steal: t takes from the supply" in screen_text(app)
+        assert "(nobody to steal" in screen_text(app)  # the status, wrapped
+        assert "Steal" not in await footer_text(pilot)  # not in the footer
         assert recorder.actions == []
 
 
@@ -182,7 +192,9 @@ async def test_no_action_out_of_turn_and_the_advisor_toggles(tmp_path):
         await pilot.press("1", "enter", "t")
         await pilot.pause()
         assert recorder.actions == []
-        assert "It is not your turn." in screen_text(app)
+        assert "Ann is playing." in screen_text(app)
+        footer = await footer_text(pilot)
+        assert "Roll" not in footer and "Take" not in footer and "Advisor" in footer
         assert "Best to win" in screen_text(app)
         await pilot.press("a")
         await pilot.pause()
@@ -269,24 +281,37 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         host_time = [10.0]
         screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"], host_now=lambda: host_time[0])
         await app.push_screen(screen)
-        screen.show_state(foolsgold_view(), [])
+        screen.show_state(foolsgold_view(), [])  # six cards: discard or grab
         await pilot.pause()
-        await pilot.press("3", "d", "space", "g", "f", "9")
+        await pilot.press("3", "d", "space", "f", "9")  # no draw with six, no call yet
         await pilot.pause()
-        assert recorder.actions[0] == p.Discard(
-            card=p.CardRef(name="Calamity Kate", variant="f", kind="prospector"))
-        assert recorder.actions[1:] == [p.Draw(), p.Draw(), p.Grab(), p.Call()]
+        assert recorder.actions == [p.Discard(
+            card=p.CardRef(name="Calamity Kate", variant="f", kind="prospector"))]
+        five = foolsgold_view()
+        screen.show_state(replace(five, hand=five.hand[:5], incoming_sizes=[2, 0, 1, 0]), [])
+        await pilot.pause()
+        await pilot.press("1", "d", "space", "g")  # five cards and two coming in
+        await pilot.pause()
+        assert recorder.actions[1:] == [p.Draw(), p.Draw(), p.Grab()]
+        # the grab reaches the host only through the next view; f waits for one too
+        await pilot.press("f")
+        await pilot.pause()
+        assert p.Call() not in recorder.actions
         grabbed = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1,
-                                 call_closes=15.0)
+                                 call_closes=15.0, deadline=15.0)
         grab = events({"type": "grabbed", "seat": 2, "at": 10.0, "order": 1, "nuggets_left": 2})
         screen.show_state(grabbed, grab)
-        await pilot.pause()
+        # the flash lasts half a second of wall time: look before anything can end it
         assert screen.query_one("#foolsgold-table").has_class("-flash")
         assert bells == [1]
+        await pilot.pause()
         text = screen_text(app)
         assert "Cid GRABBED!" in text
         assert "+153ms" in text
         assert "(call window: 5.0 s)" in text
+        await pilot.press("f")
+        await pilot.pause()
+        assert recorder.actions[-1] == p.Call()
         host_time[0] = 13.5
         screen._update_banner(screen.view)  # what the countdown's timer does
         await pilot.pause()

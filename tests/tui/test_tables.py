@@ -10,7 +10,7 @@ from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
 from tui.widgets.cards import HandView, progress
 
-from .helpers import events, foolsgold_view, nuggets_view, replace, screen_text
+from .helpers import events, foolsgold_view, footer_text, nuggets_view, replace, screen_text
 from .test_shell import make_app
 
 
@@ -75,9 +75,9 @@ async def test_the_hand_shows_progress_marks_the_new_card_and_keeps_its_keys(tmp
         hand = screen.query_one(HandView)
         assert hand.card_at(0) is None and hand.card_at(4) == OWL_C
         assert "1/3 set" in screen_text(app)
-        await pilot.press("1")  # the empty slot: nothing is sent, the hint says so
+        await pilot.press("1")  # four cards: no discard, and the status says what now
         await pilot.pause()
-        assert "You have no card 1." in screen_text(app)
+        assert "Waiting for a card from your right neighbour." in screen_text(app)
         screen.show_state(foolsgold_view(hand=[KATE, GILA, MULE, OWL_C, OWL_D],
                                          slots=[4, 0, 1, 2, 3], drawn=0), [])
         await pilot.pause()
@@ -137,20 +137,18 @@ async def test_footers_are_true_to_the_moment(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _dice(app, pilot)
-        footer = screen_text(app).splitlines()[-1]
+        footer = await footer_text(pilot)
         assert "Roll on" in footer and "Advised" in footer and "? Keys" in footer
         assert "Pick dice (1-7," in screen_text(app)
         screen.show_state(replace(nuggets_view(), over=True, phase="over", rolled=None,
                                winners=[0]), [])
-        await pilot.pause()
-        footer = screen_text(app).splitlines()[-1]
+        footer = await footer_text(pilot)
         assert "Roll on" not in footer and "Take" not in footer and "Leave" in footer
 
         watcher = FoolsGoldScreen(None, ["Ann", "Bob", "Cy", "Dee"])
         await app.push_screen(watcher)
         watcher.show_state(foolsgold_view(seat=None, hand=None), [])
-        await pilot.pause()
-        footer = screen_text(app).splitlines()[-1]
+        footer = await footer_text(pilot)
         assert "Draw" not in footer and "Grab" not in footer and "Leave" in footer
 
         lobby = LobbyScreen()
@@ -164,12 +162,12 @@ async def test_footers_are_true_to_the_moment(tmp_path):
                                      seeded=False, grab_timeout=10, call_window=5, grace=30,
                                      bot_pace=0.9, hotseat=False), spectators=0)
         lobby.show_table(info, [1], False)  # Bob: not the owner
-        await pilot.pause()
-        footer = screen_text(app).splitlines()[-1]
+        footer = await footer_text(pilot)
         assert "Ready" in footer and "Start" not in footer and "Add bot" not in footer
-        lobby.show_table(info, [0], True)
-        await pilot.pause()
-        assert "Start" in screen_text(app).splitlines()[-1]
+        lobby.show_table(info, [0], True)  # Ann, the owner: Bob is not ready yet
+        footer = await footer_text(pilot)
+        assert "Start" not in footer and "Add bot" in footer
+        assert "Waiting for Bob to get ready" in screen_text(app)
 
 
 async def test_the_menu_footer_is_whole_at_80_columns(tmp_path):

@@ -259,3 +259,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def reconnecting(app: object) -> bool:
+    """The app's connection dropped and it is coming back: no play key works, j does."""
+    session = getattr(app, "session", None)
+    return bool(session is not None and session.reconnecting)

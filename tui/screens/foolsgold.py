@@ -14,7 +14,8 @@ from net import views as v
 from net.catalogue import FOOLSGOLD
 from net.text import clean_text
 from tui.messages import CardClicked, SendAction
-from tui.screens.common import with_ids
+from tui.phases import FOOLSGOLD_ACTIONS, Now, foolsgold_now
+from tui.screens.common import reconnecting, with_ids
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TooSmall, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
@@ -43,6 +44,7 @@ class FoolsGoldScreen(TableScreen):
         ("g", "grab a nugget: the first grab claims a set (or bluffs one)"),
         ("f", "call \"Fool's Gold!\" on the first grabber"),
         ("c", "chat (LAN games)"),
+        ("j", "while the host is gone: try to reach it now"),
         ("q", "leave the table"),
     ]
 
@@ -55,7 +57,8 @@ class FoolsGoldScreen(TableScreen):
         self.host_now = host_now
         self._countdown = None
         self.seat = seat
-        self._keys_shown: tuple[bool, bool] | None = None
+        self._keys_shown: frozenset[str] | None = None
+        self._race_over = False  # the race of this round ended by its time-out
         # Peer text: the host cleans it, and we clean it again before it reaches a screen.
         self.names = [clean_text(str(n)) for n in names]
         self.ascii_mode = ascii_mode
@@ -96,11 +99,18 @@ class FoolsGoldScreen(TableScreen):
             self._refresh_keys()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Footers true to the moment: a spectator has no play keys, nor anyone once the
-        match is over."""
-        if action not in ("draw", "discard", "grab", "call"):
+        """Footers true to the moment: a play key only while it would be accepted
+        (``tui.phases.foolsgold_now``, which the status line reads too)."""
+        if action == "retry_now":
+            return reconnecting(self.app)
+        if action not in FOOLSGOLD_ACTIONS:
             return True
-        return self.seat is not None and (self.view is None or self.view.winner is None)
+        return not reconnecting(self.app) and action in self.now().keys
+
+    def now(self) -> Now:
+        """The state of play from this seat: the keys accepted and the status line."""
+        return foolsgold_now(self.view, self.seat, self.names, left=self._left(),
+                             race_over=self._race_over)
 
     def show_state(self, view: v.FoolsGoldView, events: list[v.Event]) -> None:
         """A new view from the host, with the events that led to it."""
@@ -113,7 +123,11 @@ class FoolsGoldScreen(TableScreen):
         # log keeps what matters (grabs, calls, results, chat) readable
         self.query_one(EventLog).add_events(
             [e for e in events if not isinstance(e, CHURN)], self.names)
+        if not view.grabbed:
+            self._race_over = False
         for event in events:
+            if isinstance(event, v.RaceOver):
+                self._race_over = True
             if isinstance(event, v.Grabbed) and event.order == 1:
                 self.flash()
             elif isinstance(event, v.MatchOver):
@@ -140,9 +154,9 @@ class FoolsGoldScreen(TableScreen):
         self._refresh_keys()
 
     def _refresh_keys(self) -> None:
-        """Redo the footer only when what it shows can change (not on every view of a
+        """Redo the footer only when the keys it shows change (not on every view of a
         busy real-time table)."""
-        keys = (self.seat is not None, self.view is None or self.view.winner is None)
+        keys = self.now().keys
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()
@@ -155,64 +169,34 @@ class FoolsGoldScreen(TableScreen):
     def _update_banner(self, view: v.FoolsGoldView) -> None:
         self._tick_countdown(view)
         banner = self.query_one(TurnBanner)
-        hint = self.query_one(Hint)
-        scores = view.scores
+        now = self.now()
+        self.query_one(Hint).text = now.status
+        if now.keys != self._keys_shown:  # the call window closed: f leaves the footer
+            self._refresh_keys()
         if view.winner is not None:
             banner.show(f"{self._seat_name(view.winner)} wins the match!", "-over")
-            hint.text = "q leaves the table."
-            return
-        if view.settled:
+        elif view.settled:
             deltas = view.deltas or []
             mine = deltas[self.seat] if self.seat is not None and self.seat < len(deltas) else 0
             banner.show(f"Round {view.round_no} over: you {mine:+d}", "-bonus")
-            hint.text = "Points of this round in ( ), match points under pts. " + (
-                "The next round starts shortly." if not scores or max(scores) < 3 else ""
-            )
-            return
-        grabbed = view.grabbed
-        if grabbed:
-            first = self._seat_name(grabbed[0][0])
-            mine = [s for s, _ in grabbed]
+        elif view.grabbed:
+            first = self._seat_name(view.grabbed[0][0])
             left = view.nuggets_left
             race = f"{first} GRABBED! Hands frozen, {left} nugget{'' if left == 1 else 's'} left"
-            if self.seat is not None and self.seat in mine:
+            if self.seat is not None and self.seat in {s for s, _ in view.grabbed}:
                 race += ": you have one"
             banner.show(race, "-bust")
-            parts = []
-            if self.seat is not None and self.seat not in mine:
-                parts.append("g grabs a nugget")
-            if self.seat is not None and view.caller is None and self.seat != grabbed[0][0]:
-                parts.append("f calls \"Fool's Gold!\"")
-            hint.text = (", ".join(parts) + ".") if parts else "Waiting for the race to end."
-            if view.caller is not None:
-                hint.text = f"{self._seat_name(view.caller)} called Fool's Gold!"
-            else:
-                hint.text += self._window_left(view)
-            return
-        collect = f"Round {view.round_no or 1}: collect a set, then grab!"
-        if self.seat is None:
-            banner.show(collect)
-            hint.text = "You are watching."
-            return
-        banner.show(collect, "-mine")
-        size = len(view.hand or [])
-        incoming = view.incoming_sizes
-        if size >= 6:
-            hint.text = "Discard a card: 1-6."
-        elif self.seat == view.start:
-            hint.text = "d draws (from the draw pile, or your incoming pile)."
-        elif self.seat < len(incoming) and incoming[self.seat]:
-            hint.text = "d draws from your incoming pile."
         else:
-            hint.text = "Waiting for a card from your right neighbour."
+            collect = f"Round {view.round_no or 1}: collect a set, then grab!"
+            banner.show(collect, "-mine" if self.seat is not None else "")
 
-    def _window_left(self, view: v.FoolsGoldView) -> str:
-        """" (call window: 3.2 s)" while it is open and the host's time is known."""
-        closes = view.call_closes
-        if closes is None or self.host_now is None:
-            return ""
-        left = closes - self.host_now()
-        return f" (call window: {left:.1f} s)" if left > 0 else " (the call window closed)"
+    def _left(self) -> float | None:
+        """Seconds left in the call window, while it is open and the host's time is
+        known."""
+        view = self.view
+        if view is None or view.call_closes is None or self.host_now is None:
+            return None
+        return view.call_closes - self.host_now()
 
     def _tick_countdown(self, view: v.FoolsGoldView) -> None:
         """Redraw the hint a few times a second while the call window is open."""

@@ -15,9 +15,10 @@ from net import protocol as p
 from net.catalogue import FOOLSGOLD, title
 from net.text import clean_text
 from tui.messages import SendAction
-from tui.screens.common import with_ids
+from tui.phases import LOBBY_ACTIONS, Now, lobby_now
+from tui.screens.common import reconnecting, with_ids
 from tui.settings import DIFFICULTIES
-from tui.widgets.board import TooSmall
+from tui.widgets.board import TooSmall, cells
 
 
 class LobbyScreen(Screen[None]):
@@ -33,7 +34,7 @@ class LobbyScreen(Screen[None]):
         Binding("d", "difficulty", "Difficulty", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
-        Binding("j", "app.retry_now", "Try now", show=False),
+        Binding("j", "retry_now", "Try now"),
     ])
     HELP = [
         ("r", "ready / not ready"),
@@ -61,6 +62,7 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="lobby-title", classes="title")
             yield Static("", id="lobby-info")
             yield Static("", id="lobby-seats")
+            yield Static("", id="lobby-next")
             yield Static("", id="status")
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
                           max_lines=200)
@@ -122,7 +124,8 @@ class LobbyScreen(Screen[None]):
         seats = Text()
         for seat in info.seats:
             seats.append(f"{seat.seat + 1}. ")
-            seats.append(clean_text(seat.name)[:20].ljust(21), "bold" if seat.seat in mine else "")
+            seats.append(cells(clean_text(seat.name), 20) + " ",
+                         "bold" if seat.seat in mine else "")
             kind = {"bot": "bot", "local": "this keyboard", "human": ""}.get(seat.kind, seat.kind)
             if seat.kind == "human":
                 state = "ready" if seat.ready else "not ready"
@@ -138,22 +141,23 @@ class LobbyScreen(Screen[None]):
         for free in range(len(info.seats), s.seats):
             seats.append(f"{free + 1}. (free seat)\n", "dim")
         self.query_one("#lobby-seats", Static).update(seats)
-        others_ready = all(
-            seat.ready for seat in info.seats if seat.kind == "human" and seat.seat not in mine
-        )
-        if self.owner and info.phase != "playing" and len(info.seats) >= 2 \
-                and others_ready:
-            self.show_status("Everyone is ready: press s to start.")
+        self.query_one("#lobby-next", Static).update(Text(self.now().status))
 
-    OWNER_ACTIONS = frozenset({"start", "add_bot", "remove_bot", "seats", "difficulty"})
+    def now(self) -> Now:
+        """Who may start, who is awaited, what this seat may do (``tui.phases``)."""
+        return lobby_now(self.info, self.mine, self.owner)
+
+    def action_retry_now(self) -> None:
+        self.app.action_retry_now()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Footers true to the moment: owner keys for the owner, ready for a player."""
-        if action in self.OWNER_ACTIONS:
-            return self.owner and (self.info is None or self.info.phase != "playing")
-        if action == "ready":
-            return bool(self.mine)
-        return True
+        """Footers true to the moment: owner keys for the owner, ready for a player,
+        start once the table can start (the same answer as the line above the chat)."""
+        if action == "retry_now":
+            return reconnecting(self.app)
+        if action not in LOBBY_ACTIONS:
+            return True
+        return not reconnecting(self.app) and action in self.now().keys
 
     def show_status(self, text: str) -> None:
         self._status = text

@@ -18,7 +18,8 @@ from net.catalogue import NUGGETS
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.messages import DieClicked, SendAction
-from tui.screens.common import PickScreen, with_ids
+from tui.phases import NUGGETS_ACTIONS, Now, nuggets_now
+from tui.screens.common import PickScreen, reconnecting, with_ids
 from tui.screens.table import TableScreen
 from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
@@ -68,6 +69,7 @@ class NuggetsScreen(TableScreen):
         ("esc", "clear the selection"),
         ("a", "show or hide the advisor"),
         ("c", "chat (LAN games)"),
+        ("j", "while the host is gone: try to reach it now"),
         ("q", "leave the table"),
     ]
 
@@ -79,7 +81,7 @@ class NuggetsScreen(TableScreen):
                  hotseat: bool = False, turn_pause: float = TURN_PAUSE) -> None:
         super().__init__()
         self.turn_pause = turn_pause
-        self._keys_shown: tuple[bool, bool, bool] | None = None
+        self._keys_shown: frozenset[str] | None = None
         self._held = False  # hot-seat: keys wait a moment after the turn changed hands
         self._hold_timer = None
         self._armed: tuple | None = None  # enter with nothing selected: (view, selection)
@@ -134,28 +136,24 @@ class NuggetsScreen(TableScreen):
             self._refresh_keys()
 
     def _refresh_keys(self) -> None:
-        """Redo the footer only when what ``check_action`` answers can change."""
-        view = self.view
-        keys = (bool(self.my_seats), view is not None and view.over,
-                view is not None and view.phase == "keep")
+        """Redo the footer only when what ``check_action`` answers changes."""
+        keys = self.now().keys
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()
 
-    PLAY_ACTIONS = frozenset({"roll", "take", "steal", "advised", "toggle", "select_face",
-                              "clear"})
+    def now(self) -> Now:
+        """The state of play for this keyboard's seats: the keys accepted and the status
+        line (``tui.phases.nuggets_now``)."""
+        return nuggets_now(self.view, self.my_seats, self._chosen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Footers true to the moment: no play keys for a spectator or at game over, and
-        each key only where it does something."""
-        if action not in self.PLAY_ACTIONS:
+        """Footers true to the moment: a play key only while it would be accepted."""
+        if action == "retry_now":
+            return reconnecting(self.app)
+        if action not in NUGGETS_ACTIONS:
             return True
-        view = self.view
-        if not self.my_seats or (view is not None and view.over):
-            return False
-        if action == "advised":
-            return view is not None and view.phase == "keep"
-        return True
+        return not reconnecting(self.app) and action in self.now().keys
 
     def show_state(self, view: v.NuggetsView, events: list[v.Event]) -> None:
         """A new view from the host, with the events that led to it."""
@@ -211,6 +209,7 @@ class NuggetsScreen(TableScreen):
             self.query_one(DiceTray).selected = selected
             self.query_one(AdvisorPanel).chosen = tuple(self._chosen())
             self._update_hint()
+            self._refresh_keys()
 
     def watch_advisor_on(self, on: bool) -> None:
         if self._ready:
@@ -237,35 +236,9 @@ class NuggetsScreen(TableScreen):
             banner.show(f"{name}, your turn", "-mine")
 
     def _update_hint(self) -> None:
-        hint = self.query_one(Hint)
-        view = self.view
-        if view is None or self.acting_seat is None:
-            hint.text = "q leaves the table." if view is not None and view.over else ""
-            return
-        phase = view.phase
-        if phase == "roll":
-            hint.text = "enter rolls all seven dice."
-        elif phase == "keep":
-            chosen = self._chosen()
-            if not chosen:
-                last = len(view.rolled or []) or 7
-                hint.text = (f"Pick dice (1-{last}, n, l, F2-F5; space: advised), "
-                             "enter rolls on, t takes.")
-            else:
-                try:
-                    check_keep(view.rolled or [], view.kept, chosen)
-                except IllegalAction as error:
-                    hint.text = f"Not allowed: {error}."
-                else:
-                    hint.text = f"Set aside {_count(chosen)}: enter rolls on, t takes."
-                    if self._armed == (id(self.view), self.selected):
-                        return  # the confirmation stays until answered
-        elif phase == "choose":
-            hint.text = "enter rolls the remaining dice, t takes."
-        elif phase == "take":
-            hint.text = "All seven dice set aside: t takes" + (
-                ", s steals." if view.can_steal else "."
-            ) + " Then you play a bonus turn."
+        if self._armed is not None and self._armed == (id(self.view), self.selected):
+            return  # the advisor's confirmation stays until answered
+        self.query_one(Hint).text = self.now().status
 
     def _moment_for(self, event: v.Event, names: list[str]) -> None:
         def name(seat: int) -> str:

@@ -50,8 +50,9 @@ class ServedMenuScreen(Screen[None]):
         Binding("w", "choose('watch')", "Watch"),
         Binding("n", "choose('new-nuggets')", "New dice table"),
         Binding("f", "choose('new-foolsgold')", "New card table"),
-        Binding("r", "choose('rules')", "Rules"),
-        Binding("s", "choose('settings')", "Settings"),
+        # in the list and in ? help; the footer keeps to 80 columns
+        Binding("r", "choose('rules')", "Rules", show=False),
+        Binding("s", "choose('settings')", "Settings", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ])
     HELP = [
@@ -159,19 +160,23 @@ class ServedMenuScreen(Screen[None]):
 
 
 class NameScreen(ModalScreen[str | None]):
-    """Ask the player's name (the web door has no user name to go by)."""
+    """Ask the player's name: the web door has no user name to go by, and a first run
+    offers the login name (``default``) to keep or change."""
 
     BINDINGS = with_ids("name", [Binding("escape", "cancel", "Quit")])
 
-    def __init__(self, problem: str = "") -> None:
+    def __init__(self, problem: str = "", *, default: str = "") -> None:
         super().__init__()
         self.problem = problem
+        self.default = default
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pick-box"):
             yield Static(Text("Welcome to Motherlode. Your name at the table?", "bold"))
-            yield Input(placeholder="1 to 20 characters", max_length=20, id="name")
-            yield Static(self.problem, id="name-status")
+            yield Input(value=self.default, placeholder="1 to 20 characters", max_length=20,
+                        id="name")
+            yield Static(Text(self.problem), id="name-status")
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
@@ -182,3 +187,9 @@ class NameScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class FirstNameScreen(NameScreen):
+    """The first run's question: the login name is offered, and esc keeps it."""
+
+    BINDINGS = with_ids("first-name", [Binding("escape", "cancel", "Keep this name")])

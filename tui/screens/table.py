@@ -20,12 +20,15 @@ class TableScreen(Screen[None]):
 
     view: Any
     # while the host is gone: try now (the status line says so)
-    BINDINGS = with_ids("table", [Binding("j", "app.retry_now", "Try now", show=False)])
+    BINDINGS = with_ids("table", [Binding("j", "retry_now", "Try now")])
 
     def __init__(self) -> None:
         super().__init__()
         self._ready = False
         self._pending: list[tuple] = []  # what arrived before the screen was mounted
+
+    def action_retry_now(self) -> None:
+        self.app.action_retry_now()
 
     def _replay_pending(self) -> None:
         """Call at the end of ``on_mount`` (after setting ``_ready``): what arrived early."""

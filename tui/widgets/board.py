@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -90,6 +90,12 @@ class Holdings(FitsContent, Widget):
             if seat in self.winners:
                 out.append(" *" if self.ascii_mode else " ★", style)
         return self.fit(out)
+
+
+def cells(text: str, width: int) -> str:
+    """``text`` cut or padded to exactly ``width`` terminal cells: a wide character
+    (CJK, most emoji) takes two, so counting characters would push columns out of line."""
+    return set_cell_size(text, width)
 
 
 def names_line(names: Sequence[str], seats: Sequence[int]) -> str:

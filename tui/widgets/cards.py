@@ -11,7 +11,7 @@ from textual.widget import Widget
 from net.views import Card, FoolsGoldView
 from tui import glyphs
 from tui.messages import CardClicked
-from tui.widgets.board import FitsContent
+from tui.widgets.board import FitsContent, cells
 
 HAND_MAX = 6
 
@@ -153,7 +153,7 @@ class Seats(FitsContent, Widget):
                 style = self.get_component_rich_style("seats--me")
             start = seat == view.start
             out.append(("S " if self.ascii_mode else "● ") if start else "  ", style)
-            out.append(name[:14].ljust(15), style)  # literal text, never markup
+            out.append(cells(name, 14) + " ", style)  # literal text, never markup
             hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
             incoming = view.incoming_sizes
             inc = incoming[seat] if seat < len(incoming) else 0

@@ -1,0 +1,453 @@
+"""Footers and status lines follow the state of play (issue 18): every phase of both
+games, from the seat that acts and from the seats that watch.
+
+The derivation (`tui.phases`) is checked on views the rules engines produce; then the
+real app on a real host shows the same in its footer and status line, phase by phase.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from foolsgold import Call, Discard, Draw, Grab, Round, Tick, standard_deck
+from net import protocol as p
+from net.client import Client
+from net.clock import FakeClock
+from net.host import Host
+from net.views import to_view
+from nuggets import Game, Keep, Roll, Stop
+from tui.phases import foolsgold_now, lobby_now, nuggets_now
+from tui.screens.common import MessageScreen
+from tui.screens.foolsgold import FoolsGoldScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.nuggets import NuggetsScreen
+
+from .helpers import footer_text, screen_text
+from .test_modes import make_app, until
+
+ALWAYS = {"Advisor", "Leave", "Keys"}  # a Gold Nuggets table's keys that always work
+
+
+def labels(footer: str) -> set[str]:
+    """The descriptions in a footer line: " r Ready  s Start  ? Keys" -> {Ready, ...}."""
+    return {entry.strip().split(" ", 1)[1] for entry in footer.strip().split("  ") if entry}
+
+
+# -- the derivation, on the rules engines' own views -----------------------------------
+
+
+def _nuggets(*moves, players=("Ann", "Bob"), seat=0):
+    game = Game(list(players))
+    for move in moves:
+        game.apply(move)
+    return to_view(game.view(seat))
+
+
+def test_gold_nuggets_each_phase_for_the_mover_and_the_others():
+    start = _nuggets()
+    assert nuggets_now(start, [0]) .keys == {"roll"}
+    assert nuggets_now(start, [0]).status == "enter rolls all seven dice."
+    waiting = nuggets_now(start, [1])
+    assert waiting.keys == set() and waiting.status == "Ann is playing."
+    watching = nuggets_now(start, [])
+    assert watching.keys == set() and watching.status == "You are watching: Ann plays."
+    # hot-seat: both seats on this keyboard, so the mover's keys, whoever moves
+    assert nuggets_now(start, [0, 1]).keys == {"roll"}
+
+    rolled = _nuggets(Roll(["nugget", "lasso", "3", "3", "3", "5", "2"]))
+    keep = nuggets_now(rolled, [0])
+    assert keep.phase == "keep" and "take" not in keep.keys and "steal" not in keep.keys
+    assert {"roll", "advised", "toggle"} <= keep.keys
+    assert keep.status.startswith("Pick dice (1-7, n, l, F2-F5; space: advised)")
+    chosen = nuggets_now(rolled, [0], ["3", "3", "3"])
+    assert {"roll", "take"} <= chosen.keys and "steal" not in chosen.keys
+    assert chosen.status == "Set aside 3x 3: enter rolls on, t takes."
+    wrong = nuggets_now(rolled, [0], ["5"])  # a new number needs three dice
+    assert "roll" not in wrong.keys and "take" not in wrong.keys
+    assert wrong.status.startswith("Not allowed: a new number needs three or more dice")
+    assert "Legal:" in wrong.status
+    assert nuggets_now(rolled, [1]).keys == set()
+
+    chose = _nuggets(Roll(["nugget", "lasso", "3", "3", "3", "5", "2"]), Keep(["3", "3", "3"]))
+    choose = nuggets_now(chose, [0])
+    assert choose.keys == {"roll", "take"}
+    assert choose.status == "enter rolls the 4 dice left, t takes 3."
+
+
+def test_a_steal_is_offered_only_when_it_would_take_something():
+    lassos = Roll(["lasso", "lasso", "lasso", "nugget", "2", "4", "4"])
+    # Bob holds nothing: three lassos steal nothing from him
+    nobody = nuggets_now(_nuggets(lassos), [0], ["lasso"] * 3 + ["nugget"])
+    assert "steal" not in nobody.keys and "(nobody to steal from)" in nobody.status
+    worthless = nuggets_now(_nuggets(lassos), [0], ["lasso"] * 3)
+    assert "steal" not in worthless.keys and "(worth nothing to steal)" in worthless.status
+    # Bob took 7 earlier: now the same set-aside steals
+    bob_has = [Roll(["nugget"] * 7), Keep(["nugget"] * 7), Stop(),  # Ann: 7, a bonus turn
+               Roll(["2", "2", "3", "3", "4", "4", "5"])]  # a bust: Bob's turn
+    bob_has += [Roll(["nugget"] * 7), Keep(["nugget"] * 7), Stop(),
+                Roll(["2", "2", "3", "3", "4", "4", "5"])]  # Bob: 7, busts: Ann
+    view = _nuggets(*bob_has, lassos)
+    assert view.current == 0 and view.holdings == [7, 7]
+    steal = nuggets_now(view, [0], ["lasso"] * 3 + ["nugget"])
+    assert "steal" in steal.keys and steal.status.endswith(", s steals.")
+    kept = _nuggets(*bob_has, lassos, Keep(["lasso"] * 3 + ["nugget"]))
+    assert nuggets_now(kept, [0]).keys == {"roll", "take", "steal"}
+
+
+def test_gold_nuggets_all_seven_set_aside_and_game_over():
+    seven = _nuggets(Roll(["nugget"] * 7), Keep(["nugget"] * 7))
+    take = nuggets_now(seven, [0])
+    assert take.keys == {"take"}
+    assert take.status == "All seven dice set aside: t takes 7. Then you play a bonus turn."
+    game = Game(["Ann", "Bob"], supply=3)
+    game.apply(Roll(["nugget"] * 7))
+    game.apply(Keep(["nugget"] * 7))
+    game.apply(Stop())
+    over = to_view(game.view(0))
+    for seats in ([0], [1], []):
+        assert nuggets_now(over, seats).keys == set()
+        assert nuggets_now(over, seats).status == "q leaves the table."
+
+
+def _round(players=3, start=0, seed=7):
+    deck = standard_deck(players)
+    random.Random(seed).shuffle(deck)
+    return Round(players, start, deck)
+
+
+def _fg(rnd, seat, **match):
+    view = rnd.view(seat)
+    view.update({"scores": [0] * rnd.players, "winner": None, "round_no": 1}, **match)
+    return to_view(view)
+
+
+def test_fools_gold_passing_phases_for_each_seat():
+    rnd = _round()
+    names = ["Ann", "Bob", "Cy"]
+    start = foolsgold_now(_fg(rnd, 0), 0, names)
+    assert start.keys == {"draw", "grab"} and start.status == "d draws from the draw pile."
+    wait = foolsgold_now(_fg(rnd, 1), 1, names)
+    assert wait.keys == {"grab"}
+    assert wait.status == "Waiting for a card from your right neighbour."
+    rnd.apply(Draw(0), 1.0)
+    six = foolsgold_now(_fg(rnd, 0), 0, names)
+    assert six.keys == {"discard", "grab"} and six.status.startswith("Discard a card: 1-6")
+    rnd.apply(Discard(0, rnd.hands[0][0]), 2.0)
+    bob = foolsgold_now(_fg(rnd, 1), 1, names)
+    assert bob.keys == {"draw", "grab"} and bob.status == "d draws from your incoming pile."
+    watching = foolsgold_now(_fg(rnd, None), None, names)
+    assert watching.keys == set() and watching.status == "You are watching."
+
+
+def test_fools_gold_race_call_window_and_settling():
+    rnd = _round(players=4)  # three nuggets
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    rnd.apply(Grab(1), 10.0)  # Bob grabs first: hands freeze
+    ann = foolsgold_now(_fg(rnd, 0), 0, names, left=5.0)
+    assert ann.keys == {"grab", "call"}
+    assert ann.status == "g grabs a nugget, f calls \"Fool's Gold!\" (call window: 5.0 s)."
+    bob = foolsgold_now(_fg(rnd, 1), 1, names)
+    assert bob.keys == set() and bob.status == "Waiting for the race to end."
+    rnd.apply(Grab(0), 11.0)  # Ann has one now: she may still call
+    assert foolsgold_now(_fg(rnd, 0), 0, names).keys == {"call"}
+    spectator = foolsgold_now(_fg(rnd, None), None, names)
+    assert spectator.keys == set() and spectator.status == "Waiting for the race to end."
+    # the last nugget goes: the race is over, the call window still open
+    rnd.apply(Grab(2), 12.0)
+    assert rnd.nuggets_left == 0 and not rnd.settled
+    bob = foolsgold_now(_fg(rnd, 1), 1, names, left=3.0)
+    assert bob.keys == set() and bob.phase == "race-over"
+    assert bob.status == ("No nuggets left: the others may call \"Fool's Gold!\" until the "
+                          "window closes (call window: 3.0 s).")
+    assert "Waiting for the race to end" not in bob.status
+    assert foolsgold_now(_fg(rnd, 0), 0, names).keys == {"call"}
+    dee = foolsgold_now(_fg(rnd, 3), 3, names, left=3.0)  # Dee, without a nugget
+    assert dee.keys == {"call"}
+    assert dee.status == "No nuggets left: f calls \"Fool's Gold!\" (call window: 3.0 s)."
+    # the window closes: the round settles
+    rnd.apply(Tick(), 15.0)
+    assert rnd.settled
+    for seat in (0, 1, 3, None):
+        over = foolsgold_now(_fg(rnd, seat), seat, names)
+        assert over.keys == set() and over.phase == "round-over"
+        assert over.status.startswith("Points of this round in ( )")
+
+
+def test_fools_gold_window_closed_mid_race_and_a_call_made():
+    rnd = _round()
+    names = ["Ann", "Bob", "Cy"]
+    rnd.apply(Grab(1), 10.0)
+    rnd.apply(Tick(), 15.0)  # the call window closed; the race runs to 20 s
+    ann = foolsgold_now(_fg(rnd, 0), 0, names)
+    assert ann.keys == {"grab"} and ann.status == "g grabs a nugget."
+    other = _round()
+    other.apply(Grab(1), 10.0)
+    other.apply(Call(2), 11.0)
+    ann = foolsgold_now(_fg(other, 0), 0, names)
+    assert ann.keys == {"grab"}
+    assert ann.status == "Cy called Fool's Gold! g grabs a nugget."
+    cy = foolsgold_now(_fg(other, 2), 2, names)
+    assert cy.status == "Cy called Fool's Gold! g grabs a nugget." and cy.keys == {"grab"}
+
+
+def test_fools_gold_match_over():
+    rnd = _round()
+    for seat in (0, 1, None):
+        over = foolsgold_now(_fg(rnd, seat, winner=1, scores=[1, 3, 0]), seat, ["A", "B", "C"])
+        assert over.keys == set() and over.status == "q leaves the table."
+
+
+def _info(seats, owner=0, phase="lobby", total=4):
+    return p.TableInfo(
+        name="Den", game="nuggets", phase=phase, owner=owner,
+        seats=[p.SeatInfo(seat=i, name=n, kind=k, ready=r, connected=True)
+               for i, (n, k, r) in enumerate(seats)],
+        settings=p.TableSettings(seats=total, difficulty="normal", first_player=None,
+                                 seeded=False, grab_timeout=10, call_window=5, grace=30,
+                                 bot_pace=0.9, hotseat=False), spectators=0)
+
+
+def test_the_lobby_says_who_it_waits_for_and_offers_start_only_then():
+    alone = lobby_now(_info([("Ann", "human", False)]), [0], True)
+    assert "start" not in alone.keys and "add_bot" in alone.keys
+    assert alone.status.startswith("Gold Nuggets needs at least 2 players: b adds a bot")
+    waiting = lobby_now(_info([("Ann", "human", False), ("Bob", "human", False),
+                               ("Cy", "human", True)]), [0], True)
+    assert "start" not in waiting.keys and waiting.status == "Waiting for Bob to get ready (r)."
+    ready = lobby_now(_info([("Ann", "human", False), ("Bob", "human", True)]), [0], True)
+    assert "start" in ready.keys and ready.status == "Everyone else is ready: press s to start."
+    bob = lobby_now(_info([("Ann", "human", False), ("Bob", "human", False)]), [1], False)
+    assert bob.keys == {"ready"}
+    assert bob.status == "Press r when you are ready; Ann starts the game."
+    watcher = lobby_now(_info([("Ann", "human", False), ("Bob", "human", False)]), [], False)
+    assert watcher.keys == set()
+    full = lobby_now(_info([("Ann", "human", False), ("Rusty", "bot", False)], total=2),
+                     [0], True)
+    assert "add_bot" not in full.keys and "remove_bot" in full.keys
+
+
+# -- the real app on a real host ------------------------------------------------------------
+
+
+async def _nuggets_host(clock: FakeClock, **settings) -> Host:
+    host = Host(clock=clock)
+    await host.start(bind="127.0.0.1", port=0)
+    host.create_table("Den", "nuggets", seats=2, bots=1, bot_pace=1.0, seed="phases-2",
+                      first_player=1, **settings)
+    return host
+
+
+async def _let_the_bot_play(pilot, clock, screen) -> None:
+    """Move the host's clock on until it is this keyboard's turn again."""
+    for _ in range(400):
+        if screen.acting_seat is not None or screen.view.over:
+            return
+        clock.advance(0.5)
+        await pilot.pause(0.005)
+    raise AssertionError(f"the bot never finished its turn\n{screen_text(pilot.app)}")
+
+
+async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
+    """Ann against a bot: the lobby, her roll, her set-aside, the bot's turn seen from
+    her seat, and a bust (hers or the bot's), each with the footer and status it needs."""
+    clock = FakeClock()
+    host = await _nuggets_host(clock)
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(pilot, lambda: "Press s to start." in screen_text(app), "the owner")
+            assert labels(await footer_text(pilot)) == {
+                "Ready", "Start", "Remove bot", "Chat", "Leave", "Keys"}
+            await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game")
+            screen = app.screen
+            await until(pilot, lambda: screen.acting_seat == 1, "Ann's turn")
+            bot = screen.view.players[0]
+            assert labels(await footer_text(pilot)) == {"Roll on"} | ALWAYS
+            assert "enter rolls all seven dice." in screen_text(app)
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.view.phase != "roll", "the roll")
+            assert screen.view.phase == "keep"  # this seed's first roll is no bust
+            assert labels(await footer_text(pilot)) == {"Roll on", "Advised"} | ALWAYS
+            assert "Pick dice (1-7," in screen_text(app)
+            await pilot.press("space")  # the advisor's set-aside: now t takes it
+            footer = labels(await footer_text(pilot))
+            assert {"Roll on", "Advised", "Take"} <= footer
+            assert "Set aside " in screen_text(app)
+            await pilot.press("t")
+            await until(pilot, lambda: screen.view.current == 0, "the bot's turn")
+            assert labels(await footer_text(pilot)) == ALWAYS  # nothing to play
+            assert f"{bot} is playing." in screen_text(app)
+            # play on (roll, set aside the advised dice and roll on) until a bust
+            busts = 0
+            for _ in range(60):
+                await _let_the_bot_play(pilot, clock, screen)
+                if screen.view.over:
+                    break
+                log = "\n".join(line.plain for line in screen.query_one("#log").lines)
+                if "went bust" in log:
+                    busts = log.count("went bust")
+                    break
+                before = screen.view
+                phase = before.phase
+                if phase == "take":  # all seven set aside: only t works
+                    assert labels(await footer_text(pilot)) == {"Take"} | ALWAYS
+                    assert "All seven dice set aside: t takes" in screen_text(app)
+                    await pilot.press("enter")  # not accepted: nothing changes
+                    await pilot.pause()
+                    assert screen.view is before
+                await pilot.press({"keep": "space", "take": "t"}.get(phase, "enter"))
+                if phase == "keep":
+                    await pilot.press("enter")
+                await until(pilot, lambda before=before: screen.view is not before, "a move")
+            assert busts, "nobody went bust in 60 moves"
+            # after the bust it is not Ann's to roll unless it is her turn now
+            await footer_text(pilot)
+            now = screen.now()
+            assert labels(await footer_text(pilot)) == (
+                {"Roll on"} | ALWAYS if now.phase == "roll" else ALWAYS)
+            assert now.status in screen_text(app)
+    finally:
+        await host.close()
+
+
+async def test_hotseat_footer_belongs_to_whoever_moves(tmp_path):
+    app = make_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
+                   table_options={"seed": "hot-phases", "first_player": 0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen = app.screen
+        await until(pilot, lambda: screen.view is not None, "a view")
+        assert labels(await footer_text(pilot)) == {"Roll on"} | ALWAYS
+        first = screen.view.current
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.view.phase != "roll" or screen.view.current != first,
+                    "the roll")
+        if screen.view.phase == "keep":
+            await pilot.press("space", "t")
+        await until(pilot, lambda: screen.view.current != first, "the other's turn")
+        other = screen.view.players[screen.view.current]
+        assert labels(await footer_text(pilot)) == {"Roll on"} | ALWAYS
+        assert f">>> {other}'s turn <<<" in screen_text(app) or "BUST" in screen_text(app)
+        assert "enter rolls all seven dice." in screen_text(app)
+
+
+async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
+    """Solo Fool's Gold on a host clock that moves only when told: before and after a
+    draw, waiting for a card, the frozen race after a bot's grab, after Ann's grab, the
+    call window open then closed, no nuggets left, and the round over."""
+    clock = FakeClock()
+    app = make_app(tmp_path, start=("solo", "foolsgold", 2), host_clock=clock,
+                   table_options={"seed": "phases-cards", "bot_pace": 0.5, "first_player": 1})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
+        screen: FoolsGoldScreen = app.screen
+        await until(pilot, lambda: screen.view is not None and screen.view.hand, "a hand")
+        assert screen.view.start != screen.seat  # a bot starts: Ann waits for a card
+        assert labels(await footer_text(pilot)) == {"Grab!", "Leave", "Keys"}
+        assert "Waiting for a card from your right neighbour." in screen_text(app)
+        seen = set()
+        for _ in range(3000):
+            view = screen.view
+            if view.grabbed or view.settled:
+                break
+            now = screen.now()
+            if now.phase not in seen:
+                seen.add(now.phase)
+                footer = labels(await footer_text(pilot))
+                expected = {"draw": {"Draw", "Grab!"}, "discard": {"Grab!"},
+                            "wait-card": {"Grab!"}}[now.phase]
+                assert footer == expected | {"Leave", "Keys"}, (now, footer)
+                assert now.status in screen_text(app)
+            if now.phase == "draw":
+                await pilot.press("d")
+            elif now.phase == "discard":
+                await pilot.press("1")
+            clock.advance(0.1)
+            await pilot.pause(0.002)
+        assert {"draw", "discard", "wait-card"} <= seen
+        await until(pilot, lambda: screen.view.grabbed or screen.view.settled, "a grab")
+        assert screen.view.grabbed[0][0] != screen.seat  # a bot grabbed first
+        assert labels(await footer_text(pilot)) == {"Grab!", "Fool's Gold!", "Leave", "Keys"}
+        assert "g grabs a nugget, f calls \"Fool's Gold!\"" in screen_text(app)
+        await pilot.press("g")
+        await until(pilot, lambda: screen.seat in {s for s, _ in screen.view.grabbed},
+                    "Ann's grab")
+        if screen.view.caller is None and screen.view.nuggets_left == 0:
+            # two bots, two nuggets: the race is over, and Ann may still call
+            assert labels(await footer_text(pilot)) == {"Fool's Gold!", "Leave", "Keys"}
+            assert "f calls \"Fool's Gold!\"" in screen_text(app)
+            assert "Waiting for the race to end." not in screen_text(app)
+        # the call window closes on the host's clock: nothing to press, the round settles
+        for _ in range(200):
+            if screen.view.settled or screen.view.round_no > 1:
+                break
+            clock.advance(0.25)
+            await pilot.pause(0.005)
+        await until(pilot, lambda: screen.view.settled, "the round settles")
+        assert labels(await footer_text(pilot)) == {"Leave", "Keys"}
+        assert "Points of this round in ( )" in screen_text(app)
+        assert "Waiting for the race to end." not in screen_text(app)
+
+
+async def test_the_lobby_line_follows_who_is_ready(tmp_path):
+    """The owner read "Everyone is ready" while two players were listed "not ready":
+    the line is derived again from every table update."""
+    host = Host()
+    await host.start(bind="127.0.0.1", port=0)
+    host.create_table("Den", "nuggets", seats=4, bot_pace=0.0, seed="lobby")
+    clients = []
+    try:
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            bob = await Client.connect("127.0.0.1", host.port, "Bob")
+            clients.append(bob)
+            await until(pilot, lambda: "Waiting for Bob to get ready" in screen_text(app),
+                        "Bob is awaited")
+            assert "Start" not in labels(await footer_text(pilot))
+            await bob.send(p.Ready(ready=True))
+            await until(pilot, lambda: "Everyone else is ready: press s" in screen_text(app),
+                        "everyone is ready")
+            assert "Start" in labels(await footer_text(pilot))
+            cy = await Client.connect("127.0.0.1", host.port, "Cy")
+            clients.append(cy)
+            await until(pilot, lambda: "Waiting for Cy to get ready" in screen_text(app),
+                        "Cy is awaited")
+            assert "Everyone" not in screen_text(app)
+            assert "Start" not in labels(await footer_text(pilot))
+            await bob.send(p.Ready(ready=False))
+            await until(pilot, lambda: "Waiting for Bob, Cy to get ready" in screen_text(app),
+                        "Bob is awaited again")
+    finally:
+        for client in clients:
+            await client.close()
+        await host.close()
+
+
+async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_path):
+    """3 of 8 seats taken and playing: not "The table is full"."""
+    host = Host()
+    await host.start(bind="127.0.0.1", port=0)
+    host.create_table("Den", "foolsgold", seats=8, bots=2, bot_pace=0.0, seed="started")
+    owner = await Client.connect("127.0.0.1", host.port, "Bob")
+    try:
+        await owner.send(p.Start())
+        while not isinstance(await asyncio.wait_for(owner.recv(), 10), p.Started):
+            pass
+        app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+            text = screen_text(app)
+            assert "The game has started" in text and "The table is full" not in text
+            assert "w: watch the game" in text
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "watching")
+            screen = app.screen
+            await until(pilot, lambda: screen.view is not None, "a view")
+            assert labels(await footer_text(pilot)) == {"Leave", "Keys"}
+    finally:
+        await owner.close()
+        await host.close()
