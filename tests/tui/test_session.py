@@ -188,7 +188,9 @@ async def test_a_full_table_offers_to_watch_with_one_key(tmp_path):
     try:
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: "The table is full" in screen_text(app), "the message")
+            # a started game (every seat taken too): it says the game has started
+            await until(pilot, lambda: "The game has started" in screen_text(app),
+                        "the message")
             text = screen_text(app)
             assert "w: watch the game" in text and "motherlode join" not in text
             await pilot.press("w")
