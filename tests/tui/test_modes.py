@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from net import protocol as p
 from net.client import Client, Disconnected
 from net.clock import FakeClock
@@ -60,6 +62,7 @@ def _keys_for(rolled: list[str], faces) -> list[str]:
     return keys
 
 
+@pytest.mark.timeout(240)  # a whole game: 20 s on a quiet machine, 86 s at load 13
 async def test_hotseat_dice_to_the_end(tmp_path):
     """Two people and a bot on one keyboard, played by keys until the supply is empty."""
     seats = [("Ann", False), ("Bob", False), ("Robo", True)]
