@@ -115,9 +115,15 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     """A listening ``net.lan.LanHost`` with the table ``args`` ask for (none without
     ``--game``): returns ``(lan, table, restored)``, or an exit status after saying
     what was wrong on stderr."""
+    from net import budgets
     from net import saves as store_db
     from net.lan import LanHost
     from net.table import Refusal
+
+    # one ledger of connections for the host and, under serve, its doors
+    budgets.raise_nofile()
+    budgets.set_ledger(budgets.Ledger())
+    budgets.guard_accept()
 
     seats = None
     if args.game is not None:
@@ -149,7 +155,8 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         count = len(store.unfinished())
         print(f"{count} unfinished table{'s are' if count > 1 else ' is'} saved; "
               f"`{prog} --resume` restores them.")  # fmt: skip
-    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say)
+    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say,
+                  ledger=budgets.ledger())
     for problem in lan.problems:
         print(f"{prog}: not restored: {problem}. The save is kept.", file=sys.stderr)
     restored = [table for table, _ in lan.restored]

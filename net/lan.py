@@ -43,6 +43,7 @@ class LanHost:
         store: Any = None,
         clock: Any = None,
         report: Callable[[str], None] | None = None,
+        ledger: Any = None,
     ) -> None:
         from net import saves as store_db
 
@@ -50,7 +51,7 @@ class LanHost:
             store = store_db.Store.default("tables", report=report)
         if clock is None and saves:
             clock = store_db.resumed_clock(saves)
-        self.host = Host(report=report, store=store, clock=clock)
+        self.host = Host(report=report, store=store, clock=clock, ledger=ledger)
         self.bind: str | None = None
         self.announcer: Any = None
         self.restored: list[tuple[Table, Any]] = []

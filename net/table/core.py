@@ -159,6 +159,7 @@ class TableCore:
         self.wait_since: float | None = None
         self.wait_until: float | None = None
         self._now = 0.0  # the host time of the latest call (for ``info``)
+        self.max_spectators = 64  # the host sets it from its budgets (net.budgets)
 
     # -- queries -----------------------------------------------------------------------
 
@@ -332,6 +333,12 @@ class TableCore:
                     f"All {self.settings.seats} seats at {self.name!r} are taken; "
                     "join as a spectator to watch.",
                 )
+        elif sum(1 for m in self.members if m.spectator) >= self.max_spectators:
+            raise Refusal(
+                Code.TABLE_FULL,
+                f"{self.name!r} has {self.max_spectators} spectators already, the most it "
+                "takes; try later.",
+            )
         requested = member.name
         member.name = self._unique(member.name)
         member.table = self
