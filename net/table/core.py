@@ -15,7 +15,7 @@ from net import protocol as p
 from net.catalogue import FOOLSGOLD, SUPPLY, spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
-from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
+from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
 from net.views import Event, to_events, to_view
 
 BOT_NAMES = (
@@ -306,15 +306,15 @@ class TableCore:
     # -- joining -----------------------------------------------------------------------
 
     def _unique(self, name: str) -> str:
-        # compared as people read them (net.text.visible_key): look-alikes get a suffix
-        taken = {visible_key(s.name) for s in self.seats}
-        taken |= {visible_key(m.name) for m in self.members}
-        if visible_key(name) not in taken:
+        # compared as people read them (net.text.skeleton): look-alikes get a suffix
+        taken = {skeleton(s.name) for s in self.seats}
+        taken |= {skeleton(m.name) for m in self.members}
+        if skeleton(name) not in taken:
             return name
         for n in itertools.count(2):
             suffix = f" {n}"
             candidate = clean_text(name[: NAME_MAX - len(suffix)]) + suffix
-            if visible_key(candidate) not in taken:
+            if skeleton(candidate) not in taken:
                 return candidate
         raise AssertionError("unreachable")
 
