@@ -87,12 +87,13 @@ def _password() -> str | int:
         import getpass
 
         password = getpass.getpass("Shared password for players: ")
-    if len(password) < 4:
-        return _fail("--password: use at least 4 characters")
+    if len(password) < 8:
+        return _fail("--password: use at least 8 characters")
     return password
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    from net import budgets
     from net.discovery import local_addresses
     from net.lan import ANY
     from net.paths import data_dir
@@ -128,7 +129,8 @@ async def _serve(args: argparse.Namespace) -> int:
         await directory.start(control)
         try:
             door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
-                        config=config, authorized=authorized, password=password, report=say)
+                        config=config, authorized=authorized, password=password, report=say,
+                        ledger=budgets.ledger())
         except DoorError as error:
             return _fail(str(error), 1)
         try:
