@@ -89,6 +89,7 @@ def _password() -> str | int:
         password = getpass.getpass("Shared password for players: ")
     if len(password) < 8:
         return _fail("--password: use at least 8 characters")
+    os.environ.pop("MOTHERLODE_SERVE_PASSWORD", None)  # no app inherits the secret
     return password
 
 
@@ -144,7 +145,8 @@ async def _serve(args: argparse.Namespace) -> int:
             except ImportError:
                 return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
             web = WebDoor(served_command(game_host, lan.port, control, None),
-                          max_sessions=args.max_sessions)
+                          max_sessions=args.max_sessions, password=password,
+                          ledger=budgets.ledger())
             try:
                 await web.start(args.bind, args.web)
             except OSError as error:
