@@ -127,6 +127,27 @@ class Lobby(TableCore):
         self._drop_seats(lambda s: s is not gone)
         self._update()
 
+    def _kick(self, member: Member, message: p.Kick, now: float) -> None:
+        """Free a seat squatted by someone who is not ready (they are told, and their
+        token goes stale); a ready player, a bot or the owner's own seat stay."""
+        self._owner_in_lobby(member)
+        seat = self.seats[message.seat] if message.seat < len(self.seats) else None
+        target = seat.member if seat is not None and seat.kind == "human" else None
+        if seat is None or target is None or target is member:
+            raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds nobody else.")
+        if seat.ready and target.connected:
+            raise Refusal(Code.NO_SUCH_SEAT,
+                          f"{seat.name} is ready; only a seat whose player is not ready "
+                          "(or is away) can be freed.")
+        name = seat.name
+        self._remove_member(target, now)
+        self._save(now)  # the seat is free on disk before anyone is told
+        target.deliver(p.Bye(reason="kicked"))
+        target.close("kicked")
+        self._notice("kicked", name, message.seat)
+        self.report(f"{self.name}: {member.name} freed {name}'s seat")
+        self._update()
+
     def _add_local(self, member: Member, message: p.AddLocal, now: float) -> None:
         if not self.seats_of(member):
             raise Refusal(Code.NOT_SEATED, "Spectators cannot seat local players.")
@@ -206,6 +227,7 @@ class Lobby(TableCore):
         p.Configure: _configure,
         p.AddBot: _add_bot,
         p.RemoveBot: _remove_bot,
+        p.Kick: _kick,
         p.AddLocal: _add_local,
         p.Start: _start_request,
         p.Chat: _chat,
