@@ -56,6 +56,13 @@ class Budgets:
     spectating: int = 256
     spectating_per_address: int = 16
     spectators_per_table: int = 64
+    #: chat lines a second at one table (each goes to everyone there), and at once:
+    #: from its players; from all its spectators together; one spectator's spacing
+    chat_rate: float = 10.0
+    chat_burst: float = 20.0
+    spectator_chat_rate: float = 4.0
+    spectator_chat_burst: float = 8.0
+    spectator_chat_every: float = 2.0
     #: seconds a connection may stay in a stage that does nothing useful
     hello_timeout: float = 10.0  # LAN: accept -> hello
     login_timeout: float = 20.0  # SSH: accept -> login

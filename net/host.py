@@ -106,7 +106,6 @@ class Host:
                 raise TypeError(f"unknown table setting {key!r}")
             setattr(base, key, value)
         table = self.tables.add(Table(name, game, base, report=self.report))
-        table.max_spectators = self.ledger.budgets.spectators_per_table
         self._watch(table)
         for _ in range(bots):
             table.add_bot()
@@ -125,7 +124,6 @@ class Host:
         except ValueError as exc:  # a table of that name is here already
             raise SaveError(f"{saved.path or 'the save'}: {exc}") from None
         self._watch(table)
-        table.max_spectators = self.ledger.budgets.spectators_per_table
         if self.store is not None:
             self.store.adopt(table, saved)
         if saved.status == "lobby":
@@ -150,6 +148,8 @@ class Host:
                 log.exception("a table listener failed")
 
     def _watch(self, table: Table) -> None:
+        table.chat = self.ledger.budgets
+        table.max_spectators = self.ledger.budgets.spectators_per_table
         table.on_update = self._table_updated
         if self.store is not None:
             table.on_change = self.store.touched

@@ -84,6 +84,8 @@ class Member:
     connected: bool = True
     table: TableCore | None = None  # a net.table.Table
     link: object = None  # the shell's connection now serving this member
+    chat_at: float = -1e9  # host time of its last chat line (the chat limits)
+    chat_notice_at: float = -1e9  # ... and of the last "too much chat" it was told
 
     @property
     def token(self) -> str | None:
@@ -159,7 +161,12 @@ class TableCore:
         self.wait_since: float | None = None
         self.wait_until: float | None = None
         self._now = 0.0  # the host time of the latest call (for ``info``)
-        self.max_spectators = 64  # the host sets it from its budgets (net.budgets)
+        # the host sets these from its budgets (net.budgets.Budgets)
+        from net.budgets import Budgets
+
+        self.chat: Budgets = Budgets()
+        self.max_spectators = self.chat.spectators_per_table
+        self._chat_tokens: dict[str, tuple[float, float]] = {}  # kind -> (tokens, at)
 
     # -- queries -----------------------------------------------------------------------
 

@@ -207,7 +207,10 @@ async def test_flood_is_rate_limited(make_host):
 
 
 async def test_a_non_reading_client_is_dropped_and_the_others_keep_pace(make_host):
-    host = await make_host(rate=100_000, burst=100_000, max_queue_bytes=64 * 1024, sndbuf=16 * 1024)
+    from net.budgets import Budgets
+
+    host = await make_host(rate=100_000, burst=100_000, max_queue_bytes=64 * 1024,
+                           sndbuf=16 * 1024, budgets=Budgets(chat_rate=1e9, chat_burst=1e9))
     host.create_table("Saloon", "nuggets", seats=4)
     talker, listener = await Raw.open(host.port), await Raw.open(host.port)
     await talker.hello("Ann")
