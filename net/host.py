@@ -86,6 +86,7 @@ class Host:
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
         self._table_listeners: list[Callable[[Table], None]] = []
+        self._removed_listeners: list[Callable[[Table], None]] = []
 
     @property
     def clock(self) -> Clock:
@@ -135,6 +136,26 @@ class Host:
                         "come back with their tokens")  # fmt: skip
         self.touched(table)
         return table
+
+    def remove_table(self, table: Table, reason: str = "closed") -> bool:
+        """Take away a table nobody holds (no member: nobody seated, away or watching);
+        False, and nothing done, if someone is still there."""
+        if table.members or self.tables.tables.get(table.name) is not table:
+            return False
+        del self.tables.tables[table.name]
+        current = self._timers.pop(table, None)
+        if current is not None:
+            current[1].cancel()
+        table.close(reason)
+        if self.store is not None:
+            self.store.closed(table)
+        for listener in self._removed_listeners:
+            listener(table)
+        return True
+
+    def on_table_removed(self, listener: Callable[[Table], None]) -> None:
+        """Call ``listener(table)`` after a table is taken away (``remove_table``)."""
+        self._removed_listeners.append(listener)
 
     def on_table_update(self, listener: Callable[[Table], None]) -> None:
         """Call ``listener(table)`` after every change of any table's public info."""

@@ -62,6 +62,7 @@ class LanHost:
             except store_db.SaveError as error:
                 self.problems.append(str(error))
         self.host.on_table_update(self._changed)
+        self.host.on_table_removed(self._removed)
 
     async def listen(self, bind: str | None = None, port: int = 7777, *,
                      any_port_if_taken: bool = False) -> int:
@@ -123,6 +124,14 @@ class LanHost:
         with contextlib.suppress(RuntimeError):  # no running loop: the host is closing
             task = asyncio.get_running_loop().create_task(
                 self.announcer.update(self._announcement(table)))
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+
+    def _removed(self, table: Table) -> None:
+        if self.announcer is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            task = asyncio.get_running_loop().create_task(self.announcer.withdraw(table.name))
             _tasks.add(task)
             task.add_done_callback(_tasks.discard)
 
