@@ -136,6 +136,17 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         if not 0 <= args.bots <= seats:
             print(f"{prog}: --bots must be 0 to {seats}", file=sys.stderr)
             return 2
+    # folders others can write to are fixed (ours) or refused (theirs): the person is told
+    from net.paths import UnsafeDir, check_dirs, data_dir
+    from net.seats import state_dir
+
+    try:
+        notes = check_dirs((data_dir(), "the data folder"), (state_dir(), "the state folder"))
+    except UnsafeDir as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    for note in notes:
+        print(f"{prog}: {note}", file=sys.stderr)
     # every table is saved after every change (net.saves), so --resume can restore it
     store = None if args.no_save else store_db.Store.default("tables", report=say)
     saves: list[store_db.Saved] = []

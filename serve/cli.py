@@ -116,6 +116,14 @@ async def _serve(args: argparse.Namespace) -> int:
         if isinstance(password, int):
             return password
     root = data_dir() / "serve"
+    from net.paths import UnsafeDir, check_dirs
+
+    try:
+        for note in check_dirs((root, "the serve folder"), (root / "players", "the players' "
+                                                           "folder")):
+            print(f"motherlode serve: {note}", file=sys.stderr)
+    except UnsafeDir as error:
+        return _fail(str(error), 1)
     config = DoorConfig(max_sessions=args.max_sessions, keep_detached=args.keep_detached)
     opened = await open_host(args, "motherlode serve")
     if isinstance(opened, int):
