@@ -66,7 +66,7 @@ def _limit_fds() -> None:
 
 async def start_serve(data: Path, password: bool) -> ServeProcess:
     env = dict(os.environ, MOTHERLODE_DATA_DIR=str(data))
-    args = ["--web", "0", "--game", "nuggets", "--seats", "5"]
+    args = ["--web", "0", "--game", "foolsgold", "--seats", "8"]
     if password:
         env["MOTHERLODE_SERVE_PASSWORD"] = PASSWORD
         args.append("--password")
@@ -143,29 +143,39 @@ class Players:
         self.problems: list[str] = []
         self.tasks: list[asyncio.Task] = []
         self.closers: list = []
+        self.seated = 0  # players past their setup, playing
 
     async def start(self) -> None:
         for name in ("ann", "bob"):
-            self.tasks.append(asyncio.create_task(self._ssh(name)))
+            self.tasks.append(asyncio.create_task(self._guard("ssh", name, self._ssh)))
             await asyncio.sleep(1.5)
-        self.tasks.append(asyncio.create_task(self._web("Wendy")))
+        self.tasks.append(asyncio.create_task(self._guard("web", "Wendy", self._web)))
         await asyncio.sleep(1.5)
         for name in ("Lan1", "Lan2", "Lan3"):
-            self.tasks.append(asyncio.create_task(self._lan(name)))
+            self.tasks.append(asyncio.create_task(self._guard("lan", name, self._lan)))
+
+    async def _guard(self, kind: str, name: str, play) -> None:
+        try:
+            await play(name)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a player that stops is a finding, not a crash
+            self.problems.append(f"{kind} {name} stopped: {error!r}"[:2000])
 
     async def _toggle(self, kind: str, name: str, screen: Screen, press) -> None:
-        ready = False
+        self.seated += 1
         while True:
             await asyncio.sleep(0.25)
-            ready = not ready
+            # the state on the screen now decides what the key must show next
+            ready = re.search(rf"\d\. {name} +ready +\(you\)", screen.text) is None
             start = time.perf_counter()
             await press(b"r")
             row = rf"\d\. {name} +{'ready' if ready else 'not ready'} +\(you\)"
             try:
                 await screen.wait_for(row, 15.0)
             except AssertionError:
-                self.problems.append(f"{kind} {name}: no answer to r within 15 s")
-                await screen.wait_for(r"\(you\)", 60.0)
+                self.problems.append(f"{kind} {name}: no answer to r within 15 s:\n"
+                                     f"{screen.text}")
                 continue
             if self.recording:
                 self.samples.append((kind, time.perf_counter() - start))
@@ -188,7 +198,7 @@ class Players:
 
         pumping = asyncio.create_task(pump())
         await screen.wait_for("Tables at this host", 60)
-        await screen.wait_for("Gold Nuggets at 'Gold Nuggets", 30)
+        await screen.wait_for("Fool's Gold at", 30)
         proc.stdin.write(b"\r")
         await screen.wait_for(rf"\d\. {name} +not ready +\(you\)", 30)
 
@@ -221,7 +231,7 @@ class Players:
         await ws.send_json(["stdin", name])
         await screen.wait_for(name)
         await ws.send_json(["stdin", "\r"])
-        await screen.wait_for("Gold Nuggets at 'Gold Nuggets", 60)
+        await screen.wait_for("Fool's Gold at", 60)
         await ws.send_json(["stdin", "\r"])
         await screen.wait_for(rf"\d\. {name} +not ready +\(you\)", 30)
 
@@ -236,12 +246,13 @@ class Players:
     async def _lan(self, name: str) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.serve.game_port)
         self.closers.append(writer.close)
-        writer.write(p.encode(p.Hello(protocol=1, name=name, table="Gold Nuggets table")))
+        writer.write(p.encode(p.Hello(protocol=1, name=name)))
         line = await reader.readline()
         welcome = msgspec.json.decode(line)
         if welcome.get("type") != "welcome" or welcome.get("seat") is None:
             self.problems.append(f"lan {name}: refused: {line[:200]!r}")
             return
+        self.seated += 1
         n = 0
         while True:
             await asyncio.sleep(0.25)
@@ -317,8 +328,7 @@ async def attack(family: str, ports: dict[str, int], seconds: float) -> dict:
                 await hold_socket(port, SOURCES[i % len(SOURCES)], payload)
         await asyncio.gather(*(one(i) for i in range(count)))
 
-    hello = p.encode(p.Hello(protocol=1, name="Spec", spectate=True,
-                             table="Gold Nuggets table"))
+    hello = p.encode(p.Hello(protocol=1, name="Spec", spectate=True))
 
     async def spectators(count: int, chat: bool) -> None:
         async def one(i: int) -> None:
@@ -540,7 +550,12 @@ async def main(args: argparse.Namespace) -> None:
     results = []
     try:
         await players.start()
-        await asyncio.sleep(5.0)  # everyone seated and warm
+        for _ in range(180):  # everyone seated and warm
+            if players.seated >= 6:
+                break
+            await asyncio.sleep(0.5)
+        print(f"seated: {players.seated}; problems: {players.problems}", file=sys.stderr)
+        await asyncio.sleep(3.0)
         for family in [None, *wanted]:
             result = await run_family(serve, players, family, args.seconds)
             results.append(result)
