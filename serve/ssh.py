@@ -527,6 +527,11 @@ class Door:
             with contextlib.suppress(Exception):
                 process.stderr.write(f"\r\nThe server failed: {error!r}\r\n".encode())
                 process.exit(1)
+        finally:
+            # a connection gets one session: once it is over (or refused), the
+            # connection goes too, after a moment for the last words to reach the client
+            conn = process.channel.get_connection()
+            asyncio.get_running_loop().call_later(1.0, conn.close)
 
     async def _run_session(self, process: asyncssh.SSHServerProcess) -> None:
         if self.closing:

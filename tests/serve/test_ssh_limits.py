@@ -140,3 +140,20 @@ def test_pins_expire_and_never_follow_a_symlink(tmp_path):
     pins.save()
     assert target.read_text() == "{}"  # nor written through
     assert not path.is_symlink()
+
+
+async def test_a_refused_session_takes_its_connection_with_it(tmp_path):
+    """A login whose one session is refused (the door is full) holds no place after."""
+    door = await _door(tmp_path, max_sessions=1)
+    try:
+        ann = await _connect(door, "ann")
+        proc = await ann.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(proc)
+        bob = await _connect(door, "bob")
+        refused = await bob.create_process(term_type="xterm", term_size=(80, 24))
+        assert b"busy" in await asyncio.wait_for(refused.stderr.read(), 20)
+        await asyncio.wait_for(bob.wait_closed(), 10)
+        assert door.ledger.count("seated") == 1
+        ann.close()
+    finally:
+        await door.close()
