@@ -63,10 +63,9 @@ class Budgets:
     spectator_chat_rate: float = 4.0
     spectator_chat_burst: float = 8.0
     spectator_chat_every: float = 2.0
-    #: seconds a connection may stay in a stage that does nothing useful
-    hello_timeout: float = 10.0  # LAN: accept -> hello
-    login_timeout: float = 20.0  # SSH: accept -> login
-    session_timeout: float = 10.0  # SSH: login -> session (a channel with a pty)
+    #: seconds a connection may stay in a stage that does nothing useful (the SSH
+    #: door's login and session time-outs are ``serve.ssh.DoorConfig``'s)
+    hello_timeout: float = 10.0  # LAN: accept -> hello (``HostConfig`` sets it)
     header_timeout: float = 5.0  # web: accept -> a whole request's headers
     #: seconds between two log lines about accept() out of descriptors
     accept_log_every: float = 10.0
