@@ -111,7 +111,10 @@ async def phase(port: int, host_pid: int, seconds: float, rate: int, slow: int) 
 async def run(args) -> int:
     host = HostProcess(
         {
-            "config": {"rate": 1000, "burst": 2000, "sndbuf": 65536, "max_connections": 4096},
+            "config": {"rate": 1000, "burst": 2000, "sndbuf": 65536, "max_connections": 4096,
+                       "budgets": {"chat_rate": 1e9, "chat_burst": 1e9,
+                                   "spectator_chat_rate": 1e9, "spectator_chat_burst": 1e9,
+                                   "spectator_chat_every": 0}},
             "tables": [{"name": "Saloon", "game": "foolsgold", "seats": 8}],
         }
     )

@@ -118,9 +118,15 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     """A listening ``net.lan.LanHost`` with the table ``args`` ask for (none without
     ``--game``): returns ``(lan, table, restored)``, or an exit status after saying
     what was wrong on stderr."""
+    from net import budgets
     from net import saves as store_db
     from net.lan import LanHost
     from net.table import Refusal
+
+    # one ledger of connections for the host and, under serve, its doors
+    budgets.raise_nofile()
+    budgets.set_ledger(budgets.Ledger())
+    budgets.guard_accept()
 
     seats = None
     if args.game is not None:
@@ -136,6 +142,17 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     if args.grace is not None and not 0 <= args.grace <= 600:
         print(f"{prog}: --grace is 0 to 600 seconds", file=sys.stderr)
         return 2
+    # folders others can write to are fixed (ours) or refused (theirs): the person is told
+    from net.paths import UnsafeDir, check_dirs, data_dir
+    from net.seats import state_dir
+
+    try:
+        notes = check_dirs((data_dir(), "the data folder"), (state_dir(), "the state folder"))
+    except UnsafeDir as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    for note in notes:
+        print(f"{prog}: {note}", file=sys.stderr)
     # every table is saved after every change (net.saves), so --resume can restore it
     store = None if args.no_save else store_db.Store.default("tables", report=say)
     saves: list[store_db.Saved] = []
@@ -155,7 +172,8 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         count = len(store.unfinished())
         print(f"{count} unfinished table{'s are' if count > 1 else ' is'} saved; "
               f"`{prog} --resume` restores them.")  # fmt: skip
-    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say)
+    lan = LanHost(saves=saves, save=not args.no_save, store=store, report=say,
+                  ledger=budgets.ledger())
     for problem in lan.problems:
         print(f"{prog}: not restored: {problem}. The save is kept.", file=sys.stderr)
     restored = [table for table, _ in lan.restored]

@@ -6,25 +6,30 @@ the in-process transport (``open_local``), through the same code path: bytes in,
 The clock is injected (``net.clock``), so tests run the host on a fake clock.
 
 Per connection the shell enforces what the tables cannot see: the hello time-out, the
-cap on connections, a rate limit, and a bounded outgoing queue (a client that falls
-too far behind is dropped and goes down the reconnect path; it never stalls a table).
+budgets of connections by stage and address (``net.budgets``: before hello, spectating,
+seated; a seat holder is never refused for capacity), a rate limit, and a bounded
+outgoing queue (a client that falls too far behind is dropped and goes down the
+reconnect path; it never stalls a table).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from net import budgets as b
 from net import protocol as p
 from net.clock import Clock, Handle, RealClock
 from net.peer import Peer
 from net.pipe import PipeWriter
 from net.protocol import Code
 from net.table import Settings, Table, Tables
+from net.text import skeleton
 
 if TYPE_CHECKING:
     from net.saves import Saved, Store
@@ -39,7 +44,10 @@ class HostConfig:
 
     max_line: int = p.DEFAULT_MAX_LINE
     hello_timeout: float = 10.0
-    max_connections: int = 512
+    # the connection budgets (net.budgets); None: the process's shared ledger's, or
+    # the defaults. ``max_connections`` (benches) sets every stranger cap to it.
+    budgets: b.Budgets | None = None
+    max_connections: int | None = None
     rate: float = 20.0  # messages per second, sustained
     burst: float = 40.0  # messages at once
     max_queue_bytes: int = 1 << 20  # unsent bytes before a client is dropped
@@ -60,11 +68,14 @@ class Host:
         config: HostConfig | None = None,
         report: Callable[[str], None] | None = None,
         store: Store | None = None,
+        ledger: b.Ledger | None = None,
     ) -> None:
         self._clock = clock
         #: where every table is saved after every change (net.saves), or None
         self.store = store
         self.config = config or HostConfig()
+        #: connections by stage and address; shared with the doors under ``serve``
+        self.ledger = ledger or b.Ledger(_budgets(self.config))
         self.report = report or (lambda text: None)
         self.tables = Tables()
         self._peers: set[Peer] = set()
@@ -75,6 +86,7 @@ class Host:
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
         self._table_listeners: list[Callable[[Table], None]] = []
+        self._removed_listeners: list[Callable[[Table], None]] = []
 
     @property
     def clock(self) -> Clock:
@@ -125,6 +137,26 @@ class Host:
         self.touched(table)
         return table
 
+    def remove_table(self, table: Table, reason: str = "closed") -> bool:
+        """Take away a table nobody holds (no member: nobody seated, away or watching);
+        False, and nothing done, if someone is still there."""
+        if table.members or self.tables.tables.get(table.name) is not table:
+            return False
+        del self.tables.tables[table.name]
+        current = self._timers.pop(table, None)
+        if current is not None:
+            current[1].cancel()
+        table.close(reason)
+        if self.store is not None:
+            self.store.closed(table)
+        for listener in self._removed_listeners:
+            listener(table)
+        return True
+
+    def on_table_removed(self, listener: Callable[[Table], None]) -> None:
+        """Call ``listener(table)`` after a table is taken away (``remove_table``)."""
+        self._removed_listeners.append(listener)
+
     def on_table_update(self, listener: Callable[[Table], None]) -> None:
         """Call ``listener(table)`` after every change of any table's public info."""
         self._table_listeners.append(listener)
@@ -137,6 +169,8 @@ class Host:
                 log.exception("a table listener failed")
 
     def _watch(self, table: Table) -> None:
+        table.chat = self.ledger.budgets
+        table.max_spectators = self.ledger.budgets.spectators_per_table
         table.on_update = self._table_updated
         if self.store is not None:
             table.on_change = self.store.touched
@@ -153,6 +187,7 @@ class Host:
     async def start(self, bind: str | None = "127.0.0.1", port: int = 0) -> None:
         """Listen on TCP; ``bind=None`` listens on every interface."""
         self.clock  # noqa: B018 - bind the real clock to the running loop now
+        skeleton("warm")  # the confusables' table loads once, before anyone joins
         self._server = await asyncio.start_server(self.serve, bind, port, limit=1 << 16)
 
     @property
@@ -179,16 +214,20 @@ class Host:
     async def serve(self, reader: asyncio.StreamReader, writer: Any) -> None:
         """Serve one connection until it closes (TCP or in-process)."""
         peer = Peer(self, reader, writer)
-        if self._closing or len(self._peers) >= self.config.max_connections:
-            peer.send(
-                p.Error(
-                    code=Code.SERVER_FULL,
-                    message="The host has no room for another connection; try later.",
-                )
-            )
+        if self._closing:
+            peer.send(p.Error(code=Code.SERVER_FULL, message="The host is closing."))
             peer.close_after_flush()
             await peer.run_writer()
             return
+        peername = writer.get_extra_info("peername")
+        peer.address = str(peername[0]) if isinstance(peername, tuple) else ""
+        if peer.address:  # in-process connections hold no descriptor: not counted
+            _, evicted = self.ledger.enter(b.PENDING, peer.address, peer)
+            peer.stage = b.PENDING
+            for victim in evicted:
+                victim.stage = None
+                victim.refuse(Code.SERVER_FULL, "The host is busy: too many connections "
+                              "are waiting to say hello. Say hello at once, or try later.")
         self._peers.add(peer)
         sock = writer.get_extra_info("socket")
         if sock is not None and self.config.sndbuf is not None:
@@ -201,6 +240,7 @@ class Host:
             peer.abort()
         finally:
             self._peers.discard(peer)
+            peer.settle(None)
 
     async def close(self, reason: str = "shutdown") -> None:
         """Say ``bye`` to every client, stop listening and close every connection."""
@@ -261,3 +301,14 @@ class Host:
         data = p.encode(message, max_line=self.config.max_line)
         self._last = (message, data)
         return data
+
+
+def _budgets(config: HostConfig) -> b.Budgets:
+    budgets = dataclasses.replace(config.budgets or b.Budgets())
+    if config.max_connections is not None:
+        cap = config.max_connections
+        budgets = b.Budgets(**{**budgets.__dict__, "pending": cap, "pending_per_address": cap,
+                               "spectating": cap, "spectating_per_address": cap,
+                               "spectators_per_table": cap})
+    budgets.hello_timeout = config.hello_timeout
+    return budgets

@@ -43,6 +43,7 @@ class LanHost:
         store: Any = None,
         clock: Any = None,
         report: Callable[[str], None] | None = None,
+        ledger: Any = None,
     ) -> None:
         from net import saves as store_db
 
@@ -50,7 +51,7 @@ class LanHost:
             store = store_db.Store.default("tables", report=report)
         if clock is None and saves:
             clock = store_db.resumed_clock(saves)
-        self.host = Host(report=report, store=store, clock=clock)
+        self.host = Host(report=report, store=store, clock=clock, ledger=ledger)
         self.bind: str | None = None
         self.announcer: Any = None
         self.restored: list[tuple[Table, Any]] = []
@@ -61,6 +62,7 @@ class LanHost:
             except store_db.SaveError as error:
                 self.problems.append(str(error))
         self.host.on_table_update(self._changed)
+        self.host.on_table_removed(self._removed)
 
     async def listen(self, bind: str | None = None, port: int = 7777, *,
                      any_port_if_taken: bool = False) -> int:
@@ -122,6 +124,14 @@ class LanHost:
         with contextlib.suppress(RuntimeError):  # no running loop: the host is closing
             task = asyncio.get_running_loop().create_task(
                 self.announcer.update(self._announcement(table)))
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+
+    def _removed(self, table: Table) -> None:
+        if self.announcer is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            task = asyncio.get_running_loop().create_task(self.announcer.withdraw(table.name))
             _tasks.add(task)
             task.add_done_callback(_tasks.discard)
 

@@ -11,6 +11,7 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from net import budgets as b
 from net import protocol as p
 from net.protocol import Code
 from net.table import Member, Refusal, Table
@@ -44,6 +45,34 @@ class Peer:
         self.tokens = host.config.burst
         self.refilled = host.clock.now()
         self.limited_until = -1.0
+        self.address = ""  # the source address ("" in-process: never counted)
+        self.stage: str | None = None  # its stage in the host's ledger (net.budgets)
+
+    def settle(self, stage: str | None) -> bool:
+        """Move to ``stage`` in the host's ledger (None: gone); False if refused."""
+        ledger = self.host.ledger
+        if not self.address or stage == self.stage:
+            return True
+        if stage is None:
+            if self.stage is not None:
+                ledger.leave(self.stage, self.address, self)
+            self.stage = None
+            return True
+        admitted, evicted = ledger.enter(stage, self.address, self)
+        if not admitted:
+            return False
+        if self.stage is not None:
+            ledger.leave(self.stage, self.address, self)
+        self.stage = stage
+        for victim in evicted:
+            victim.stage = None
+            victim.refuse(Code.SERVER_FULL, ledger.why(stage, victim.address))
+        return True
+
+    def refuse(self, code: str, message: str) -> None:
+        """Tell the peer why, then close (a stranger the budgets have no room for)."""
+        self.send(p.Error(code=code, message=message))
+        self.close_after_flush()
 
     # -- output --
 
@@ -258,6 +287,9 @@ class Peer:
                 )
             )
             return
+        if message.token is None and message.spectate and self.address and \
+                not self._room_to_watch():
+            return
         try:
             self.member = self.host.tables.hello(
                 message, self.send, self._closed_by_table, now, self
@@ -266,6 +298,20 @@ class Peer:
             self.send(p.Error(code=refusal.code, message=refusal.message, ref="hello"))
             if refusal.code == Code.BAD_VERSION:
                 self.close_after_flush()
+            return
+        self.settle(b.SPECTATING if self.member.spectator else b.SEATED)
+
+    def _room_to_watch(self) -> bool:
+        """A spectator's hello within the budgets; else it is told why and closed."""
+        ledger = self.host.ledger
+        admitted, _ = ledger.enter(b.SPECTATING, self.address, ("probe", self))
+        if admitted:
+            ledger.leave(b.SPECTATING, self.address, ("probe", self))
+            return True
+        self.send(p.Error(code=Code.SERVER_FULL, ref="hello",
+                          message=ledger.why(b.SPECTATING, self.address)))
+        self.close_after_flush()
+        return False
 
     def _closed_by_table(self, reason: str) -> None:
         self.member = None  # the table already knows

@@ -31,6 +31,7 @@ from pathlib import Path
 import platformdirs
 
 MAX_AGE = 7 * 24 * 3600.0  # seconds: a seat not used for a week is long gone
+NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def state_dir() -> Path:
@@ -115,7 +116,10 @@ class SeatStore:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self._path(seat)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        # never through a symlink someone planted: a fresh file, not followed
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(asdict(seat), out)
             out.flush()
@@ -124,7 +128,9 @@ class SeatStore:
 
     def _read(self, path: Path) -> SeatToken | None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            fd = os.open(path, os.O_RDONLY | NOFOLLOW)
+            with os.fdopen(fd, encoding="utf-8") as src:
+                data = json.loads(src.read(1 << 16))
             seat = SeatToken(**data)
         except (OSError, ValueError, TypeError):
             return None
@@ -155,7 +161,7 @@ class SeatStore:
 
     def _lock(self, seat: SeatToken) -> int | None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self._lock_path(seat), os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(self._lock_path(seat), os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +40,17 @@ class ServedError(Exception):
 class TableDirectory:
     """Answers served apps about ``host``'s tables (see the module docstring)."""
 
-    def __init__(self, host: Any, *, max_tables: int = 32, settings: dict | None = None) -> None:
+    def __init__(self, host: Any, *, max_tables: int = 32, empty_for: float = 60.0,
+                 settings: dict | None = None) -> None:
         self.host = host
         self.max_tables = max_tables
         self.settings = dict(settings or {})  # for every new table (``serve --grace``)
+        #: seconds a table players opened may stand with nobody at it before it goes
+        self.empty_for = empty_for
         self.path: Path | None = None
         self._server: asyncio.Server | None = None
+        self._opened: dict[Any, float | None] = {}  # table -> since when nobody is there
+        self._sweeper: asyncio.Task | None = None
 
     async def start(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -54,8 +60,33 @@ class TableDirectory:
         self._server = await asyncio.start_unix_server(self._serve, str(path))
         os.chmod(path, 0o600)
         self.path = path
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.empty_for / 4))
+            self.sweep(time.monotonic())
+
+    def sweep(self, now: float) -> list[str]:
+        """Take away the tables players opened that nobody has held for ``empty_for``
+        seconds (an opened table nobody joins, or everyone left): one address cannot
+        squat the ``max_tables``. Returns their names."""
+        gone = []
+        for table, since in list(self._opened.items()):
+            if table.members:
+                self._opened[table] = None
+            elif since is None:
+                self._opened[table] = now
+            elif now - since >= self.empty_for and self.host.remove_table(table, "empty"):
+                del self._opened[table]
+                gone.append(table.name)
+            if table.name not in self.host.tables.tables:
+                self._opened.pop(table, None)
+        return gone
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -103,6 +134,7 @@ class TableDirectory:
             title = f"{base[:26]} {n}"
             n += 1
         table = self.host.create_table(title, str(game), **self.settings)
+        self._opened[table] = time.monotonic()  # its opener joins next; else it goes
         self.host.touched(table)
         return {"table": table.name}
 

@@ -127,6 +127,50 @@ def visible_key(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+def skeleton(text: str) -> str:
+    """What two names are compared by where a look-alike could pass for someone: the
+    UTS #39 confusable skeleton of :func:`visible_key` (``аnn`` with a Cyrillic ``а``
+    and ``ann`` share one), from the Unicode confusables data of the
+    ``confusable-homoglyphs`` package: every character is replaced by one chosen
+    member (the lowest code point) of its set of look-alikes."""
+    classes = _confusable_classes()
+    key = unicodedata.normalize("NFD", visible_key(text))
+    return unicodedata.normalize("NFD", "".join(classes.get(ch, ch) for ch in key))
+
+
+_classes: dict[str, str] | None = None
+
+
+def _confusable_classes() -> dict[str, str]:
+    """Character -> its look-alike set's representative (single characters only)."""
+    global _classes
+    if _classes is None:
+        from confusable_homoglyphs import confusables
+
+        parent: dict[str, str] = {}
+
+        def find(ch: str) -> str:
+            while parent.get(ch, ch) != ch:
+                parent[ch] = parent.get(parent[ch], parent[ch])
+                ch = parent[ch]
+            return ch
+
+        for source, entries in confusables.confusables_data.items():
+            for entry in entries:
+                target = "".join(c for c in entry["c"] if not invisible(c))
+                if len(source) != 1 or len(target) != 1:
+                    continue
+                a, b = find(source), find(target)
+                if a != b:
+                    low, high = min(a, b), max(a, b)
+                    parent[high] = low
+        _classes = {ch: find(ch) for ch in parent}
+        # the case-folded key decides case: a class never maps a letter to a capital
+        _classes = {ch: rep.casefold() if len(rep.casefold()) == 1 else rep
+                    for ch, rep in _classes.items()}
+    return _classes
+
+
 def quote_peer(text: str, limit: int = 40) -> str:
     """Peer text fit to quote in a message: cleaned, cut to ``limit`` characters (an
     ellipsis marks the cut), in quotes with anything unprintable escaped."""

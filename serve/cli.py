@@ -89,12 +89,14 @@ def _password() -> str | int:
         import getpass
 
         password = getpass.getpass("Shared password for players: ")
-    if len(password) < 4:
-        return _fail("--password: use at least 4 characters")
+    if len(password) < 8:
+        return _fail("--password: use at least 8 characters")
+    os.environ.pop("MOTHERLODE_SERVE_PASSWORD", None)  # no app inherits the secret
     return password
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    from net import budgets
     from net.discovery import local_addresses
     from net.lan import ANY
     from net.paths import data_dir
@@ -116,6 +118,14 @@ async def _serve(args: argparse.Namespace) -> int:
         if isinstance(password, int):
             return password
     root = data_dir() / "serve"
+    from net.paths import UnsafeDir, check_dirs
+
+    try:
+        for note in check_dirs((root, "the serve folder"), (root / "players", "the players' "
+                                                           "folder")):
+            print(f"motherlode serve: {note}", file=sys.stderr)
+    except UnsafeDir as error:
+        return _fail(str(error), 1)
     config = DoorConfig(max_sessions=args.max_sessions, keep_detached=args.keep_detached)
     opened = await open_host(args, "motherlode serve")
     if isinstance(opened, int):
@@ -131,7 +141,8 @@ async def _serve(args: argparse.Namespace) -> int:
         await directory.start(control)
         try:
             door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
-                        config=config, authorized=authorized, password=password, report=say)
+                        config=config, authorized=authorized, password=password, report=say,
+                        ledger=budgets.ledger())
         except DoorError as error:
             return _fail(str(error), 1)
         try:
@@ -145,7 +156,8 @@ async def _serve(args: argparse.Namespace) -> int:
             except ImportError:
                 return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
             web = WebDoor(served_command(game_host, lan.port, control, None),
-                          max_sessions=args.max_sessions)
+                          max_sessions=args.max_sessions, password=password,
+                          ledger=budgets.ledger())
             try:
                 await web.start(args.bind, args.web)
             except OSError as error:

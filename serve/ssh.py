@@ -31,10 +31,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import hashlib
 import hmac
 import itertools
-import json
 import logging
 import os
 import re
@@ -51,7 +49,12 @@ from typing import Any
 
 import asyncssh
 
+from net import budgets as b
 from net.text import clean_text
+from serve.pins import OK, Pins, slug
+
+__all__ = ["Door", "DoorConfig", "DoorError", "Pins", "inside", "load_host_key",
+           "player_name", "slug"]
 
 log = logging.getLogger(__name__)
 
@@ -85,15 +88,6 @@ def player_name(username: str) -> str:
     return clean_text(username)[:NAME_MAX] or "Player"
 
 
-def slug(name: str) -> str:
-    """A directory name for a player: ASCII letters, digits, ``-`` and ``_`` only, plus a
-    hash of the whole name (two names never share a directory; ``../..`` stays inside)."""
-    folded = name.casefold()
-    readable = re.sub(r"[^a-z0-9_-]+", "-", folded).strip("-_")[:24] or "player"
-    digest = hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-    return f"{readable}-{digest}"
-
-
 def inside(root: Path, child: Path) -> Path:
     """``child`` if it lies inside ``root``; raises ValueError otherwise."""
     resolved = child.resolve()
@@ -123,41 +117,6 @@ def load_host_key(directory: Path) -> asyncssh.SSHKey:
     return key
 
 
-class Pins:
-    """User name (as a slug) to key fingerprint, pinned on first use; a 0600 JSON file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        self.pins: dict[str, str] = {
-            k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)
-        } if isinstance(data, dict) else {}
-
-    def get(self, name: str) -> str | None:
-        return self.pins.get(slug(name))
-
-    def admit(self, name: str, fingerprint: str) -> bool:
-        """True if ``name`` belongs to ``fingerprint`` (pinning it now if it is new)."""
-        key = slug(name)
-        pinned = self.pins.get(key)
-        if pinned is not None:
-            return hmac.compare_digest(pinned, fingerprint)
-        self.pins[key] = fingerprint
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            tmp = self.path.with_suffix(".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(self.pins, out, indent=1)
-            tmp.replace(self.path)
-        except OSError as error:  # the pin holds for this run anyway
-            log.warning("cannot save the pinned names: %s", error)
-        return True
-
-
 # -- the door --------------------------------------------------------------------------
 
 
@@ -165,19 +124,26 @@ class Pins:
 class DoorConfig:
     """Limits of the SSH door."""
 
-    max_sessions: int = 16  # live apps (attached, or waiting for their player: those
-    # make room for a newcomer, the longest-waiting first)
+    max_sessions: int = 16  # live apps, attached or waiting for their player (a
+    # waiting game is never hung up on to make room)
     max_startups: int = 4  # apps starting at once
     startup_timeout: float = 15.0
     keep_detached: float = 600.0  # seconds a dropped player's app waits for them
-    login_timeout: float = 30.0
+    login_timeout: float = 20.0  # accept -> logged in
+    session_timeout: float = 10.0  # logged in -> a session (else closed)
     keepalive_interval: float = 15.0
     keepalive_count_max: int = 3
     slow_reader_bytes: int = 1 << 20
     max_width: int = 400
     max_height: int = 200
-    max_connections: int = 64  # connections at once, before login
-    max_pending_per_address: int = 8  # of those, from one address
+    # connections before login and logged in without a session are counted in the
+    # process's ledger (net.budgets), with the host's and the web door's
+    max_auth_tries: int = 6  # wrong passwords or keys on one connection (MaxAuthTries)
+    auth_delay: float = 0.5  # seconds before answering a password, per wrong one so far
+    max_auth_delay: float = 8.0
+    max_env: int = 16  # env requests on one session
+    max_env_bytes: int = 256  # name + value of one
+    resize_every: float = 0.1  # window changes coalesced to one per this many seconds
 
 
 class _Child:
@@ -197,6 +163,8 @@ class _Child:
         self.exited: int | None = None
         self.detached_at: float | None = None
         self.expiry: asyncio.TimerHandle | None = None
+        self.resize_handle: asyncio.TimerHandle | None = None
+        self.pending_size: tuple[int, int] | None = None
 
     async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
                     size: tuple[int, int]) -> None:
@@ -227,6 +195,23 @@ class _Child:
         self.size = size
         self._set_size(size)
         self.signal(signal.SIGWINCH)
+
+    def resize_soon(self, size: tuple[int, int]) -> None:
+        """A window change, coalesced: a storm costs the app one redraw per
+        ``resize_every`` seconds, with the latest size."""
+        if self.resize_handle is not None:
+            self.pending_size = size
+            return
+        self.resize(size)
+        self.pending_size = None
+
+        def later() -> None:
+            self.resize_handle = None
+            if self.pending_size is not None and self.pending_size != self.size:
+                self.resize_soon(self.pending_size)
+
+        self.resize_handle = asyncio.get_running_loop().call_later(
+            self.door.config.resize_every, later)
 
     def signal(self, sig: int) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -322,46 +307,83 @@ class _Session:
 
 
 class _Gate(asyncssh.SSHServer):
-    """Authentication of one connection (see the module docstring)."""
+    """One connection: its stage in the ledger, its authentication (see the module
+    docstring), and its one session."""
 
     def __init__(self, door: Door) -> None:
         self.door = door
         self.fingerprint: str | None = None
         self.address = ""
-        self.pending = False  # counted among the connections not logged in yet
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.stage: str | None = None
+        self.failures = 0  # wrong passwords and keys on this connection
+        self.sessions = 0
+        self.idle_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        door = self.door
+        self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else ""
-        door.connections += 1
-        door.pending_by_address[self.address] = door.pending_by_address.get(self.address, 0) + 1
-        self.pending = True
-        # sockets that never log in hold a place until the login time-out: few per
-        # address, so one machine's flood leaves the door open to everyone else
-        if door.connections > door.config.max_connections or \
-                door.pending_by_address[self.address] > door.config.max_pending_per_address:
-            conn.close()
+        self._enter(b.PENDING)
+
+    def _enter(self, stage: str) -> None:
+        """Move to ``stage``; a full stage makes room from its busiest address."""
+        ledger = self.door.ledger
+        admitted, evicted = ledger.enter(stage, self.address, self)
+        if self.stage is not None:
+            ledger.leave(self.stage, self.address, self)
+        self.stage = stage if admitted else None
+        for victim in evicted:
+            assert isinstance(victim, _Gate)
+            victim.stage = None
+            victim.disconnect(ledger.why(stage, victim.address))
+
+    def disconnect(self, text: str) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, text)
 
     def auth_completed(self) -> None:
-        self._settled()
+        # logged in: a session must follow soon, or the connection goes
+        self._enter(b.IDLE)
+        self.idle_timer = asyncio.get_running_loop().call_later(
+            self.door.config.session_timeout, self._no_session)
+
+    def _no_session(self) -> None:
+        if self.sessions == 0:
+            self.disconnect(f"No session within {self.door.config.session_timeout:g} "
+                            "seconds of login.")
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._settled()
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+        if self.stage is not None:
+            self.door.ledger.leave(self.stage, self.address, self)
+            self.stage = None
 
-    def _settled(self) -> None:
-        if self.pending:
-            self.pending = False
-            door = self.door
-            door.connections -= 1
-            left = door.pending_by_address.get(self.address, 1) - 1
-            if left > 0:
-                door.pending_by_address[self.address] = left
-            else:
-                door.pending_by_address.pop(self.address, None)
+    def session_requested(self) -> Any:
+        """One session (channel) per connection; its environment is capped."""
+        if self.sessions >= 1 or self.conn is None:
+            return False
+        self.sessions += 1
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+        self._enter(b.SEATED)  # a session plays: the door's max_sessions caps those
+        channel = self.conn.create_server_channel(None)
+        channel._process_env_request = _capped_env(channel, self.door.config)  # type: ignore
+        return channel, asyncssh.SSHServerProcess(self.door._session, None, 0, False)
 
     def begin_auth(self, username: str) -> bool:
         return True
+
+    def _failed(self) -> None:
+        self.failures += 1
+        self.door.auth_failed(self.address)
+        if self.failures >= self.door.config.max_auth_tries:
+            with contextlib.suppress(Exception):
+                assert self.conn is not None
+                self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                     "Too many failed logins; wait a while.")
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -377,6 +399,8 @@ class _Gate(asyncssh.SSHServer):
             ok = True
         if ok:
             self.fingerprint = fingerprint
+        else:
+            self._failed()
         return ok
 
     def kbdint_auth_supported(self) -> bool:
@@ -389,12 +413,32 @@ class _Gate(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.door.password is not None and self.door.authorized is None
 
-    def validate_password(self, username: str, password: str) -> bool:
+    async def validate_password(self, username: str, password: str) -> bool:
+        # a growing delay per wrong password on this connection and from this address
+        await asyncio.sleep(self.door.auth_delay(self.address, self.failures))
         expected = self.door.password or ""
-        ok = hmac.compare_digest(password.encode(), expected.encode())
+        ok = hmac.compare_digest(password.encode("utf-8", "replace"), expected.encode())
         if ok:
             self.fingerprint = None
+        else:
+            self._failed()
         return ok
+
+
+def _capped_env(channel: Any, config: DoorConfig) -> Callable[[Any], bool]:
+    """An env request handler keeping at most ``max_env`` small variables (asyncssh
+    keeps every one, of any size, for the channel's life)."""
+    original = channel._process_env_request
+
+    def process(packet: Any) -> bool:
+        env = channel._env
+        size = len(packet.get_remaining_payload()) if hasattr(
+            packet, "get_remaining_payload") else 0
+        if len(env) >= config.max_env or size > config.max_env_bytes + 8:
+            return False
+        return original(packet)
+
+    return process
 
 
 class Door:
@@ -410,6 +454,7 @@ class Door:
         authorized: set[str] | None = None,
         password: str | None = None,
         report: Callable[[str], None] | None = None,
+        ledger: b.Ledger | None = None,
     ) -> None:
         self.command = command
         self.root = root
@@ -421,8 +466,10 @@ class Door:
         self.pins = Pins(root / "pins.json")
         self.players = root / "players"
         self.children: set[_Child] = set()
-        self.connections = 0  # not logged in yet
-        self.pending_by_address: dict[str, int] = {}
+        #: connections by stage and address, shared with the host under ``serve``
+        self.ledger = ledger or b.Ledger()
+        # wrong logins per address: (count, last time), for the per-address back-off
+        self.failures: dict[str, tuple[int, float]] = {}
         self.closing = False
         self._startups = asyncio.Semaphore(self.config.max_startups)
         self._server: Any = None
@@ -437,9 +484,9 @@ class Door:
         config = self.config
         self._server = await asyncssh.create_server(
             lambda: _Gate(self), bind or "", port,
-            server_host_keys=[self.host_key], process_factory=self._session,
-            encoding=None, line_editor=False, allow_pty=True, agent_forwarding=False,
-            x11_forwarding=False, allow_scp=False, sftp_factory=None,
+            server_host_keys=[self.host_key], encoding=None, line_editor=False,
+            allow_pty=True, agent_forwarding=False, x11_forwarding=False,
+            allow_scp=False, sftp_factory=None,
             login_timeout=config.login_timeout, keepalive_interval=config.keepalive_interval,
             keepalive_count_max=config.keepalive_count_max,
         )  # fmt: skip
@@ -448,6 +495,28 @@ class Door:
     @property
     def port(self) -> int:
         return self._server.sockets[0].getsockname()[1]
+
+    # -- wrong logins --------------------------------------------------------------------
+
+    def auth_failed(self, address: str) -> None:
+        count, _ = self.failures.get(address, (0, 0.0))
+        self.failures[address] = (count + 1, time.monotonic())
+        if len(self.failures) > 4096:  # forget the stalest addresses
+            for stale, _ in sorted(self.failures.items(), key=lambda i: i[1][1])[:1024]:
+                del self.failures[stale]
+
+    def auth_delay(self, address: str, failures_here: int) -> float:
+        """Seconds to wait before answering a password: growing with the wrong ones on
+        this connection and, doubling, with the address's recent ones (10 min memory)."""
+        config = self.config
+        count, last = self.failures.get(address, (0, 0.0))
+        if count and time.monotonic() - last > 600:
+            del self.failures[address]
+            count = 0
+        delay = config.auth_delay * failures_here
+        if count:
+            delay += config.auth_delay * 2 ** min(count // config.max_auth_tries, 8)
+        return min(delay, config.max_auth_delay)
 
     # -- one session ---------------------------------------------------------------------
 
@@ -463,6 +532,11 @@ class Door:
             with contextlib.suppress(Exception):
                 process.stderr.write(f"\r\nThe server failed: {error!r}\r\n".encode())
                 process.exit(1)
+        finally:
+            # a connection gets one session: once it is over (or refused), the
+            # connection goes too, after a moment for the last words to reach the client
+            conn = process.channel.get_connection()
+            asyncio.get_running_loop().call_later(1.0, conn.close)
 
     async def _run_session(self, process: asyncssh.SSHServerProcess) -> None:
         if self.closing:
@@ -478,47 +552,29 @@ class Door:
         gate = conn.get_owner()
         name = player_name(conn.get_extra_info("username") or "")
         fingerprint = gate.fingerprint if isinstance(gate, _Gate) else None
-        if fingerprint is not None:
-            if not self.pins.admit(name, fingerprint):
-                self._refuse(process, self._taken(name, conn))
-                return
-            key: tuple[str, str] | None = (slug(name), fingerprint)
-        else:
-            if self.pins.get(name) is not None:
-                self._refuse(process, self._taken(name, conn))
-                return
-            key = None
+        if self.pins.check(name, fingerprint) != OK:
+            self._refuse(process, self._taken(name, conn))
+            return
+        key = (slug(name), fingerprint) if fingerprint is not None else None
         size = self._size(process)
         child = self._detached(key)
         if child is not None:
             await self._attach(child, process, size, reattach=True)
             return
-        if len(self.children) >= self.config.max_sessions:
-            await self._evict_detached()
+        # full: refused. A game waiting for its dropped player is never hung up on to
+        # make room (its player may be reconnecting right now)
         if len(self.children) >= self.config.max_sessions:
             self._refuse(process, b"The server is busy: every place is taken. Try again in "
                          b"a while.\r\n")
+            return
+        if fingerprint is not None and not self.pins.admit(name, fingerprint):
+            self._refuse(process, self._taken(name))  # pinned only once admitted
             return
         session = _Session(process)  # before the app starts: its first bytes set modes
         session.process_limit = self.config.slow_reader_bytes
         child = await self._start_child(process, session, key, name, size)
         if child is not None:
             await self._attach(child, process, size, reattach=False, session=session)
-
-    async def _evict_detached(self) -> None:
-        """Make room for a new player: the app that has waited longest for its dropped
-        player is hung up on (as its time running out would do; the seat's token stays
-        in that player's directory, so their next join takes the seat back)."""
-        waiting = [c for c in self.children if c.session is None and c.exited is None
-                   and c.detached_at is not None]
-        if not waiting:
-            return
-        oldest = min(waiting, key=lambda c: c.detached_at or 0.0)
-        if oldest.expiry is not None:
-            oldest.expiry.cancel()
-        self.report(f"SSH: {oldest.name}'s waiting game makes room for a new player")
-        self.children.discard(oldest)
-        await oldest.stop(grace=3.0)
 
     def _taken(self, name: str, conn: asyncssh.SSHServerConnection) -> bytes:
         """Why the name is refused, and the command line that gets in: this door's port
@@ -649,7 +705,7 @@ class Door:
                 try:
                     data = await process.stdin.read(4096)
                 except asyncssh.TerminalSizeChanged as change:
-                    child.resize(self._clamp(change.width, change.height))
+                    child.resize_soon(self._clamp(change.width, change.height))
                     continue
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                     continue
@@ -708,6 +764,7 @@ class Door:
                 session.process.exit(0)
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=grace)
+        await self.pins.flush()
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), grace)

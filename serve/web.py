@@ -11,24 +11,39 @@ textual-serve's ``Server``:
   still gives other machines a URL they can dial.
 - Sessions are capped; each gets a fresh scratch directory for its settings, removed
   when the tab closes.
+- Holds against a hostile LAN (issue 20): every connection is counted in the process's
+  ledger (``net.budgets``) from accept to close, per address; a request must finish its
+  headers within ``header_timeout`` seconds; ``Host`` and ``Origin`` must name an address
+  the server listens on (403 otherwise: no cross-site use, no DNS rebinding); with a
+  password, a page asks for it and a cookie holding a random session token follows;
+  every resize is clamped; the apps inherit no secret from the server's environment.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import html
+import ipaddress
 import logging
 import re
+import secrets
 import shlex
 import shutil
+import socket
 import tempfile
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
-from aiohttp import web
+from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
+
+from net import budgets as b
 
 log = logging.getLogger(__name__)
 
@@ -36,41 +51,152 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 # a Host header: a name or an address, an optional port (anything else is refused)
 HOST_HEADER = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253})(:\d{1,5})?$")
 TITLE = "Motherlode"
+COOKIE = "motherlode_session"
+# the server's variables an app must not see (a secret, or the server's own terminal)
+SECRET_ENV = ("MOTHERLODE_SERVE_PASSWORD",)
+MAX_WIDTH, MAX_HEIGHT = 400, 200
+WEB_PER_ADDRESS = 4  # tabs (apps) at once from one address
+LOGIN_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Motherlode</title>
+<style>body{{background:#0c181f;color:#e0e0e0;font-family:monospace;display:flex;
+align-items:center;justify-content:center;height:90vh}}input{{font:inherit}}</style></head>
+<body><form method="post" action="/login"><p>This Motherlode server asks for its
+password.</p><p>{problem}</p><input type="password" name="password" autofocus
+autocomplete="current-password"> <input type="submit" value="Play"></form></body></html>
+"""
+
+
+class _App(AppService):
+    """An app whose environment carries none of the server's secrets."""
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width=width, height=height)
+        for name in SECRET_ENV:
+            environment.pop(name, None)
+        return environment
 
 
 class WebDoor(Server):
     """See the module docstring. ``argv`` is the served app's command line."""
 
-    def __init__(self, argv: list[str], *, max_sessions: int = 16) -> None:
+    def __init__(self, argv: list[str], *, max_sessions: int = 16,
+                 password: str | None = None, ledger: b.Ledger | None = None,
+                 per_address: int = WEB_PER_ADDRESS) -> None:
         super().__init__(shlex.join(argv), host="127.0.0.1", port=0, title=TITLE,
                          templates_path=TEMPLATES)
         self.argv = argv
         self.max_sessions = max_sessions
+        self.per_address = per_address
         self.sessions = 0
+        self.by_address: dict[str, int] = {}
+        self.password = password
+        self.ledger = ledger or b.Ledger()
+        self.allowed: set[str] = set()  # host names and addresses Host/Origin may name
+        self._tokens: dict[str, float] = {}  # session cookie -> when it was given
+        self._failures: dict[str, int] = {}  # wrong passwords per address
         self._runner: web.AppRunner | None = None
-        self._site: web.TCPSite | None = None
+        self._listener: asyncio.Server | None = None
         self._services: set[AppService] = set()
+        self._conns: dict[Any, _Conn] = {}  # transport -> its count in the ledger
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
-        self._runner = web.AppRunner(await self._make_app(), handle_signals=False,
-                                     access_log=None)
+        app = await self._make_app()
+        app.middlewares.append(self._guard)
+        app.router.add_post("/login", self.handle_login)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
+                                     keepalive_timeout=self.ledger.budgets.header_timeout)
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, bind or None, port)
+        loop = asyncio.get_running_loop()
         try:
-            await self._site.start()
+            self._listener = await loop.create_server(self._protocol, bind or None, port,
+                                                      reuse_address=True)
         except OSError:
             await self._runner.cleanup()
             raise
-        server = self._site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = self._listener.sockets[0].getsockname()[1]
+        self.allowed = allowed_hosts(bind)
         return self.port
+
+    # -- every connection, counted ------------------------------------------------------
+
+    def _protocol(self) -> asyncio.Protocol:
+        assert self._runner is not None and self._runner.server is not None
+        return _Counted(self, self._runner.server())
+
+    # -- the guard: Host, Origin, the password -----------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                     ) -> web.StreamResponse:
+        conn = self._conns.get(request.transport)
+        if conn is not None:
+            conn.busy()
+        try:
+            self._check_host(request)
+            if self.password is not None and request.path != "/login" \
+                    and not self._signed_in(request):
+                if request.path == "/":
+                    return web.Response(text=LOGIN_PAGE.format(problem=""),
+                                        content_type="text/html")
+                raise web.HTTPUnauthorized(text="Sign in first: open / and give the "
+                                           "password.")
+            return await handler(request)
+        finally:
+            if conn is not None:
+                conn.done()
+
+    def _check_host(self, request: web.Request) -> None:
+        host = request.headers.get("Host", "")
+        if not HOST_HEADER.match(host):
+            raise web.HTTPBadRequest(text="A bad Host header.")
+        if host_name(host) not in self.allowed:
+            raise web.HTTPForbidden(text=f"This server does not answer to {host!r}; use "
+                                    "one of the addresses it prints.")
+        origin = request.headers.get("Origin")
+        if origin is not None:
+            scheme, _, rest = origin.partition("://")
+            if scheme not in ("http", "https") or not HOST_HEADER.match(rest) or \
+                    host_name(rest) not in self.allowed:
+                raise web.HTTPForbidden(text="Cross-site requests are refused.")
+
+    def _signed_in(self, request: web.Request) -> bool:
+        token = request.cookies.get(COOKIE, "")
+        return any(hmac.compare_digest(token, known) for known in list(self._tokens))
+
+    async def handle_login(self, request: web.Request) -> web.StreamResponse:
+        address = _address(request.transport)
+        failures = self._failures.get(address, 0)
+        await asyncio.sleep(min(0.5 * failures, 8.0))  # a growing delay per address
+        form = await request.post()
+        given = form.get("password")
+        ok = isinstance(given, str) and hmac.compare_digest(
+            given.encode("utf-8", "replace"), (self.password or "").encode())
+        if not ok:
+            self._failures[address] = failures + 1
+            if len(self._failures) > 4096:
+                self._failures.clear()
+            return web.Response(status=403, content_type="text/html", text=LOGIN_PAGE.format(
+                problem=html.escape("That was not the password.")))
+        self._failures.pop(address, None)
+        token = secrets.token_urlsafe(32)
+        self._tokens[token] = time.time()
+        if len(self._tokens) > 1024:  # the oldest sign-ins go first
+            for old in sorted(self._tokens, key=self._tokens.__getitem__)[:256]:
+                del self._tokens[old]
+        response = web.HTTPSeeOther("/")
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+        raise response
 
     async def close(self) -> None:
         for service in list(self._services):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(service.stop(), 5.0)
+        if self._listener is not None:
+            self._listener.close()
+            for transport in list(self._conns):
+                transport.close()
         if self._runner is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._runner.cleanup(), 5.0)
@@ -102,28 +228,42 @@ class WebDoor(Server):
     # -- one tab, one app ----------------------------------------------------------------
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        address = _address(request.transport)
+        busy = None
         if self.sessions >= self.max_sessions:
+            busy = b"The server is busy: every place is taken. Try again in a while.\r\n"
+        elif self.by_address.get(address, 0) >= self.per_address:
+            busy = (f"Too many tabs from your address ({address}) are open here (at most "
+                    f"{self.per_address}); close one and try again.\r\n").encode()
+        if busy is not None:
             websocket = web.WebSocketResponse()
             await websocket.prepare(request)
-            await websocket.send_bytes(b"The server is busy: every place is taken. "
-                                       b"Try again in a while.\r\n")
+            await websocket.send_bytes(busy)
             await websocket.close()
             return websocket
         self.sessions += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        conn = self._conns.get(request.transport)
+        if conn is not None:
+            conn.playing()
         scratch = Path(tempfile.mkdtemp(prefix="motherlode-web-"))
         try:
             return await self._session(request, scratch)
         finally:
             self.sessions -= 1
+            left = self.by_address.get(address, 1) - 1
+            if left > 0:
+                self.by_address[address] = left
+            else:
+                self.by_address.pop(address, None)
             shutil.rmtree(scratch, ignore_errors=True)
 
     async def _session(self, request: web.Request, scratch: Path) -> web.StreamResponse:
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 16)
-        width = min(max(to_int(request.query.get("width", "80"), 80), 10), 400)
-        height = min(max(to_int(request.query.get("height", "24"), 24), 5), 200)
+        width, height = clamp(request.query.get("width"), request.query.get("height"))
         dirs = " ".join(f"MOTHERLODE_{kind.upper()}_DIR={shlex.quote(str(scratch / kind))}"
                         for kind in ("config", "state", "data", "log"))
-        service = AppService(
+        service = _App(
             f"env {dirs} {self.command}", write_bytes=websocket.send_bytes,
             write_str=websocket.send_str, close=websocket.close,
             download_manager=self.download_manager, debug=False,
@@ -146,3 +286,177 @@ class WebDoor(Server):
             with contextlib.suppress(Exception):
                 await service.stop()
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse,
+                                app_service: AppService) -> None:
+        """textual-serve's loop, made strict: every resize clamped (not only the first),
+        anything malformed ignored."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = message.json()
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind = envelope[0]
+            data = envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await app_service.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                await app_service.set_terminal_size(*clamp(data.get("width"),
+                                                           data.get("height")))
+            elif kind == "ping" and isinstance(data, str | int | float):
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
+
+
+class _Counted(asyncio.Protocol):
+    """aiohttp's protocol for one connection, counted in the ledger (it has slots: it
+    cannot be patched, so it is wrapped)."""
+
+    def __init__(self, door: WebDoor, inner: Any) -> None:
+        self.door = door
+        self.inner = inner
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        conn = _Conn(self.door, transport)
+        self.door._conns[transport] = conn
+        conn.enter(b.PENDING)
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        conn = self.door._conns.pop(self.transport, None)
+        if conn is not None:
+            conn.gone()
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class _Conn:
+    """One TCP connection to the web door, in the ledger from accept to close: pending
+    until it is a tab's websocket; closed if it takes ``header_timeout`` seconds to
+    send a request (or sits idle that long between two)."""
+
+    def __init__(self, door: WebDoor, transport: Any) -> None:
+        self.door = door
+        self.transport = transport
+        self.address = _address(transport)
+        self.stage: str | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.active = 0
+
+    def enter(self, stage: str) -> bool:
+        ledger = self.door.ledger
+        admitted, evicted = ledger.enter(stage, self.address, self)
+        if self.stage is not None:
+            ledger.leave(self.stage, self.address, self)
+        self.stage = stage if admitted else None
+        for victim in evicted:
+            assert isinstance(victim, _Conn)
+            victim.stage = None
+            victim.refuse(ledger.why(stage, victim.address))
+        if stage == b.PENDING:
+            self.arm()
+        return admitted
+
+    def arm(self) -> None:
+        self.disarm()
+        self.timer = asyncio.get_running_loop().call_later(
+            self.door.ledger.budgets.header_timeout, self._too_slow)
+
+    def disarm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _too_slow(self) -> None:
+        if self.active == 0 and self.stage == b.PENDING:
+            self.refuse("A request must arrive whole within "
+                        f"{self.door.ledger.budgets.header_timeout:g} seconds.")
+
+    def refuse(self, why: str) -> None:
+        with contextlib.suppress(Exception):
+            body = why.encode()
+            self.transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                                 b"text/plain; charset=utf-8\r\nConnection: close\r\n"
+                                 b"Content-Length: " + str(len(body)).encode() +
+                                 b"\r\n\r\n" + body)
+            self.transport.close()
+
+    def busy(self) -> None:
+        self.active += 1
+        self.disarm()
+
+    def done(self) -> None:
+        self.active -= 1
+        if self.active == 0 and self.stage == b.PENDING:
+            self.arm()  # the next request on a kept-alive connection must be quick too
+
+    def playing(self) -> None:
+        """A tab's websocket: it plays (the door's session caps count those)."""
+        self.disarm()
+        self.enter(b.SEATED)
+
+    def gone(self) -> None:
+        self.disarm()
+        if self.stage is not None:
+            self.door.ledger.leave(self.stage, self.address, self)
+            self.stage = None
+
+
+def _address(transport: Any) -> str:
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    return str(peer[0]) if isinstance(peer, tuple) else ""
+
+
+def clamp(width: Any, height: Any) -> tuple[int, int]:
+    """A terminal size a tab may ask for: 10-400 x 5-200 (anything else is clamped)."""
+    w = to_int(width, 80) if isinstance(width, str) else width if isinstance(width, int) \
+        else 80
+    h = to_int(height, 24) if isinstance(height, str) else height if isinstance(height, int) \
+        else 24
+    return min(max(w, 10), MAX_WIDTH), min(max(h, 5), MAX_HEIGHT)
+
+
+def host_name(host: str) -> str:
+    """The name or address of a ``Host`` header (no port, no brackets), lower case."""
+    if host.startswith("["):
+        return host[1:host.index("]")].lower() if "]" in host else host.lower()
+    return host.rsplit(":", 1)[0].lower() if host.count(":") == 1 else host.lower()
+
+
+def allowed_hosts(bind: str | None) -> set[str]:
+    """What ``Host`` and ``Origin`` may name: the address listened on, or, bound to every
+    interface, every local address, loopback, and this machine's names."""
+    from net.discovery import local_addresses
+
+    names = {"localhost", "127.0.0.1", "::1"}
+    if bind in (None, "", "0.0.0.0", "::"):
+        names |= {a.lower() for a in local_addresses()}
+        hostname = socket.gethostname().lower()
+        names |= {hostname, f"{hostname}.local", socket.getfqdn().lower()}
+    else:
+        names = {str(bind).lower()}
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(bind).is_loopback:  # type: ignore[arg-type]
+                names |= {"localhost", "127.0.0.1", "::1"}
+    return names
+

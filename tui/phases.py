@@ -20,7 +20,8 @@ from net.text import clean_text
 from net.views import FoolsGoldView, NuggetsView
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 
-LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "seats", "difficulty"})
+LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "kick", "seats",
+                           "difficulty"})
 NUGGETS_ACTIONS = frozenset({"roll", "take", "steal", "advised", "toggle", "select_face",
                              "clear"})
 FOOLSGOLD_ACTIONS = frozenset({"draw", "discard", "grab", "call"})
@@ -67,6 +68,9 @@ def lobby_now(info: p.TableInfo | None, mine: Iterable[int], owner: bool) -> Now
             keys.add("add_bot")
         if any(s.kind == "bot" for s in info.seats):
             keys.add("remove_bot")
+        if any(s.kind == "human" and s.seat not in mine and not (s.ready and s.connected)
+               for s in info.seats):
+            keys.add("kick")  # a seat held by someone not ready (or away) can be freed
     waiting = [clean_text(s.name) for s in info.seats
                if s.kind == "human" and s.seat not in mine and not (s.ready and s.connected)]
     low = spec(info.game).low

@@ -312,6 +312,13 @@ class Session:
     def _bye(self, reason: str) -> None:
         if reason == "left":
             return  # we asked to leave
+        if reason == "kicked":
+            if self.seat_file is not None:
+                self.seat_file.forget()
+                self.seat_file = None
+            self._post(SessionEnded(self, "Your seat was freed", "The table's owner gave "
+                                    "your seat to someone else (you were not ready)."))
+            return
         if reason == "replaced":
             self._post(SessionEnded(self, "Your seat moved", "Another connection took this seat "
                                     "with its resume token (the same player, from elsewhere)."))
@@ -401,6 +408,7 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
     what = {
         "joined": "joined",
         "left": "left",
+        "kicked": "was asked to leave by the owner (their seat is free)",
         "away": "is away (a bot stands in after the grace period)",
         "stepped_away": "stepped away (a bot plays until they are back)",
         "back": "is back and has the seat again",

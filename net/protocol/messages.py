@@ -79,6 +79,12 @@ class RemoveBot(_Msg, tag="remove_bot"):
     seat: Seat
 
 
+class Kick(_Msg, tag="kick"):
+    """Owner, outside a game: free the seat of a person who is not ready."""
+
+    seat: Seat
+
+
 class AddLocal(_Msg, tag="add_local"):
     """Hot-seat: seat another player controlled by this same connection."""
 
@@ -149,6 +155,7 @@ ClientMessage = (
     | Configure
     | AddBot
     | RemoveBot
+    | Kick
     | AddLocal
     | Start
     | Chat
@@ -307,6 +314,7 @@ __all__ = [
     "Configure",
     "AddBot",
     "RemoveBot",
+    "Kick",
     "AddLocal",
     "Start",
     "Chat",

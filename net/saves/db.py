@@ -108,9 +108,13 @@ def connect(path: Path) -> sqlite3.Connection:
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.is_symlink():  # planted to make us write elsewhere: never followed
+            raise SaveError(f"the saves database {path} is a symbolic link; Motherlode "
+                            "opens only a real file there. Move the link away.")
         if not path.exists():
             # private from the start: the -wal and -shm files take its mode
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o600))
     except FileExistsError:
         pass
     except OSError as exc:

@@ -15,7 +15,7 @@ from net import protocol as p
 from net.catalogue import FOOLSGOLD, SUPPLY, spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
-from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, visible_key
+from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
 from net.views import Event, to_events, to_view
 
 BOT_NAMES = (
@@ -84,6 +84,8 @@ class Member:
     connected: bool = True
     table: TableCore | None = None  # a net.table.Table
     link: object = None  # the shell's connection now serving this member
+    chat_at: float = -1e9  # host time of its last chat line (the chat limits)
+    chat_notice_at: float = -1e9  # ... and of the last "too much chat" it was told
 
     @property
     def token(self) -> str | None:
@@ -159,6 +161,12 @@ class TableCore:
         self.wait_since: float | None = None
         self.wait_until: float | None = None
         self._now = 0.0  # the host time of the latest call (for ``info``)
+        # the host sets these from its budgets (net.budgets.Budgets)
+        from net.budgets import Budgets
+
+        self.chat: Budgets = Budgets()
+        self.max_spectators = self.chat.spectators_per_table
+        self._chat_tokens: dict[str, tuple[float, float]] = {}  # kind -> (tokens, at)
 
     # -- queries -----------------------------------------------------------------------
 
@@ -308,15 +316,15 @@ class TableCore:
     # -- joining -----------------------------------------------------------------------
 
     def _unique(self, name: str) -> str:
-        # compared as people read them (net.text.visible_key): look-alikes get a suffix
-        taken = {visible_key(s.name) for s in self.seats}
-        taken |= {visible_key(m.name) for m in self.members}
-        if visible_key(name) not in taken:
+        # compared as people read them (net.text.skeleton): look-alikes get a suffix
+        taken = {skeleton(s.name) for s in self.seats}
+        taken |= {skeleton(m.name) for m in self.members}
+        if skeleton(name) not in taken:
             return name
         for n in itertools.count(2):
             suffix = f" {n}"
             candidate = clean_text(name[: NAME_MAX - len(suffix)]) + suffix
-            if visible_key(candidate) not in taken:
+            if skeleton(candidate) not in taken:
                 return candidate
         raise AssertionError("unreachable")
 
@@ -335,6 +343,12 @@ class TableCore:
                     f"All {self.settings.seats} seats at {self.name!r} are taken; "
                     "join as a spectator to watch.",
                 )
+        elif sum(1 for m in self.members if m.spectator) >= self.max_spectators:
+            raise Refusal(
+                Code.TABLE_FULL,
+                f"{self.name!r} has {self.max_spectators} spectators already, the most it "
+                "takes; try later.",
+            )
         requested = member.name
         member.name = self._unique(member.name)
         member.table = self

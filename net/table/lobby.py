@@ -127,6 +127,27 @@ class Lobby(TableCore):
         self._drop_seats(lambda s: s is not gone)
         self._update()
 
+    def _kick(self, member: Member, message: p.Kick, now: float) -> None:
+        """Free a seat squatted by someone who is not ready (they are told, and their
+        token goes stale); a ready player, a bot or the owner's own seat stay."""
+        self._owner_in_lobby(member)
+        seat = self.seats[message.seat] if message.seat < len(self.seats) else None
+        target = seat.member if seat is not None and seat.kind == "human" else None
+        if seat is None or target is None or target is member:
+            raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds nobody else.")
+        if seat.ready and target.connected:
+            raise Refusal(Code.NO_SUCH_SEAT,
+                          f"{seat.name} is ready; only a seat whose player is not ready "
+                          "(or is away) can be freed.")
+        name = seat.name
+        self._remove_member(target, now)
+        self._save(now)  # the seat is free on disk before anyone is told
+        target.deliver(p.Bye(reason="kicked"))
+        target.close("kicked")
+        self._notice("kicked", name, message.seat)
+        self.report(f"{self.name}: {member.name} freed {name}'s seat")
+        self._update()
+
     def _add_local(self, member: Member, message: p.AddLocal, now: float) -> None:
         if not self.seats_of(member):
             raise Refusal(Code.NOT_SEATED, "Spectators cannot seat local players.")
@@ -167,11 +188,41 @@ class Lobby(TableCore):
         if problem:
             raise Refusal(Code.BAD_TEXT, problem)
         seats = self.seats_of(member)
+        if not self._chat_allowed(member, bool(seats), now):
+            return
         self._send_all(
             p.ChatLine(
                 name=member.name, seat=seats[0] if seats else None, text=text, at=self.clock(now)
             )
         )
+
+    def _chat_allowed(self, member: Member, seated: bool, now: float) -> bool:
+        """A line reaches everyone at the table, so its cost grows with the audience:
+        the table takes ``chat.chat_rate`` lines a second from its players and
+        ``chat.spectator_chat_rate`` from all its spectators together, each spectator one
+        line a ``chat.spectator_chat_every`` seconds (``net.budgets.Budgets``). Over that,
+        the line is dropped and its sender told (once a second)."""
+        chat = self.chat
+        kind = "seated" if seated else "spectators"
+        rate, burst = (chat.chat_rate, chat.chat_burst) if seated else (
+            chat.spectator_chat_rate, chat.spectator_chat_burst)
+        tokens, at = self._chat_tokens.get(kind, (burst, now))
+        tokens = min(burst, tokens + (now - at) * rate)
+        own = seated or now - member.chat_at >= chat.spectator_chat_every
+        if tokens >= 1 and own:
+            self._chat_tokens[kind] = (tokens - 1, now)
+            member.chat_at = now
+            return True
+        self._chat_tokens[kind] = (tokens, now)
+        if now - member.chat_notice_at >= 1.0:
+            member.chat_notice_at = now
+            limit = (f"{chat.chat_rate:g} lines a second from its players" if seated else
+                     f"{chat.spectator_chat_rate:g} lines a second from its spectators, one "
+                     f"a {chat.spectator_chat_every:g} seconds each")
+            member.deliver(p.Error(code=Code.RATE_LIMITED, ref="chat",
+                                   message=f"Too much chat: this table takes {limit}. "
+                                   "That line was dropped."))
+        return False
 
     def _leave(self, member: Member, message: p.Leave, now: float) -> None:
         seats = self.seats_of(member)
@@ -206,6 +257,7 @@ class Lobby(TableCore):
         p.Configure: _configure,
         p.AddBot: _add_bot,
         p.RemoveBot: _remove_bot,
+        p.Kick: _kick,
         p.AddLocal: _add_local,
         p.Start: _start_request,
         p.Chat: _chat,

@@ -91,10 +91,12 @@ class Tables:
 
     def _member_for(self, token: str) -> tuple[Member, str]:
         ident, _, secret = token.partition(".")
-        member = self._by_id.get(int(ident)) if ident.isdigit() and len(ident) < 19 else None
+        # ASCII only: "²".isdigit() is True, and int() of it raises
+        strict = token.isascii() and ident.isdigit() and len(ident) < 19
+        member = self._by_id.get(int(ident)) if strict else None
         if member is None or member.table is None or member not in member.table.members:
             # compare anyway, so a miss costs the same time as a wrong secret
-            hmac.compare_digest(b"x" * 32, secret.encode())
+            hmac.compare_digest(b"x" * 32, secret.encode("utf-8", "replace"))
             raise Refusal(
                 Code.BAD_TOKEN, "That resume token is stale or unknown; join the table anew."
             )

@@ -27,7 +27,12 @@ async def main(spec: dict) -> None:
     store = None
     if spec.get("store"):
         store = Store(spec["store"])
-    host = Host(config=HostConfig(**spec.get("config", {})), store=store)
+    from net.budgets import Budgets
+
+    config = dict(spec.get("config", {}))
+    if isinstance(config.get("budgets"), dict):  # JSON: the fields of net.budgets.Budgets
+        config["budgets"] = Budgets(**config["budgets"])
+    host = Host(config=HostConfig(**config), store=store)
     for table in spec.get("tables", []):
         table = dict(table)
         host.create_table(table.pop("name"), table.pop("game"), **table)

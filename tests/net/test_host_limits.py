@@ -98,15 +98,75 @@ async def test_no_hello_within_ten_seconds_is_closed(make_host):
     assert [m.code for m in seen] == [Code.HELLO_TIMEOUT]
 
 
-async def test_connection_cap(make_host):
+async def test_a_full_waiting_room_makes_room_from_its_oldest_stranger(make_host):
+    """Before hello, a full budget evicts the oldest silent socket, told why; the
+    newcomer who says hello at once gets in."""
     host = await make_host(max_connections=2)
     host.create_table("Saloon", "nuggets")
     first, second = await Raw.open(host.port), await Raw.open(host.port)
-    await first.hello("Ann")
-    await second.hello("Bob")
+    await settle()
     third = await Raw.open(host.port)
-    seen = await third.closed()
+    assert (await third.hello("Cy")).seat == 0
+    seen = await first.closed()
     assert [m.code for m in seen] == [Code.SERVER_FULL]
+    assert "hello" in seen[0].message
+    second.close()
+    third.close()
+
+
+async def test_spectators_are_capped_per_address_and_told_why_but_a_token_gets_in(make_host):
+    """Idle spectators fill their budget: the next one is refused with words, while a
+    seated player's reconnect with its token and a new player still get in."""
+    from net.budgets import Budgets
+
+    host = await make_host(budgets=Budgets(spectating_per_address=5, pending_per_address=6))
+    host.create_table("Saloon", "nuggets", seats=4)
+    ann = await Raw.open(host.port)
+    token = (await ann.hello("Ann")).token
+    watchers = []
+    for i in range(5):
+        raw = await Raw.open(host.port)
+        await raw.hello(f"W{i}", spectate=True)
+        watchers.append(raw)
+    late = await Raw.open(host.port)
+    await late.send(p.Hello(protocol=p.PROTOCOL_VERSION, name="Late", spectate=True))
+    seen = await late.closed()
+    assert [m.code for m in seen] == [Code.SERVER_FULL]
+    assert "your address" in seen[0].message
+    ann.close()
+    back = await Raw.open(host.port)
+    assert (await back.hello("Ann", token=token)).seat == 0
+    bob = await Raw.open(host.port)
+    assert (await bob.hello("Bob")).seat == 1
+    for raw in (*watchers, back, bob):
+        raw.close()
+
+
+async def test_a_table_takes_so_many_spectators(make_host):
+    from net.budgets import Budgets
+
+    host = await make_host(budgets=Budgets(spectators_per_table=2))
+    host.create_table("Saloon", "nuggets")
+    raws = [await Raw.open(host.port) for _ in range(3)]
+    for raw in raws[:2]:
+        await raw.hello("W", spectate=True)
+    await raws[2].send(p.Hello(protocol=p.PROTOCOL_VERSION, name="W", spectate=True))
+    error = await raws[2].expect(p.Error)
+    assert error.code == Code.TABLE_FULL and "spectators" in error.message
+    for raw in raws:
+        raw.close()
+
+
+@pytest.mark.parametrize("token", ["\u00b2.x", "\u0661\u0662.x", "1.\u00e9", "..", ""])
+async def test_a_token_that_is_not_ascii_is_answered_bad_token(make_host, token):
+    host = await make_host()
+    host.create_table("Saloon", "nuggets")
+    raw = await Raw.open(host.port)
+    await raw.send(p.Hello(protocol=p.PROTOCOL_VERSION, name="X", token=token))
+    assert (await raw.expect(p.Error)).code == Code.BAD_TOKEN
+    await raw.send(p.Ping(id=1))  # the connection carries on
+    assert (await raw.expect(p.Error)).code == Code.HELLO_FIRST
+    raw.close()
 
 
 async def test_full_table(make_host):
@@ -147,7 +207,10 @@ async def test_flood_is_rate_limited(make_host):
 
 
 async def test_a_non_reading_client_is_dropped_and_the_others_keep_pace(make_host):
-    host = await make_host(rate=100_000, burst=100_000, max_queue_bytes=64 * 1024, sndbuf=16 * 1024)
+    from net.budgets import Budgets
+
+    host = await make_host(rate=100_000, burst=100_000, max_queue_bytes=64 * 1024,
+                           sndbuf=16 * 1024, budgets=Budgets(chat_rate=1e9, chat_burst=1e9))
     host.create_table("Saloon", "nuggets", seats=4)
     talker, listener = await Raw.open(host.port), await Raw.open(host.port)
     await talker.hello("Ann")

@@ -289,3 +289,16 @@ def test_cleaned_text_shows_nothing_invisible(raw):
             assert ch in "\u200d\ufe0e\ufe0f", (raw, out)
             assert i > 0 and unicodedata.category(out[i - 1]) in ("So", "Sk", "Mn")
     assert visible_key(out) == visible_key(raw)
+
+
+def test_a_confusable_look_alike_name_is_renamed_at_a_table():
+    """``аnn`` with a Cyrillic ``а`` reads as ``ann``: its UTS #39 skeleton says so."""
+    from net.table import Member, Table
+    from net.text import skeleton
+
+    assert skeleton("\u0430nn") == skeleton("Ann") != skeleton("Bob")
+    table = Table("Saloon", "nuggets")
+    ann, fake = Member(name="ann"), Member(name="\u0430nn")
+    table.join(ann, 0.0)
+    table.join(fake, 0.0)
+    assert fake.name == "\u0430nn 2"

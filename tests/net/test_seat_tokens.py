@@ -5,6 +5,8 @@ import json
 import os
 import time
 
+import pytest
+
 from net.seats import MAX_AGE, SeatStore, SeatToken
 
 
@@ -53,3 +55,46 @@ def test_a_new_token_or_table_name_is_kept_and_forget_deletes(tmp_path):
     held.forget()
     assert list((tmp_path / "seats").iterdir()) == []
     assert not os.path.exists(store._lock_path(seat(table="Saloon")))
+
+
+def test_seat_files_and_the_database_never_follow_a_planted_symlink(tmp_path):
+    """A state folder others could write to is made private (told), someone else's is
+    refused; a symlink planted for a seat file or the database is not followed."""
+    import os
+
+    from net.paths import UnsafeDir, private_dir
+    from net.saves.db import connect
+    from net.saves.errors import SaveError
+    from net.seats import SeatStore, SeatToken
+
+    shared = tmp_path / "state"
+    shared.mkdir(mode=0o777)
+    os.chmod(shared, 0o777)
+    assert "private" in private_dir(shared, "the state folder")
+    assert shared.stat().st_mode & 0o777 == 0o700
+    assert private_dir(shared) is None
+    sticky = tmp_path / "everyone"
+    sticky.mkdir()
+    os.chmod(sticky, 0o1777)  # a shared folder like /tmp: refused, never changed
+    with pytest.raises(UnsafeDir, match="shared"):
+        private_dir(sticky, "the state folder")
+    assert sticky.stat().st_mode & 0o7777 == 0o1777
+
+    store = SeatStore(shared / "seats")
+    seat = SeatToken("h", 1, "t", "Ann", "1.x")
+    store.directory.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    store._path(seat).symlink_to(victim)
+    assert store._read(store._path(seat)) is None  # not read through the link
+    tmp = store._path(seat).with_suffix(f".{os.getpid()}.tmp")
+    tmp.symlink_to(victim)
+    store._write(seat)  # nor written through one
+    assert victim.read_text() == "keep"
+    assert store._read(store._path(seat)) == seat
+
+    db = tmp_path / "motherlode.db"
+    db.symlink_to(victim)
+    with pytest.raises(SaveError, match="symbolic link"):
+        connect(db)
+    assert victim.read_text() == "keep"

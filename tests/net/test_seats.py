@@ -175,3 +175,30 @@ async def drive(clock, done, until: float = 60.0) -> None:
         assert clock.now() < until, "the game stalled"
         due = clock.next_due()
         clock.advance(0.1 if due is None else min(max(due - clock.now(), 0.0), 0.1))
+
+
+def test_the_owner_frees_a_seat_held_by_someone_not_ready():
+    """A squatter who never gets ready is removed by the owner (``kick``); a ready
+    player, a bot and the owner's own seat cannot be."""
+    from net.protocol import Code
+    from net.table import Member, Table
+
+    table = Table("Saloon", "nuggets")
+    got: dict[str, list] = {"ann": [], "sid": [], "rob": []}
+    ann = Member(name="Ann", deliver=got["ann"].append)
+    sid = Member(name="Sid", deliver=got["sid"].append)
+    rob = Member(name="Rob", deliver=got["rob"].append)
+    for member in (ann, sid, rob):
+        table.join(member, 0.0)
+    table.handle(rob, p.Ready(), 1.0)
+    table.handle(sid, p.Kick(seat=0), 1.0)  # not the owner
+    assert got["sid"][-1].code == Code.NOT_OWNER
+    table.handle(ann, p.Kick(seat=2), 1.0)  # Rob is ready
+    assert got["ann"][-1].code == Code.NO_SUCH_SEAT
+    table.handle(ann, p.Kick(seat=0), 1.0)  # her own seat
+    assert got["ann"][-1].code == Code.NO_SUCH_SEAT
+    table.handle(ann, p.Kick(seat=1), 2.0)
+    assert any(isinstance(m, p.Bye) and m.reason == "kicked" for m in got["sid"])
+    assert [s.name for s in table.seats] == ["Ann", "Rob"]
+    assert sid not in table.members
+    assert any(isinstance(m, p.Notice) and m.event == "kicked" for m in got["rob"])

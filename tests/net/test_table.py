@@ -300,3 +300,31 @@ def test_a_player_back_after_the_end_gets_the_result():
     back = Inbox()
     tables.hello(hello("Bob", token=token), back.append, print, now + 1)
     assert back.of(p.Over) == a.of(p.Over)
+
+
+def test_chat_is_limited_per_table_and_spectators_share_a_small_rate():
+    """150 chatty spectators cost the table a few lines a second, not N squared."""
+    from net.protocol import Code
+    from net.table import Member, Table
+
+    table = Table("Saloon", "nuggets")
+    table.max_spectators = 200
+    heard: list = []
+    ann = Member(name="Ann", deliver=heard.append)
+    table.join(ann, 0.0)
+    told: list = []
+    watchers = [Member(name=f"W{i}", spectator=True, deliver=told.append)
+                for i in range(150)]
+    for w in watchers:
+        table.join(w, 0.0)
+    heard.clear()
+    now = 1.0
+    for step in range(100):  # 10 s at 10 rounds a second, everybody talking
+        now = 1.0 + step / 10
+        for w in watchers:
+            table.handle(w, p.Chat(text="hi"), now)
+        table.handle(ann, p.Chat(text="mine"), now)
+    lines = [m for m in heard if isinstance(m, p.ChatLine)]
+    assert sum(1 for m in lines if m.name == "Ann") == 100  # players are never crowded out
+    assert sum(1 for m in lines if m.name != "Ann") <= 8 + 4 * 10  # burst + rate
+    assert any(isinstance(m, p.Error) and m.code == Code.RATE_LIMITED for m in told)

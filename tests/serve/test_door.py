@@ -208,3 +208,23 @@ def test_hostile_names_are_cleaned_before_they_name_a_table():
     answer = TableDirectory(host).answer(
         json.dumps({"op": "new", "game": "nuggets", "name": "\x1b]0;x\x07Eve" * 10}).encode())
     assert "\x1b" not in answer["table"] and len(answer["table"]) <= 30
+
+
+def test_served_tables_nobody_holds_go_away():
+    """32 tables opened and left empty no longer lock everyone out until a restart."""
+    from net.table import Member
+
+    host = Host()
+    host.create_table("Main", "nuggets")  # the operator's: never swept
+    directory = TableDirectory(host, max_tables=3, empty_for=60.0)
+    for name in ("Ann", "Bob"):
+        directory.answer(json.dumps({"op": "new", "game": "nuggets", "name": name}).encode())
+    assert "3 tables already" in directory.answer(
+        b'{"op":"new","game":"nuggets","name":"Cy"}')["error"]
+    bobs = host.tables.find("Bob's table")
+    bobs.join(Member(name="Bob"), 0.0)
+    opened = min(directory._opened.values())
+    assert directory.sweep(opened + 30) == []
+    assert directory.sweep(opened + 61) == ["Ann's table"]  # empty for 60 s
+    assert sorted(host.tables.tables) == ["Bob's table", "Main"]
+    assert "table" in directory.answer(b'{"op":"new","game":"nuggets","name":"Cy"}')

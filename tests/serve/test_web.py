@@ -55,14 +55,14 @@ async def test_the_page_is_offline_and_follows_the_request_host(tmp_path):
     async with serving(tmp_path, "--web", "0") as (serve, _):
         base = f"http://127.0.0.1:{serve.web_port}"
         async with aiohttp.ClientSession() as http:
-            async with http.get(base + "/", headers={"Host": "gold.example:8080"}) as page:
+            async with http.get(base + "/", headers={"Host": "localhost:8080"}) as page:
                 assert page.status == 200
                 html = await page.text()
-            assert 'data-session-websocket-url="ws://gold.example:8080/ws"' in html
+            assert 'data-session-websocket-url="ws://localhost:8080/ws"' in html
             assert "googleapis" not in html and "https://" not in html
             urls = re.findall(r'(?:href|src|url\()\s*=?\s*"([^"]+)"', html)
-            assert urls and all(u.startswith("http://gold.example:8080/") for u in urls)
-            font = re.search(r'url\("http://gold\.example:8080(/static/fonts/[^"]+\.ttf)"', html)
+            assert urls and all(u.startswith("http://localhost:8080/") for u in urls)
+            font = re.search(r'url\("http://localhost:8080(/static/fonts/[^"]+\.ttf)"', html)
             assert font is not None
             async with http.get(base + font[1]) as got:
                 assert got.status == 200 and len(await got.read()) > 10_000

@@ -29,6 +29,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "start", "Start"),
         Binding("b", "add_bot", "Add bot"),
         Binding("x", "remove_bot", "Remove bot"),
+        Binding("k", "kick", "Free a seat", show=False),
         Binding("plus,equals_sign", "seats(1)", "+seat", show=False),
         Binding("minus", "seats(-1)", "-seat", show=False),
         Binding("d", "difficulty", "Difficulty", show=False),
@@ -40,6 +41,7 @@ class LobbyScreen(Screen[None]):
         ("r", "ready / not ready"),
         ("s", "start the game (the owner, once every other player is ready)"),
         ("b / x", "add a bot / remove the last bot (owner)"),
+        ("k", "free the last seat of a player who is not ready (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
         ("c", "chat"),
@@ -197,6 +199,15 @@ class LobbyScreen(Screen[None]):
             self.show_status("There is no bot to remove.")
             return
         self._send(p.RemoveBot(seat=bots[-1]))
+
+    def action_kick(self) -> None:
+        seats = self.info.seats if self.info else []
+        idle = [s.seat for s in seats if s.kind == "human" and s.seat not in self.mine
+                and (not s.ready or not s.connected)]
+        if not idle:
+            self.show_status("Every other player is ready: there is no seat to free.")
+            return
+        self._send(p.Kick(seat=idle[-1]))
 
     def action_seats(self, change: int) -> None:
         if self.info is not None:

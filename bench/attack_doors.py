@@ -1,0 +1,589 @@
+"""Doors that hold (issue 20): every attack family against a real ``motherlode serve``
+(SSH door, web door, LAN host) on loopback, one family at a time, while six real
+players keep playing at one table: two apps over SSH, three LAN clients, one web tab.
+
+The server runs with its descriptor limit at 1024 (soft and hard, so it cannot raise
+it). Each family runs ``--seconds`` from a separate attacker process (its own
+descriptors, several loopback source addresses). For each: the players' action -> view
+p99 (SSH and web: the key ``r`` -> the screen shows the new ready state; LAN: ping ->
+pong) against a quiet run, whether any seated player was refused or lost a seat, the
+server's RSS (the serve process, and with its apps) and descriptors, its CPU during and
+after the attack, and what the attacker was told.
+
+    .venv/bin/python bench/attack_doors.py [--seconds 8] [--families a,b] [--password]
+
+Without ``--password`` the keyless families run (logins with no session, channels, env);
+with it, password guessing. Figures go to docs/RELIABILITY.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import re
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import aiohttp  # noqa: E402
+import asyncssh  # noqa: E402
+import msgspec  # noqa: E402
+import pyte  # noqa: E402
+
+from net import protocol as p  # noqa: E402
+from tests.serve.helpers import ServeProcess  # noqa: E402
+
+PASSWORD = "gold rush 1849"
+SOURCES = [f"127.0.0.{i}" for i in range(2, 10)]  # the attacker's "machines"
+FAMILIES = ["lan_silent", "lan_spectators", "spectator_chat", "ssh_silent", "ssh_nosession",
+            "ssh_channels_env", "ssh_resize_storm", "web_headers", "web_resize",
+            "ssh_password", "web_password"]
+KEYLESS = {"ssh_nosession", "ssh_channels_env", "ssh_resize_storm"}
+WITH_PASSWORD = {"ssh_password", "web_password"}
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- the server ------------------------------------------------------------------------
+
+
+def _limit_fds() -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+
+async def start_serve(data: Path, password: bool) -> ServeProcess:
+    env = dict(os.environ, MOTHERLODE_DATA_DIR=str(data))
+    args = ["--web", "0", "--game", "foolsgold", "--seats", "8"]
+    if password:
+        env["MOTHERLODE_SERVE_PASSWORD"] = PASSWORD
+        args.append("--password")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "serve", "--bind", "127.0.0.1", "--ssh", "0",
+        "--port", "0", "--no-announce", "--max-sessions", "24", *args,
+        cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL, preexec_fn=_limit_fds,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    serve = ServeProcess(proc, data)
+    await asyncio.wait_for(serve._until_ready(), 60)
+    serve._reader = asyncio.create_task(serve._read_rest())
+    return serve
+
+
+def proc_stats(pid: int) -> dict[str, float]:
+    """RSS (MiB) of the process and of it with its children, its descriptors, CPU s."""
+    def rss(one: int) -> float:
+        try:
+            for line in Path(f"/proc/{one}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    children = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children += Path(f"{task}/children").read_text().split()
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    return {"rss": rss(pid), "rss_tree": rss(pid) + sum(rss(int(c)) for c in children),
+            "fds": len(os.listdir(f"/proc/{pid}/fd")), "cpu": cpu}
+
+
+# -- the players -----------------------------------------------------------------------
+
+
+class Screen:
+    def __init__(self, size=(100, 30)) -> None:
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.changed = asyncio.Event()
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(data)
+        self.changed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    async def wait_for(self, pattern: str, timeout: float = 30.0) -> float:
+        start = time.perf_counter()
+        while not re.search(pattern, self.text):  # checked on each new output only
+            self.changed.clear()
+            left = timeout - (time.perf_counter() - start)
+            if left <= 0:
+                raise AssertionError(f"no {pattern!r}:\n{self.text}")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return time.perf_counter() - start
+
+
+class Players:
+    """Six seated players; ``samples`` collects (kind, seconds) while ``recording``."""
+
+    def __init__(self, serve: ServeProcess, password: bool) -> None:
+        self.serve = serve
+        self.password = password
+        self.samples: list[tuple[str, float]] = []
+        self.recording = False
+        self.problems: list[str] = []
+        self.tasks: list[asyncio.Task] = []
+        self.closers: list = []
+        self.seated = 0  # players past their setup, playing
+
+    async def start(self) -> None:
+        for name in ("ann", "bob"):
+            self.tasks.append(asyncio.create_task(self._guard("ssh", name, self._ssh)))
+            await asyncio.sleep(1.5)
+        self.tasks.append(asyncio.create_task(self._guard("web", "Wendy", self._web)))
+        await asyncio.sleep(1.5)
+        for name in ("Lan1", "Lan2", "Lan3"):
+            self.tasks.append(asyncio.create_task(self._guard("lan", name, self._lan)))
+
+    async def _guard(self, kind: str, name: str, play) -> None:
+        try:
+            await play(name)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a player that stops is a finding, not a crash
+            self.problems.append(f"{kind} {name} stopped: {error!r}"[:2000])
+
+    async def _toggle(self, kind: str, name: str, screen: Screen, press) -> None:
+        self.seated += 1
+        while True:
+            await asyncio.sleep(0.25)
+            # the state on the screen now decides what the key must show next
+            ready = re.search(rf"\d\. {name} +ready +\(you\)", screen.text) is None
+            start = time.perf_counter()
+            await press(b"r")
+            row = rf"\d\. {name} +{'ready' if ready else 'not ready'} +\(you\)"
+            try:
+                await screen.wait_for(row, 15.0)
+            except AssertionError:
+                self.problems.append(f"{kind} {name}: no answer to r within 15 s:\n"
+                                     f"{screen.text}")
+                continue
+            if self.recording:
+                self.samples.append((kind, time.perf_counter() - start))
+
+    async def _ssh(self, name: str) -> None:
+        options = {"password": PASSWORD} if self.password else {}
+        conn = await asyncssh.connect(
+            "127.0.0.1", self.serve.ssh_port, username=name, known_hosts=None,
+            encoding=None, agent_path=None,
+            client_keys=[asyncssh.generate_private_key("ssh-ed25519")], **options)
+        self.closers.append(conn.close)
+        proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30),
+                                         stderr=asyncssh.STDOUT)
+        screen = Screen()
+
+        async def pump() -> None:
+            while data := await proc.stdout.read(65536):
+                screen.feed(data)
+            self.problems.append(f"ssh {name}: the session ended")
+
+        pumping = asyncio.create_task(pump())
+        await screen.wait_for("Tables at this host", 60)
+        await screen.wait_for("Fool's Gold at", 30)
+        proc.stdin.write(b"\r")
+        await screen.wait_for(rf"\d\. {name} +not ready +\(you\)", 30)
+
+        async def press(key: bytes) -> None:
+            proc.stdin.write(key)
+
+        try:
+            await self._toggle("ssh", name, screen, press)
+        finally:
+            pumping.cancel()
+
+    async def _web(self, name: str) -> None:
+        base = f"http://127.0.0.1:{self.serve.web_port}"
+        http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.closers.append(lambda: asyncio.ensure_future(http.close()))
+        if self.password:
+            async with http.post(base + "/login", data={"password": PASSWORD}) as page:
+                assert page.status == 200, page.status
+        ws = await http.ws_connect(base + "/ws?width=100&height=30")
+        screen = Screen()
+
+        async def pump() -> None:
+            async for message in ws:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    screen.feed(message.data)
+            self.problems.append(f"web {name}: the tab closed")
+
+        pumping = asyncio.create_task(pump())
+        await screen.wait_for("Your name at the table", 60)
+        await ws.send_json(["stdin", name])
+        await screen.wait_for(name)
+        await ws.send_json(["stdin", "\r"])
+        await screen.wait_for("Fool's Gold at", 60)
+        await ws.send_json(["stdin", "\r"])
+        await screen.wait_for(rf"\d\. {name} +not ready +\(you\)", 30)
+
+        async def press(key: bytes) -> None:
+            await ws.send_json(["stdin", key.decode()])
+
+        try:
+            await self._toggle("web", name, screen, press)
+        finally:
+            pumping.cancel()
+
+    async def _lan(self, name: str) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.serve.game_port)
+        self.closers.append(writer.close)
+        writer.write(p.encode(p.Hello(protocol=1, name=name)))
+        line = await reader.readline()
+        welcome = msgspec.json.decode(line)
+        if welcome.get("type") != "welcome" or welcome.get("seat") is None:
+            self.problems.append(f"lan {name}: refused: {line[:200]!r}")
+            return
+        self.seated += 1
+        n = 0
+        while True:
+            await asyncio.sleep(0.25)
+            n += 1
+            start = time.perf_counter()
+            writer.write(p.encode(p.Ping(id=n)))
+            while True:
+                line = await asyncio.wait_for(reader.readline(), 30)
+                if not line:
+                    self.problems.append(f"lan {name}: closed by the host")
+                    return
+                message = msgspec.json.decode(line)
+                if message.get("type") == "error" or message.get("type") == "bye":
+                    self.problems.append(f"lan {name}: {message}")
+                if message.get("type") == "pong" and message.get("id") == n:
+                    break
+            if self.recording:
+                self.samples.append(("lan", time.perf_counter() - start))
+
+    def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for close in self.closers:
+            with contextlib.suppress(Exception):
+                close()
+
+
+# -- the attacker (a process of its own) ----------------------------------------------
+
+
+async def attack(family: str, ports: dict[str, int], seconds: float) -> dict:
+    """Run one family for ``seconds``; what it achieved and what it was told."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (8192, 8192))
+    told: dict[str, int] = {}
+    stats = {"opened": 0, "closed_by_server": 0, "admitted": 0}
+    end = time.monotonic() + seconds
+    held: list = []
+
+    def note(text: str) -> None:
+        text = text.strip()[:160]
+        told[text] = told.get(text, 0) + 1
+
+    async def hold_socket(port: int, source: str, payload: bytes = b"") -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(source, 0))
+        except OSError as error:
+            note(f"connect failed: {error.strerror}")
+            await asyncio.sleep(0.05)
+            return
+        stats["opened"] += 1
+        held.append(writer)
+        if payload:
+            writer.write(payload)
+        data = b""
+        with contextlib.suppress(Exception):
+            while time.monotonic() < end:
+                chunk = await asyncio.wait_for(reader.read(4096), max(0.01, end -
+                                                                      time.monotonic()))
+                if not chunk:
+                    stats["closed_by_server"] += 1
+                    break
+                data += chunk
+        text = data.decode("latin-1")
+        for found in re.findall(r'"message":"([^"]+)"|(HTTP/1.1 5\d\d[^\r]*\r\n(?:.*\r\n)*'
+                                r'\r\n.*)|([ -~]{20,})', text):
+            note(next(f for f in found if f))
+        writer.close()
+
+    async def flood(port: int, count: int, payload: bytes = b"") -> None:
+        async def one(i: int) -> None:
+            while time.monotonic() < end:
+                await hold_socket(port, SOURCES[i % len(SOURCES)], payload)
+        await asyncio.gather(*(one(i) for i in range(count)))
+
+    hello = p.encode(p.Hello(protocol=1, name="Spec", spectate=True))
+
+    async def spectators(count: int, chat: bool) -> None:
+        async def one(i: int) -> None:
+            while time.monotonic() < end:
+                try:
+                    reader, writer = await asyncio.open_connection(
+                        "127.0.0.1", ports["game"], local_addr=(SOURCES[i % 8], 0))
+                except OSError:
+                    await asyncio.sleep(0.1)
+                    continue
+                stats["opened"] += 1
+                writer.write(hello)
+                first = msgspec.json.decode(await reader.readline() or b"{}")
+                if first.get("type") != "welcome":
+                    note(str(first.get("message")))
+                    writer.close()
+                    await asyncio.sleep(0.2)
+                    continue
+                stats["admitted"] += 1
+                n = 0
+                while time.monotonic() < end:
+                    if chat:
+                        n += 1
+                        writer.write(p.encode(p.Chat(text=f"spam {i} {n}")))
+                        await asyncio.sleep(0.05)  # 20 a second, the per-connection rate
+                        with contextlib.suppress(asyncio.TimeoutError):
+                            while True:
+                                line = await asyncio.wait_for(reader.readline(), 0.001)
+                                if b'"error"' in line:
+                                    note(msgspec.json.decode(line).get("message", ""))
+                    else:
+                        line = await reader.readline()
+                        if not line:
+                            stats["closed_by_server"] += 1
+                            break
+                writer.close()
+        await asyncio.gather(*(one(i) for i in range(count)))
+
+    async def ssh_logins(count: int, mode: str) -> None:
+        class Keyless(asyncssh.SSHClient):
+            def kbdint_auth_requested(self) -> str:
+                return ""
+
+            def kbdint_challenge_received(self, name, instructions, lang, prompts):
+                return [] if not prompts else None
+
+        async def one(i: int) -> None:
+            while time.monotonic() < end:
+                try:
+                    conn = await asyncio.wait_for(asyncssh.connect(
+                        "127.0.0.1", ports["ssh"], username=f"mob{i}", known_hosts=None,
+                        client_keys=[], agent_path=None, client_factory=Keyless,
+                        preferred_auth="keyboard-interactive", encoding=None,
+                        local_addr=(SOURCES[i % 8], 0)), 10)
+                except (TimeoutError, OSError, asyncssh.Error) as error:
+                    note(f"{type(error).__name__}: {error}")
+                    await asyncio.sleep(0.2)
+                    continue
+                stats["admitted"] += 1
+                try:
+                    if mode == "nosession":
+                        await asyncio.wait_for(conn.wait_closed(), max(0.1, end -
+                                                                       time.monotonic()))
+                        stats["closed_by_server"] += 1
+                    elif mode == "channels_env":
+                        for _ in range(3):
+                            try:
+                                proc = await conn.create_process(
+                                    term_type="xterm", term_size=(80, 24),
+                                    env={f"LC_{k}": "x" * 30000 for k in range(40)})
+                                stats["opened"] += 1
+                                await asyncio.sleep(1.0)
+                                proc.close()
+                            except asyncssh.Error as error:
+                                note(f"{type(error).__name__}: {error}")
+                    elif mode == "resize":
+                        proc = await conn.create_process(term_type="xterm",
+                                                         term_size=(80, 24))
+                        n = 0
+                        while time.monotonic() < end and not proc.is_closing():
+                            n += 1
+                            proc.change_terminal_size(80 + n % 40, 24 + n % 10)
+                            await asyncio.sleep(1 / 7)
+                except (TimeoutError, asyncssh.Error, OSError) as error:
+                    note(f"{type(error).__name__}: {error}")
+                finally:
+                    conn.close()
+        await asyncio.gather(*(one(i) for i in range(count)))
+
+    async def ssh_passwords(count: int) -> None:
+        async def one(i: int) -> None:
+            while time.monotonic() < end:
+                start = time.monotonic()
+                try:
+                    conn = await asyncio.wait_for(asyncssh.connect(
+                        "127.0.0.1", ports["ssh"], username="ann", known_hosts=None,
+                        client_keys=[], agent_path=None, password=f"guess{i}",
+                        preferred_auth="password", local_addr=(SOURCES[i % 8], 0)), 30)
+                    conn.close()
+                    stats["admitted"] += 1
+                except (TimeoutError, OSError, asyncssh.Error) as error:
+                    stats["opened"] += 1  # one guess
+                    note(f"{type(error).__name__}: {error}")
+                stats.setdefault("guess_seconds", []).append(time.monotonic() - start)
+        await asyncio.gather(*(one(i) for i in range(count)))
+
+    async def web_password(count: int) -> None:
+        async with aiohttp.ClientSession() as http:
+            async def one(i: int) -> None:
+                while time.monotonic() < end:
+                    with contextlib.suppress(Exception):
+                        async with http.post(f"http://127.0.0.1:{ports['web']}/login",
+                                             data={"password": f"guess{i}"}) as page:
+                            stats["opened"] += 1
+                            note(f"HTTP {page.status}")
+            await asyncio.gather(*(one(i) for i in range(count)))
+
+    async def web_resize(count: int) -> None:
+        async with aiohttp.ClientSession() as http:
+            async def one(i: int) -> None:
+                try:
+                    ws = await http.ws_connect(
+                        f"http://127.0.0.1:{ports['web']}/ws?width=80&height=24")
+                except aiohttp.ClientError as error:
+                    note(f"{type(error).__name__}: {error}")
+                    return
+                stats["admitted"] += 1
+                while time.monotonic() < end and not ws.closed:
+                    await ws.send_json(["resize", {"width": 30000, "height": 30000}])
+                    await asyncio.sleep(0.1)
+                await ws.close()
+            await asyncio.gather(*(one(i) for i in range(count)))
+
+    families = {
+        "lan_silent": lambda: flood(ports["game"], 900),
+        "lan_spectators": lambda: spectators(600, chat=False),
+        "spectator_chat": lambda: spectators(150, chat=True),
+        "ssh_silent": lambda: flood(ports["ssh"], 900),
+        "ssh_nosession": lambda: ssh_logins(150, "nosession"),
+        "ssh_channels_env": lambda: ssh_logins(8, "channels_env"),
+        "ssh_resize_storm": lambda: ssh_logins(3, "resize"),
+        "web_headers": lambda: flood(ports["web"], 900, b"GET / HTTP/1.1\r\nHost: 127.0."),
+        "web_resize": lambda: web_resize(4),
+        "ssh_password": lambda: ssh_passwords(64),
+        "web_password": lambda: web_password(32),
+    }
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(families[family](), seconds + 15)
+    for writer in held:
+        with contextlib.suppress(Exception):
+            writer.close()
+    guesses = stats.pop("guess_seconds", None)
+    if guesses:
+        stats["guesses_per_s"] = round(len(guesses) / seconds, 1)
+    top = sorted(told.items(), key=lambda kv: -kv[1])[:3]
+    return {"stats": stats, "told": top}
+
+
+# -- the run ---------------------------------------------------------------------------
+
+
+async def run_family(serve, players, family: str | None, seconds: float) -> dict:
+    pid = serve.proc.pid
+    before = proc_stats(pid)
+    players.samples.clear()
+    problems_before = len(players.problems)
+    players.recording = True
+    attacker = None
+    if family is not None:
+        ports = {"ssh": serve.ssh_port, "web": serve.web_port, "game": serve.game_port}
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--attack", family, "--ports", json.dumps(ports),
+            "--seconds", str(seconds), stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+        assert attacker.stdout is not None
+        await asyncio.wait_for(attacker.stdout.readline(), 60)  # imported: it starts now
+        players.samples.clear()
+        before = proc_stats(pid)
+    peak = dict(before)
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        await asyncio.sleep(0.5)
+        now = proc_stats(pid)
+        for key in ("rss", "rss_tree", "fds"):
+            peak[key] = max(peak[key], now[key])
+    during = proc_stats(pid)
+    players.recording = False
+    told = None
+    if attacker is not None:
+        out, _ = await asyncio.wait_for(attacker.communicate(), 60)
+        told = json.loads(out.decode().strip().splitlines()[-1]) if out.strip() else None
+    await asyncio.sleep(3.0)  # the attack is over: the server settles
+    settle_from = proc_stats(pid)
+    await asyncio.sleep(3.0)
+    after = proc_stats(pid)
+    seconds_run = time.monotonic() - start
+    samples = players.samples
+    return {
+        "family": family or "quiet",
+        "p50_ms": round(pct([s for _, s in samples], 0.5) * 1000, 1),
+        "p99_ms": round(pct([s for _, s in samples], 0.99) * 1000, 1),
+        "p99_by_kind_ms": {kind: round(pct([s for k, s in samples if k == kind], 0.99) * 1000,
+                                       1) for kind in ("ssh", "web", "lan")},
+        "samples": len(samples),
+        "problems": players.problems[problems_before:],
+        "rss_mib": round(peak["rss"], 1), "rss_tree_mib": round(peak["rss_tree"], 1),
+        "fds_peak": peak["fds"], "fds_after": after["fds"],
+        "cpu_during": round((during["cpu"] - before["cpu"]) / seconds, 2),
+        "cpu_after": round((after["cpu"] - settle_from["cpu"]) / 3.0, 2),
+        "attacker": told, "wall": round(seconds_run, 1),
+    }
+
+
+async def main(args: argparse.Namespace) -> None:
+    wanted = args.families.split(",") if args.families else [
+        f for f in FAMILIES if (f in WITH_PASSWORD) == args.password]
+    data = Path(tempfile.mkdtemp(prefix="motherlode-attack-"))
+    serve = await start_serve(data, args.password)
+    players = Players(serve, args.password)
+    results = []
+    try:
+        await players.start()
+        for _ in range(180):  # everyone seated and warm
+            if players.seated >= 6:
+                break
+            await asyncio.sleep(0.5)
+        print(f"seated: {players.seated}; problems: {players.problems}", file=sys.stderr)
+        await asyncio.sleep(3.0)
+        for family in [None, *wanted]:
+            result = await run_family(serve, players, family, args.seconds)
+            results.append(result)
+            print(json.dumps(result), flush=True)
+    finally:
+        players.stop()
+        await serve.stop()
+    quiet = results[0]["p99_ms"]
+    print("\n| family | p99 ms (x quiet) | refused/lost | RSS MiB (with apps) | fds peak "
+          "| CPU during / after | attacker told |")
+    for r in results:
+        told = r["attacker"]["told"][0][0] if r["attacker"] and r["attacker"]["told"] else ""
+        print(f"| {r['family']} | {r['p99_ms']} ({r['p99_ms'] / quiet:.1f}x) | "
+              f"{len(r['problems'])} | {r['rss_mib']} ({r['rss_tree_mib']}) | "
+              f"{r['fds_peak']} | {r['cpu_during']} / {r['cpu_after']} | {told[:80]} |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--families", default="")
+    parser.add_argument("--password", action="store_true")
+    parser.add_argument("--attack", help=argparse.SUPPRESS)
+    parser.add_argument("--ports", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.attack:
+        print("ready", flush=True)
+        print(json.dumps(asyncio.run(attack(args.attack, json.loads(args.ports),
+                                            args.seconds))))
+    else:
+        asyncio.run(main(args))

@@ -1,0 +1,281 @@
+"""The server's limits, written once: the LAN host (``net.host``), the SSH door
+(``serve.ssh``) and the web door (``serve.web``) count every connection here, from
+accept to close, in one :class:`Ledger` per process.
+
+One idea: nobody's seat depends on a stranger's good behaviour.
+
+- Every connection is in one *stage*: ``pending`` (before a hello or a login),
+  ``idle`` (logged in over SSH, no session yet), ``spectating``, ``seated`` (it holds a
+  seat, or a door's session that plays one). All but ``seated`` are *strangers*.
+- Strangers are capped in total and per source address, per stage. Seated connections
+  are never refused for capacity: the descriptors of ``seat_reserve`` are theirs.
+- ``pending`` and ``idle`` are full of *nobody yet*: when they are full, the oldest
+  connection of the busiest address makes room (a real client says hello in a
+  millisecond, so a flood evicts itself, and a seat holder's reconnect always gets in).
+  ``spectating`` is refused at once with words saying why.
+- ``raise_nofile`` lifts the soft descriptor limit to the hard one at start; the
+  budgets still plan for 1024 (``plan``).
+- ``guard_accept`` makes ``accept()`` out of descriptors back off (growing delay) and
+  log once per ``accept_log_every`` seconds, not once per attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import resource
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+PENDING, IDLE, SPECTATING, SEATED = "pending", "idle", "spectating", "seated"
+STAGES = (PENDING, IDLE, SPECTATING, SEATED)
+EVICTING = (PENDING, IDLE)  # full: the busiest address's oldest makes room
+
+
+@dataclass
+class Budgets:
+    """Every limit with its default; docs/RELIABILITY.md gives the reasons."""
+
+    #: descriptors the budgets plan for, whatever the hard limit allows
+    plan_nofile: int = 1024
+    #: descriptors only seat holders, their apps, files and the loop itself may use
+    seat_reserve: int = 320
+    #: connections before a hello / login, every door together; and per address
+    pending: int = 160
+    pending_per_address: int = 24
+    #: SSH connections logged in with no session yet; and per address
+    idle: int = 32
+    idle_per_address: int = 4
+    #: spectators of the LAN host (every table); per address; per table
+    spectating: int = 256
+    spectating_per_address: int = 16
+    spectators_per_table: int = 64
+    #: chat lines a second at one table (each goes to everyone there), and at once:
+    #: from its players; from all its spectators together; one spectator's spacing
+    chat_rate: float = 10.0
+    chat_burst: float = 20.0
+    spectator_chat_rate: float = 4.0
+    spectator_chat_burst: float = 8.0
+    spectator_chat_every: float = 2.0
+    #: seconds a connection may stay in a stage that does nothing useful (the SSH
+    #: door's login and session time-outs are ``serve.ssh.DoorConfig``'s)
+    hello_timeout: float = 10.0  # LAN: accept -> hello (``HostConfig`` sets it)
+    header_timeout: float = 5.0  # web: accept -> a whole request's headers
+    #: seconds between two log lines about accept() out of descriptors
+    accept_log_every: float = 10.0
+
+    def cap(self, stage: str, nofile: int | None = None) -> int:
+        """The total cap of a stranger stage, shrunk to fit a small descriptor limit."""
+        total = getattr(self, stage)
+        if stage == SEATED:
+            return 1 << 30
+        nofile = nofile or self.plan_nofile
+        room = max(16, nofile - min(self.seat_reserve, nofile * 5 // 16))
+        share = {PENDING: 0.3, IDLE: 0.1, SPECTATING: 0.6}[stage]
+        return max(1, min(total, int(room * share)))
+
+    def per_address(self, stage: str) -> int:
+        return {PENDING: self.pending_per_address, IDLE: self.idle_per_address,
+                SPECTATING: self.spectating_per_address}.get(stage, 1 << 30)
+
+
+class Ledger:
+    """The connections of one process by stage and address (see the module docstring).
+
+    ``enter(stage, address, item)`` returns ``(admitted, evicted)``: the items that must
+    be closed to make room (an evicting stage), or ``admitted`` False with nobody
+    evicted (a refusing stage: say :meth:`why` and close)."""
+
+    def __init__(self, budgets: Budgets | None = None, nofile: int | None = None) -> None:
+        self.budgets = budgets or Budgets()
+        self.nofile = nofile if nofile is not None else soft_nofile()
+        # stage -> address -> item -> entry time, oldest first
+        self._items: dict[str, dict[str, OrderedDict[Hashable, float]]] = {
+            stage: {} for stage in STAGES}
+        self._count = dict.fromkeys(STAGES, 0)
+        self.refused = dict.fromkeys(STAGES, 0)
+        self.evicted = dict.fromkeys(STAGES, 0)
+
+    def count(self, stage: str, address: str | None = None) -> int:
+        if address is None:
+            return self._count[stage]
+        return len(self._items[stage].get(address, ()))
+
+    def cap(self, stage: str) -> int:
+        return self.budgets.cap(stage, self.nofile)
+
+    def why(self, stage: str, address: str) -> str:
+        """Words for a refused stranger."""
+        if self.count(stage, address) >= self.budgets.per_address(stage):
+            return (f"Too many connections from your address ({address}) are {stage} here "
+                    f"(at most {self.budgets.per_address(stage)}); close some and try again.")
+        return (f"The server has no room for another {stage} connection "
+                f"(at most {self.cap(stage)}); seated players come first. Try later.")
+
+    def enter(self, stage: str, address: str, item: Hashable) -> tuple[bool, list[Hashable]]:
+        evicted: list[Hashable] = []
+        if stage != SEATED:
+            full_here = self.count(stage, address) >= self.budgets.per_address(stage)
+            full = self._count[stage] >= self.cap(stage)
+            if full_here or full:
+                if stage not in EVICTING:
+                    self.refused[stage] += 1
+                    return False, []
+                victim_address = address if full_here else self._busiest(stage)
+                victim = next(iter(self._items[stage][victim_address]))
+                self.leave(stage, victim_address, victim)
+                self.evicted[stage] += 1
+                evicted.append(victim)
+        self._items[stage].setdefault(address, OrderedDict())[item] = time.monotonic()
+        self._count[stage] += 1
+        return True, evicted
+
+    def leave(self, stage: str, address: str, item: Hashable) -> bool:
+        """Forget ``item`` (True if it was counted there)."""
+        here = self._items[stage].get(address)
+        if here is None or item not in here:
+            return False
+        del here[item]
+        if not here:
+            del self._items[stage][address]
+        self._count[stage] -= 1
+        return True
+
+    def move(self, old: str, new: str, address: str,
+             item: Hashable) -> tuple[bool, list[Hashable]]:
+        """From stage ``old`` to ``new``; refused, the item stays in ``old``."""
+        admitted, evicted = self.enter(new, address, item)
+        if admitted:
+            self.leave(old, address, item)
+        return admitted, evicted
+
+    def _busiest(self, stage: str) -> str:
+        return max(self._items[stage].items(), key=lambda pair: len(pair[1]))[0]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"count": dict(self._count), "refused": dict(self.refused),
+                "evicted": dict(self.evicted), "nofile": self.nofile}
+
+
+_ledger: Ledger | None = None
+
+
+def ledger() -> Ledger:
+    """The process's ledger (every door and the host share it)."""
+    global _ledger
+    if _ledger is None:
+        _ledger = Ledger()
+    return _ledger
+
+
+def set_ledger(new: Ledger | None) -> None:
+    """Replace the process's ledger (tests, or a server with its own budgets)."""
+    global _ledger
+    _ledger = new
+
+
+def soft_nofile() -> int:
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def raise_nofile() -> int:
+    """Lift the soft descriptor limit to the hard one; returns the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError) as error:
+            log.info("cannot raise the descriptor limit to %s: %s", hard, error)
+    return soft_nofile()
+
+
+# -- accept() out of descriptors -------------------------------------------------------
+
+RESOURCE_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+
+
+class _AcceptGuard:
+    """Back-off and a quiet log for one loop's accept errors."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float) -> None:
+        self.loop = loop
+        self.every = every
+        self.delay = 0.1
+        self.last_log = -1e9
+        self.suppressed = 0
+        self.original = loop._accept_connection  # type: ignore[attr-defined]
+
+    def __call__(self, protocol_factory: Any, sock: Any, *args: Any, **kwargs: Any) -> None:
+        loop: Any = self.loop
+        for _ in range(kwargs.get("backlog", args[2] if len(args) > 2 else 100)):
+            try:
+                conn, addr = sock.accept()
+                conn.setblocking(False)
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                self.delay = 0.1
+                return
+            except OSError as exc:
+                if exc.errno not in RESOURCE_ERRORS:
+                    raise
+                self._note(exc)
+                # stop listening for a while (growing), then try again: no spin
+                loop._remove_reader(sock.fileno())
+                loop.call_later(self.delay, loop._start_serving, protocol_factory, sock,
+                                *args, **kwargs)
+                self.delay = min(self.delay * 2, 2.0)
+                return
+            else:
+                self.delay = 0.1
+                accept = loop._accept_connection2(protocol_factory, conn, {"peername": addr},
+                                                  *_accept2_args(args, kwargs))
+                loop.create_task(accept)
+
+    def _note(self, exc: OSError) -> None:
+        now = time.monotonic()
+        if now - self.last_log >= self.every:
+            extra = f" ({self.suppressed} more since the last line)" if self.suppressed else ""
+            log.warning("accept() is out of descriptors: %s; backing off%s", exc, extra)
+            self.last_log = now
+            self.suppressed = 0
+        else:
+            self.suppressed += 1
+
+
+def _accept2_args(args: tuple, kwargs: dict) -> tuple:
+    # _accept_connection(factory, sock, sslcontext, server, backlog, hs_timeout, sd_timeout)
+    # _accept_connection2(factory, conn, extra, sslcontext, server, hs_timeout, sd_timeout)
+    names = ("sslcontext", "server", "backlog", "ssl_handshake_timeout",
+             "ssl_shutdown_timeout")
+    values = dict(zip(names, args, strict=False))
+    values.update(kwargs)
+    from asyncio import constants
+
+    return (values.get("sslcontext"), values.get("server"),
+            values.get("ssl_handshake_timeout", constants.SSL_HANDSHAKE_TIMEOUT),
+            values.get("ssl_shutdown_timeout", constants.SSL_SHUTDOWN_TIMEOUT))
+
+
+def guard_accept(loop: asyncio.AbstractEventLoop | None = None,
+                 every: float | None = None) -> None:
+    """Make ``loop``'s accept() back off and log rarely when out of descriptors.
+
+    asyncio (3.11-3.12) logs and re-arms a retry for every attempt of a backlog when
+    ``accept()`` fails with EMFILE, which at 1024 descriptors spins a core and writes
+    thousands of lines a second. A selector loop only; others are left alone."""
+    loop = loop or asyncio.get_running_loop()
+    if not hasattr(loop, "_accept_connection") or isinstance(
+            loop._accept_connection, _AcceptGuard):
+        return
+    loop._accept_connection = _AcceptGuard(  # type: ignore[attr-defined]
+        loop, every if every is not None else ledger().budgets.accept_log_every)
+
+
+def timer(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+    return asyncio.get_running_loop().call_later(delay, callback)

@@ -1,0 +1,159 @@
+"""The SSH door's limits (issue 20), against an in-process door and a trivial app:
+a login with no session is closed, one session per connection, env requests capped,
+wrong passwords throttled, pins only for admitted sessions, look-alike names refused,
+a pins file that expires and never follows a symlink."""
+
+import asyncio
+import json
+import sys
+import time
+
+import asyncssh
+import pytest
+
+from serve.pins import Pins
+from serve.ssh import Door, DoorConfig
+
+pytestmark = pytest.mark.timeout(60)
+
+ECHO = "import sys; print('ready', flush=True); sys.stdin.read(1)"
+
+
+async def _door(tmp_path, password=None, **config) -> Door:
+    door = Door(lambda name: [sys.executable, "-c", ECHO], tmp_path / "serve",
+                config=DoorConfig(**config), password=password)
+    await door.start("127.0.0.1", 0)
+    return door
+
+
+def _connect(door, name="ann", **kw):
+    kw.setdefault("client_keys", [asyncssh.generate_private_key("ssh-ed25519")])
+    return asyncio.wait_for(asyncssh.connect(
+        "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
+        agent_path=None, **kw), 20)
+
+
+async def _ready(proc) -> None:
+    seen = b""
+    while b"ready" not in seen:
+        seen += await asyncio.wait_for(proc.stdout.read(4096), 20)
+
+
+async def test_a_login_that_opens_no_session_is_closed(tmp_path):
+    door = await _door(tmp_path, session_timeout=0.5)
+    try:
+        conn = await _connect(door)
+        assert door.ledger.count("idle") == 1
+        await asyncio.wait_for(conn.wait_closed(), 10)
+        assert door.ledger.count("idle") == 0
+    finally:
+        await door.close()
+
+
+async def test_one_session_per_connection(tmp_path):
+    door = await _door(tmp_path)
+    try:
+        conn = await _connect(door)
+        first = await conn.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(first)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_process(term_type="xterm", term_size=(80, 24))
+        assert len(door.children) == 1
+        conn.close()
+    finally:
+        await door.close()
+
+
+async def test_env_requests_are_capped_in_number_and_size(tmp_path):
+    door = await _door(tmp_path, max_env=4)
+    try:
+        conn = await _connect(door)
+        env = {f"LC_X{i}": "C" for i in range(50)}
+        env["LANG"] = "x" * 30000
+        proc = await conn.create_process(term_type="xterm", term_size=(80, 24), env=env)
+        await _ready(proc)
+        (child,) = door.children
+        channel = child.session.process.channel
+        assert len(channel._env) <= 4
+        assert all(len(v) < 300 for v in channel._env.values())
+        conn.close()
+    finally:
+        await door.close()
+
+
+async def test_wrong_passwords_are_slowed_then_cut_off(tmp_path):
+    door = await _door(tmp_path, password="gold rush 1849", auth_delay=0.2,
+                       max_auth_tries=3)
+    try:
+        assert door.auth_delay("127.0.0.1", 0) == 0  # a first guess is answered at once
+        with pytest.raises((asyncssh.PermissionDenied, asyncssh.DisconnectError)):
+            await _connect(door, client_keys=None, password="nope",
+                           preferred_auth="password")
+        assert door.failures["127.0.0.1"][0] >= 1
+        # the address's record slows its next guesses, growing per wrong one, capped
+        assert 0 < door.auth_delay("127.0.0.1", 0) < door.auth_delay("127.0.0.1", 2)
+        door.failures["127.0.0.1"] = (10_000, time.monotonic())
+        assert door.auth_delay("127.0.0.1", 5) == door.config.max_auth_delay
+        door.failures.clear()
+        conn = await _connect(door, client_keys=None, password="gold rush 1849",
+                              preferred_auth="password")
+        conn.close()
+    finally:
+        await door.close()
+
+
+async def test_a_busy_door_pins_nothing_and_look_alikes_are_refused(tmp_path):
+    door = await _door(tmp_path, max_sessions=1)
+    try:
+        ann = await _connect(door, "ann")
+        proc = await ann.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(proc)
+        bob = await _connect(door, "bob")
+        refused = await bob.create_process(term_type="xterm", term_size=(80, 24))
+        assert b"busy" in await asyncio.wait_for(refused.stderr.read(), 20)
+        assert door.pins.get("bob") is None  # refused: not pinned
+        assert door.pins.get("ann") is not None
+        fake = await _connect(door, "\u0430nn")  # a Cyrillic a, another key
+        proc2 = await fake.create_process(term_type="xterm", term_size=(80, 24))
+        assert b"belongs to another key" in await asyncio.wait_for(proc2.stderr.read(), 20)
+        for conn in (ann, bob, fake):
+            conn.close()
+    finally:
+        await door.close()
+    saved = json.loads((tmp_path / "serve" / "pins.json").read_text())
+    assert [v["name"] for v in saved.values()] == ["ann"]
+
+
+def test_pins_expire_and_never_follow_a_symlink(tmp_path):
+    path = tmp_path / "pins.json"
+    old = time.time() - 400 * 24 * 3600
+    path.write_text(json.dumps({"ann-x": {"fp": "SHA256:a", "name": "ann", "used": old},
+                                "bob-x": {"fp": "SHA256:b", "name": "bob",
+                                          "used": time.time()}}))
+    pins = Pins(path)
+    assert set(pins.pins) == {"bob-x"}
+    target = tmp_path / "elsewhere"
+    target.write_text("{}")
+    path.unlink()
+    path.symlink_to(target)
+    assert Pins(path).pins == {}  # a planted symlink is not read
+    pins.save()
+    assert target.read_text() == "{}"  # nor written through
+    assert not path.is_symlink()
+
+
+async def test_a_refused_session_takes_its_connection_with_it(tmp_path):
+    """A login whose one session is refused (the door is full) holds no place after."""
+    door = await _door(tmp_path, max_sessions=1)
+    try:
+        ann = await _connect(door, "ann")
+        proc = await ann.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(proc)
+        bob = await _connect(door, "bob")
+        refused = await bob.create_process(term_type="xterm", term_size=(80, 24))
+        assert b"busy" in await asyncio.wait_for(refused.stderr.read(), 20)
+        await asyncio.wait_for(bob.wait_closed(), 10)
+        assert door.ledger.count("seated") == 1
+        ann.close()
+    finally:
+        await door.close()

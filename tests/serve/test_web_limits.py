@@ -1,0 +1,128 @@
+"""The web door's limits (issue 20), in process with a stand-in app: Host and Origin
+checked, the password page and its cookie, every resize clamped, slow headers closed,
+tabs capped per address, and no secret in an app's environment."""
+
+import asyncio
+import json
+import sys
+
+import aiohttp
+import pytest
+
+from net.budgets import Budgets, Ledger
+from serve.web import WebDoor, clamp, host_name
+
+pytestmark = pytest.mark.timeout(60)
+
+# the app: its environment, then every packet textual-serve sends it, into a file
+APP = """
+import json, os, sys
+out = open(sys.argv[1], "a")
+out.write(json.dumps({"secret": os.environ.get("MOTHERLODE_SERVE_PASSWORD")}) + "\\n")
+out.flush()
+while True:
+    head = sys.stdin.buffer.read(5)
+    if len(head) < 5:
+        break
+    body = sys.stdin.buffer.read(int.from_bytes(head[1:], "big"))
+    out.write(body.decode("utf-8", "replace") + "\\n")
+    out.flush()
+"""
+
+
+async def _door(tmp_path, monkeypatch, **kw) -> WebDoor:
+    monkeypatch.setenv("MOTHERLODE_SERVE_PASSWORD", "not for apps")
+    door = WebDoor([sys.executable, "-c", APP, str(tmp_path / "app.log")], **kw)
+    await door.start("127.0.0.1", 0)
+    return door
+
+
+async def _until(path, text, timeout=20.0):
+    for _ in range(int(timeout / 0.05)):
+        if path.exists() and text in path.read_text():
+            return path.read_text()
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no {text!r} in {path}")
+
+
+def test_sizes_are_clamped_and_host_names_read():
+    assert clamp("30000", "30000") == (400, 200)
+    assert clamp(30000, -5) == (400, 5)
+    assert clamp(None, "x") == (80, 24)
+    assert host_name("[::1]:8080") == "::1" and host_name("LocalHost:1") == "localhost"
+
+
+async def test_a_foreign_host_or_origin_gets_403(tmp_path, monkeypatch):
+    door = await _door(tmp_path, monkeypatch)
+    base = f"http://127.0.0.1:{door.port}"
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(base + "/") as ok:
+                assert ok.status == 200
+            async with http.get(base + "/", headers={"Host": "evil.example"}) as bad:
+                assert bad.status == 403
+            async with http.get(base + "/", headers={"Origin": "http://evil.example"}) as bad:
+                assert bad.status == 403
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(base + "/ws", headers={"Origin": "http://rebind.example"})
+    finally:
+        await door.close()
+
+
+async def test_the_password_page_then_a_cookie(tmp_path, monkeypatch):
+    door = await _door(tmp_path, monkeypatch, password="gold rush 1849")
+    base = f"http://127.0.0.1:{door.port}"
+    try:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.get(base + "/") as page:
+                assert 'type="password"' in await page.text()
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(base + "/ws")
+            async with http.post(base + "/login", data={"password": "wrong"}) as no:
+                assert no.status == 403
+            async with http.post(base + "/login", data={"password": "gold rush 1849"}) as yes:
+                assert yes.status == 200 and "data-session-websocket-url" in await yes.text()
+            ws = await http.ws_connect(base + "/ws?width=100&height=30")
+            await _until(tmp_path / "app.log", "secret")
+            await ws.close()
+    finally:
+        await door.close()
+
+
+async def test_every_resize_is_clamped_and_the_app_sees_no_secret(tmp_path, monkeypatch):
+    door = await _door(tmp_path, monkeypatch)
+    try:
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(f"http://127.0.0.1:{door.port}/ws?width=90&height=30")
+            await ws.send_json(["resize", {"width": 30000, "height": 30000}])
+            await ws.send_json(["resize", "junk"])
+            await ws.send_str("not json")
+            await ws.send_json(["resize", {"width": 33, "height": 11}])
+            log = await _until(tmp_path / "app.log", '"width": 33')
+            await ws.close()
+    finally:
+        await door.close()
+    assert json.loads(log.splitlines()[0]) == {"secret": None}
+    assert '"width": 400' in log and '"height": 200' in log and "30000" not in log
+
+
+async def test_slow_headers_are_closed_and_tabs_capped_per_address(tmp_path, monkeypatch):
+    ledger = Ledger(Budgets(header_timeout=0.3))
+    door = await _door(tmp_path, monkeypatch, ledger=ledger, per_address=1)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        answer = await asyncio.wait_for(reader.read(), 10)
+        assert answer.startswith(b"HTTP/1.1 503") and b"within" in answer
+        assert ledger.count("pending") == 0
+        async with aiohttp.ClientSession() as http:
+            url = f"http://127.0.0.1:{door.port}/ws?width=90&height=30"
+            first = await http.ws_connect(url)
+            second = await http.ws_connect(url)
+            message = await second.receive()
+            assert b"your address" in message.data
+            assert ledger.count("seated") == 1
+            await first.close()
+            await second.close()
+    finally:
+        await door.close()
