@@ -79,6 +79,9 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
             for n in range(tables)]  # fmt: skip
     for table in made:
         host.start_game(table)
+    if "=" in mode:  # settle=5000/20/10: settle with these thresholds
+        mode, given = mode.split("=")
+        thresholds = tuple(int(x) for x in given.split("/"))  # type: ignore[assignment]
     if mode == "settle":
         gctune.settle(thresholds)
     elif mode == "freeze":
@@ -118,7 +121,7 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
 def summary(mode: str, tables: int, r: dict) -> str:
     acts = r["actions"]
     parts = [
-        f"{tables:6} {mode:>10} {acts / r['wall']:8.0f} {r['late_p50'] * 1e3:8.2f} "
+        f"{tables:6} {mode:>18} {acts / r['wall']:8.0f} {r['late_p50'] * 1e3:8.2f} "
         f"{r['late_p99'] * 1e3:8.2f} {r['cpu'] / r['wall']:5.0%} "
         f"{r['cpu'] / max(acts, 1) * 1e6:8.0f}"
     ]
@@ -143,13 +146,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--modes", default="default,settle",
-                        help="default, settle (freeze + thresholds), freeze, thresholds")
+                        help="default, settle (freeze + thresholds), freeze, thresholds; "
+                        "settle=5000/20/10 settles with those thresholds")
     parser.add_argument("--thresholds", default=",".join(map(str, _default_thresholds())))
     args = parser.parse_args()
     modes = args.modes.split(",")
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"thresholds for settle: {args.thresholds}")
-    print(f"{'tables':>6} {'mode':>10} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
+    print(f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
           f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
           f" |{'gen1 (same)':>30} |{'gen2 (same)':>30}")
     results: dict[tuple[int, str], list[dict]] = {}
