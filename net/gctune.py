@@ -20,10 +20,10 @@ from __future__ import annotations
 import gc
 
 #: (first, second, third) thresholds for ``gc.set_threshold``; the defaults are (700, 10,
-#: 10). Chosen from bench/net_gc.py (docs/BENCHMARKS.md, "The garbage collector"): a
-#: young collection costs about 1-2 µs an object, so 5,000 keeps each under 10 ms while
-#: the young collections come 7x less often and the older ones all but stop.
-THRESHOLDS = (5_000, 20, 10)
+#: 10). Chosen from bench/net_gc.py (docs/BENCHMARKS.md, "The garbage collector"), under
+#: load: young collections 5-7x rarer, full ones gone from 60 s at 400 tables, and a
+#: middle one every 5 young ones rather than 20, so that it walks fewer survivors.
+THRESHOLDS = (5_000, 5, 10)
 
 
 def settle(thresholds: tuple[int, int, int] | None = THRESHOLDS) -> None:
