@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from net import gctune
 from net.address import DEFAULT_PORT, parse_address
 from net.catalogue import DIFFICULTIES, KEYS, NUGGETS, spec, title
 
@@ -218,6 +219,7 @@ async def _host(args: argparse.Namespace) -> int:
         await lan.announce()
     if table not in restored and args.bots == table.settings.seats:
         lan.host.start_game(table)  # every seat is a bot: a match to watch
+    gctune.settle()  # start-up built: freeze it, fewer full collections (net.gctune)
     stop = asyncio.Event()
     restore = on_stop(stop)
     try:

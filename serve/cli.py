@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from net import gctune
 from net.cli import add_host_options, on_stop, open_host, run_until_done, say
 
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
@@ -183,6 +184,7 @@ async def _serve(args: argparse.Namespace) -> int:
             await lan.announce()
         if table is not None and table not in restored and args.bots == table.settings.seats:
             lan.host.start_game(table)
+        gctune.settle()  # start-up built: freeze it, fewer full collections (net.gctune)
         stop = asyncio.Event()
         restore = on_stop(stop)
         try:

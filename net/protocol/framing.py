@@ -219,11 +219,14 @@ class Connection:
                     self._scanned = 0
                     return CLOSED
                 return NEED_DATA
-            line = bytes(self._buffer[:newline])
+            end = newline
+            if end and self._buffer[end - 1] == 13:  # "\r\n"
+                end -= 1
+            # one copy of the line (slicing the bytearray, then bytes(), made two)
+            with memoryview(self._buffer) as buffer:
+                line = bytes(buffer[:end])
             del self._buffer[: newline + 1]
             self._scanned = 0
-            if line.endswith(b"\r"):
-                line = line[:-1]
             if len(line) > self.max_line:
                 self._fail_long()
             if not line.strip():

@@ -1,0 +1,181 @@
+"""The garbage collector under N in-host tables of bots: late p99 and the collector's
+pauses, with the interpreter's defaults and with ``net.gctune.settle`` (freeze + the
+thresholds), run interleaved (ABAB...) in one run, each configuration in a fresh child
+process (the collector's settings are the process's).
+
+Per run: actions a second, how late bot actions are applied (p50, p99; see
+bench/net_capacity.py --inhost), the host's CPU time per action (``process_time``, less
+sensitive to other load than wall time), and every collection's pause from
+``gc.callbacks`` (count, p99 and max, per generation; wall time and CPU time).
+
+    .venv/bin/python bench/net_gc.py [--steps 200,400,600] [--seconds 15] [--rounds 2]
+        [--modes default,settle] [--thresholds 50000,20,10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SEATS = 6
+
+
+def pct(data: list[float], q: float) -> float:
+    if not data:
+        return float("nan")
+    if len(data) == 1:
+        return data[0]
+    return statistics.quantiles(data, n=1000)[int(q * 10) - 1]
+
+
+async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, int, int]):
+    import net.table as table_module
+    from net import gctune
+    from net.host import Host
+
+    pauses: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+    started: list[float] = [0.0, 0.0]
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0], started[1] = time.perf_counter(), time.process_time()
+        else:
+            pauses[info["generation"]].append(
+                (time.perf_counter() - started[0], time.process_time() - started[1])
+            )
+
+    late: list[float] = []
+    submit = table_module.Table._submit
+    tick = table_module.Table.tick
+    host = Host()
+    clock = host.clock
+
+    def timed(self, seat, action, now, by):
+        plan_at = getattr(self, "_bench_due", None)
+        if plan_at is not None:
+            late.append(clock.now() - plan_at)
+        submit(self, seat, action, now, by)
+
+    def tick_timed(self, now):
+        due = [s.plan[1] for s in self.seats if s.plan is not None and s.plan[1] <= now]
+        self._bench_due = min(due) if due else None
+        tick(self, now)
+        self._bench_due = None
+
+    table_module.Table._submit = timed
+    table_module.Table.tick = tick_timed
+    made = [host.create_table(f"T{n}", "foolsgold", seats=SEATS, bots=SEATS)
+            for n in range(tables)]  # fmt: skip
+    for table in made:
+        host.start_game(table)
+    if "=" in mode:  # settle=5000/20/10: settle with these thresholds
+        mode, given = mode.split("=")
+        thresholds = tuple(int(x) for x in given.split("/"))  # type: ignore[assignment]
+    if mode == "settle":
+        gctune.settle(thresholds)
+    elif mode == "freeze":
+        gctune.settle(None)
+    elif mode == "thresholds":
+        gc.set_threshold(*thresholds)
+    await asyncio.sleep(3.0)
+    gc.callbacks.append(on_gc)
+    late.clear()
+    for v in pauses.values():
+        v.clear()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    actions0 = sum(t.moves for t in made)
+    end = wall0 + seconds
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.5)
+        for table in made:
+            if table.phase == "over":
+                host.start_game(table)  # matches back to back
+    wall = time.perf_counter() - wall0
+    cpu = time.process_time() - cpu0
+    actions = sum(t.moves for t in made) - actions0
+    gc.callbacks.remove(on_gc)
+    table_module.Table._submit = submit
+    table_module.Table.tick = tick
+    out = {
+        "actions": max(actions, len(late)),
+        "wall": wall,
+        "cpu": cpu,
+        "late_p50": pct(late, 50),
+        "late_p99": pct(late, 99),
+        "gc": {g: [list(x) for x in v] for g, v in pauses.items()},
+    }
+    print(json.dumps(out))
+
+
+def summary(mode: str, tables: int, r: dict) -> str:
+    acts = r["actions"]
+    parts = [
+        f"{tables:6} {mode:>18} {acts / r['wall']:8.0f} {r['late_p50'] * 1e3:8.2f} "
+        f"{r['late_p99'] * 1e3:8.2f} {r['cpu'] / r['wall']:5.0%} "
+        f"{r['cpu'] / max(acts, 1) * 1e6:8.0f}"
+    ]
+    for g in ("0", "1", "2"):
+        walls = [w for w, _ in r["gc"][g]]
+        cpus = [c for _, c in r["gc"][g]]
+        parts.append(
+            f"{len(walls):5} {max(walls, default=0) * 1e3:7.1f} "
+            f"{max(cpus, default=0) * 1e3:7.1f} {sum(cpus) * 1e3:7.0f}"
+        )
+    return " |".join(parts)
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        tables, seconds, mode = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+        thresholds = tuple(int(x) for x in sys.argv[5].split(","))
+        asyncio.run(child(tables, seconds, mode, thresholds))  # type: ignore[arg-type]
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", default="200,400,600")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--modes", default="default,settle",
+                        help="default, settle (freeze + thresholds), freeze, thresholds; "
+                        "settle=5000/20/10 settles with those thresholds")
+    parser.add_argument("--thresholds", default=",".join(map(str, _default_thresholds())))
+    args = parser.parse_args()
+    modes = args.modes.split(",")
+    print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"thresholds for settle: {args.thresholds}")
+    print(f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
+          f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
+          f" |{'gen1 (same)':>30} |{'gen2 (same)':>30}")
+    results: dict[tuple[int, str], list[dict]] = {}
+    for tables in (int(s) for s in args.steps.split(",")):
+        for _ in range(args.rounds):
+            for mode in modes:  # interleaved: A B A B
+                done = subprocess.run(
+                    [sys.executable, __file__, "--child", str(tables), str(args.seconds), mode,
+                     args.thresholds],
+                    capture_output=True, text=True, check=True,
+                )  # fmt: skip
+                r = json.loads(done.stdout.strip().splitlines()[-1])
+                results.setdefault((tables, mode), []).append(r)
+                print(summary(mode, tables, r), f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _default_thresholds() -> tuple[int, int, int]:
+    from net.gctune import THRESHOLDS
+
+    return THRESHOLDS
+
+
+if __name__ == "__main__":
+    main()
