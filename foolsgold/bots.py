@@ -165,6 +165,9 @@ class Bot:
         self.rng = rng
         #: revealed hands across the match: (seat, "set" or "bluff") -> count
         self.record: Counter[tuple[int, str]] = Counter()
+        #: per seat, the odds that it is a bluffer (grabs whatever it holds) rather
+        #: than an honest player, from every round of the match ("record")
+        self.suspicion: dict[int, float] = {}
         self._round_no: object = None
         self._last_settled = True
         self._last_draw_pile = -1
@@ -191,6 +194,7 @@ class Bot:
         self.grab_evidence: dict[str, Any] | None = None
         self._bluff_p: float | None = None
         self.revealed_noted = False
+        self.settle_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
         if self.rng.random() < self.difficulty.bluff_rate:
@@ -240,6 +244,9 @@ class Bot:
             self.revealed_noted = True
             grabber = view["grabbed"][0][0]
             self.record[(grabber, "set" if view["revealed_set"] else "bluff")] += 1
+        if view["settled"] and not self.settle_noted and self.grab_evidence is not None:
+            self.settle_noted = True
+            self._suspect(view)
         return self.last_hand
 
     def _card(self, data: dict[str, str]) -> Card:
@@ -384,14 +391,37 @@ class Bot:
     def bluff_prior(self, grabber: int) -> float:
         """The chance that `grabber` bluffs at one given moment (the deal, or one draw).
 
-        A grabber is assumed to plan a bluff in `BLUFF_ROUNDS` of rounds until its
-        revealed hands say otherwise ("record"), at one of about `DRAWS` moments."""
-        rate = BLUFF_ROUNDS
+        A grabber is either honest, bluffing in `BLUFF_ROUNDS` of rounds, or a bluffer,
+        grabbing every round whatever it holds; either spreads its bluff over about
+        `DRAWS` moments. The bot starts from `SUSPECT` bluffers and, with "record",
+        learns each grabber's type from every round of the match (`_suspect`)."""
+        odds = SUSPECT / (1 - SUSPECT)
         if "record" in self.difficulty.evidence:
-            bluffs = self.record[(grabber, "bluff")]
-            sets = self.record[(grabber, "set")]
-            rate = (BLUFF_ROUNDS * RECORD_WEIGHT + bluffs) / (RECORD_WEIGHT + bluffs + sets)
-        return rate / DRAWS
+            odds = self.suspicion.get(grabber, odds)
+        bluffer = odds / (1 + odds)
+        return (bluffer + (1 - bluffer) * BLUFF_ROUNDS) / DRAWS
+
+    def _suspect(self, view: dict[str, Any]) -> None:
+        """A round settled: update each seat's odds of being a bluffer."""
+        ev = self.grab_evidence
+        assert ev is not None
+        start = SUSPECT / (1 - SUSPECT)
+        grabber = ev["grabber"]
+        if view["revealed"] is not None:
+            # The hand itself: a bluffer rarely holds a set, an honest grab always does.
+            factor = 0.2 if view["revealed_set"] else 8.0
+        else:
+            # Uncalled: how much likelier a grab at this moment is from a bluffer (one of
+            # DRAWS moments) than from an honest player (its hand just became a set).
+            honest = self.set_likelihood() + BLUFF_ROUNDS / DRAWS
+            factor = min(6.0, max(1.0, 1 / DRAWS / honest))
+        for seat in range(view["players"]):
+            if seat == self.seat:
+                continue
+            odds = self.suspicion.get(seat, start)
+            # A bluffer grabs first most rounds; not grabbing first speaks for honesty.
+            odds *= factor if seat == grabber else 0.5
+            self.suspicion[seat] = min(100.0, max(start / 10, odds))
 
     def set_likelihood(self) -> float:
         """The chance that an honest player, grabbing only with a set, would have
@@ -451,11 +481,11 @@ class Bot:
         return total / len(self._deck_counts) if self._deck_counts else 1.0
 
 
-#: Before any record, the share of rounds in which a bot assumes a grabber bluffs,
-#: the weight (in revealed hands) of that assumption against the record, and the
-#: number of moments (the deal and the draws) a bluff is assumed to be spread over.
-BLUFF_ROUNDS = 0.2
-RECORD_WEIGHT = 2.0
+#: The share of rounds in which an honest player bluffs, the share of bluffers (who
+#: grab every round) a bot assumes before any record, and the number of moments (the
+#: deal and the draws) a bluff is assumed to be spread over.
+BLUFF_ROUNDS = 0.02
+SUSPECT = 0.01
 DRAWS = 15.0
 #: A grab this many seconds after the grabber's last draw is slower than a set is
 #: grabbed (a person's reaction is 1-2 s).
