@@ -83,6 +83,8 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     scores: list[int]
     winner: Seat | None
     round_no: Count
+    #: the house rule of a round cap (None: off, as in the rules)
+    round_cap: Count | None = None
 
 
 View = NuggetsView | FoolsGoldView
@@ -202,6 +204,12 @@ class Scores(_Event, tag="scores"):
     start: Seat
 
 
+class TieBreak(_Event, tag="tie_break"):
+    """The round cap is reached with these seats level on the highest score."""
+
+    seats: list[Seat]
+
+
 class MatchOver(_Event, tag="match_over"):
     winner: Seat
     scores: list[int]
@@ -225,6 +233,7 @@ FoolsGoldEvent = (
     | RaceOver
     | Settled
     | Scores
+    | TieBreak
     | MatchOver
     | NextRound
 )

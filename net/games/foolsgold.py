@@ -70,7 +70,8 @@ class FoolsGoldCodec(Codec):
 
 
 class FoolsGoldDriver(Driver):
-    """A match: rounds until someone reaches 3 points, a pause between rounds."""
+    """A match: rounds until someone reaches 3 points (or, with the house rule of a round
+    cap, until the cap and a broken tie), a pause between rounds."""
 
     game = SPEC.key
 
@@ -83,10 +84,11 @@ class FoolsGoldDriver(Driver):
         grab_timeout: float,
         call_window: float,
         intermission: float,
+        round_cap: int | None = None,
     ) -> None:
         self.rng = rng
         self.players = players
-        self.match = Match(players, first)
+        self.match = Match(players, first, round_cap=round_cap)
         self.codec = FoolsGoldCodec(players)
         self.grab_timeout = grab_timeout
         self.call_window = call_window
@@ -154,6 +156,7 @@ def make_driver(
     grab_timeout: float,
     call_window: float,
     intermission: float,
+    round_cap: int | None = None,
     **_: Any,
 ) -> FoolsGoldDriver:
     return FoolsGoldDriver(
@@ -163,6 +166,7 @@ def make_driver(
         grab_timeout=grab_timeout,
         call_window=call_window,
         intermission=intermission,
+        round_cap=round_cap,
     )
 
 

@@ -189,7 +189,8 @@ class FoolsGoldScreen(TableScreen):
             else:
                 hint.text += self._window_left(view)
             return
-        collect = f"Round {view.round_no or 1}: collect a set, then grab!"
+        cap = "" if view.round_cap is None else f" of {view.round_cap} (house rule)"
+        collect = f"Round {view.round_no or 1}{cap}: collect a set, then grab!"
         if self.seat is None:
             banner.show(collect)
             hint.text = "You are watching."
