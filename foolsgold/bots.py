@@ -34,6 +34,7 @@ from math import comb
 from typing import Any
 
 from foolsgold.cards import SET_SIZE, Card, is_set, set_chance, standard_deck
+from foolsgold.match import TARGET
 from foolsgold.round import HAND, Action, Call, Discard, Draw, Grab
 
 Plan = tuple[Action, float]
@@ -197,7 +198,10 @@ class Bot:
         self.settle_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
-        if self.rng.random() < self.difficulty.bluff_rate:
+        # The bluff rate is for a table of four: at a bigger table each bot bluffs
+        # less, so the table as a whole does not bluff more (and matches end).
+        scale = min(1.0, 4 / self._players) if self._players else 1.0
+        if self.rng.random() < self.difficulty.bluff_rate * scale:
             self.bluff_at = (
                 now + self.difficulty.bluff_after + self.difficulty.bluff_span * (self.rng.random())
             )
@@ -297,7 +301,10 @@ class Bot:
             return (self._grab, self._timer(("grab", self.moves), now))
         # The earliest of: a bluff, giving up, and passing a card.
         best: Plan = (self._grab, max(now, self.give_up_at))
-        if self.bluff_at is not None:
+        scores = view.get("scores")
+        # At match point a bluff is always called (see `_threshold`): no bluffing then.
+        match_point = scores is not None and scores[self.seat] + 1 >= TARGET
+        if self.bluff_at is not None and not match_point:
             if not self.mimic:
                 best = min(best, (self._grab, max(now, self.bluff_at)), key=_when)
             elif now >= self.bluff_at and len(hand) == 6:
@@ -328,12 +335,22 @@ class Bot:
             and grabbed[0] != me
             and closes is not None
             and now < closes
-            and self.bluff_chance() > call_threshold(view["players"])
+            and self.bluff_chance() > self._threshold(view, grabbed[0])
         ):
             # Calling takes a little longer than grabbing: the bot thinks first.
             at = self._timer(("call",), now, factor=1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
+
+    @staticmethod
+    def _threshold(view: dict[str, Any], grabber: int) -> float:
+        """The bluff chance above which a call pays. At match point (an uncalled grab
+        wins the grabber the match) any doubt pays: a true set wins the match with or
+        without my call, so a wrong call costs nothing that still counts."""
+        scores = view.get("scores")
+        if scores is not None and scores[grabber] + 1 >= TARGET:
+            return MATCH_POINT
+        return call_threshold(view["players"])
 
     def _can_draw(self, view: dict[str, Any]) -> bool:
         if self.seat == view["start"]:
@@ -407,20 +424,21 @@ class Bot:
         assert ev is not None
         start = SUSPECT / (1 - SUSPECT)
         grabber = ev["grabber"]
+        players = view["players"]
         if view["revealed"] is not None:
             # The hand itself: a bluffer rarely holds a set, an honest grab always does.
-            factor = 0.2 if view["revealed_set"] else 8.0
+            first = 0.2 if view["revealed_set"] else 8.0
         else:
             # Uncalled: how much likelier a grab at this moment is from a bluffer (one of
             # DRAWS moments) than from an honest player (its hand just became a set).
-            honest = self.set_likelihood() + BLUFF_ROUNDS / DRAWS
-            factor = min(6.0, max(1.0, 1 / DRAWS / honest))
-        for seat in range(view["players"]):
+            first = min(10.0, max(1.0, 1 / DRAWS / max(self.set_likelihood(), 1e-6)))
+        # A bluffer grabs first in most rounds, an honest player in about 1 of n.
+        not_first = (1 - FIRST_BLUFFER) / (1 - 1 / players)
+        for seat in range(players):
             if seat == self.seat:
                 continue
             odds = self.suspicion.get(seat, start)
-            # A bluffer grabs first most rounds; not grabbing first speaks for honesty.
-            odds *= factor if seat == grabber else 0.5
+            odds *= first if seat == grabber else not_first
             self.suspicion[seat] = min(100.0, max(start / 10, odds))
 
     def set_likelihood(self) -> float:
@@ -487,6 +505,11 @@ class Bot:
 BLUFF_ROUNDS = 0.02
 SUSPECT = 0.01
 DRAWS = 15.0
+#: At match point a bot calls on any real doubt (see `Bot._threshold`).
+MATCH_POINT = 0.02
+#: The share of rounds a bluffer (who grabs every round) grabs first: it is beaten
+#: only by a set completed before its bluff. An honest player is first in 1 of n.
+FIRST_BLUFFER = 0.8
 #: A grab this many seconds after the grabber's last draw is slower than a set is
 #: grabbed (a person's reaction is 1-2 s).
 SLOW_GRAB = 4.0

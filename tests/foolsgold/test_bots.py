@@ -264,8 +264,9 @@ def test_the_ladder_holds_at_a_small_seeded_mixed_table():
     points = report.points()
     assert points["hard"] > points["normal"] > points["easy"]
     rows = report.by_difficulty()
-    for name in ("normal", "hard"):  # calls are mostly right
-        assert rows[name]["calls_right"] is None or rows[name]["calls_right"] >= 0.5
+    # Calls are rare: most grabs are true sets and a bot calls on evidence (at match
+    # point on any doubt, where a wrong call costs nothing that still counts).
+    assert all(rows[name]["calls"] < 0.1 for name in rows)
     assert sum(rows[d]["first_grabs"] * report.bots.count(d) for d in rows) == pytest.approx(1)
 
 
