@@ -138,7 +138,9 @@ class Match:
         view["scores"] = list(self.scores)
         view["winner"] = self.winner
         view["round_no"] = self.round_no
-        view["round_cap"] = self.round_cap
+        if self.round_cap is not None:
+            # Only with the house rule: a view without it is the same as before it.
+            view["round_cap"] = self.round_cap
         return view
 
     def copy(self) -> Match:
