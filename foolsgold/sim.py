@@ -8,6 +8,7 @@ jumps from one planned time to the next. The host runs the same loop on a real c
     python -m foolsgold.sim --players 4 --rounds 2000 --bots normal --seed 1
     python -m foolsgold.sim --players 4 --rounds 2000 --bots easy,normal,hard,normal
     python -m foolsgold.sim --players 4 --bots human,easy,easy,easy   # a scripted person
+    python -m foolsgold.sim --players 4 --bots instant@normal,normal,normal,normal  # an exploit
     python -m foolsgold.sim --table          # the tuning table of docs/RULES.md
 
 It prints the round figures, a table per difficulty (first grabs, the share of them
@@ -229,8 +230,16 @@ def simulate(
     if len(bots) != players:
         raise ValueError(f"give one difficulty, or one per seat ({players}), not {len(bots)}")
     for name in bots:
-        if name not in PLAYERS:
-            raise ValueError(f"unknown difficulty {name!r}: choose from {', '.join(PLAYERS)}")
+        kind, _, base = name.rpartition("@")
+        if base not in PLAYERS:
+            raise ValueError(f"unknown difficulty {base!r}: choose from {', '.join(PLAYERS)}")
+        if kind:
+            from foolsgold.exploits import STRATEGIES
+
+            if kind not in STRATEGIES:
+                raise ValueError(
+                    f"unknown strategy {kind!r}: choose from {', '.join(STRATEGIES)}"
+                )
     rng = random.Random(seed)
     report = Report(players, list(bots))
     clock = 0.0
@@ -243,7 +252,9 @@ def simulate(
                 report.matches += 1
                 report.wins[bots[match.winner]] += 1
             match = Match(players, rng.randrange(players))
-            seated = [Bot(seat, bots[seat], random.Random(rng.random())) for seat in range(players)]
+            seated = [
+                seat_bot(seat, bots[seat], random.Random(rng.random())) for seat in range(players)
+            ]
         deck = standard_deck(players)
         rng.shuffle(deck)
         match.new_round(deck)

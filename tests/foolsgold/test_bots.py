@@ -315,3 +315,26 @@ def test_the_sim_command_refuses_bad_arguments(argv, capsys):
     with pytest.raises(SystemExit):
         main(argv)
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("table", sorted(DIFFICULTIES))
+def test_the_instant_bluff_farms_no_table(table):
+    # The exploit of issue 19: grab 0.5 s after every deal. Each grab is called, so
+    # the strategy never wins a round, let alone a match (the full ladder, with
+    # intervals, is bench/foolsgold_exploits.py).
+    report = simulate(4, [f"instant@{table}", table, table, table], 12, seed=3)
+    assert all(r.first == 0 and not r.true_set and r.caller is not None for r in report.rounds)
+    assert report.wins.get(f"instant@{table}", 0) == 0
+
+
+def test_whole_match_sims_report_lengths():
+    from foolsgold.sim import match_lengths, simulate_matches
+
+    results = simulate_matches(3, ["normal"], 4, seed=1)
+    assert all(r.winner is not None and max(r.scores) >= 3 for r in results)
+    lengths = match_lengths(results)
+    assert lengths["unended"] == 0 and 1 <= lengths["median"] <= lengths["p95"]
+    capped = simulate_matches(3, ["normal"], 4, seed=1, round_cap=2)
+    # the house rule: after 2 rounds the sole leader wins; a tie played a third round
+    assert [r.rounds for r in capped] == [2, 3, 3, 2]
+    assert all(r.winner is not None and r.scores.count(max(r.scores)) == 1 for r in capped)
