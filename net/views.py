@@ -299,4 +299,8 @@ def to_events(events: list[dict[str, Any]]) -> list[Event]:
 
 def to_plain(value: Any) -> Any:
     """A view or events back in the rules' form (dicts), for the bots' policies."""
-    return msgspec.to_builtins(value)
+    plain = msgspec.to_builtins(value)
+    if value.__class__ is FoolsGoldView and plain.get("round_cap", 0) is None:
+        # the rules name the round cap only when the house rule is on
+        del plain["round_cap"]
+    return plain
