@@ -33,114 +33,106 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from foolsgold.cards import SET_SIZE, Card, is_set, standard_deck
-from foolsgold.round import Action, Call, Discard, Draw, Grab
+from foolsgold.cards import SET_SIZE, Card, is_set, set_chance, standard_deck
+from foolsgold.match import TARGET
+from foolsgold.round import HAND, Action, Call, Discard, Draw, Grab
 
 Plan = tuple[Action, float]
 
 
 @dataclass(frozen=True)
 class Difficulty:
-    """How a bot plays: speed, bluffing and calling."""
+    """How a bot plays: speed, bluffing, and the evidence it weighs before calling."""
 
     name: str
-    #: mean seconds from seeing a situation to acting on it
+    #: mean seconds from seeing a situation to acting on it (drawing, passing, calling)
     reaction: float
     #: reaction times vary uniformly by this fraction either way
     jitter: float
+    #: mean seconds from someone's grab to its own grab in the race for a nugget
+    race: float
     #: chance to plan a bluff in a round
     bluff_rate: float
     #: a bluff waits at least this long after the round starts, then up to `bluff_span` more
     bluff_after: float
     bluff_span: float
-    #: the evidence it weighs when a nugget is grabbed: "cards", "timing", "hands",
-    #: "record", "passed" (see the module docstring)
+    #: the evidence it weighs beyond the core (the grabber's draws since the deal, the
+    #: exact chance of a dealt set, a hand of five after drawing): "cards" (its own
+    #: hand), "passed" (cards it passed that cannot have reached the grabber yet),
+    #: "timing" (how long after its last draw the grabber grabbed), "record" (the
+    #: grabber's revealed bluffs at this table)
     evidence: frozenset[str]
     #: bluffs only right after a draw, holding six, as a true set would show
     mimics_sets: bool
-    #: calls when its estimated chance of a bluff is above this
-    call_threshold: float
-    #: the bluff share among first grabs it assumes before any evidence
-    prior_bluff: float
     #: picks the name to chase using what it passed and what is left of each name
     counts_cards: bool
     #: grabs with no set after this long without one (so no round runs for ever)
     give_up_after: float
     #: of its planned bluffs, the share that mimic a set (with `mimics_sets`)
     mimic_rate: float = 1.0
-    #: how strongly a grabber's record sways it: the record's odds to this power
-    record_weight: float = 1.0
-    #: chance that it calls a first grab on a hunch, whatever the evidence, quickly
-    hunch: float = 0.0
 
 
-# The targets these are tuned to (bench/foolsgold_ladder.py, docs/BENCHMARKS.md):
-# bluff rate (rounds in which it plans a bluff) easy 20%, normal 15%, hard 12%;
-# bluffs left uncalled at a mixed table about half for easy and normal, two thirds to
-# three quarters for hard (most of its bluffs pass for sets); calls right at least 70%
-# for normal and hard, and easy calls now and then (mostly wrong guesses).
+# Speeds are set so a person has a fair fight with normal (bench/foolsgold_ladder.py):
+# easy is slower than a person, normal about as quick, hard quicker. The calling rule
+# is the same for every difficulty (`Bot.bluff_chance`, `call_threshold`); difficulty
+# only adds evidence on top of the core, and so never opens a bluff to farm.
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
-        reaction=1.5,
+        reaction=2.0,
         jitter=0.3,
-        bluff_rate=0.2,
+        race=2.2,
+        bluff_rate=0.1,
         bluff_after=25.0,
         bluff_span=40.0,
-        evidence=frozenset({"timing", "cards", "hands"}),
+        evidence=frozenset(),
         mimics_sets=False,
-        call_threshold=0.35,
-        prior_bluff=0.3,
         counts_cards=False,
         give_up_after=150.0,
-        hunch=0.05,
     ),
     "normal": Difficulty(
         name="normal",
-        reaction=1.2,
+        reaction=1.5,
         jitter=0.25,
-        bluff_rate=0.15,
+        race=1.6,
+        bluff_rate=0.08,
         bluff_after=30.0,
         bluff_span=40.0,
-        evidence=frozenset({"cards", "timing", "hands", "record"}),
-        mimics_sets=False,
-        call_threshold=0.5,
-        prior_bluff=0.25,
+        evidence=frozenset({"cards", "timing", "record"}),
+        mimics_sets=True,
         counts_cards=True,
         give_up_after=150.0,
-        record_weight=0.5,
+        mimic_rate=0.5,
     ),
     "hard": Difficulty(
         name="hard",
-        reaction=0.5,
+        reaction=0.6,
         jitter=0.25,
-        bluff_rate=0.12,
+        race=0.6,
+        bluff_rate=0.08,
         bluff_after=15.0,
         bluff_span=40.0,
-        evidence=frozenset({"cards", "timing", "hands", "record", "passed"}),
+        evidence=frozenset({"cards", "timing", "record", "passed"}),
         mimics_sets=True,
-        call_threshold=0.5,
-        prior_bluff=0.2,
         counts_cards=True,
         give_up_after=150.0,
-        mimic_rate=0.7,
+        mimic_rate=0.8,
     ),
 }
 
 #: A scripted stand-in for a person, for the simulator only (tables seat the three
 #: difficulties): 1.2-1.8 s per action, card sense and the plain evidence of a
-#: watchful player, an occasional bluff.
+#: watchful player, honest (it never bluffs).
 HUMAN = Difficulty(
     name="human",
     reaction=1.5,
     jitter=0.2,
-    bluff_rate=0.1,
+    race=1.5,
+    bluff_rate=0.0,
     bluff_after=15.0,
     bluff_span=40.0,
-    evidence=frozenset({"cards", "timing", "hands"}),
+    evidence=frozenset({"cards", "timing"}),
     mimics_sets=False,
-    call_threshold=0.6,
-    prior_bluff=0.25,
     counts_cards=True,
     give_up_after=150.0,
 )
@@ -174,6 +166,9 @@ class Bot:
         self.rng = rng
         #: revealed hands across the match: (seat, "set" or "bluff") -> count
         self.record: Counter[tuple[int, str]] = Counter()
+        #: per seat, the odds that it is a bluffer (grabs whatever it holds) rather
+        #: than an honest player, from every round of the match ("record")
+        self.suspicion: dict[int, float] = {}
         self._round_no: object = None
         self._last_settled = True
         self._last_draw_pile = -1
@@ -198,12 +193,15 @@ class Bot:
         self.last_draw: dict[int, float] = {}
         self.last_sizes: list[int] | None = None
         self.grab_evidence: dict[str, Any] | None = None
-        self.hunch = False
         self._bluff_p: float | None = None
         self.revealed_noted = False
+        self.settle_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
-        if self.rng.random() < self.difficulty.bluff_rate:
+        # The bluff rate is for a table of four: at a bigger table each bot bluffs
+        # less, so the table as a whole does not bluff more (and matches end).
+        scale = min(1.0, 4 / self._players) if self._players else 1.0
+        if self.rng.random() < self.difficulty.bluff_rate * scale:
             self.bluff_at = (
                 now + self.difficulty.bluff_after + self.difficulty.bluff_span * (self.rng.random())
             )
@@ -250,6 +248,9 @@ class Bot:
             self.revealed_noted = True
             grabber = view["grabbed"][0][0]
             self.record[(grabber, "set" if view["revealed_set"] else "bluff")] += 1
+        if view["settled"] and not self.settle_noted and self.grab_evidence is not None:
+            self.settle_noted = True
+            self._suspect(view)
         return self.last_hand
 
     def _card(self, data: dict[str, str]) -> Card:
@@ -286,7 +287,6 @@ class Bot:
             "age": at - self.round_start,
         }
         self._bluff_p = None
-        self.hunch = self.difficulty.hunch > 0 and self.rng.random() < self.difficulty.hunch
 
     # -- the policy --------------------------------------------------------------------
 
@@ -301,7 +301,10 @@ class Bot:
             return (self._grab, self._timer(("grab", self.moves), now))
         # The earliest of: a bluff, giving up, and passing a card.
         best: Plan = (self._grab, max(now, self.give_up_at))
-        if self.bluff_at is not None:
+        scores = view.get("scores")
+        # At match point a bluff is always called (see `_threshold`): no bluffing then.
+        match_point = scores is not None and scores[self.seat] + 1 >= TARGET
+        if self.bluff_at is not None and not match_point:
             if not self.mimic:
                 best = min(best, (self._grab, max(now, self.bluff_at)), key=_when)
             elif now >= self.bluff_at and len(hand) == 6:
@@ -323,21 +326,31 @@ class Bot:
         me = self.seat
         grabbed = [seat for seat, _ in view["grabbed"]]
         wanted: list[Plan] = []
+        d = self.difficulty
         if me not in grabbed and view["nuggets_left"] > 0:
-            wanted.append((self._grab, self._timer(("race",), now)))
+            wanted.append((self._grab, self._timer(("race",), now, factor=d.race / d.reaction)))
         closes = view["call_closes"]
         if (
             view["caller"] is None
             and grabbed[0] != me
             and closes is not None
             and now < closes
-            and (self.hunch or self.bluff_chance() > self.difficulty.call_threshold)
+            and self.bluff_chance() > self._threshold(view, grabbed[0])
         ):
-            # Calling takes a little longer than grabbing: the bot thinks first
-            # (a hunch does not wait for thought).
-            at = self._timer(("call",), now, factor=1.0 if self.hunch else 1.5)
+            # Calling takes a little longer than grabbing: the bot thinks first.
+            at = self._timer(("call",), now, factor=1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
+
+    @staticmethod
+    def _threshold(view: dict[str, Any], grabber: int) -> float:
+        """The bluff chance above which a call pays. At match point (an uncalled grab
+        wins the grabber the match) any doubt pays: a true set wins the match with or
+        without my call, so a wrong call costs nothing that still counts."""
+        scores = view.get("scores")
+        if scores is not None and scores[grabber] + 1 >= TARGET:
+            return MATCH_POINT
+        return call_threshold(view["players"])
 
     def _can_draw(self, view: dict[str, Any]) -> bool:
         if self.seat == view["start"]:
@@ -378,34 +391,93 @@ class Bot:
     # -- calling -----------------------------------------------------------------------
 
     def bluff_chance(self) -> float:
-        """The chance that the first grab was a bluff, from the evidence this bot weighs."""
+        """The chance that the first grab was a bluff, from the evidence this bot weighs.
+
+        Bayes at the moment of the grab: a bluffer grabs at this moment with the chance
+        `bluff_prior` (its bluffs spread over a round's draws), an honest grabber only
+        when its hand just became a set, with the chance `set_likelihood`.
+        """
         if self.grab_evidence is None:
             return 0.0
         if self._bluff_p is None:
-            self._bluff_p = self._weigh_evidence()
+            honest = self.set_likelihood()
+            bluff = self.bluff_prior(self.grab_evidence["grabber"])
+            self._bluff_p = 1.0 if honest <= 0 else bluff / (bluff + (1 - bluff) * honest)
         return self._bluff_p
 
-    def _weigh_evidence(self) -> float:
+    def bluff_prior(self, grabber: int) -> float:
+        """The chance that `grabber` bluffs at one given moment (the deal, or one draw).
+
+        A grabber is either honest, bluffing in `BLUFF_ROUNDS` of rounds, or a bluffer,
+        grabbing every round whatever it holds; either spreads its bluff over about
+        `DRAWS` moments. The bot starts from `SUSPECT` bluffers and, with "record",
+        learns each grabber's type from every round of the match (`_suspect`)."""
+        odds = SUSPECT / (1 - SUSPECT)
+        if "record" in self.difficulty.evidence:
+            odds = self.suspicion.get(grabber, odds)
+        bluffer = odds / (1 + odds)
+        return (bluffer + (1 - bluffer) * BLUFF_ROUNDS) / DRAWS
+
+    def _suspect(self, view: dict[str, Any]) -> None:
+        """A round settled: update each seat's odds of being a bluffer."""
+        ev = self.grab_evidence
+        assert ev is not None
+        start = SUSPECT / (1 - SUSPECT)
+        grabber = ev["grabber"]
+        players = view["players"]
+        if view["revealed"] is not None:
+            # The hand itself: a bluffer rarely holds a set, an honest grab always does.
+            first = 0.2 if view["revealed_set"] else 8.0
+        else:
+            # Uncalled: how much likelier a grab at this moment is from a bluffer (one of
+            # DRAWS moments) than from an honest player (its hand just became a set).
+            first = min(10.0, max(1.0, 1 / DRAWS / max(self.set_likelihood(), 1e-6)))
+        # A bluffer grabs first in most rounds, an honest player in about 1 of n.
+        not_first = (1 - FIRST_BLUFFER) / (1 - 1 / players)
+        for seat in range(players):
+            if seat == self.seat:
+                continue
+            odds = self.suspicion.get(seat, start)
+            odds *= first if seat == grabber else not_first
+            self.suspicion[seat] = min(100.0, max(start / 10, odds))
+
+    def set_likelihood(self) -> float:
+        """The chance that an honest player, grabbing only with a set, would have
+        grabbed at the moment this grabber did (given what this bot knows)."""
         ev = self.grab_evidence
         if ev is None:
-            return 0.0
+            return 1.0
         d = self.difficulty
-        prior = d.prior_bluff
-        odds = prior / (1 - prior)
-        grabber = ev["grabber"]
+        players = self._players or 2
+        if ev["draws"] == 0:
+            # No draw since the deal: only a dealt set is honest. Exact, from the cards
+            # the bot cannot rule out (its own hand, if it weighs "cards").
+            pool = self._unknown_pool(ev, use_hand="cards" in d.evidence)
+            if sum(c for c, _ in pool.values()) < HAND:
+                return 0.0
+            return set_chance(pool, HAND)
+        # A set is completed by a draw: the chance of that per draw grows as hands
+        # settle on a name (measured by `python -m foolsgold.sim`, see HAZARD).
+        likely = hazard(players, ev["draws"])
         if "cards" in d.evidence:
-            reach = self._set_reach(grabber, ev["at"], "passed" in d.evidence)
-            if reach == 0.0:
-                return 1.0
-            odds /= reach
-        if "timing" in d.evidence:
-            odds *= self._timing_factor(ev)
-        if "hands" in d.evidence:
-            odds *= self._hand_factor(ev)
-        if "record" in d.evidence:
-            record = (self.record[(grabber, "bluff")] + 1) / (self.record[(grabber, "set")] + 1)
-            odds *= record**d.record_weight
-        return odds / (1 + odds)
+            likely *= self._set_reach(ev["grabber"], ev["at"], "passed" in d.evidence)
+        if ev["hand_size"] == HAND:
+            # Drew, then passed a card, then grabbed: a set completed by the draw is
+            # grabbed before passing. A person may do it; a bot never would.
+            likely *= 0.2
+        if "timing" in d.evidence and ev["last_draw"] is not None:
+            gap = ev["at"] - ev["last_draw"]
+            # A set is grabbed a reaction after the draw that completed it.
+            if gap > SLOW_GRAB:
+                likely *= 0.3
+        return likely
+
+    def _unknown_pool(self, ev: dict[str, Any], use_hand: bool) -> dict[str, tuple[int, int]]:
+        known = Counter(card.name for card in self.last_hand) if use_hand else Counter()
+        return {
+            name: (max(0, copies - known[name]), SET_SIZE[self._kinds[name]])
+            for name, copies in self._deck_counts.items()
+        }
 
     def _set_reach(self, grabber: int, at: float, use_passed: bool) -> float:
         """How many ways the grabber could hold a set, relative to knowing nothing.
@@ -426,22 +498,41 @@ class Bot:
             total += comb(left, size) / comb(copies, size) if left >= size else 0.0
         return total / len(self._deck_counts) if self._deck_counts else 1.0
 
-    @staticmethod
-    def _timing_factor(ev: dict[str, Any]) -> float:
-        """How much likelier a bluff is than a set, given when the grab came."""
-        if ev["draws"] == 0:
-            # A set dealt outright is grabbed a reaction after the deal; a grab long
-            # after the deal by a player who never drew is bold.
-            return 0.3 if ev["age"] <= 3.0 else 3.0
-        if ev["last_draw"] is None:
-            return 1.0
-        gap = ev["at"] - ev["last_draw"]
-        # A set is completed by a draw and grabbed a reaction later.
-        if gap <= 1.7:
-            return 0.8
-        return 2.5 if gap <= 3.0 else 4.0
 
-    @staticmethod
-    def _hand_factor(ev: dict[str, Any]) -> float:
-        """A set completed by a draw shows as six cards; five after drawing is odd."""
-        return 8.0 if ev["draws"] > 0 and ev["hand_size"] == 5 else 0.9
+#: The share of rounds in which an honest player bluffs, the share of bluffers (who
+#: grab every round) a bot assumes before any record, and the number of moments (the
+#: deal and the draws) a bluff is assumed to be spread over.
+BLUFF_ROUNDS = 0.02
+SUSPECT = 0.01
+DRAWS = 15.0
+#: At match point a bot calls on any real doubt (see `Bot._threshold`).
+MATCH_POINT = 0.02
+#: The share of rounds a bluffer (who grabs every round) grabs first: it is beaten
+#: only by a set completed before its bluff. An honest player is first in 1 of n.
+FIRST_BLUFFER = 0.8
+#: A grab this many seconds after the grabber's last draw is slower than a set is
+#: grabbed (a person's reaction is 1-2 s).
+SLOW_GRAB = 4.0
+
+
+def hazard(players: int, draws: int) -> float:
+    """The chance that a player's `draws`-th draw of a round completes a set.
+
+    Fitted to honest normal bots (`python -m foolsgold.sim --hazard`): it grows with
+    the draws, as hands settle on a name, and falls with more seats, as the deck
+    holds more names. Set a little high, so honest sets are rarely called."""
+    return max(0.001, 0.0038 * players**-0.7 * min(draws, 40))
+
+
+def call_threshold(players: int) -> float:
+    """Call when the chance of a bluff is above this: where calling beats keeping
+    quiet, in my points less the average of the others' (F7, F8).
+
+    With three or more seats the caller also takes a nugget: keeping quiet gives the
+    grabber +1; a right call +1 to me and -1 to the grabber; a wrong call -1 to me
+    and +1 to the grabber, so a call pays above (n-1)/2n. With two seats the one
+    nugget is gone and I lose 1 whatever I do (F8): quiet is -1 to me and +1 to the
+    grabber, right 0 and -1, wrong -2 and +1, so a call pays above 1/4."""
+    if players <= 2:
+        return 0.25
+    return (players - 1) / (2 * players)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from math import comb
 from typing import Any
 
 KINDS = ("animal", "prospector")
@@ -200,3 +201,38 @@ def standard_deck(players: int) -> list[Card]:
         for variant in "abcdefgh"[: DECK_SHAPE["PROSPECTOR_COPIES"]]
     ]
     return deck
+
+
+def set_chance(pool: Mapping[str, tuple[int, int]], hand: int = 5) -> float:
+    """The exact chance that `hand` cards drawn at random from a pool hold a set.
+
+    `pool` maps each name to `(copies in the pool, set size)`. Counts the hands
+    without a set with a generating function over the names (at most `size - 1`
+    cards of each name) and divides by all hands, so no set is missed or counted
+    twice: `1 - no_set / comb(cards, hand)`.
+    """
+    cards = sum(copies for copies, _ in pool.values())
+    if hand > cards or hand < 0:
+        raise ValueError(f"cannot hold {hand} cards out of a pool of {cards}")
+    # ways[k]: hands of k cards from the names seen so far, none holding a set
+    ways = [1] + [0] * hand
+    for copies, size in pool.values():
+        new = [0] * (hand + 1)
+        for k, w in enumerate(ways):
+            if w:
+                for j in range(min(copies, size - 1, hand - k) + 1):
+                    new[k + j] += w * comb(copies, j)
+        ways = new
+    return 1.0 - ways[hand] / comb(cards, hand)
+
+
+def deck_pool(deck: Iterable[Card]) -> dict[str, tuple[int, int]]:
+    """The pool of `set_chance` for a whole deck: name -> (copies, set size)."""
+    counts = Counter(card.name for card in deck)
+    kinds = {card.name: card.kind for card in deck}
+    return {name: (count, SET_SIZE[kinds[name]]) for name, count in counts.items()}
+
+
+def dealt_set_chance(players: int) -> float:
+    """The exact chance that a 5-card hand dealt from the standard deck holds a set."""
+    return set_chance(deck_pool(standard_deck(players)), 5)

@@ -1,5 +1,9 @@
 """A match of Fool's Gold: rounds until someone reaches 3 points (F10).
 
+House rule, off unless asked for (`round_cap`): once `round_cap` rounds have been
+scored without a winner, the highest score wins; a tie for the highest plays one
+more round, and so on until the tie breaks (or someone reaches 3 points).
+
 The caller supplies each round's shuffled deck (`new_round`), so nothing here is
 random. Events returned by `new_round` and `apply`, besides the round's own
 (see `foolsgold.round`):
@@ -7,6 +11,8 @@ random. Events returned by `new_round` and `apply`, besides the round's own
 - `{"type": "round_started", "round_no": k, "start": s}`: k from 1.
 - `{"type": "scores", "scores": [p, ...], "start": s}`: after a round settles; `s`
   starts the next round (the point scorer).
+- `{"type": "tie_break", "seats": [s, ...]}`: the round cap is reached and these seats
+  share the highest score: one more round is played.
 - `{"type": "match_over", "winner": w, "scores": [p, ...]}`.
 """
 
@@ -23,10 +29,15 @@ TARGET = 3
 class Match:
     """Rounds to `TARGET` points: carries scores and the next start player."""
 
-    def __init__(self, players: int, start: int) -> None:
+    def __init__(self, players: int, start: int, round_cap: int | None = None) -> None:
         _check_players(players)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
             raise ValueError(f"start must be a seat from 0 to {players - 1}, not {start!r}")
+        if round_cap is not None and (
+            isinstance(round_cap, bool) or not isinstance(round_cap, int) or round_cap < 1
+        ):
+            raise ValueError(f"round_cap must be a whole number from 1, not {round_cap!r}")
+        self.round_cap = round_cap
         self.players = players
         self.start = start
         self.scores = [0] * players
@@ -79,6 +90,14 @@ class Match:
             events.append({"type": "scores", "scores": list(self.scores), "start": self.start})
             if self.scores[self.round.scorer] >= TARGET:
                 self.winner = self.round.scorer
+            elif self.round_cap is not None and self.round_no >= self.round_cap:
+                best = max(self.scores)
+                leaders = [seat for seat, score in enumerate(self.scores) if score == best]
+                if len(leaders) == 1:
+                    self.winner = leaders[0]
+                else:
+                    events.append({"type": "tie_break", "seats": leaders})
+            if self.winner is not None:
                 events.append(
                     {"type": "match_over", "winner": self.winner, "scores": list(self.scores)}
                 )
@@ -119,6 +138,9 @@ class Match:
         view["scores"] = list(self.scores)
         view["winner"] = self.winner
         view["round_no"] = self.round_no
+        if self.round_cap is not None:
+            # Only with the house rule: a view without it is the same as before it.
+            view["round_cap"] = self.round_cap
         return view
 
     def copy(self) -> Match:

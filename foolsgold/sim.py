@@ -8,6 +8,7 @@ jumps from one planned time to the next. The host runs the same loop on a real c
     python -m foolsgold.sim --players 4 --rounds 2000 --bots normal --seed 1
     python -m foolsgold.sim --players 4 --rounds 2000 --bots easy,normal,hard,normal
     python -m foolsgold.sim --players 4 --bots human,easy,easy,easy   # a scripted person
+    python -m foolsgold.sim --players 4 --bots instant@normal,normal,normal,normal  # an exploit
     python -m foolsgold.sim --table          # the tuning table of docs/RULES.md
 
 It prints the round figures, a table per difficulty (first grabs, the share of them
@@ -229,8 +230,16 @@ def simulate(
     if len(bots) != players:
         raise ValueError(f"give one difficulty, or one per seat ({players}), not {len(bots)}")
     for name in bots:
-        if name not in PLAYERS:
-            raise ValueError(f"unknown difficulty {name!r}: choose from {', '.join(PLAYERS)}")
+        kind, _, base = name.rpartition("@")
+        if base not in PLAYERS:
+            raise ValueError(f"unknown difficulty {base!r}: choose from {', '.join(PLAYERS)}")
+        if kind:
+            from foolsgold.exploits import STRATEGIES
+
+            if kind not in STRATEGIES:
+                raise ValueError(
+                    f"unknown strategy {kind!r}: choose from {', '.join(STRATEGIES)}"
+                )
     rng = random.Random(seed)
     report = Report(players, list(bots))
     clock = 0.0
@@ -243,7 +252,9 @@ def simulate(
                 report.matches += 1
                 report.wins[bots[match.winner]] += 1
             match = Match(players, rng.randrange(players))
-            seated = [Bot(seat, bots[seat], random.Random(rng.random())) for seat in range(players)]
+            seated = [
+                seat_bot(seat, bots[seat], random.Random(rng.random())) for seat in range(players)
+            ]
         deck = standard_deck(players)
         rng.shuffle(deck)
         match.new_round(deck)
@@ -264,6 +275,87 @@ def simulate(
             progress(1)
     report.seconds = time.perf_counter() - began
     return report
+
+
+def seat_bot(seat: int, who: str, rng: random.Random) -> Bot:
+    """A bot for `who`: a difficulty (``normal``), the scripted person (``human``), or
+    an exploit strategy on a difficulty (``instant@normal``, see `foolsgold.exploits`)."""
+    if "@" in who:
+        from foolsgold.exploits import Strategy
+
+        kind, base = who.split("@", 1)
+        return Strategy(seat, kind, base, rng)
+    return Bot(seat, who, rng)
+
+
+#: Matches still running after this many rounds are stopped and counted as not ended.
+MATCH_LIMIT = 100
+
+
+@dataclass
+class MatchStats:
+    """What one simulated match showed: `winner` is None for a match stopped unended."""
+
+    winner: int | None
+    rounds: int
+    scores: list[int]
+
+
+def play_match(
+    players: int,
+    who: Sequence[str],
+    rng: random.Random,
+    round_cap: int | None = None,
+    limit: int = MATCH_LIMIT,
+    on_round: Callable[[Round, float], None] | None = None,
+) -> MatchStats:
+    """One whole match on a virtual clock: fresh bots, rounds until a winner (or
+    `limit` rounds, then the match counts as not ended)."""
+    match = Match(players, rng.randrange(players), round_cap=round_cap)
+    seated = [seat_bot(seat, who[seat], random.Random(rng.random())) for seat in range(players)]
+    clock = 0.0
+    while match.winner is None and match.round_no < limit:
+        deck = standard_deck(players)
+        rng.shuffle(deck)
+        match.new_round(deck)
+        start = clock
+        clock = play_round(match, seated, rng, clock)
+        if on_round is not None:
+            assert match.round is not None
+            on_round(match.round, clock - start)
+        clock += PAUSE
+    return MatchStats(match.winner, match.round_no, list(match.scores))
+
+
+def simulate_matches(
+    players: int,
+    who: Sequence[str],
+    matches: int,
+    seed: int,
+    round_cap: int | None = None,
+    limit: int = MATCH_LIMIT,
+) -> list[MatchStats]:
+    """`matches` whole matches, seat `s` played by `who[s]` (one name: every seat)."""
+    if len(who) == 1:
+        who = list(who) * players
+    if len(who) != players:
+        raise ValueError(f"give one player, or one per seat ({players}), not {len(who)}")
+    rng = random.Random(seed)
+    return [play_match(players, who, rng, round_cap, limit) for _ in range(matches)]
+
+
+def match_lengths(results: Sequence[MatchStats], within: int = 40) -> dict[str, float]:
+    """Median and p95 of the rounds a match took (a match stopped unended counts as
+    longer than any), and the share of matches not ended within `within` rounds."""
+    lengths = sorted(
+        r.rounds if r.winner is not None else float("inf") for r in results
+    )
+    n = len(lengths)
+    return {
+        "median": lengths[(n - 1) // 2] if n % 2 else (lengths[n // 2 - 1] + lengths[n // 2]) / 2,
+        "p95": lengths[min(n - 1, int(0.95 * n))],
+        "unended": sum(length > within for length in lengths) / n,
+    }
 
 
 def describe(report: Report) -> str:

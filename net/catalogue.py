@@ -93,7 +93,10 @@ FOOLSGOLD = GameSpec(
     grace=15.0,
     solo_bots=3,
     hotseat=False,
-    defaults=MappingProxyType({"grab_timeout": 10.0, "call_window": 5.0, "intermission": 4.0}),
+    defaults=MappingProxyType(
+        # round_cap: the house rule of a round cap (docs/RULES.md), off by default
+        {"grab_timeout": 10.0, "call_window": 5.0, "intermission": 4.0, "round_cap": None}
+    ),
 )
 
 #: every game, in menu order
@@ -102,6 +105,8 @@ KEYS: tuple[str, ...] = tuple(spec.key for spec in CATALOGUE)
 _BY_KEY = {spec.key: spec for spec in CATALOGUE}
 #: the most nuggets a Gold Nuggets table may start with (the whole supply)
 SUPPLY = NUGGETS.defaults["supply"]
+#: the highest round cap a Fool's Gold table may set (the house rule; None is off)
+ROUND_CAP_MAX = 200
 
 assert KEYS == get_args(GameKey), "GameKey and CATALOGUE name the same games"
 

@@ -88,6 +88,8 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     # empty slot), and the slot of the card just drawn; None for a spectator
     slots: list[Count | None] | None = None
     drawn: Count | None = None
+    #: the house rule of a round cap (None: off, as in the rules)
+    round_cap: Count | None = None
 
 
 View = NuggetsView | FoolsGoldView
@@ -207,6 +209,12 @@ class Scores(_Event, tag="scores"):
     start: Seat
 
 
+class TieBreak(_Event, tag="tie_break"):
+    """The round cap is reached with these seats level on the highest score."""
+
+    seats: list[Seat]
+
+
 class MatchOver(_Event, tag="match_over"):
     winner: Seat
     scores: list[int]
@@ -230,6 +238,7 @@ FoolsGoldEvent = (
     | RaceOver
     | Settled
     | Scores
+    | TieBreak
     | MatchOver
     | NextRound
 )
@@ -307,4 +316,8 @@ def to_events(events: list[dict[str, Any]]) -> list[Event]:
 
 def to_plain(value: Any) -> Any:
     """A view or events back in the rules' form (dicts), for the bots' policies."""
-    return msgspec.to_builtins(value)
+    plain = msgspec.to_builtins(value)
+    if value.__class__ is FoolsGoldView and plain.get("round_cap", 0) is None:
+        # the rules name the round cap only when the house rule is on
+        del plain["round_cap"]
+    return plain

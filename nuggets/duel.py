@@ -372,29 +372,35 @@ class DuelTable:
             self._turns[mine, theirs, supply] = R
         return R[self._turn_args[0].index[state]]
 
-    def stop(
+    def stops(
         self, mine: int, theirs: int, supply: int, state: TurnState
-    ) -> tuple[float, bool]:
-        """Chance to win of stopping now, and whether the best stop steals."""
+    ) -> tuple[float, float | None]:
+        """Chances to win of stopping now by taking from the supply, and by stealing
+        (None without three lassos)."""
         _, n, v, lassos = state
         t = min(v, supply)
         bonus = n == 0
         if t == supply:
-            best = _end(mine + t, theirs)
+            take = _end(mine + t, theirs)
         elif bonus:
-            best = self.start(mine + t, theirs, supply - t)
+            take = self.start(mine + t, theirs, supply - t)
         else:
-            best = 1.0 - self.start(theirs, mine + t, supply - t)
-        steals = False
-        if lassos >= STEAL_LASSOS:
-            k = min(v, theirs)
-            if bonus:
-                steal = self.start(mine + k, theirs - k, supply)
-            else:
-                steal = 1.0 - self.start(theirs - k, mine + k, supply)
-            if steal > best:
-                best, steals = steal, True
-        return best, steals
+            take = 1.0 - self.start(theirs, mine + t, supply - t)
+        if lassos < STEAL_LASSOS:
+            return take, None
+        k = min(v, theirs)
+        if bonus:
+            return take, self.start(mine + k, theirs - k, supply)
+        return take, 1.0 - self.start(theirs - k, mine + k, supply)
+
+    def stop(
+        self, mine: int, theirs: int, supply: int, state: TurnState
+    ) -> tuple[float, bool]:
+        """Chance to win of stopping now, and whether the best stop steals."""
+        take, steal = self.stops(mine, theirs, supply, state)
+        if steal is not None and steal > take:
+            return steal, True
+        return take, False
 
     def value(self, mine: int, theirs: int, supply: int, state: TurnState) -> float:
         """Chance to win at a turn state, choosing the better of stopping and rolling."""
@@ -549,12 +555,15 @@ class Chances:
     """Chances to win (0..1) for the seat to act: of stopping now (None when it may
     not stop) and of rolling on (None when it may not roll). ``steal_from`` is the
     seat the better stop takes from (None: the supply). ``exact``: the 2-player
-    solution; otherwise the estimate for three or more players."""
+    solution; otherwise the estimate for three or more players. ``take``: the chance
+    of stopping by taking from the supply, which is ``stop`` unless the better stop
+    steals."""
 
     stop: float | None
     roll: float | None
     steal_from: int | None = None
     exact: bool = True
+    take: float | None = None
 
 
 class _Judge:
@@ -578,15 +587,23 @@ class _Judge:
             self.turn = _multi_turn(tuple(holdings), supply, me)
             self.index = turn_graph().index
 
-    def stop(self, state: TurnState) -> tuple[float, int | None]:
+    def stops(self, state: TurnState) -> tuple[float, float | None, int | None]:
+        """Chances to win of taking from the supply and of the best steal (None
+        without three lassos), and whom that steal takes from."""
         if self.exact:
-            chance, steals = self.table.stop(self.mine, self.theirs, self.supply, state)
-            return chance, (1 - self.me) if steals else None
+            take, steal = self.table.stops(self.mine, self.theirs, self.supply, state)
+            return take, steal, (None if steal is None else 1 - self.me)
         _, n, v, lassos = state
         pay = self.turn.bonus_payoffs if n == 0 else self.turn.stop_payoffs
         take, steal = pay[2 * v], pay[2 * v + 1]
-        if lassos >= STEAL_LASSOS and steal > take:
-            return steal, self.turn.victims[v][n == 0]
+        if lassos < STEAL_LASSOS:
+            return take, None, None
+        return take, steal, self.turn.victims[v][n == 0]
+
+    def stop(self, state: TurnState) -> tuple[float, int | None]:
+        take, steal, victim = self.stops(state)
+        if steal is not None and steal > take:
+            return steal, victim
         return take, None
 
     def roll(self, state: TurnState) -> float:
@@ -615,9 +632,14 @@ def chances(view: Mapping, kept: Iterable[Face | str] | None = None) -> Chances 
     state = turn_state(view["kept"] if kept is None else kept)
     if state == (0, DICE, 0, 0):
         return Chances(None, judge.roll(state), None, judge.exact)
-    stop, victim = judge.stop(state)
+    take, steal, victim = judge.stops(state)
+    stop = take
+    if steal is not None and steal > take:
+        stop = steal
+    else:
+        victim = None
     roll = None if state[1] == 0 else judge.roll(state)
-    return Chances(stop, roll, victim, judge.exact)
+    return Chances(stop, roll, victim, judge.exact, take)
 
 
 def best_keep(view: Mapping) -> tuple[tuple[Face, ...], float] | None:

@@ -86,6 +86,9 @@ def describe(event: v.Event, names: Sequence[str]) -> str:
             return "Scores: " + scores
         case v.NextRound():
             return "The next round starts in a moment"
+        case v.TieBreak():
+            level = ", ".join(_name(names, s) for s in event.seats)
+            return f"Round cap reached with {level} level: one more round"
         case v.MatchOver():
             return f"Match over: {_name(names, event.winner)} wins"
     # an event this version does not put in words (a newer net.views): its fields

@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from net import protocol as p
-from net.catalogue import spec
+from net.catalogue import FOOLSGOLD, spec
 from net.text import clean_text
 from net.views import FoolsGoldView, NuggetsView
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 
 LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "kick", "seats",
-                           "difficulty"})
+                           "difficulty", "round_cap"})
 NUGGETS_ACTIONS = frozenset({"roll", "take", "steal", "advised", "toggle", "select_face",
                              "clear"})
 FOOLSGOLD_ACTIONS = frozenset({"draw", "discard", "grab", "call"})
@@ -64,6 +64,8 @@ def lobby_now(info: p.TableInfo | None, mine: Iterable[int], owner: bool) -> Now
         keys.add("ready")
     if owner:
         keys |= {"seats", "difficulty"}
+        if info.game == FOOLSGOLD.key:
+            keys.add("round_cap")  # the house rule (h)
         if len(info.seats) < settings.seats:
             keys.add("add_bot")
         if any(s.kind == "bot" for s in info.seats):
@@ -160,7 +162,8 @@ def nuggets_now(view: NuggetsView | None, my_seats: Iterable[int],
         return Now("keep", frozenset(keys),
                    f"Set aside {_count(chosen)}: enter rolls on, t takes" + _then(steal, why))
     steal, why = _steal(view, view.kept)
-    keys = {"take", "steal"} if steal else {"take"}
+    # space plays the advisor's choice: roll on, take, or the steal it names
+    keys = {"take", "steal", "advised"} if steal else {"take", "advised"}
     if phase == "choose":
         return Now("choose", frozenset(keys | {"roll"}),
                    f"enter rolls the {view.dice_left} dice left, t takes {view.kept_value}"

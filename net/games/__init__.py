@@ -40,6 +40,7 @@ def make_driver(
     call_window: float = FOOLSGOLD.defaults["call_window"],  # type: ignore[assignment]
     intermission: float = FOOLSGOLD.defaults["intermission"],  # type: ignore[assignment]
     supply: int = SUPPLY,  # type: ignore[assignment]
+    round_cap: int | None = None,
 ) -> Driver:
     """The driver for ``game``; ``first=None`` draws the first player from ``rng``."""
     module = _module(game)
@@ -53,6 +54,7 @@ def make_driver(
         call_window=call_window,
         intermission=intermission,
         supply=supply,
+        round_cap=round_cap,
     )
     driver.first = first
     return driver

@@ -92,7 +92,8 @@ def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None]
 
 
 class FoolsGoldDriver(Driver):
-    """A match: rounds until someone reaches 3 points, a pause between rounds.
+    """A match: rounds until someone reaches 3 points (or, with the house rule of a round
+    cap, until the cap and a broken tie), a pause between rounds.
 
     Beside the rules it keeps each hand's slots (:func:`place`): a dealt hand fills
     slots 1-5 in the deal's order, a passed card leaves its slot empty, a drawn card takes
@@ -112,10 +113,11 @@ class FoolsGoldDriver(Driver):
         grab_timeout: float,
         call_window: float,
         intermission: float,
+        round_cap: int | None = None,
     ) -> None:
         self.rng = rng
         self.players = players
-        self.match = Match(players, first)
+        self.match = Match(players, first, round_cap=round_cap)
         self.codec = FoolsGoldCodec(players)
         self.grab_timeout = grab_timeout
         self.call_window = call_window
@@ -215,6 +217,7 @@ def make_driver(
     grab_timeout: float,
     call_window: float,
     intermission: float,
+    round_cap: int | None = None,
     **_: Any,
 ) -> FoolsGoldDriver:
     return FoolsGoldDriver(
@@ -224,6 +227,7 @@ def make_driver(
         grab_timeout=grab_timeout,
         call_window=call_window,
         intermission=intermission,
+        round_cap=round_cap,
     )
 
 

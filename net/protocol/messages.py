@@ -69,6 +69,7 @@ class Configure(_Msg, tag="configure"):
     bot_pace: float | UnsetType = UNSET
     hotseat: bool | UnsetType = UNSET
     supply: int | UnsetType = UNSET
+    round_cap: int | None | UnsetType = UNSET
 
 
 class AddBot(_Msg, tag="add_bot"):
@@ -195,6 +196,7 @@ class TableSettings(Struct, kw_only=True):
     bot_pace: float
     hotseat: bool
     supply: int = SUPPLY
+    round_cap: int | None = None
 
 
 class TableInfo(Struct, kw_only=True):

@@ -70,6 +70,7 @@ def new_driver(doc: Document, where: str) -> Driver:
         call_window=settings.call_window,
         intermission=settings.intermission,
         supply=settings.supply,
+        round_cap=settings.round_cap,
     )
     if driver.first != game.first:
         raise SaveError(f"{where} does not replay: the first player differs")

@@ -45,6 +45,8 @@ class Settings:
     hotseat: bool = False
     intermission: float = FOOLSGOLD.defaults["intermission"]  # type: ignore[assignment]
     supply: int = SUPPLY  # type: ignore[assignment]
+    #: Fool's Gold house rule: after this many rounds the highest score wins (None: off)
+    round_cap: int | None = FOOLSGOLD.defaults["round_cap"]  # type: ignore[assignment]
 
     @classmethod
     def default(cls, game: str) -> Settings:
@@ -64,6 +66,7 @@ class Settings:
             bot_pace=self.bot_pace,
             hotseat=self.hotseat,
             supply=self.supply,
+            round_cap=self.round_cap,
         )
 
 

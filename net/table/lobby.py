@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.catalogue import DIFFICULTIES, SUPPLY
+from net.catalogue import DIFFICULTIES, ROUND_CAP_MAX, SUPPLY
 from net.protocol import Code
 from net.table.core import BOT_NAMES, Member, Refusal, Seat, TableCore
 from net.text import CHAT_MAX, NAME_MAX, check_length, clean_text
@@ -83,6 +83,10 @@ class Lobby(TableCore):
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
             "supply": (lambda v: 1 <= v <= SUPPLY, f"supply is 1 to {SUPPLY} nuggets"),
+            "round_cap": (
+                lambda v: v is None or 1 <= v <= ROUND_CAP_MAX,
+                f"round_cap is 1 to {ROUND_CAP_MAX} rounds or null (off)",
+            ),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)

@@ -58,6 +58,7 @@ class Play(TableCore):
             call_window=self.settings.call_window,
             intermission=self.settings.intermission,
             supply=self.settings.supply,
+            round_cap=self.settings.round_cap,
         )
         for i, seat in enumerate(self.seats):
             seat.ready = False

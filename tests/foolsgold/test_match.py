@@ -88,6 +88,53 @@ def test_match_view_extends_the_round_view():
     assert v == {**m.round.view(2), "scores": [0, 0, 0], "winner": None, "round_no": 1}
 
 
+def test_without_the_house_rule_a_match_runs_past_any_round_count():
+    m = Match(2, 0)
+    t = 0.0
+    for _ in range(12):  # a point each way, round after round: 0-0 never ends it
+        for holder in (0, 1):
+            m.new_round(deck_with_set(2, m.start, holder))
+            play(m, [holder], None, t)
+            t += 100
+    assert m.winner is None and m.round_no == 24 and m.round_cap is None
+
+
+def test_the_round_cap_gives_the_match_to_the_highest_score():
+    # House rule: after the cap the highest score wins, before anyone reaches 3.
+    m = Match(3, 0, round_cap=2)
+    m.new_round(deck_with_set(3, 0, 1))
+    play(m, [1, 0], None, 0.0)  # seat 1 +1, seat 2 -1
+    assert m.winner is None
+    m.new_round(deck_with_set(3, m.start, 0))
+    events = play(m, [0, 1], None, 100.0)  # seat 0 +1, seat 2 -1 again
+    assert m.scores == [1, 1, -2] and m.winner is None  # level: one more round
+    assert {"type": "tie_break", "seats": [0, 1]} in events
+    m.new_round(deck_with_set(3, m.start, 1))
+    events = play(m, [1, 2], None, 200.0)  # seat 1 +1, seat 0 -1
+    assert m.scores == [0, 2, -2] and m.winner == 1
+    assert events[-1] == {"type": "match_over", "winner": 1, "scores": [0, 2, -2]}
+    assert m.view(0)["round_cap"] == 2
+
+
+def test_a_tie_at_the_cap_plays_on_until_it_breaks():
+    m = Match(2, 0, round_cap=2)
+    t = 0.0
+    for holder, scores in ((0, [1, -1]), (1, [0, 0]), (0, [1, -1])):
+        m.new_round(deck_with_set(2, m.start, holder))
+        events = play(m, [holder], None, t)
+        t += 100
+        assert m.scores == scores
+        if m.round_no == 2:
+            assert m.winner is None and events[-1] == {"type": "tie_break", "seats": [0, 1]}
+    assert m.winner == 0 and m.round_no == 3
+
+
+@pytest.mark.parametrize("cap", [0, -1, 2.5, True, "3"])
+def test_a_bad_round_cap_is_refused(cap):
+    with pytest.raises(ValueError, match="round_cap"):
+        Match(2, 0, round_cap=cap)
+
+
 def test_match_copy_is_independent():
     m = Match(3, 0)
     m.new_round(deck_with_set(3, 0, 1))

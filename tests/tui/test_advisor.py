@@ -38,8 +38,43 @@ def test_the_panel_names_whom_to_steal_from():
     g.apply(Roll(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
     g.apply(Keep(["lasso"] * 3 + ["5"] * 3 + ["nugget"]))
     (line, note) = advice_lines(to_view(g.view(0)))
-    assert line.startswith("All seven set aside: take now, from Bob (win ")
+    assert line.startswith("All seven set aside: stop and steal 6 from Bob: win ")
+    assert "; take from the supply: 0.0%" in line
     assert note.startswith("win %: exact")
+
+
+def last_turn(players=("Ann", "Bob"), holdings=(27, 45), keep_last=False):
+    """Last turn: the supply holds 5, so taking it ends the game with Bob ahead.
+    Ann has set aside two lassos and three 5s and rolled a lasso and a 5."""
+    g = Game(list(players), supply=5)
+    g.holdings = list(holdings)
+    g.apply(Roll(["lasso", "lasso", "5", "5", "5", "2", "3"]))
+    g.apply(Keep(["lasso", "lasso", "5", "5", "5"]))
+    g.apply(Roll(["lasso", "5"]))
+    if keep_last:
+        g.apply(Keep(["lasso", "5"]))
+    return to_view(g.view(0))
+
+
+def test_a_steal_is_named_in_words_with_the_take_beside_it():
+    best, then, _note = advice_lines(last_turn())
+    assert best.startswith("Best to win: lasso 5 (22.1%, then stop and steal 5 from Bob)")
+    # the take and the steal apart: taking the last 5 ends the game with Bob ahead
+    assert then.startswith("Then: win steal from Bob 22.1% / take 0.0% / roll on -")
+    line, _note = advice_lines(last_turn(keep_last=True))
+    assert line.startswith(
+        "All seven set aside: stop and steal 5 from Bob: win 22.1%; take from the supply: 0.0%"
+    )
+
+
+def test_a_stop_that_takes_from_the_supply_shows_one_figure():
+    lines = advice_lines(closer_view())
+    assert "steal " not in " ".join(lines[:2])
+    g = Game(["Ann", "Bob"], supply=3)
+    g.holdings = [30, 31]
+    g.apply(Roll(["nugget"] * 4 + ["lasso", "lasso", "2"]))
+    then = advice_lines(to_view(g.view(0)))[1]
+    assert then.startswith("Then: win stop ") and "take" not in then
 
 
 def test_the_keys_follow_the_panel():

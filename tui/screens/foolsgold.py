@@ -187,7 +187,8 @@ class FoolsGoldScreen(TableScreen):
                 race += ": you have one"
             banner.show(race, "-bust")
         else:
-            collect = f"Round {view.round_no or 1}: collect a set, then grab!"
+            cap = "" if view.round_cap is None else f" of {view.round_cap} (house rule)"
+            collect = f"Round {view.round_no or 1}{cap}: collect a set, then grab!"
             banner.show(collect, "-mine" if self.seat is not None else "")
 
     def _left(self) -> float | None:

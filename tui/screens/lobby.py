@@ -20,6 +20,9 @@ from tui.screens.common import reconnecting, with_ids
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TooSmall, cells
 
+#: the round caps `h` steps through (the house rule; None is off)
+ROUND_CAPS = (None, 10, 20, 40)
+
 
 class LobbyScreen(Screen[None]):
     """Renders `TableInfo`; keys post lobby requests (`SendAction`) for the app to send."""
@@ -33,6 +36,7 @@ class LobbyScreen(Screen[None]):
         Binding("plus,equals_sign", "seats(1)", "+seat", show=False),
         Binding("minus", "seats(-1)", "-seat", show=False),
         Binding("d", "difficulty", "Difficulty", show=False),
+        Binding("h", "round_cap", "Round cap", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
         Binding("j", "retry_now", "Try now"),
@@ -44,6 +48,7 @@ class LobbyScreen(Screen[None]):
         ("k", "free the last seat of a player who is not ready (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
+        ("h", f"{FOOLSGOLD.title} house rule: round cap off, 10, 20 or 40 rounds (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
@@ -113,6 +118,9 @@ class LobbyScreen(Screen[None]):
         lines.append(f"{s.seats} seats, bots {s.difficulty}")
         if info.game == FOOLSGOLD.key:
             lines.append(f", grab time-out {s.grab_timeout:g} s, call window {s.call_window:g} s")
+            cap = getattr(s, "round_cap", None)
+            lines.append(", no round cap" if cap is None else
+                         f", house rule: round cap {cap} (then the highest score wins)")
         lines.append(f", seat kept {s.grace:g} s for a dropped player")
         if s.seeded:
             lines.append(", fixed seed")
@@ -212,6 +220,16 @@ class LobbyScreen(Screen[None]):
     def action_seats(self, change: int) -> None:
         if self.info is not None:
             self._send(p.Configure(seats=self.info.settings.seats + change))
+
+    def action_round_cap(self) -> None:
+        """The house rule's round cap, in turn: off, 10, 20, 40 (Fool's Gold only)."""
+        if self.info is None or self.info.game != FOOLSGOLD.key:
+            self.show_status(f"The round cap is a {FOOLSGOLD.title} house rule.")
+            return
+        now = getattr(self.info.settings, "round_cap", None)
+        after = ROUND_CAPS[(ROUND_CAPS.index(now) + 1) % len(ROUND_CAPS)] \
+            if now in ROUND_CAPS else None
+        self._send(p.Configure(round_cap=after))
 
     def action_difficulty(self) -> None:
         if self.info is not None:

@@ -21,7 +21,7 @@ from tui.messages import DieClicked, SendAction
 from tui.phases import NUGGETS_ACTIONS, Now, nuggets_now
 from tui.screens.common import PickScreen, reconnecting, with_ids
 from tui.screens.table import TableScreen
-from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next
+from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
 from tui.widgets.log import EventLog
@@ -63,7 +63,9 @@ class NuggetsScreen(TableScreen):
         ("F2-F5", "select all 2s, 3s, 4s or 5s (also shift+2-5 on a US keyboard)"),
         ("enter", "set the selected dice aside and roll the rest (or roll at turn start); "
                   "with nothing selected, the advisor's choice, after a second enter"),
-        ("space", "select the advisor's set-aside"),
+        ("space", "select the advisor's set-aside; space again plays the advice (the set-aside "
+                  "and then roll on, take or steal, as the panel says); after a set-aside, "
+                  "space plays the advised roll on, take or steal"),
         ("t", "set the selected dice aside and take their worth from the supply"),
         ("s", "with three lassos: set aside and steal from a player you pick"),
         ("esc", "clear the selection"),
@@ -238,7 +240,52 @@ class NuggetsScreen(TableScreen):
     def _update_hint(self) -> None:
         if self._armed is not None and self._armed == (id(self.view), self.selected):
             return  # the advisor's confirmation stays until answered
-        self.query_one(Hint).text = self.now().status
+        now = self.now()
+        self.query_one(Hint).text = now.status + self._advice_words(now)
+
+    def _advice_words(self, now: Now) -> str:
+        """The advisor's choice in words, with the key that plays it (issue 19: a steal
+        is named as a steal)."""
+        view = self.view
+        if view is None or "advised" not in now.keys or not self.advisor_on:
+            return ""
+        if view.phase in ("choose", "take"):
+            return self._advice_tip(view)
+        advised = self._advised()
+        if advised is None:
+            return ""
+        if not self._chosen():
+            return f" Advised: {self._follow_words(advised[1], advised[0])} (space, space)."
+        if self.selected == frozenset(advised[0]):
+            return f" Advised: {self._follow_words(advised[1])} (space plays it)."
+        return ""
+
+    def _advice_tip(self, view: v.NuggetsView) -> str:
+        """After a set-aside: what the advisor would do, and the key that plays it."""
+        if not self.advisor_on:
+            return ""
+        action, victim = advised_next(view)
+        if action == "roll":
+            return " Advised: roll on (space)."
+        key = "t" if victim is None else "s"
+        words = advised_words(view, (action, victim), list(view.kept))
+        return f" Advised: {words} (space or {key})."
+
+    def _follow_words(self, follow: p.Roll | p.Stop, picks: list[int] | None = None) -> str:
+        """The advised follow-up of a set-aside in words ("stop and steal 5 from Bob")."""
+        view = self.view
+        assert view is not None
+        rolled = view.rolled or []
+        chosen = ([rolled[i] for i in picks] if picks is not None else self._chosen())
+        kept = [*view.kept, *chosen]
+        words = advised_words(view, ("roll", None) if isinstance(follow, p.Roll)
+                              else ("stop", follow.steal_from), kept)
+        if picks is not None:
+            return f"set aside {_count(chosen)} and {words}"
+        return words
+
+    def _keys_line(self) -> str:
+        return "; enter sets aside and rolls on, t takes, s steals"
 
     def _moment_for(self, event: v.Event, names: list[str]) -> None:
         def name(seat: int) -> str:
@@ -412,14 +459,29 @@ class NuggetsScreen(TableScreen):
         self._armed = None
 
     def action_advised(self) -> None:
-        """Select the advisor's set-aside (then enter rolls on, t takes)."""
+        """The one-key advice. Choosing dice: the first press selects the advisor's
+        set-aside, the second plays it with the advised roll on, take or steal. After a
+        set-aside: plays the advised roll on, take or steal."""
         if not self._can_act():
+            return
+        view = self.view
+        seat = self.acting_seat
+        if view.phase in ("choose", "take"):
+            action, victim = advised_next(view)
+            if action == "roll" and view.phase == "choose":
+                self._send(p.Roll(seat=seat))
+            else:
+                self._send(p.Stop(steal_from=victim, seat=seat))
             return
         advised = self._advised()
         if advised is None:
             self.query_one(Hint).text = "The advisor has no set-aside to offer now."
             return
-        self.selected = frozenset(advised[0])
+        picks, follow = advised
+        if self.selected == frozenset(picks):
+            self._keep_then(follow)
+            return
+        self.selected = frozenset(picks)
 
     def action_roll(self) -> None:
         if not self._can_act():
@@ -455,10 +517,9 @@ class NuggetsScreen(TableScreen):
             self._keep_then(follow)
             return
         self._armed = (id(self.view), self.selected)
-        then = "roll on" if isinstance(follow, p.Roll) else "take"
         self.query_one(Hint).text = (
-            f"enter again: set aside {_count(self._chosen())} and {then}, as the advisor "
-            "would (from then on one enter does it). esc cancels."
+            f"enter again: set aside {_count(self._chosen())} and {self._follow_words(follow)}, "
+            "as the advisor would (from then on one enter does it). esc cancels."
         )
 
     def action_take(self) -> None:

@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from net.views import NuggetsView, to_plain
-from nuggets import IllegalAction, duel, odds
+from nuggets import IllegalAction, duel, odds, score
 from tui.widgets.board import FitsContent
 
 
@@ -39,6 +39,33 @@ def _chances(view: dict, kept: list[str] | None = None) -> duel.Chances | None:
         return None
 
 
+def _steal_amount(view: NuggetsView, victim: int, kept: list[str]) -> int:
+    return min(score(kept), view.holdings[victim])
+
+
+def stop_words(view: NuggetsView, win: duel.Chances | None, kept: list[str]) -> str | None:
+    """The best stop in words when it is a steal, with the take beside it:
+    "stop and steal 5 from Bob: win 22.1%; take from the supply: 0.0%". None when
+    the best stop takes from the supply (or no chance to win is known)."""
+    if win is None or win.steal_from is None or win.stop is None:
+        return None
+    victim = win.steal_from
+    amount = _steal_amount(view, victim, kept)
+    return (f"stop and steal {amount} from {view.players[victim]}: win {_pct(win.stop)}; "
+            f"take from the supply: {_pct(win.take)}")
+
+
+def advised_words(view: NuggetsView, follow: tuple[str, int | None], kept: list[str]) -> str:
+    """What the advisor would do after a set-aside, in words: "roll on", "stop and
+    take", "stop and steal 5 from Bob"."""
+    action, victim = follow
+    if action == "roll":
+        return "roll on"
+    if victim is None:
+        return "stop and take"
+    return f"stop and steal {_steal_amount(view, victim, kept)} from {view.players[victim]}"
+
+
 def _choice(view: NuggetsView, win: duel.Chances | None, stop, roll) -> str:
     """What to do: by the chance to win when known, else by expected nuggets."""
     if view.phase == "choose" and odds.stop_wins(
@@ -49,8 +76,9 @@ def _choice(view: NuggetsView, win: duel.Chances | None, stop, roll) -> str:
         if win.roll is not None and win.roll > win.stop:
             return "roll on"
         if win.steal_from is not None:
-            return f"stop, take from {view.players[win.steal_from]}"
-        return "stop"
+            amount = _steal_amount(view, win.steal_from, list(view.kept))
+            return f"stop and steal {amount} from {view.players[win.steal_from]} (s)"
+        return "stop (t)"
     return "roll on" if stop is None or (roll is not None and roll > stop) else "stop"
 
 
@@ -115,7 +143,15 @@ def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str
         if to_win is None:
             lines = [f"Best set-aside: {most_text}"]
         else:
-            lines = [f"Best to win: {_faces(to_win[0])} ({_pct(to_win[1])}); {most_text}"]
+            best_after = kept + [f.value for f in to_win[0]]
+            best_win = _chances(plain, best_after)
+            then = ""
+            if best_win is not None and best_win.steal_from is not None and (
+                best_win.roll is None or best_win.stop >= best_win.roll
+            ):
+                amount = _steal_amount(view, best_win.steal_from, best_after)
+                then = f", then stop and steal {amount} from {view.players[best_win.steal_from]}"
+            lines = [f"Best to win: {_faces(to_win[0])} ({_pct(to_win[1])}{then}); {most_text}"]
         if chosen:
             try:
                 mine = odds.expected_keep(rolled, kept, chosen)
@@ -131,27 +167,33 @@ def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str
         win = _chances(plain, after)
         roll = odds.expected_roll(after)
         bust = odds.bust_chance(after) if roll is not None else None
+        if win is not None and win.steal_from is not None and win.take != win.stop:
+            victim = view.players[win.steal_from]
+            stops = f"steal from {victim} {_pct(win.stop)} / take {_pct(win.take)}"
+        else:
+            stops = f"stop {_pct(win and win.stop)}"
         lines.append(
-            f"Then: win stop {_pct(win and win.stop)} / roll on {_pct(win and win.roll)}; "
+            f"Then: win {stops} / roll on {_pct(win and win.roll)}; "
             f"nuggets {_num(odds.expected_stop(after))} / {_num(roll)}; bust {_pct(bust)}"
         )
         lines.append(_note(win))
         return lines
     win = _chances(plain)
     if phase == "take":
-        victim = "" if win is None or win.steal_from is None else (
-            f", from {view.players[win.steal_from]}"
-        )
+        words = stop_words(view, win, kept)
+        first = (f"All seven set aside: take now (win {_pct(win and win.stop)})" if words is None
+                 else f"All seven set aside: {words}")
         return [
-            f"All seven set aside: take now{victim} (win {_pct(win and win.stop)}), "
-            f"expected {_num(odds.expected_stop(kept))} with the bonus turn.",
+            f"{first}, expected {_num(odds.expected_stop(kept))} with the bonus turn.",
             _note(win),
         ]
     roll = odds.expected_roll(kept)
     stop = None if phase == "roll" else odds.expected_stop(kept)
     better = _choice(view, win, stop, roll)
+    words = stop_words(view, win, kept) if phase == "choose" else None
+    stops = f"stop {_pct(win and win.stop)}," if words is None else f"{words};"
     return [
-        f"To win: stop {_pct(win and win.stop)}, roll on {_pct(win and win.roll)}  -> {better}",
+        f"To win: {stops} roll on {_pct(win and win.roll)}  -> {better}",
         f"Nuggets this turn: stop {_num(stop)}, roll on {_num(roll)}; "
         f"bust chance of the next roll {_pct(odds.bust_chance(kept))}",
         _note(win),
