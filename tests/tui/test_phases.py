@@ -71,7 +71,7 @@ def test_gold_nuggets_each_phase_for_the_mover_and_the_others():
 
     chose = _nuggets(Roll(["nugget", "lasso", "3", "3", "3", "5", "2"]), Keep(["3", "3", "3"]))
     choose = nuggets_now(chose, [0])
-    assert choose.keys == {"roll", "take"}
+    assert choose.keys == {"roll", "take", "advised"}  # space plays the advice
     assert choose.status == "enter rolls the 4 dice left, t takes 3."
 
 
@@ -92,13 +92,13 @@ def test_a_steal_is_offered_only_when_it_would_take_something():
     steal = nuggets_now(view, [0], ["lasso"] * 3 + ["nugget"])
     assert "steal" in steal.keys and steal.status.endswith(", s steals.")
     kept = _nuggets(*bob_has, lassos, Keep(["lasso"] * 3 + ["nugget"]))
-    assert nuggets_now(kept, [0]).keys == {"roll", "take", "steal"}
+    assert nuggets_now(kept, [0]).keys == {"roll", "take", "steal", "advised"}
 
 
 def test_gold_nuggets_all_seven_set_aside_and_game_over():
     seven = _nuggets(Roll(["nugget"] * 7), Keep(["nugget"] * 7))
     take = nuggets_now(seven, [0])
-    assert take.keys == {"take"}
+    assert take.keys == {"take", "advised"}
     assert take.status == "All seven dice set aside: t takes 7. Then you play a bonus turn."
     game = Game(["Ann", "Bob"], supply=3)
     game.apply(Roll(["nugget"] * 7))
@@ -293,7 +293,7 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
                 before = screen.view
                 phase = before.phase
                 if phase == "take":  # all seven set aside: only t works
-                    assert labels(await footer_text(pilot)) == {"Take"} | ALWAYS
+                    assert labels(await footer_text(pilot)) == {"Take", "Advised"} | ALWAYS
                     assert "All seven dice set aside: t takes" in screen_text(app)
                     await pilot.press("enter")  # not accepted: nothing changes
                     await pilot.pause()
