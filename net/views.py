@@ -72,6 +72,9 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     trash_pile: Count
     nuggets_left: Count
     grabbed: list[tuple[Seat, float]]
+    # lag-fair races (protocol 2): the host's correction of each grab in ``grabbed``,
+    # in seconds; present only once some grab of the round was corrected
+    grab_lags: list[float] = []
     caller: Seat | None
     revealed: list[Card] | None
     revealed_set: bool | None
@@ -168,12 +171,14 @@ class Grabbed(_Event, tag="grabbed"):
     at: float
     order: Count
     nuggets_left: Count
+    lag: float = 0.0  # protocol 2: the host's correction for the grabber's delay
 
 
 class Called(_Event, tag="called"):
     seat: Seat
     at: float
     grabber: Seat
+    lag: float = 0.0  # protocol 2: the host's correction for the caller's delay
 
 
 class Revealed(_Event, tag="revealed"):

@@ -101,8 +101,14 @@ class FoolsGoldDriver(Driver):
     def start(self, now: float) -> list[dict[str, Any]]:
         return self._deal()
 
-    def act(self, seat: int, action: Any, now: float) -> list[dict[str, Any]]:
+    def act(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> list[dict[str, Any]]:
         rules_action = self.codec.to_rules(action, seat)
+        if isinstance(rules_action, foolsgold.Grab | foolsgold.Call) and (
+            acted is not None or lag
+        ):
+            rules_action = type(rules_action)(seat, acted, lag)
         if self.next_round_at is not None:
             raise IllegalAction("the round is settled: the next one is being dealt")
         return self._settle_check(self.match.apply(rules_action, now), now)
@@ -113,6 +119,10 @@ class FoolsGoldDriver(Driver):
             self.next_round_at = now + self.intermission
             events.append({"type": "next_round", "at": self.next_round_at})
         return events
+
+    def races(self, action: Any) -> bool:
+        """The grabs and the calls (F6, F7)."""
+        return isinstance(action, p.Grab | p.Call)
 
     def deadline(self) -> float | None:
         if self.match.over:

@@ -45,6 +45,9 @@ class Settings:
     hotseat: bool = False
     intermission: float = FOOLSGOLD.defaults["intermission"]  # type: ignore[assignment]
     supply: int = SUPPLY  # type: ignore[assignment]
+    # lag-fair races: the most a race action's time is corrected for its sender's
+    # network delay (seconds); 0 judges races in arrival order
+    lag_cap: float = 0.15
 
     @classmethod
     def default(cls, game: str) -> Settings:
@@ -64,6 +67,7 @@ class Settings:
             bot_pace=self.bot_pace,
             hotseat=self.hotseat,
             supply=self.supply,
+            lag_cap=self.lag_cap,
         )
 
 
@@ -84,6 +88,10 @@ class Member:
     connected: bool = True
     table: TableCore | None = None  # a net.table.Table
     link: object = None  # the shell's connection now serving this member
+    # the one-way network delay of the person behind this connection (seconds), as
+    # the shell measures it (``net.latency``); 0 when unknown (a protocol 1 client).
+    # The table corrects race actions by it, up to ``Settings.lag_cap``.
+    lag: float = 0.0
 
     @property
     def token(self) -> str | None:
@@ -159,6 +167,10 @@ class TableCore:
         self.wait_since: float | None = None
         self.wait_until: float | None = None
         self._now = 0.0  # the host time of the latest call (for ``info``)
+        # lag-fair races (``net.table.play``): race actions held until no earlier
+        # one can still arrive, and the latest table time the game was given
+        self.held_races: list[Any] = []
+        self._judged = float("-inf")
 
     # -- queries -----------------------------------------------------------------------
 
@@ -243,6 +255,8 @@ class TableCore:
             if deadline is not None and deadline != self._stuck_deadline:
                 times.append(deadline + self.held)
             times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
+            if self.held_races:  # judged earliest acted first: the head's time
+                times.append(self.held_races[0].due + self.held)
         times.extend(
             s.away_since + self.settings.grace
             for s in self.seats

@@ -83,6 +83,7 @@ class Lobby(TableCore):
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
             "supply": (lambda v: 1 <= v <= SUPPLY, f"supply is 1 to {SUPPLY} nuggets"),
+            "lag_cap": (lambda v: 0 <= v <= 0.5, "lag_cap is 0 to 0.5 seconds"),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)
