@@ -11,6 +11,7 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from net import latency
 from net import protocol as p
 from net.protocol import Code
 from net.table import Member, Refusal, Table
@@ -44,6 +45,12 @@ class Peer:
         self.tokens = host.config.burst
         self.refilled = host.clock.now()
         self.limited_until = -1.0
+        # lag-fair races: this connection's round trips (protocol 2 clients only);
+        # a served app's link is measured by its door instead (``net.served``)
+        self.meter = latency.DelayMeter()
+        self.protocol = 0
+        self.link_meter: latency.DelayMeter | None = None
+        self._probe_timer: Any = None
 
     # -- output --
 
@@ -115,7 +122,40 @@ class Peer:
         if self.reading and self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
 
+    # -- probing (lag-fair races) --
+
+    def _start_probing(self) -> None:
+        if self.protocol >= p.PROBES_SINCE and self._probe_timer is None:
+            self._probe()
+
+    def _probe(self) -> None:
+        self._probe_timer = None
+        if self.closing or self.closed or self.member is None:
+            return
+        clock = self.host.clock
+        now = clock.now()
+        self.send(p.Probe(id=self.meter.probe(now)))
+        table = self.member.table
+        playing = table is not None and table.phase == "playing"
+        every = latency.PLAYING_EVERY if playing else latency.IDLE_EVERY
+        self._probe_timer = clock.call_at(now + every, self._probe)
+
+    def _probed(self, message: p.ProbeReply) -> None:
+        if not self.meter.answer(message.id, self.host.clock.now()):
+            self.send(p.Error(code=Code.BAD_PROBE, ref="probe_reply",
+                              message=f"No probe {message.id} awaits an answer."))  # fmt: skip
+            return
+        self._set_lag()
+
+    def _set_lag(self) -> None:
+        if self.member is not None and self.member.link is self:
+            meter = self.link_meter if self.link_meter is not None else self.meter
+            self.member.lag = meter.lag
+
     def _left(self) -> None:
+        if self._probe_timer is not None:
+            self._probe_timer.cancel()
+            self._probe_timer = None
         member, self.member = self.member, None
         if member is not None and member.table is not None:
             member.table.disconnect(member, self.host.clock.now(), link=self)
@@ -236,6 +276,9 @@ class Peer:
 
     def _dispatch(self, message: Any) -> None:
         now = self.host.clock.now()
+        if isinstance(message, p.ProbeReply):  # the shell's own, never the table's
+            self._probed(message)
+            return
         if self.member is not None:
             try:
                 self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]
@@ -262,6 +305,9 @@ class Peer:
             self.member = self.host.tables.hello(
                 message, self.send, self._closed_by_table, now, self
             )
+            self.protocol = message.protocol
+            self._set_lag()
+            self._start_probing()
         except Refusal as refusal:
             self.send(p.Error(code=refusal.code, message=refusal.message, ref="hello"))
             if refusal.code == Code.BAD_VERSION:
