@@ -18,12 +18,12 @@ Events returned by `apply` (JSON-safe dicts, public information only):
 - `{"type": "drew", "seat": s, "pile": "draw" | "trash" | "incoming"}`: never the card.
 - `{"type": "discarded", "seat": s, "pile": "incoming" | "trash", "to": t | None}`:
   onto seat t's incoming pile, or onto the trash pile (`to` is None).
-- `{"type": "grabbed", "seat": s, "at": t, "order": k, "nuggets_left": n}`: k from 1;
-  the first grab freezes every hand. `t` is `now`, or the action's own `at` when the
-  host corrected it for network delay; then the event also carries `"lag": l`, the
-  correction in seconds (never present when 0).
-- `{"type": "called", "seat": s, "at": t, "grabber": g}`: "Fool's Gold!" (`t` and
-  `"lag"` as for a grab).
+- `{"type": "grabbed", "seat": s, "at": t, "order": k, "nuggets_left": n, "lag": l}`:
+  k from 1; the first grab freezes every hand. `t` is `now`, or the action's own `at`
+  when the host corrected it for network delay, and `l` that correction in seconds
+  (the key is left out when it is 0).
+- `{"type": "called", "seat": s, "at": t, "grabber": g, "lag": l}`: "Fool's Gold!"
+  (`t` and `l` as for a grab).
 - `{"type": "revealed", "seat": g, "hand": [card, ...], "set": bool}`: the first
   grabber's hand, right after a call.
 - `{"type": "call_window_closed", "at": t}`: at the time-out, not at `now`.
