@@ -57,6 +57,14 @@ class Driver:
         for the player's network delay; other actions ignore them."""
         raise NotImplementedError
 
+    def check(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> None:
+        """Raise what :meth:`act` would raise now, changing nothing (on a copy)."""
+        import copy
+
+        copy.deepcopy(self).act(seat, action, now, acted, lag)
+
     def races(self, action: Any) -> bool:
         """Whether a wire action is one of the game's races, which the table orders by
         when the person acted (lag-fair races, ``docs/PROTOCOL.md``)."""

@@ -9,6 +9,7 @@ for nothing else (``docs/PROTOCOL.md`` shows how to verify a game):
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -119,6 +120,14 @@ class FoolsGoldDriver(Driver):
             self.next_round_at = now + self.intermission
             events.append({"type": "next_round", "at": self.next_round_at})
         return events
+
+    def check(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> None:
+        """Raise what ``act`` would raise now, on a cheap copy (the match's own)."""
+        trial = copy.copy(self)
+        trial.match = self.match.copy()
+        trial.act(seat, action, now, acted, lag)
 
     def races(self, action: Any) -> bool:
         """The grabs and the calls (F6, F7)."""

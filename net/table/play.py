@@ -15,7 +15,6 @@ a delay, nothing is held and a race is in arrival order, as before.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import itertools
 import random
@@ -77,11 +76,10 @@ class Play(TableCore):
             if held.seat == seat and type(held.action) is type(action):
                 raise Refusal(Code.ILLEGAL_ACTION, f"your {p.message_type(action)} is on "
                               "its way already")  # fmt: skip
-        # refuse now what the rules refuse now (a grab after the race, a second one),
-        # on a copy; what only the held actions before it decide is told when judged
-        trial = copy.deepcopy(self.driver)
+        # refuse now what the rules refuse now (a grab after the race, a second one);
+        # what only the held actions before it decide is told when judged
         try:
-            trial.act(seat, action, max(at, self._judged), at - lag, lag)
+            self.driver.check(seat, action, max(at, self._judged), at - lag, lag)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
         except ILLEGAL as exc:
