@@ -212,7 +212,7 @@ async def run_races(setting: Setting, races: int) -> list[Race]:
     def new_race() -> None:
         order = list(range(players))
         rng.shuffle(order)
-        t = clock.now() + 2.0  # after a few more probes
+        t = clock.now() + 1.0  # after a few more probes
         presses = {}
         for seat in order:
             presses[seat] = t
