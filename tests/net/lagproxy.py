@@ -126,7 +126,8 @@ def proxied_local(host: Any, up: Link, down: Link) -> tuple[asyncio.StreamReader
     return client_reader, client_writer, tasks
 
 
-async def proxied_client(host: Any, name: str, up: Link, down: Link, **hello: Any) -> Client:
+async def proxied_client(host: Any, name: str, up: Link, down: Link,
+                         protocol: int = p.PROTOCOL_VERSION, **hello: Any) -> Client:  # fmt: skip
     """A :class:`~net.client.Client` (it answers probes itself) behind the proxy."""
     tasks: list[asyncio.Task] = []
 
@@ -135,7 +136,7 @@ async def proxied_client(host: Any, name: str, up: Link, down: Link, **hello: An
         tasks.extend(more)
         return reader, writer
 
-    client = Client(opener, p.Hello(protocol=p.PROTOCOL_VERSION, name=name, **hello),
+    client = Client(opener, p.Hello(protocol=protocol, name=name, **hello),
                     reconnect=False)  # fmt: skip
     await client._open()
     client.proxy_tasks = tasks  # type: ignore[attr-defined]
