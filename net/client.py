@@ -154,6 +154,11 @@ async def _close_gracefully(reader: Any, writer: Any, timeout: float = 1.0) -> N
 class Client:
     """A connection to a host (see the module docstring)."""
 
+    #: run (as a task) after every handshake, the first and each resume, with the
+    #: client: a served app binds its connection to its door's measurement of the
+    #: person's link (lag-fair races, ``net.served``). None everywhere else.
+    after_handshake: Callable[[Client], Awaitable[None]] | None = None
+
     def __init__(
         self,
         opener: Opener,
@@ -272,6 +277,7 @@ class Client:
         for message in leftovers:
             if not self._answered(message):
                 self._queue.put_nowait(message)
+        self._handshaken()
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
@@ -394,6 +400,20 @@ class Client:
             await self._writer.drain()
         except (ConnectionError, OSError):
             pass  # the reading side notices and reconnects
+
+    @property
+    def local_port(self) -> int | None:
+        """The local TCP port of the connection now open (None in-process)."""
+        name = self._writer.get_extra_info("sockname") if self._writer is not None else None
+        return name[1] if isinstance(name, tuple) and len(name) >= 2 else None
+
+    def _handshaken(self) -> None:
+        hook = type(self).after_handshake
+        if hook is not None:
+            task = asyncio.get_running_loop().create_task(hook(self))
+            self._hooks = getattr(self, "_hooks", set())
+            self._hooks.add(task)
+            task.add_done_callback(self._hooks.discard)
 
     def _answered(self, message: Any) -> bool:
         """Answer the host's probe at once, without waiting for the app (lag-fair
@@ -571,6 +591,7 @@ class Client:
             for message in leftovers:
                 if not self._answered(message):
                     self._queue.put_nowait(message)
+            self._handshaken()
             return True
         lost = ConnectionLost(
             f"The connection was lost and could not be resumed: {error.message if error else ''}",

@@ -131,7 +131,8 @@ async def _serve(args: argparse.Namespace) -> int:
         await directory.start(control)
         try:
             door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
-                        config=config, authorized=authorized, password=password, report=say)
+                        config=config, authorized=authorized, password=password, report=say,
+                        links=directory.links)
         except DoorError as error:
             return _fail(str(error), 1)
         try:
