@@ -124,8 +124,10 @@ async def _serve(args: argparse.Namespace) -> int:
     game_host = "127.0.0.1" if lan.bind in ANY else str(lan.bind)
     run_dir = Path(tempfile.mkdtemp(prefix="motherlode-serve-"))  # 0700; short for AF_UNIX
     control = run_dir / "tables.sock"
-    directory = TableDirectory(lan.host,
-                               settings={} if args.grace is None else {"grace": args.grace})
+    table_settings = {} if args.grace is None else {"grace": args.grace}
+    if getattr(args, "lag_cap", None) is not None:
+        table_settings["lag_cap"] = args.lag_cap
+    directory = TableDirectory(lan.host, settings=table_settings)
     door = web = None
     try:
         await directory.start(control)
