@@ -148,7 +148,7 @@ async def _serve(args: argparse.Namespace) -> int:
             except ImportError:
                 return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
             web = WebDoor(served_command(game_host, lan.port, control, None),
-                          max_sessions=args.max_sessions)
+                          max_sessions=args.max_sessions, links=directory.links)
             try:
                 await web.start(args.bind, args.web)
             except OSError as error:

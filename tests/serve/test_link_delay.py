@@ -126,3 +126,44 @@ async def test_the_ssh_door_times_keepalive_round_trips():
 def test_a_probe_reply_cannot_claim_a_delay():
     # the game protocol has no field for a delay: a client can only answer probes
     assert set(p.ProbeReply.__struct_fields__) == {"id"}
+
+
+async def test_the_web_door_times_websocket_pings():
+    aiohttp = pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from serve.web import TimedWebSocket
+
+    links = Links()
+    ident, meter = links.new()
+    got = []
+
+    async def handler(request):
+        websocket = TimedWebSocket(meter, heartbeat=15)
+        await websocket.prepare(request)
+        async for message in websocket:  # pongs are timed, never passed on
+            got.append(message.data)
+            for _ in range(3):
+                await websocket.ping_now()
+            await websocket.send_str("echo " + message.data)
+        return websocket
+
+    app = web.Application()
+    app.router.add_get("/ws", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
+                await ws.send_str("hi")
+                answer = await ws.receive()
+                assert answer.data == "echo hi"
+                await ws.ping(b"browser")  # the browser's own ping is answered
+                await asyncio.sleep(0.1)
+    finally:
+        await runner.cleanup()
+    assert got == ["hi"]
+    assert len(meter.samples) == 3 and 0 <= meter.delay < 0.05
