@@ -59,7 +59,8 @@ class NuggetsView(Struct, tag_field="game", tag=NUGGETS.key, kw_only=True):
     winners: list[Seat]
 
 
-class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
+class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True,
+                    omit_defaults=True):
     """Fool's Gold: ``foolsgold.Match.view(seat)``, the round's view and the match's."""
 
     seat: Seat | None
@@ -73,7 +74,8 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     nuggets_left: Count
     grabbed: list[tuple[Seat, float]]
     # lag-fair races (protocol 2): the host's correction of each grab in ``grabbed``,
-    # in seconds; present only once some grab of the round was corrected
+    # in seconds; present only once some grab of the round was corrected (every other
+    # field has no default, so ``omit_defaults`` leaves out only this one)
     grab_lags: list[float] = []
     caller: Seat | None
     revealed: list[Card] | None
@@ -166,7 +168,7 @@ class Discarded(_Event, tag="discarded"):
     to: Seat | None
 
 
-class Grabbed(_Event, tag="grabbed"):
+class Grabbed(_Event, tag="grabbed", omit_defaults=True):
     seat: Seat
     at: float
     order: Count
@@ -174,7 +176,7 @@ class Grabbed(_Event, tag="grabbed"):
     lag: float = 0.0  # protocol 2: the host's correction for the grabber's delay
 
 
-class Called(_Event, tag="called"):
+class Called(_Event, tag="called", omit_defaults=True):
     seat: Seat
     at: float
     grabber: Seat

@@ -69,7 +69,7 @@ class Tables:
         if hello.protocol not in p.PROTOCOLS:
             raise Refusal(
                 Code.BAD_VERSION,
-                f"This host speaks protocol {p.PROTOCOL_VERSION} (and 1), not "
+                f"This host speaks protocol {p.PROTOCOL_VERSION} (and protocol 1), not "
                 f"{hello.protocol}; update Motherlode on one side.",
             )
         if hello.token is not None:
