@@ -140,6 +140,9 @@ class Peer:
         every = latency.PLAYING_EVERY if playing else latency.IDLE_EVERY
         self._probe_timer = clock.call_at(now + every, self._probe)
 
+    def _awaited(self, message: Any) -> bool:
+        return isinstance(message, p.ProbeReply) and message.id in self.meter.waiting
+
     def _probed(self, message: p.ProbeReply) -> None:
         if not self.meter.answer(message.id, self.host.clock.now()):
             self.send(p.Error(code=Code.BAD_PROBE, ref="probe_reply",
@@ -241,8 +244,10 @@ class Peer:
                     return True
                 if message is p.CLOSED:
                     return False
-                # a leave is never dropped: it ends the flood anyway
-                if not isinstance(message, p.Leave) and not self._within_rate():
+                # a leave is never dropped: it ends the flood anyway; nor the answer
+                # to a probe of ours (the host sets their pace, not the client)
+                if not isinstance(message, p.Leave) and not self._awaited(message) \
+                        and not self._within_rate():
                     continue
                 before = self.member.table if self.member is not None else None
                 self._dispatch(message)
