@@ -120,3 +120,26 @@ def test_bad_probe_answers_get_a_clear_error_and_change_nothing():
         await host.close()
 
     run_virtual(main())
+
+
+def test_probe_answers_do_not_use_up_the_rate_limit():
+    from net.host import HostConfig
+
+    async def main():
+        host = Host(config=HostConfig(rate=1.0, burst=2.0))
+        table = host.create_table("Camp", "foolsgold", seats=2, seed="rate")
+        a = await proxied_client(host, "A", Link(0.03), Link(0.03))
+        b = await proxied_client(host, "B", Link(0.0), Link(0.0))
+        await a.send(p.Ready())
+        await b.send(p.Ready())
+        await asyncio.sleep(4.0)  # 4 probes a second during the game
+        assert table.phase == "playing"
+        peers = {peer.member.name: peer for peer in host._peers if peer.member}
+        # more than the limit lets through in 4 s (1 a second, 2 at once): about 9
+        assert len(peers["A"].meter.samples) >= 8
+        assert table.members[0].lag == pytest.approx(0.03, abs=0.001)
+        await a.close()
+        await b.close()
+        await host.close()
+
+    run_virtual(main())
