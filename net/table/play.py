@@ -220,6 +220,10 @@ class Play(TableCore):
                 self._hold_race(seat, action, by, member, at, hold)
                 self._judge_held(at, now)  # at once if nothing earlier can come
                 return
+        for held in self.held_races:
+            if held.seat == seat:  # its grab came first: the hand it claims on is fixed
+                raise Refusal(Code.ILLEGAL_ACTION, f"hands are frozen: your "
+                              f"{p.message_type(held.action)} is being judged")  # fmt: skip
         self._judged = at
         try:
             events = self.driver.act(seat, action, at)

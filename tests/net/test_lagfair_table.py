@@ -227,3 +227,17 @@ def test_the_meter_takes_half_a_low_percentile_round_trip():
     assert not meter.answer(1, now)  # answered already
     assert len(meter.samples) == 20
     assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+
+
+def test_a_grabber_cannot_pass_while_its_grab_is_held():
+    # the grab came first: the hand it claims a set with may not change behind it
+    table, members, boxes = race_table(lags=(0.0, 0.0, 0.1))
+    start = table.driver.view(None)["start"]
+    starter = members[start]
+    table.handle(starter, p.Grab(), 1.0)  # held for 100 ms
+    table.handle(starter, p.Draw(), 1.02)
+    error = boxes[start].of(p.Error)[-1]
+    assert error.code == Code.ILLEGAL_ACTION and "frozen" in error.message
+    assert table.driver.view(start)["hand_sizes"][start] == 5
+    run_until(table, 1.2)
+    assert [s for s, _ in grabbed(table)] == [start]
