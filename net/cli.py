@@ -106,8 +106,8 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
                         help="how long a dropped player's seat waits before a bot stands in "
                         "(default: the game's, 15 s for cards and 30 s for dice; 0 to 600)")
     parser.add_argument("--lag-cap", type=float, default=None, metavar="SECONDS",
-                        help="Fool's Gold: the most a grab or call counts earlier than it "
-                        "arrived, for its sender's network delay (default 0.15; 0: judge "
+                        help="the most a grab or call counts earlier than it arrived, for "
+                        "its sender's network delay (card races; default 0.15; 0: judge "
                         "races in arrival order; 0 to 0.5)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce the tables on the LAN")
