@@ -18,9 +18,12 @@ Events returned by `apply` (JSON-safe dicts, public information only):
 - `{"type": "drew", "seat": s, "pile": "draw" | "trash" | "incoming"}`: never the card.
 - `{"type": "discarded", "seat": s, "pile": "incoming" | "trash", "to": t | None}`:
   onto seat t's incoming pile, or onto the trash pile (`to` is None).
-- `{"type": "grabbed", "seat": s, "at": now, "order": k, "nuggets_left": n}`: k from 1;
-  the first grab freezes every hand.
-- `{"type": "called", "seat": s, "at": now, "grabber": g}`: "Fool's Gold!".
+- `{"type": "grabbed", "seat": s, "at": t, "order": k, "nuggets_left": n, "lag": l}`:
+  k from 1; the first grab freezes every hand. `t` is `now`, or the action's own `at`
+  when the host corrected it for network delay, and `l` that correction in seconds
+  (the key is left out when it is 0).
+- `{"type": "called", "seat": s, "at": t, "grabber": g, "lag": l}`: "Fool's Gold!"
+  (`t` and `l` as for a grab).
 - `{"type": "revealed", "seat": g, "hand": [card, ...], "set": bool}`: the first
   grabber's hand, right after a call.
 - `{"type": "call_window_closed", "at": t}`: at the time-out, not at `now`.
@@ -65,16 +68,24 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Grab:
-    """Grab a nugget: the first grab claims a set, true or a bluff (F6)."""
+    """Grab a nugget: the first grab claims a set, true or a bluff (F6).
+
+    ``at`` is when the person acted, if the host corrected the time for their network
+    delay (the lag-fair race, ``docs/PROTOCOL.md``), and ``lag`` that correction, kept
+    for the record; by default the grab happened at ``now``."""
 
     seat: int
+    at: float | None = None
+    lag: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """Call "Fool's Gold!" on the first grabber (F7)."""
+    """Call "Fool's Gold!" on the first grabber (F7); ``at`` and ``lag`` as for Grab."""
 
     seat: int
+    at: float | None = None
+    lag: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +136,7 @@ class Round:
         self.nuggets_left = players - 1
         self.grabbed: list[int] = []
         self.grab_times: list[float] = []
+        self.grab_lags: list[float] = []
         self.caller: int | None = None
         self.race_over = False
         self.window_closed = False
@@ -214,6 +226,7 @@ class Round:
             "grabbed": [[s, t] for s, t in zip(self.grabbed, self.grab_times, strict=True)]
             if self.grabbed
             else [],
+            **self._lags_view(),
             "caller": self.caller,
             "revealed": None if revealed is None else [card.to_dict() for card in revealed],
             "revealed_set": None if revealed is None else is_set(revealed),
@@ -223,6 +236,13 @@ class Round:
             "settled": self.settled,
             "deltas": None if self.deltas is None else list(self.deltas),
         }
+
+    def _lags_view(self) -> dict[str, Any]:
+        # only when some grab was corrected, so the views of uncorrected rounds (and
+        # of every save made before lag-fair races) stay exactly as they were
+        if any(self.grab_lags):
+            return {"grab_lags": list(self.grab_lags)}
+        return {}
 
     def copy(self) -> Round:
         """An independent copy (cards are immutable, so only the lists are copied)."""
@@ -234,6 +254,7 @@ class Round:
         new.trash_pile = list(self.trash_pile)
         new.grabbed = list(self.grabbed)
         new.grab_times = list(self.grab_times)
+        new.grab_lags = list(self.grab_lags)
         new.deltas = None if self.deltas is None else list(self.deltas)
         return new
 
@@ -260,15 +281,34 @@ class Round:
         elif isinstance(action, Discard):
             events += trial._discard(action.seat, action.card)
         elif isinstance(action, Grab):
-            events += trial._grab(action.seat, float(now))
+            at, lag = trial._timing(action, float(now))
+            events += trial._grab(action.seat, at, lag)
         elif isinstance(action, Call):
-            events += trial._call(action.seat, float(now))
+            at, lag = trial._timing(action, float(now))
+            events += trial._call(action.seat, at, lag)
         trial.clock = float(now)
         if trial is not self:
             self.__dict__.update(trial.__dict__)
         return events
 
     # -- internals ---------------------------------------------------------------------
+
+    def _timing(self, action: Grab | Call, now: float) -> tuple[float, float]:
+        """When a grab or call happened, and its lag correction (checked)."""
+        at, lag = action.at, action.lag
+        if isinstance(lag, bool) or not isinstance(lag, int | float) or not 0 <= lag < 60:
+            raise IllegalAction(f"lag must be a number of seconds from 0 to 60, not {lag!r}")
+        if at is None:
+            return now, float(lag)
+        if isinstance(at, bool) or not isinstance(at, int | float) or at != at:
+            raise IllegalAction(f"at must be a number of seconds, not {at!r}")
+        if at > now:
+            raise IllegalAction(f"an action cannot happen after now: at={at} is after {now}")
+        # the race is in the order applied: an action timed before the last grab
+        # (a delay estimate that moved) counts as at the same time, after it
+        if self.grab_times and at < self.grab_times[-1]:
+            at = self.grab_times[-1]
+        return float(at), float(lag)
 
     def _check_seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
@@ -326,7 +366,7 @@ class Round:
         self.incoming[target].append(card)
         return [{"type": "discarded", "seat": seat, "pile": "incoming", "to": target}]
 
-    def _grab(self, seat: int, now: float) -> list[dict[str, Any]]:
+    def _grab(self, seat: int, now: float, lag: float = 0.0) -> list[dict[str, Any]]:
         self._check_seat(seat)
         if seat in self.grabbed:
             raise IllegalAction("you already grabbed a nugget")
@@ -339,21 +379,23 @@ class Round:
             self.call_closes = now + self.call_window
         self.grabbed.append(seat)
         self.grab_times.append(now)
+        self.grab_lags.append(lag)
         self.nuggets_left -= 1
-        events: list[dict[str, Any]] = [
-            {
-                "type": "grabbed",
-                "seat": seat,
-                "at": now,
-                "order": len(self.grabbed),
-                "nuggets_left": self.nuggets_left,
-            }
-        ]
+        grabbed: dict[str, Any] = {
+            "type": "grabbed",
+            "seat": seat,
+            "at": now,
+            "order": len(self.grabbed),
+            "nuggets_left": self.nuggets_left,
+        }
+        if lag:
+            grabbed["lag"] = lag
+        events: list[dict[str, Any]] = [grabbed]
         if self.nuggets_left == 0:
             events += self._end_race(now, "nuggets")
         return events + self._maybe_settle()
 
-    def _call(self, seat: int, now: float) -> list[dict[str, Any]]:
+    def _call(self, seat: int, now: float, lag: float = 0.0) -> list[dict[str, Any]]:
         self._check_seat(seat)
         if self.caller is not None:
             raise IllegalAction("a call was already made")
@@ -368,8 +410,11 @@ class Round:
         self.caller = seat
         grabber = self.grabbed[0]
         hand = self.hands[grabber]
+        called: dict[str, Any] = {"type": "called", "seat": seat, "at": now, "grabber": grabber}
+        if lag:
+            called["lag"] = lag
         events: list[dict[str, Any]] = [
-            {"type": "called", "seat": seat, "at": now, "grabber": grabber},
+            called,
             {
                 "type": "revealed",
                 "seat": grabber,

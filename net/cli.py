@@ -106,6 +106,10 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
     parser.add_argument("--grace", type=float, default=None, metavar="SECONDS",
                         help="how long a dropped player's seat waits before a bot stands in "
                         "(default: the game's, 15 s for cards and 30 s for dice; 0 to 600)")
+    parser.add_argument("--lag-cap", type=float, default=None, metavar="SECONDS",
+                        help="the most a grab or call counts earlier than it arrived, for "
+                        "its sender's network delay (card races; default 0.15; 0: judge "
+                        "races in arrival order; 0 to 0.5)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce the tables on the LAN")
     parser.add_argument("--resume", action="store_true",
@@ -154,6 +158,10 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         return 1
     for note in notes:
         print(f"{prog}: {note}", file=sys.stderr)
+    lag_cap = getattr(args, "lag_cap", None)
+    if lag_cap is not None and not 0 <= lag_cap <= 0.5:
+        print(f"{prog}: --lag-cap is 0 to 0.5 seconds", file=sys.stderr)
+        return 2
     # every table is saved after every change (net.saves), so --resume can restore it
     store = None if args.no_save else store_db.Store.default("tables", report=say)
     saves: list[store_db.Saved] = []
@@ -185,6 +193,8 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
         if table is None:
             try:
                 more = {} if args.grace is None else {"grace": args.grace}
+                if lag_cap is not None:
+                    more["lag_cap"] = lag_cap
                 table = lan.host.create_table(
                     name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
                     seed=args.seed, **more,

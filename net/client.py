@@ -169,6 +169,11 @@ async def _close_gracefully(reader: Any, writer: Any, timeout: float = 1.0) -> N
 class Client:
     """A connection to a host (see the module docstring)."""
 
+    #: run (as a task) after every handshake, the first and each resume, with the
+    #: client: a served app binds its connection to its door's measurement of the
+    #: person's link (lag-fair races, ``net.served``). None everywhere else.
+    after_handshake: Callable[[Client], Awaitable[None]] | None = None
+
     def __init__(
         self,
         opener: Opener,
@@ -285,7 +290,9 @@ class Client:
         welcome, leftovers = await self._handshake(self._hello)
         self.welcome = welcome
         for message in leftovers:
-            self._queue.put_nowait(message)
+            if not self._answered(message):
+                self._queue.put_nowait(message)
+        self._handshaken()
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
@@ -409,6 +416,32 @@ class Client:
         except (ConnectionError, OSError):
             pass  # the reading side notices and reconnects
 
+    @property
+    def local_port(self) -> int | None:
+        """The local TCP port of the connection now open (None in-process)."""
+        name = self._writer.get_extra_info("sockname") if self._writer is not None else None
+        return name[1] if isinstance(name, tuple) and len(name) >= 2 else None
+
+    def _handshaken(self) -> None:
+        hook = type(self).after_handshake
+        if hook is not None:
+            task = asyncio.get_running_loop().create_task(hook(self))
+            self._hooks = getattr(self, "_hooks", set())
+            self._hooks.add(task)
+            task.add_done_callback(self._hooks.discard)
+
+    def _answered(self, message: Any) -> bool:
+        """Answer the host's probe at once, without waiting for the app (lag-fair
+        races: the host times the round trip); True if ``message`` was one."""
+        if not isinstance(message, p.Probe):
+            return False
+        if self._writer is not None and self._conn is not None:
+            try:
+                self._writer.write(self._conn.send(p.ProbeReply(id=message.id)))
+            except (ConnectionError, OSError, p.LocalProtocolError):
+                pass  # the reading side notices a broken line
+        return True
+
     async def recv(self) -> Any:
         """The next stream item; raises ConnectionLost after the stream ended."""
         if self._ended and self._queue.empty():
@@ -486,6 +519,8 @@ class Client:
             if isinstance(message, p.Bye) and message.reason == p.SUSPENDED \
                     and self._retry_for is not None:
                 return None, "the host stopped; it keeps the table"  # wait for its return
+            if self._answered(message):
+                continue
             if isinstance(message, p.State):
                 self.offset = message.at - self.clock.now()
             elif isinstance(message, p.Welcome):
@@ -569,7 +604,9 @@ class Client:
             self.welcome = welcome
             self._queue.put_nowait(Reconnected(welcome))
             for message in leftovers:
-                self._queue.put_nowait(message)
+                if not self._answered(message):
+                    self._queue.put_nowait(message)
+            self._handshaken()
             return True
         lost = ConnectionLost(
             f"The connection was lost and could not be resumed: {error.message if error else ''}",

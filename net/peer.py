@@ -12,6 +12,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from net import budgets as b
+from net import latency
 from net import protocol as p
 from net.protocol import Code
 from net.table import Member, Refusal, Table
@@ -47,6 +48,12 @@ class Peer:
         self.limited_until = -1.0
         self.address = ""  # the source address ("" in-process: never counted)
         self.stage: str | None = None  # its stage in the host's ledger (net.budgets)
+        # lag-fair races: this connection's round trips (protocol 2 clients only);
+        # a served app's link is measured by its door instead (``net.served``)
+        self.meter = latency.DelayMeter()
+        self.protocol = 0
+        self.link_meter: latency.DelayMeter | None = None
+        self._probe_timer: Any = None
 
     def settle(self, stage: str | None) -> bool:
         """Move to ``stage`` in the host's ledger (None: gone); False if refused."""
@@ -144,7 +151,43 @@ class Peer:
         if self.reading and self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
 
+    # -- probing (lag-fair races) --
+
+    def _start_probing(self) -> None:
+        if self.protocol >= p.PROBES_SINCE and self._probe_timer is None:
+            self._probe()
+
+    def _probe(self) -> None:
+        self._probe_timer = None
+        if self.closing or self.closed or self.member is None:
+            return
+        clock = self.host.clock
+        now = clock.now()
+        self.send(p.Probe(id=self.meter.probe(now)))
+        table = self.member.table
+        playing = table is not None and table.phase == "playing"
+        every = latency.PLAYING_EVERY if playing else latency.IDLE_EVERY
+        self._probe_timer = clock.call_at(now + every, self._probe)
+
+    def _awaited(self, message: Any) -> bool:
+        return isinstance(message, p.ProbeReply) and message.id in self.meter.waiting
+
+    def _probed(self, message: p.ProbeReply) -> None:
+        if not self.meter.answer(message.id, self.host.clock.now()):
+            self.send(p.Error(code=Code.BAD_PROBE, ref="probe_reply",
+                              message=f"No probe {message.id} awaits an answer."))  # fmt: skip
+            return
+        self._set_lag()
+
+    def _set_lag(self) -> None:
+        if self.member is not None and self.member.link is self:
+            meter = self.link_meter if self.link_meter is not None else self.meter
+            self.member.lag = meter.lag
+
     def _left(self) -> None:
+        if self._probe_timer is not None:
+            self._probe_timer.cancel()
+            self._probe_timer = None
         member, self.member = self.member, None
         if member is not None and member.table is not None:
             member.table.disconnect(member, self.host.clock.now(), link=self)
@@ -230,8 +273,10 @@ class Peer:
                     return True
                 if message is p.CLOSED:
                     return False
-                # a leave is never dropped: it ends the flood anyway
-                if not isinstance(message, p.Leave) and not self._within_rate():
+                # a leave is never dropped: it ends the flood anyway; nor the answer
+                # to a probe of ours (the host sets their pace, not the client)
+                if not isinstance(message, p.Leave) and not self._awaited(message) \
+                        and not self._within_rate():
                     continue
                 before = self.member.table if self.member is not None else None
                 self._dispatch(message)
@@ -265,6 +310,9 @@ class Peer:
 
     def _dispatch(self, message: Any) -> None:
         now = self.host.clock.now()
+        if isinstance(message, p.ProbeReply):  # the shell's own, never the table's
+            self._probed(message)
+            return
         if self.member is not None:
             try:
                 self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]
@@ -294,6 +342,9 @@ class Peer:
             self.member = self.host.tables.hello(
                 message, self.send, self._closed_by_table, now, self
             )
+            self.protocol = message.protocol
+            self._set_lag()
+            self._start_probing()
         except Refusal as refusal:
             self.send(p.Error(code=refusal.code, message=refusal.message, ref="hello"))
             if refusal.code == Code.BAD_VERSION:

@@ -9,7 +9,15 @@ one JSON request per connection, one JSON answer.
 
     {"op": "list"}                           -> {"tables": [TableInfo, ...]}
     {"op": "new", "game": "nuggets", "name": "Ann"}  -> {"table": "Ann's table"}
+    {"op": "link", "link": "<id>", "port": 51234}    -> {"linked": true}
     anything wrong                           -> {"error": "words for a person"}
+
+``link`` (lag-fair races): a door measures each person's own link (SSH keepalive round
+trips, WebSocket pings) into a meter of :class:`Links`, and gives the app it starts the
+meter's secret id (``MOTHERLODE_LINK``). The app names that id and the local port of
+its game connection; from then on the host corrects that connection's race actions by
+the door's measurement, not by its loopback probes. The number never leaves this
+process, and a LAN client cannot reach this socket.
 
 Headless (no Textual): the serve command and the app share it.
 """
@@ -19,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +36,11 @@ import msgspec
 
 from net import protocol as p
 from net.catalogue import known
+from net.latency import DelayMeter
 from net.text import clean_text
+
+#: the environment variable that carries a served app's link id (set by its door)
+LINK_ENV = "MOTHERLODE_LINK"
 
 MAX_REQUEST = 4096
 TIMEOUT = 5.0
@@ -37,12 +50,28 @@ class ServedError(Exception):
     """The serve host could not answer; the message is for a person."""
 
 
+class Links:
+    """The doors' measurements of their people's links, by secret id."""
+
+    def __init__(self) -> None:
+        self.meters: dict[str, DelayMeter] = {}
+
+    def new(self) -> tuple[str, DelayMeter]:
+        ident = secrets.token_urlsafe(16)
+        meter = self.meters[ident] = DelayMeter()
+        return ident, meter
+
+    def drop(self, ident: str) -> None:
+        self.meters.pop(ident, None)
+
+
 class TableDirectory:
     """Answers served apps about ``host``'s tables (see the module docstring)."""
 
     def __init__(self, host: Any, *, max_tables: int = 32, empty_for: float = 60.0,
                  settings: dict | None = None) -> None:
         self.host = host
+        self.links = Links()
         self.max_tables = max_tables
         self.settings = dict(settings or {})  # for every new table (``serve --grace``)
         #: seconds a table players opened may stand with nobody at it before it goes
@@ -118,7 +147,24 @@ class TableDirectory:
             return {"tables": [t.info() for t in self.host.tables.tables.values()]}
         if request.get("op") == "new":
             return self._new(request.get("game"), request.get("name"))
+        if request.get("op") == "link":
+            return self._link(request.get("link"), request.get("port"))
         return {"error": "Unknown request."}
+
+    def _link(self, ident: object, port: object) -> dict[str, Any]:
+        meter = self.links.meters.get(ident) if isinstance(ident, str) else None
+        if meter is None:
+            return {"error": "No such link."}
+        if isinstance(port, bool) or not isinstance(port, int):
+            return {"error": "The port must be a number."}
+        for peer in getattr(self.host, "_peers", ()):
+            name = peer.writer.get_extra_info("peername")
+            if isinstance(name, tuple) and len(name) >= 2 and name[1] == port \
+                    and str(name[0]) in ("127.0.0.1", "::1"):
+                peer.link_meter = meter
+                peer._set_lag()
+                return {"linked": True}
+        return {"error": "No connection from that port."}
 
     def _new(self, game: object, name: object) -> dict[str, Any]:
         if not known(game):
@@ -160,6 +206,14 @@ async def _ask(path: str | os.PathLike[str], request: dict[str, Any]) -> dict[st
     if "error" in answer:
         raise ServedError(clean_text(str(answer["error"])))
     return answer
+
+
+async def bind_link(path: str | os.PathLike[str], link: str, port: int) -> None:
+    """Ask the serve process to judge this app's connection (from local ``port``) by
+    the door's measurement of link ``link``. Raises ServedError."""
+    answer = await _ask(path, {"op": "link", "link": link, "port": port})
+    if answer.get("linked") is not True:
+        raise ServedError("The server's answer was damaged.")
 
 
 async def list_tables(path: str | os.PathLike[str]) -> list[p.TableInfo]:

@@ -59,7 +59,8 @@ class NuggetsView(Struct, tag_field="game", tag=NUGGETS.key, kw_only=True):
     winners: list[Seat]
 
 
-class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
+class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True,
+                    omit_defaults=True):
     """Fool's Gold: ``foolsgold.Match.view(seat)``, the round's view and the match's."""
 
     seat: Seat | None
@@ -72,6 +73,10 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     trash_pile: Count
     nuggets_left: Count
     grabbed: list[tuple[Seat, float]]
+    # lag-fair races (protocol 2): the host's correction of each grab in ``grabbed``,
+    # in seconds; present only once some grab of the round was corrected (every other
+    # field has no default, so ``omit_defaults`` leaves out only this one)
+    grab_lags: list[float] = []
     caller: Seat | None
     revealed: list[Card] | None
     revealed_set: bool | None
@@ -170,17 +175,19 @@ class Discarded(_Event, tag="discarded"):
     to: Seat | None
 
 
-class Grabbed(_Event, tag="grabbed"):
+class Grabbed(_Event, tag="grabbed", omit_defaults=True):
     seat: Seat
     at: float
     order: Count
     nuggets_left: Count
+    lag: float = 0.0  # protocol 2: the host's correction for the grabber's delay
 
 
-class Called(_Event, tag="called"):
+class Called(_Event, tag="called", omit_defaults=True):
     seat: Seat
     at: float
     grabber: Seat
+    lag: float = 0.0  # protocol 2: the host's correction for the caller's delay
 
 
 class Revealed(_Event, tag="revealed"):

@@ -135,15 +135,17 @@ async def _serve(args: argparse.Namespace) -> int:
     game_host = "127.0.0.1" if lan.bind in ANY else str(lan.bind)
     run_dir = Path(tempfile.mkdtemp(prefix="motherlode-serve-"))  # 0700; short for AF_UNIX
     control = run_dir / "tables.sock"
-    directory = TableDirectory(lan.host,
-                               settings={} if args.grace is None else {"grace": args.grace})
+    table_settings = {} if args.grace is None else {"grace": args.grace}
+    if getattr(args, "lag_cap", None) is not None:
+        table_settings["lag_cap"] = args.lag_cap
+    directory = TableDirectory(lan.host, settings=table_settings)
     door = web = None
     try:
         await directory.start(control)
         try:
             door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
                         config=config, authorized=authorized, password=password, report=say,
-                        ledger=budgets.ledger())
+                        ledger=budgets.ledger(), links=directory.links)
         except DoorError as error:
             return _fail(str(error), 1)
         try:
@@ -158,7 +160,7 @@ async def _serve(args: argparse.Namespace) -> int:
                 return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
             web = WebDoor(served_command(game_host, lan.port, control, None),
                           max_sessions=args.max_sessions, password=password,
-                          ledger=budgets.ledger())
+                          ledger=budgets.ledger(), links=directory.links)
             try:
                 await web.start(args.bind, args.web)
             except OSError as error:

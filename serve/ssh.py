@@ -50,6 +50,8 @@ from typing import Any
 import asyncssh
 
 from net import budgets as b
+from net.latency import DelayMeter
+from net.served import LINK_ENV, Links
 from net.text import clean_text
 from serve.pins import OK, Pins, slug
 
@@ -146,6 +148,29 @@ class DoorConfig:
     resize_every: float = 0.1  # window changes coalesced to one per this many seconds
 
 
+#: seconds between the door's round trips on a person's SSH link (lag-fair races)
+LINK_EVERY = 0.5
+
+
+async def measure_link(process: Any, meter: DelayMeter) -> None:
+    """The person's own link, for lag-fair races: the round trips of SSH keepalive
+    requests (the global request asyncssh's keepalives send, which every client
+    answers, if only to refuse it), a couple of times a second while attached."""
+    connection = process.get_extra_info("connection")
+    request = getattr(connection, "_make_global_request", None)
+    if request is None:  # another asyncssh: no measurement, the loopback's stands
+        return
+    loop = asyncio.get_running_loop()
+    while True:
+        started = loop.time()
+        try:
+            await asyncio.wait_for(request(b"keepalive@openssh.com"), 10.0)
+        except (TimeoutError, asyncssh.Error, OSError, ConnectionError):
+            return
+        meter.add(loop.time() - started)
+        await asyncio.sleep(LINK_EVERY)
+
+
 class _Child:
     """One app on a pty, with the session (if any) it draws to."""
 
@@ -165,6 +190,8 @@ class _Child:
         self.expiry: asyncio.TimerHandle | None = None
         self.resize_handle: asyncio.TimerHandle | None = None
         self.pending_size: tuple[int, int] | None = None
+        self.link: str | None = None  # lag-fair races: its id in the door's Links
+        self.meter: DelayMeter | None = None
 
     async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
                     size: tuple[int, int]) -> None:
@@ -455,8 +482,12 @@ class Door:
         password: str | None = None,
         report: Callable[[str], None] | None = None,
         ledger: b.Ledger | None = None,
+        links: Links | None = None,
     ) -> None:
         self.command = command
+        # lag-fair races: this door's measurements of its people's links, by the id
+        # each app is given (``net.served``); None measures nothing
+        self.links = links
         self.root = root
         self.config = config or DoorConfig()
         self.authorized = authorized
@@ -646,16 +677,21 @@ class Door:
         child = _Child(self, key, name, scratch)
         child.session = session
         self.children.add(child)
+        env = self._environment(process, home)
+        if self.links is not None:
+            child.link, child.meter = self.links.new()
+            env[LINK_ENV] = child.link
         try:
             async with self._startups:
-                await child.spawn(self.command(name), self._environment(process, home), home,
-                                  size)
+                await child.spawn(self.command(name), env, home, size)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(child.first_output.wait(),
                                            self.config.startup_timeout)
         except (OSError, asyncio.CancelledError) as error:
             child.session = None
             self.children.discard(child)
+            if self.links is not None and child.link is not None:
+                self.links.drop(child.link)
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
             if isinstance(error, OSError):
@@ -671,6 +707,8 @@ class Door:
         async def ended() -> None:
             code = await child.wait()
             self.children.discard(child)
+            if self.links is not None and child.link is not None:
+                self.links.drop(child.link)
             if child.expiry is not None:
                 child.expiry.cancel()
             session, child.session = child.session, None
@@ -700,6 +738,9 @@ class Door:
             await child.repaint()
         elif child.size != size:
             child.resize(size)
+        measuring = None
+        if child.meter is not None:
+            measuring = asyncio.get_running_loop().create_task(measure_link(process, child.meter))
         try:
             while child.exited is None and not session.dropped:
                 try:
@@ -715,6 +756,8 @@ class Door:
         except (asyncssh.Error, OSError, ConnectionError):
             pass
         finally:
+            if measuring is not None:
+                measuring.cancel()
             if child.session is session:
                 child.session = None
                 if child.exited is None and child.proc is not None \

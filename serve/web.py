@@ -44,6 +44,8 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from net import budgets as b
+from net.latency import DelayMeter
+from net.served import LINK_ENV, Links
 
 log = logging.getLogger(__name__)
 
@@ -76,17 +78,65 @@ class _App(AppService):
         return environment
 
 
+#: seconds between the door's pings on a person's WebSocket (lag-fair races)
+LINK_EVERY = 0.5
+
+
+class TimedWebSocket(web.WebSocketResponse):
+    """A WebSocket that times the round trips of its own pings into ``meter``: the
+    person's own link, for lag-fair races (``net.served``). It answers the browser's
+    pings itself (``autoping`` off, so that its pongs are seen here)."""
+
+    def __init__(self, meter: DelayMeter, **kwargs: Any) -> None:
+        super().__init__(autoping=False, **kwargs)
+        self.meter = meter
+        self._pings: dict[bytes, float] = {}
+        self._count = 0
+
+    async def ping_now(self) -> None:
+        self._count += 1
+        ident = self._count.to_bytes(8, "big")
+        if len(self._pings) > 16:  # a browser that never answers
+            self._pings.clear()
+        self._pings[ident] = asyncio.get_running_loop().time()
+        await self.ping(ident)
+
+    async def receive(self, timeout: float | None = None) -> Any:  # type: ignore[override]
+        while True:
+            message = await super().receive(timeout)
+            if message.type is WSMsgType.PING:
+                await self.pong(message.data)
+                continue
+            if message.type is WSMsgType.PONG:
+                sent = self._pings.pop(bytes(message.data or b""), None)
+                if sent is not None:
+                    self.meter.add(asyncio.get_running_loop().time() - sent)
+                continue
+            return message
+
+
+async def _keep_timing(websocket: TimedWebSocket) -> None:
+    while not websocket.closed:
+        await asyncio.sleep(LINK_EVERY)
+        try:
+            await websocket.ping_now()
+        except (ConnectionError, RuntimeError, OSError):
+            return
+
+
 class WebDoor(Server):
     """See the module docstring. ``argv`` is the served app's command line."""
 
     def __init__(self, argv: list[str], *, max_sessions: int = 16,
                  password: str | None = None, ledger: b.Ledger | None = None,
-                 per_address: int = WEB_PER_ADDRESS) -> None:
+                 per_address: int = WEB_PER_ADDRESS,
+                 links: Links | None = None) -> None:
         super().__init__(shlex.join(argv), host="127.0.0.1", port=0, title=TITLE,
                          templates_path=TEMPLATES)
         self.argv = argv
         self.max_sessions = max_sessions
         self.per_address = per_address
+        self.links = links  # lag-fair races: the measurements of each tab's link
         self.sessions = 0
         self.by_address: dict[str, int] = {}
         self.password = password
@@ -259,18 +309,29 @@ class WebDoor(Server):
             shutil.rmtree(scratch, ignore_errors=True)
 
     async def _session(self, request: web.Request, scratch: Path) -> web.StreamResponse:
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 16)
+        link = None
+        if self.links is not None:
+            link, meter = self.links.new()
+            websocket: web.WebSocketResponse = TimedWebSocket(meter, heartbeat=15,
+                                                              max_msg_size=1 << 16)
+        else:
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 16)
         width, height = clamp(request.query.get("width"), request.query.get("height"))
         dirs = " ".join(f"MOTHERLODE_{kind.upper()}_DIR={shlex.quote(str(scratch / kind))}"
                         for kind in ("config", "state", "data", "log"))
+        if link is not None:
+            dirs += f" {LINK_ENV}={shlex.quote(link)}"
         service = _App(
             f"env {dirs} {self.command}", write_bytes=websocket.send_bytes,
             write_str=websocket.send_str, close=websocket.close,
             download_manager=self.download_manager, debug=False,
         )  # fmt: skip
         self._services.add(service)
+        timing = None
         try:
             await websocket.prepare(request)
+            if isinstance(websocket, TimedWebSocket):
+                timing = asyncio.get_running_loop().create_task(_keep_timing(websocket))
             await service.start(width, height)
             try:
                 await self._process_messages(websocket, service)
@@ -282,6 +343,10 @@ class WebDoor(Server):
         except Exception:  # one tab's failure is logged, never the server's
             log.exception("web session failed")
         finally:
+            if timing is not None:
+                timing.cancel()
+            if link is not None and self.links is not None:
+                self.links.drop(link)
             self._services.discard(service)
             with contextlib.suppress(Exception):
                 await service.stop()

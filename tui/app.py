@@ -273,6 +273,7 @@ class MotherlodeApp(App[int]):
         from tui.screens.served import NameScreen, ServedMenuScreen
 
         self.served = (host, port, control)
+        self._bind_served_link(control)
         if named:
             self.push_screen(ServedMenuScreen(self.served_tables, self.settings.name))
             self._back_to_kept_seat()
@@ -292,6 +293,27 @@ class MotherlodeApp(App[int]):
             self.push_screen(ServedMenuScreen(self.served_tables, cleaned))
 
         self.push_screen(NameScreen(), answered)
+
+    @staticmethod
+    def _bind_served_link(control: str) -> None:
+        """Lag-fair races: the door that started this app measures the person's own
+        link; every connection to the serve host is judged by that measurement."""
+        import os
+
+        from net.client import Client
+        from net.served import LINK_ENV, ServedError, bind_link
+
+        link = os.environ.get(LINK_ENV)
+        if not link:
+            return
+
+        async def bind(client: Client) -> None:
+            port = client.local_port
+            if port is not None:
+                with contextlib.suppress(ServedError):
+                    await bind_link(control, link, port)
+
+        Client.after_handshake = bind
 
     def _back_to_kept_seat(self) -> None:
         """A served player whose app ended while they held a seat here (the server

@@ -20,6 +20,13 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     return f"seat {seat}"
 
 
+def _lag(lag: float) -> str:
+    """", lag +35 ms": the host counted the action that much before it arrived, for
+    its sender's network delay (lag-fair races); "" for none."""
+    ms = round(lag * 1000)
+    return f", lag +{ms} ms" if ms > 0 else ""
+
+
 def _faces(faces: Sequence[str]) -> str:
     return " ".join(faces) or "nothing"
 
@@ -63,10 +70,12 @@ def describe(event: v.Event, names: Sequence[str]) -> str:
                 return f"{who} discarded to the trash"
             return f"{who} passed a card to {_name(names, event.to)}"
         case v.Grabbed():
-            return f"{_name(names, event.seat)} grabbed a nugget (#{event.order})"
+            return f"{_name(names, event.seat)} grabbed a nugget (#{event.order}" \
+                f"{_lag(event.lag)})"
         case v.Called():
             return f"{_name(names, event.seat)} called \"Fool's Gold!\" on " \
-                f"{_name(names, event.grabber)}"
+                f"{_name(names, event.grabber)}" + (f" ({_lag(event.lag)[2:]})"
+                                                    if _lag(event.lag) else "")
         case v.Revealed():
             verdict = "holds a set" if event.set else "holds no set"
             return f"{_name(names, event.seat)}'s hand is revealed: it {verdict}"

@@ -48,11 +48,27 @@ class Driver:
     def start(self, now: float) -> list[dict[str, Any]]:
         raise NotImplementedError
 
-    def act(self, seat: int, action: Any, now: float) -> list[dict[str, Any]]:
+    def act(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> list[dict[str, Any]]:
         """Apply a wire action for ``seat``; raises :class:`WrongGame`, this module's
         :class:`IllegalAction` or the rules' with a message for a person, changing
-        nothing."""
+        nothing. ``acted`` and ``lag`` time a race action (:meth:`races`) corrected
+        for the player's network delay; other actions ignore them."""
         raise NotImplementedError
+
+    def check(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> None:
+        """Raise what :meth:`act` would raise now, changing nothing (on a copy)."""
+        import copy
+
+        copy.deepcopy(self).act(seat, action, now, acted, lag)
+
+    def races(self, action: Any) -> bool:
+        """Whether a wire action is one of the game's races, which the table orders by
+        when the person acted (lag-fair races, ``docs/PROTOCOL.md``)."""
+        return False
 
     def deadline(self) -> float | None:
         """When the game next changes on its own (``tick``), or None."""

@@ -9,6 +9,7 @@ for nothing else (``docs/PROTOCOL.md`` shows how to verify a game):
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -144,8 +145,14 @@ class FoolsGoldDriver(Driver):
     def start(self, now: float) -> list[dict[str, Any]]:
         return self._deal()
 
-    def act(self, seat: int, action: Any, now: float) -> list[dict[str, Any]]:
+    def act(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> list[dict[str, Any]]:
         rules_action = self.codec.to_rules(action, seat)
+        if isinstance(rules_action, foolsgold.Grab | foolsgold.Call) and (
+            acted is not None or lag
+        ):
+            rules_action = type(rules_action)(seat, acted, lag)
         if self.next_round_at is not None:
             raise IllegalAction("the round is settled: the next one is being dealt")
         events = self.match.apply(rules_action, now)
@@ -159,6 +166,18 @@ class FoolsGoldDriver(Driver):
             self.next_round_at = now + self.intermission
             events.append({"type": "next_round", "at": self.next_round_at})
         return events
+
+    def check(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> None:
+        """Raise what ``act`` would raise now, on a cheap copy (the match's own)."""
+        trial = copy.copy(self)
+        trial.match = self.match.copy()
+        trial.act(seat, action, now, acted, lag)
+
+    def races(self, action: Any) -> bool:
+        """The grabs and the calls (F6, F7)."""
+        return isinstance(action, p.Grab | p.Call)
 
     def deadline(self) -> float | None:
         if self.match.over:

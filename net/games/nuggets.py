@@ -61,7 +61,9 @@ class NuggetsDriver(Driver):
     def start(self, now: float) -> list[dict[str, Any]]:
         return [{"type": "turn", "seat": self.state.current}]
 
-    def act(self, seat: int, action: Any, now: float) -> list[dict[str, Any]]:
+    def act(
+        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
+    ) -> list[dict[str, Any]]:
         game = self.state
         if not isinstance(action, self.codec.actions):
             self.codec.to_rules(action, seat)  # raises WrongGame

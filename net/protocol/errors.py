@@ -51,6 +51,8 @@ class Code(StrEnum):
     WAITING = "waiting"
     WRONG_GAME = "wrong_game"
     ILLEGAL_ACTION = "illegal_action"
+    # lag-fair races (protocol 2): a probe_reply to no probe of this connection
+    BAD_PROBE = "bad_probe"
     # the host itself
     INTERNAL = "internal"
 

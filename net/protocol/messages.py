@@ -13,7 +13,14 @@ from net.catalogue import SUPPLY, GameKey
 from net.text import clean_text
 from net.views import Event, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+# --- lag-fair races (protocol 2) -------------------------------------------------------
+#: every version a host admits: a protocol 1 client plays on, without probes, and its
+#: races are judged as they arrive (a correction of 0)
+PROTOCOLS = (1, 2)
+#: the first version that answers the host's probes
+PROBES_SINCE = 2
+# --- end lag-fair races ---------------------------------------------------------------
 
 
 # ---------------------------------------------------------------------------
@@ -70,6 +77,8 @@ class Configure(_Msg, tag="configure"):
     hotseat: bool | UnsetType = UNSET
     supply: int | UnsetType = UNSET
     round_cap: int | None | UnsetType = UNSET
+    # lag-fair races (protocol 2): the most a race action is corrected, seconds
+    lag_cap: float | UnsetType = UNSET
 
 
 class AddBot(_Msg, tag="add_bot"):
@@ -147,6 +156,19 @@ class Call(_Msg, tag="call"):
     seat: Seat | None = None
 
 
+# --- lag-fair races (protocol 2) -------------------------------------------------------
+
+
+class ProbeReply(_Msg, tag="probe_reply"):
+    """The answer to the host's ``probe``, sent as soon as it is read: the host times
+    the round trip to estimate this connection's one-way delay."""
+
+    id: Annotated[int, Meta(ge=0, le=2**53)]
+
+
+# --- end lag-fair races ---------------------------------------------------------------
+
+
 GameAction = Roll | Keep | Stop | Draw | Discard | Grab | Call
 GAME_ACTIONS = (Roll, Keep, Stop, Draw, Discard, Grab, Call)
 
@@ -169,6 +191,7 @@ ClientMessage = (
     | Discard
     | Grab
     | Call
+    | ProbeReply  # protocol 2
 )
 
 
@@ -197,6 +220,7 @@ class TableSettings(Struct, kw_only=True):
     hotseat: bool
     supply: int = SUPPLY
     round_cap: int | None = None
+    lag_cap: float = 0.15  # protocol 2: lag-fair races
 
 
 class TableInfo(Struct, kw_only=True):
@@ -294,8 +318,23 @@ class Pong(_Msg, tag="pong"):
     at: float | None = None
 
 
+# --- lag-fair races (protocol 2) -------------------------------------------------------
+
+
+class Probe(_Msg, tag="probe"):
+    """The host times this connection: answer with ``probe_reply`` and the same
+    ``id`` at once. Sent only to clients of protocol 2 or later, a few times a second
+    during a game and every few seconds otherwise."""
+
+    id: int
+
+
+# --- end lag-fair races ---------------------------------------------------------------
+
+
 HostMessage = (
     Welcome | TableUpdate | Notice | Started | State | ChatLine | Over | Error | Bye | Pong
+    | Probe  # protocol 2
 )
 
 
@@ -306,6 +345,10 @@ def message_type(message: Struct) -> str:
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "PROTOCOLS",
+    "PROBES_SINCE",
+    "Probe",
+    "ProbeReply",
     "SUSPENDED",
     "Seat",
     "Text",

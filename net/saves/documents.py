@@ -90,11 +90,16 @@ class Snapshot(msgspec.Struct):
     digest_entries: int | None = None
 
 
-class Entry(msgspec.Struct):
+class Entry(msgspec.Struct, omit_defaults=True):
     at: float
     by: str
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
+    # a race action the table held and judged by when the person acted (lag-fair
+    # races): that time, and the correction (it arrived at ``acted + lag``); absent
+    # for every other entry, and in saves made before them
+    acted: float | None = None
+    lag: float = 0.0
 
 
 class History(msgspec.Struct):

@@ -110,7 +110,7 @@ def replay(
             else:
                 seat = entry.action.get("seat")
                 action = msgspec.convert(entry.action, p.GameAction)  # dict to message
-                events = driver.act(seat, action, entry.at)
+                events = driver.act(seat, action, entry.at, entry.acted, entry.lag)
         except (ValueError, msgspec.MsgspecError) as exc:
             raise SaveError(f"{where} does not replay: move {n} is refused ({exc})") from None
         if as_json(events) != entry.events:

@@ -47,6 +47,9 @@ class Settings:
     supply: int = SUPPLY  # type: ignore[assignment]
     #: Fool's Gold house rule: after this many rounds the highest score wins (None: off)
     round_cap: int | None = FOOLSGOLD.defaults["round_cap"]  # type: ignore[assignment]
+    # lag-fair races: the most a race action's time is corrected for its sender's
+    # network delay (seconds); 0 judges races in arrival order
+    lag_cap: float = 0.15
 
     @classmethod
     def default(cls, game: str) -> Settings:
@@ -67,6 +70,7 @@ class Settings:
             hotseat=self.hotseat,
             supply=self.supply,
             round_cap=self.round_cap,
+            lag_cap=self.lag_cap,
         )
 
 
@@ -89,6 +93,10 @@ class Member:
     link: object = None  # the shell's connection now serving this member
     chat_at: float = -1e9  # host time of its last chat line (the chat limits)
     chat_notice_at: float = -1e9  # ... and of the last "too much chat" it was told
+    # the one-way network delay of the person behind this connection (seconds), as
+    # the shell measures it (``net.latency``); 0 when unknown (a protocol 1 client).
+    # The table corrects race actions by it, up to ``Settings.lag_cap``.
+    lag: float = 0.0
 
     @property
     def token(self) -> str | None:
@@ -170,6 +178,10 @@ class TableCore:
         self.chat: Budgets = Budgets()
         self.max_spectators = self.chat.spectators_per_table
         self._chat_tokens: dict[str, tuple[float, float]] = {}  # kind -> (tokens, at)
+        # lag-fair races (``net.table.play``): race actions held until no earlier
+        # one can still arrive, and the latest table time the game was given
+        self.held_races: list[Any] = []
+        self._judged = float("-inf")
 
     # -- queries -----------------------------------------------------------------------
 
@@ -254,6 +266,8 @@ class TableCore:
             if deadline is not None and deadline != self._stuck_deadline:
                 times.append(deadline + self.held)
             times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
+            if self.held_races:  # judged earliest acted first: the head's time
+                times.append(self.held_races[0].due + self.held)
         times.extend(
             s.away_since + self.settings.grace
             for s in self.seats

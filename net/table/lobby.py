@@ -87,6 +87,7 @@ class Lobby(TableCore):
                 lambda v: v is None or 1 <= v <= ROUND_CAP_MAX,
                 f"round_cap is 1 to {ROUND_CAP_MAX} rounds or null (off)",
             ),
+            "lag_cap": (lambda v: 0 <= v <= 0.5, "lag_cap is 0 to 0.5 seconds"),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)

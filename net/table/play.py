@@ -1,12 +1,25 @@
 """A table's game loop: the deal, actions from every seat (people, bots and
 stand-ins alike), time-outs, grace periods, the end of a game, and the wait of a
-restored game for its people."""
+restored game for its people.
+
+Lag-fair races. A game's race actions (``Driver.races``: Fool's Gold's grabs and
+calls) are judged by when the person acted, not when the action arrived: its time is
+the arrival minus the sender's one-way delay (``Member.lag``, measured by the shell),
+at most ``Settings.lag_cap``. An earlier action can still be on its way, so a race
+action is held until ``hold`` (the largest correction in play) after its time, then
+judged with every other held one in the order of their times. Everything else (draws,
+discards, time-outs) is judged as it arrives; a time-out due while race actions are
+held judges them first (they arrived before it, F9). With a cap of 0, or nobody with
+a delay, nothing is held and a race is in arrival order, as before.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -17,8 +30,90 @@ from net.protocol import Code
 from net.table.core import Member, Refusal, TableCore
 
 
+@dataclass(eq=False)
+class HeldRace:
+    """A race action waiting to be judged (table times: the game's clock)."""
+
+    seat: int
+    action: Any
+    by: str
+    member: Member | None
+    arrived: float
+    acted: float  # arrived - lag
+    lag: float
+    due: float  # judged then at the latest: acted + the hold when it arrived
+    n: int  # arrival order, for ties
+
+
+_arrivals = itertools.count()
+
+
 class Play(TableCore):
     """The game at a table (a part of :class:`net.table.Table`)."""
+
+    # -- lag-fair races ----------------------------------------------------------------
+
+    def correction(self, member: Member | None) -> float:
+        """How much earlier than its arrival a race action of ``member`` counts."""
+        cap = self.settings.lag_cap
+        if member is None or cap <= 0:
+            return 0.0
+        return max(0.0, min(member.lag, cap))
+
+    def race_hold(self) -> float:
+        """The largest correction in play: of the people connected at a seat."""
+        return max(
+            (self.correction(s.member) for s in self.seats
+             if s.member is not None and s.member.connected and not s.standin),
+            default=0.0,
+        )  # fmt: skip
+
+    def _hold_race(self, seat: int, action: Any, by: str, member: Member | None,
+                   at: float, hold: float) -> None:  # fmt: skip
+        assert self.driver is not None
+        lag = self.correction(member)
+        for held in self.held_races:
+            if held.seat == seat and type(held.action) is type(action):
+                raise Refusal(Code.ILLEGAL_ACTION, f"your {p.message_type(action)} is on "
+                              "its way already")  # fmt: skip
+        # refuse now what the rules refuse now (a grab after the race, a second one);
+        # what only the held actions before it decide is told when judged
+        try:
+            self.driver.check(seat, action, max(at, self._judged), at - lag, lag)
+        except WrongGame as exc:
+            raise Refusal(Code.WRONG_GAME, str(exc)) from None
+        except ILLEGAL as exc:
+            raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
+        held = HeldRace(seat, action, by, member, at, at - lag, lag,
+                        max(at, at - lag + hold), next(_arrivals))  # fmt: skip
+        self.held_races.append(held)
+        self.held_races.sort(key=lambda h: (h.acted, h.n))
+
+    def _judge_held(self, at: float, now: float, everything: bool = False) -> None:
+        """Judge the held race actions due at table time ``at`` (all, if
+        ``everything``), earliest acted first."""
+        while self.held_races and self.driver is not None and not self.driver.over:
+            head = self.held_races[0]
+            if not everything and head.due > at:
+                return
+            self.held_races.pop(0)
+            judged = max(head.arrived, self._judged)
+            try:
+                events = self.driver.act(head.seat, head.action, judged, head.acted, head.lag)
+            except (WrongGame, *ILLEGAL) as exc:
+                member = head.member
+                if member is not None and member.connected and head.by == "player":
+                    member.deliver(p.Error(code=Code.ILLEGAL_ACTION, message=str(exc),
+                                           ref=p.message_type(head.action)))  # fmt: skip
+                continue
+            self._judged = judged
+            entry = msgspec.to_builtins(head.action)
+            entry["seat"] = head.seat
+            self._record({"at": judged, "by": head.by, "action": entry, "events": events,
+                          "acted": head.acted, "lag": head.lag})  # fmt: skip
+            self._changed(events, now)
+        if self.driver is None or self.driver.over:
+            self.held_races.clear()
 
     # -- the game ----------------------------------------------------------------------
 
@@ -45,6 +140,8 @@ class Play(TableCore):
         self.log = []
         self.log_base = 0
         self._stuck_deadline = None
+        self.held_races = []
+        self._judged = float("-inf")
         names = [s.name for s in self.seats]
         first = self.settings.first_player
         if first is not None and first >= len(names):
@@ -104,12 +201,31 @@ class Play(TableCore):
                     Code.NOT_YOUR_SEAT, "You control several seats: say which one with 'seat'."
                 )
             seat = current
-        self._submit(seat, action, now, "player")
+        self._submit(seat, action, now, "player", member)
 
-    def _submit(self, seat: int, action: Any, now: float, by: str) -> None:
+    def _submit(self, seat: int, action: Any, now: float, by: str,
+                member: Member | None = None) -> None:  # fmt: skip
         """The one path for every action at a seat: players', bots' and stand-ins'."""
         assert self.driver is not None
         at = self.clock(now)
+        if self.held_races:
+            self._judge_held(at, now)
+            deadline = self.driver.deadline()
+            if deadline is not None and at >= deadline:
+                self._judge_held(at, now, everything=True)  # they arrived before it
+            if self.phase != "playing" or self.driver is None:
+                raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
+        if self.driver.races(action):
+            hold = self.race_hold()
+            if hold > 0 or self.held_races:
+                self._hold_race(seat, action, by, member, at, hold)
+                self._judge_held(at, now)  # at once if nothing earlier can come
+                return
+        for held in self.held_races:
+            if held.seat == seat:  # its grab came first: the hand it claims on is fixed
+                raise Refusal(Code.ILLEGAL_ACTION, f"hands are frozen: your "
+                              f"{p.message_type(held.action)} is being judged")  # fmt: skip
+        self._judged = at
         try:
             events = self.driver.act(seat, action, at)
         except WrongGame as exc:
@@ -144,6 +260,7 @@ class Play(TableCore):
         self._send_all(self.result)
         names = ", ".join(self.seats[w].name for w in winners)
         self.report(f"{self.name}: game over, won by {names}; scores {scores}")
+        self.held_races = []
         for seat in self.seats:
             seat.plan = None
             seat.brain = None
@@ -166,8 +283,13 @@ class Play(TableCore):
             if kind == "wait":
                 assert self.wait_until is not None
                 self._end_wait(self.wait_until)
+            elif kind == "race":
+                self._judge_held(self.clock(now), now)
             elif kind == "deadline":
                 assert self.driver is not None
+                if self.held_races:  # they arrived before it (F9)
+                    self._judge_held(self.clock(now), now, everything=True)
+                    continue
                 deadline = self.driver.deadline()
                 # due in host time; on the table's clock it may read a rounding error
                 # short of the deadline (``held``), which must not skip the time-out
@@ -175,6 +297,7 @@ class Play(TableCore):
                 if deadline is not None:
                     at = max(at, deadline)
                 events = self.driver.tick(at)
+                self._judged = max(self._judged, at)
                 if events:
                     self._record({"at": at, "by": "host", "action": None, "events": events})
                     self._changed(events, now)
@@ -207,6 +330,9 @@ class Play(TableCore):
                 and deadline != self._stuck_deadline
             ):
                 best = (deadline + held, "deadline", -1)
+            if self.held_races and self.held_races[0].due + held <= now:
+                if best is None or self.held_races[0].due + held < best[0]:
+                    best = (self.held_races[0].due + held, "race", -1)
             for i, seat in enumerate(self.seats):
                 if seat.plan is not None and seat.plan[1] + held <= now:
                     if best is None or seat.plan[1] + held < best[0]:

@@ -66,11 +66,11 @@ class Tables:
         """Admit a connection that said hello: join a table or resume a seat.
 
         Returns the member; raises Refusal (the connection may try again)."""
-        if hello.protocol != p.PROTOCOL_VERSION:
+        if hello.protocol not in p.PROTOCOLS:
             raise Refusal(
                 Code.BAD_VERSION,
-                f"This host speaks protocol {p.PROTOCOL_VERSION}, not {hello.protocol}; "
-                "update Motherlode on one side.",
+                f"This host speaks protocol {p.PROTOCOL_VERSION} (and protocol 1), not "
+                f"{hello.protocol}; update Motherlode on one side.",
             )
         if hello.token is not None:
             old, secret = self._member_for(hello.token)

@@ -61,3 +61,50 @@ def test_damaged_settings_give_defaults(tmp_path):
 def test_names_are_cleaned_of_escapes_and_capped():
     assert clean_name("\x1b[31mAnn\x07") == "Ann"
     assert len(clean_name("x" * 50)) == 20
+
+
+def test_a_corrected_grab_says_its_lag():
+    """Lag-fair races: the host counted the grab earlier than it arrived."""
+    line = describe(event({"type": "grabbed", "seat": 1, "at": 3.0, "order": 1,
+                           "nuggets_left": 2, "lag": 0.035}), NAMES)
+    assert line == "[bold]Bob[/] grabbed a nugget (#1, lag +35 ms)"
+    line = describe(event({"type": "grabbed", "seat": 0, "at": 3.0, "order": 2,
+                           "nuggets_left": 1}), NAMES)
+    assert line == "Ann grabbed a nugget (#2)"
+    line = describe(event({"type": "called", "seat": 0, "at": 3.5, "grabber": 1,
+                           "lag": 0.08}), NAMES)
+    assert line == "Ann called \"Fool's Gold!\" on [bold]Bob[/] (lag +80 ms)"
+
+
+async def test_the_race_line_shows_corrected_gaps_and_the_lag():
+    from textual.app import App
+
+    from net import views
+    from tui.widgets.cards import Seats, grab_gaps, lag_note
+
+    view = views.to_view({
+        "game": "foolsgold", "seat": 0, "players": 3, "start": 0, "hand": [],
+        "hand_sizes": [5, 5, 5], "incoming_sizes": [0, 0, 0], "draw_pile": 9,
+        "trash_pile": 0, "nuggets_left": 0, "grabbed": [[1, 10.0], [0, 10.04]],
+        "grab_lags": [0.08, 0.0], "caller": None, "revealed": None,
+        "revealed_set": None, "frozen": True, "deadline": None, "call_closes": None,
+        "settled": False, "deltas": None, "scores": [0, 0, 0], "winner": None,
+        "round_no": 1,
+    })  # fmt: skip
+    assert grab_gaps(view.grabbed) == [(1, 0), (0, 40)]
+    assert lag_note(view.grab_lags, 0) == " (lag +80ms)"
+    assert lag_note(view.grab_lags, 1) == ""
+    assert lag_note([], 0) == ""
+
+    class One(App):
+        def compose(self):
+            yield Seats()
+
+    app = One()
+    async with app.run_test():
+        seats = app.query_one(Seats)
+        seats.names = ("Ann", "Bob", "Cy")
+        seats.view = view
+        text = seats.render().plain
+    assert "◆#1 first (lag +80ms)" in text
+    assert "◆#2 +40ms" in text and "+40ms (lag" not in text

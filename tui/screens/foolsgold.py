@@ -223,6 +223,8 @@ class FoolsGoldScreen(TableScreen):
 
     def show_error(self, message: str) -> None:
         self.query_one(Hint).text = f"Refused: {message}"
+        if self.view is not None:  # a grab refused: the hand is as the host says
+            self.query_one(HandView).frozen = self.view.frozen
 
     def action_draw(self) -> None:
         self._send(p.Draw())
@@ -241,6 +243,10 @@ class FoolsGoldScreen(TableScreen):
 
     def action_grab(self) -> None:
         self._send(p.Grab())
+        # the host may hold a grab a moment to judge the race fairly (lag-fair races):
+        # your own hand freezes the moment you grab, not when the host has judged it
+        if self.seat is not None and self.view is not None and not self.view.settled:
+            self.query_one(HandView).frozen = True
 
     def action_call(self) -> None:
         self._send(p.Call())

@@ -120,11 +120,19 @@ class HandView(Widget):
 
 
 def grab_gaps(grabbed: list[tuple[int, float]]) -> list[tuple[int, int]]:
-    """(seat, milliseconds after the first grab) in grab order."""
+    """(seat, milliseconds after the first grab) in grab order. The host's times are
+    when each grabber acted, corrected for their network delay (lag-fair races)."""
     if not grabbed:
         return []
     first = grabbed[0][1]
     return [(seat, round((at - first) * 1000)) for seat, at in grabbed]
+
+
+def lag_note(lags: list[float], order: int) -> str:
+    """" (lag +35ms)" when the host counted grab ``order`` (from 0) that much earlier
+    than it arrived, for its grabber's network delay; "" when it did not."""
+    ms = round(lags[order] * 1000) if order < len(lags) else 0
+    return f" (lag +{ms}ms)" if ms > 0 else ""
 
 
 class Seats(FitsContent, Widget):
@@ -164,6 +172,7 @@ class Seats(FitsContent, Widget):
                 nug = "$" if self.ascii_mode else "◆"
                 out.append(f"{nug}#{order + 1} +{ms}ms" if order else f"{nug}#1 first",
                            self.get_component_rich_style("seats--grab"))
+                out.append(lag_note(view.grab_lags, order))
             if view.caller == seat:
                 out.append(" called", self.get_component_rich_style("seats--grab"))
             if deltas is not None and seat < len(deltas) and deltas[seat]:

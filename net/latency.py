@@ -1,0 +1,103 @@
+"""A connection's one-way network delay, estimated from timed round trips (sans-I/O).
+
+The host probes each connection (``probe``, answered by ``probe_reply``: protocol 2)
+and feeds the round trips to a :class:`DelayMeter`; a serve door feeds it the round
+trips of the person's own link (SSH keepalives, WebSocket pings) instead. Times come
+in as arguments: nothing here reads a clock.
+
+The estimate, over the last ``WINDOW`` round trips:
+
+- ``delay``: half the ``LOW`` percentile round trip. A low percentile, not the mean,
+  so that a stalled answer (a busy client, a retransmission) does not move it;
+- ``jitter``: half the spread from that percentile to the median;
+- ``lag`` = ``delay + jitter``: the typical one-way delay of a message, which is what
+  the table corrects a race action by (capped by the table, ``Settings.lag_cap``).
+
+A client that holds its answers back only makes its own round trips longer, so the
+most it can gain is the table's cap; answering early is impossible (it cannot know a
+probe's id before the probe arrives, and an id it was not sent is refused).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+#: round trips the estimate looks at
+WINDOW = 20
+#: the percentile of the round trips that gives the delay
+LOW = 0.10
+#: probes not answered within this many seconds are forgotten
+PATIENCE = 10.0
+#: probes awaiting an answer at once, at most (a client that never answers)
+OUTSTANDING = 16
+#: seconds between probes during a game, and otherwise
+PLAYING_EVERY = 0.25
+IDLE_EVERY = 2.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (0 <= q <= 1), interpolated; values not empty."""
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    low = int(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+class DelayMeter:
+    """Round trips in, a one-way delay estimate out (see the module docstring)."""
+
+    def __init__(self, window: int = WINDOW) -> None:
+        self.samples: deque[float] = deque(maxlen=window)
+        self.waiting: dict[int, float] = {}
+        self._next_id = 1
+
+    # -- probing (the host's own probes) ----------------------------------------------
+
+    def probe(self, now: float) -> int:
+        """A new probe sent at ``now``: its id."""
+        for ident, sent in list(self.waiting.items()):
+            if now - sent > PATIENCE:
+                del self.waiting[ident]
+        while len(self.waiting) >= OUTSTANDING:
+            del self.waiting[next(iter(self.waiting))]
+        ident = self._next_id
+        self._next_id += 1
+        self.waiting[ident] = now
+        return ident
+
+    def answer(self, ident: int, now: float) -> bool:
+        """The answer to probe ``ident`` came at ``now``; False (and nothing changes)
+        for an id that is not awaited (never sent, answered already, forgotten)."""
+        sent = self.waiting.pop(ident, None)
+        if sent is None or now < sent:
+            return False
+        self.add(now - sent)
+        return True
+
+    # -- the estimate ------------------------------------------------------------------
+
+    def add(self, rtt: float) -> None:
+        """One round trip, in seconds (a door's measurement of a person's link)."""
+        if rtt == rtt and 0 <= rtt < 60:  # not NaN, not absurd
+            self.samples.append(float(rtt))
+
+    @property
+    def delay(self) -> float:
+        """Half the low-percentile round trip, seconds; 0 before any."""
+        if not self.samples:
+            return 0.0
+        return percentile(list(self.samples), LOW) / 2
+
+    @property
+    def jitter(self) -> float:
+        """Half the spread of the round trips from the low percentile to the median."""
+        if not self.samples:
+            return 0.0
+        samples = list(self.samples)
+        return max(0.0, percentile(samples, 0.5) - percentile(samples, LOW)) / 2
+
+    @property
+    def lag(self) -> float:
+        """The typical one-way delay: ``delay + jitter`` (the table caps it)."""
+        return self.delay + self.jitter

@@ -1,0 +1,169 @@
+"""Lag-fair races behind the doors: the door measures the person's own link, and the
+served app binds its game connection to that measurement on the serve process's
+Unix socket (``net.served``), which a LAN client cannot reach."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from net import protocol as p
+from net.client import Client
+from net.served import Links, ServedError, TableDirectory, bind_link
+from serve.ssh import measure_link
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+async def make_host():
+    from net.host import Host
+
+    hosts = []
+
+    async def make():
+        host = Host()
+        await host.start("127.0.0.1", 0)
+        hosts.append(host)
+        return host
+
+    yield make
+    for host in hosts:
+        await host.close()
+
+
+@pytest.fixture
+def short_dir():
+    directory = tempfile.mkdtemp(prefix="ml-")  # short: an AF_UNIX path is short
+    yield Path(directory)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+async def test_a_served_connection_is_judged_by_its_doors_measurement(make_host, short_dir):
+    host = await make_host()
+    table = host.create_table("Camp", "foolsgold", seats=2)
+    directory = TableDirectory(host)
+    path = short_dir / "tables.sock"
+    await directory.start(path)
+    try:
+        link, meter = directory.links.new()
+        for rtt in (0.160, 0.162, 0.158, 0.170):
+            meter.add(rtt)
+        served = await Client.connect("127.0.0.1", host.port, "Ann", reconnect=False)
+        lan = await Client.connect("127.0.0.1", host.port, "Bob", reconnect=False)
+        await asyncio.sleep(0.1)
+        ann, bob = table.members
+        assert ann.lag < 0.05  # the loopback's own probes
+        await bind_link(path, link, served.local_port)
+        assert ann.lag == pytest.approx(meter.lag) and ann.lag > 0.07
+        assert bob.lag < 0.05  # only that connection
+        # later probe answers keep it on the door's measurement
+        await asyncio.sleep(2.3)
+        assert ann.lag == pytest.approx(meter.lag)
+        # a wrong id, or a port with no connection, binds nothing
+        with pytest.raises(ServedError):
+            await bind_link(path, "not-a-link", lan.local_port)
+        with pytest.raises(ServedError):
+            await bind_link(path, link, 1)
+        assert bob.lag < 0.05
+        await served.close()
+        await lan.close()
+    finally:
+        await directory.close()
+
+
+async def test_a_served_app_binds_every_connection_it_opens(make_host, short_dir, monkeypatch):
+    """The app's hook (``tui.app``) runs after each handshake, resumes included."""
+    from tui.app import MotherlodeApp
+
+    host = await make_host()
+    table = host.create_table("Camp", "foolsgold", seats=2)
+    directory = TableDirectory(host)
+    path = short_dir / "tables.sock"
+    await directory.start(path)
+    link, meter = directory.links.new()
+    meter.add(0.1)
+    monkeypatch.setenv("MOTHERLODE_LINK", link)
+    monkeypatch.setattr(Client, "after_handshake", None)
+    try:
+        MotherlodeApp._bind_served_link(str(path))
+        client = await Client.connect("127.0.0.1", host.port, "Ann", reconnect=False)
+        for _ in range(50):
+            await asyncio.sleep(0.02)
+            if table.members[0].lag == pytest.approx(0.05):
+                break
+        assert table.members[0].lag == pytest.approx(0.05)
+        await client.close()
+    finally:
+        await directory.close()
+
+
+async def test_the_ssh_door_times_keepalive_round_trips():
+    class Connection:
+        async def _make_global_request(self, request: bytes):
+            assert request == b"keepalive@openssh.com"
+            await asyncio.sleep(0.04)
+
+    class Process:
+        def get_extra_info(self, name):
+            return Connection() if name == "connection" else None
+
+    links = Links()
+    ident, meter = links.new()
+    task = asyncio.ensure_future(measure_link(Process(), meter))
+    await asyncio.sleep(1.2)
+    task.cancel()
+    assert len(meter.samples) >= 2
+    assert meter.delay == pytest.approx(0.02, abs=0.015)
+    links.drop(ident)
+    assert ident not in links.meters
+
+
+def test_a_probe_reply_cannot_claim_a_delay():
+    # the game protocol has no field for a delay: a client can only answer probes
+    assert set(p.ProbeReply.__struct_fields__) == {"id"}
+
+
+async def test_the_web_door_times_websocket_pings():
+    aiohttp = pytest.importorskip("aiohttp")
+    from aiohttp import web
+
+    from serve.web import TimedWebSocket
+
+    links = Links()
+    ident, meter = links.new()
+    got = []
+
+    async def handler(request):
+        websocket = TimedWebSocket(meter, heartbeat=15)
+        await websocket.prepare(request)
+        async for message in websocket:  # pongs are timed, never passed on
+            got.append(message.data)
+            for _ in range(3):
+                await websocket.ping_now()
+            await websocket.send_str("echo " + message.data)
+        return websocket
+
+    app = web.Application()
+    app.router.add_get("/ws", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
+                await ws.send_str("hi")
+                answer = await ws.receive()
+                assert answer.data == "echo hi"
+                await ws.ping(b"browser")  # the browser's own ping is answered
+                await asyncio.sleep(0.1)
+    finally:
+        await runner.cleanup()
+    assert got == ["hi"]
+    assert len(meter.samples) == 3 and 0 <= meter.delay < 0.05
