@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import os
 import signal
 import traceback
 from pathlib import Path
@@ -166,6 +167,10 @@ class MotherlodeApp(App[int]):
                                  (signal.SIGUSR2, self.on_player_attached)):
                 with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                     loop.add_signal_handler(sig, handler)
+            # a door that died without hanging up (kill -9) leaves no one to: an app
+            # whose server is gone ends as if its terminal closed (its pty is dead)
+            door = os.getppid()
+            self.set_interval(2.0, lambda: os.getppid() != door and self.on_terminal_signal())
             self._open_served(*args)
             return
         self.push_screen(MenuScreen())

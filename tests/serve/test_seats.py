@@ -9,6 +9,7 @@ their seats with no key pressed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 
@@ -147,4 +148,41 @@ async def test_a_web_tab_closed_is_away_for_the_other_seat_at_once(tmp_path):
     finally:
         if bob is not None:
             await bob.close()
+        await serve.stop()
+
+
+@pytest.mark.parametrize("how", ["SIGHUP", "SIGKILL"])
+async def test_no_served_app_outlives_its_server(tmp_path, how):
+    """The server's terminal closes (SIGHUP: a clean stop, everyone told) or the server
+    is killed (-9: nobody hangs up on the apps): either way no app is left behind,
+    spinning on a dead terminal."""
+    import os
+    import signal
+    import subprocess
+
+    serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets")
+    ann = None
+    try:
+        ann = await Player.connect(serve.ssh_port, "ann", asyncssh.generate_private_key(
+            "ssh-ed25519"))
+        await ann.wait_for(MENU, 30)
+        apps = subprocess.run(["pgrep", "-P", str(serve.proc.pid), "-f", "served"],
+                              capture_output=True, text=True).stdout.split()
+        assert len(apps) == 1
+        serve.proc.send_signal(getattr(signal, how))
+        await asyncio.wait_for(serve.proc.wait(), 20)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                os.kill(int(apps[0]), 0)
+            except ProcessLookupError:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            os.kill(int(apps[0]), signal.SIGKILL)
+            raise AssertionError("the app outlived its server")
+    finally:
+        if ann is not None:
+            with contextlib.suppress(Exception):
+                await ann.close()
         await serve.stop()
