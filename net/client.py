@@ -585,6 +585,7 @@ class Client:
                 table=self.welcome.table.name,
             )
         error: NetError | None = None
+        self._kick.clear()  # a j (or wake) from before this drop skips no back-off now
         await self._awake.wait()  # a suspended client tries once its person is back
         since = self.clock.now()
         attempt = 0

@@ -29,6 +29,13 @@ async def _game_of_two(serve, ann_key, tmp_path):
     ann = await OpenSSHPlayer.connect(serve.ssh_port, "ann", key_file(ann_key, tmp_path, "ann"))
     bob = await Player.connect(serve.ssh_port, "bob", asyncssh.generate_private_key(
         "ssh-ed25519"), size=(100, 30))
+    await _seat_both(ann, bob)
+    await ann.wait_for(r"ann, your turn")
+    return ann, bob
+
+
+async def _seat_both(ann, bob) -> None:
+    """From the menu to Ann's first turn: Ann opens the table, Bob joins, both ready."""
     await ann.wait_for(MENU, 30)
     await bob.wait_for(MENU, 30)
     ann.send(b"\r")
@@ -39,8 +46,6 @@ async def _game_of_two(serve, ann_key, tmp_path):
     await ann.wait_for(r"2\. bob +ready")
     ann.send(b"r")  # the table is full and everyone ready: the game starts
     await bob.wait_for(r"ann's turn")  # the seed gives Ann the first turn
-    await ann.wait_for(r"ann, your turn")
-    return ann, bob
 
 
 async def test_a_real_ssh_client_killed_mid_turn_is_seen_by_the_other_seat_at_once(tmp_path):
@@ -84,16 +89,7 @@ async def test_after_a_server_restart_both_players_land_in_their_seats_with_no_k
         bob_key = asyncssh.generate_private_key("ssh-ed25519")
         ann = await Player.connect(serve.ssh_port, "ann", ann_key)
         bob = await Player.connect(serve.ssh_port, "bob", bob_key)
-        await ann.wait_for(MENU, 30)
-        await bob.wait_for(MENU, 30)
-        ann.send(b"\r")
-        await ann.wait_for(r"owner: you")
-        bob.send(b"\r")
-        await ann.wait_for(r"2\. bob")
-        bob.send(b"r")
-        await ann.wait_for(r"2\. bob +ready")
-        ann.send(b"r")  # the table is full and everyone ready: the game starts
-        await bob.wait_for(r"ann's turn")
+        await _seat_both(ann, bob)
         assert await serve.interrupt() == 0  # Ctrl-C: the game is kept
         for player in (ann, bob):
             await player.exit_status()

@@ -257,7 +257,8 @@ class NuggetsScreen(TableScreen):
         if not self._chosen():
             return f" Advised: {self._follow_words(advised[1], advised[0])} (space, space)."
         if self.selected == frozenset(advised[0]):
-            return f" Advised: {self._follow_words(advised[1])} (space plays it)."
+            return (f" Advised: set aside {_count(self._chosen())} and "
+                    f"{self._follow_words(advised[1])}: space plays it.")
         return ""
 
     def _advice_tip(self, view: v.NuggetsView) -> str:
