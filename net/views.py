@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta, Struct
+from msgspec import UNSET, Meta, Struct, UnsetType
 
 from net.catalogue import FOOLSGOLD, NUGGETS
 
@@ -59,8 +59,7 @@ class NuggetsView(Struct, tag_field="game", tag=NUGGETS.key, kw_only=True):
     winners: list[Seat]
 
 
-class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True,
-                    omit_defaults=True):
+class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True):
     """Fool's Gold: ``foolsgold.Match.view(seat)``, the round's view and the match's."""
 
     seat: Seat | None
@@ -74,9 +73,9 @@ class FoolsGoldView(Struct, tag_field="game", tag=FOOLSGOLD.key, kw_only=True,
     nuggets_left: Count
     grabbed: list[tuple[Seat, float]]
     # lag-fair races (protocol 2): the host's correction of each grab in ``grabbed``,
-    # in seconds; present only once some grab of the round was corrected (every other
-    # field has no default, so ``omit_defaults`` leaves out only this one)
-    grab_lags: list[float] = []
+    # in seconds; present only once some grab of the round was corrected (UNSET is
+    # left out of the encoding; it is falsy, so read it as ``view.grab_lags or []``)
+    grab_lags: list[float] | UnsetType = UNSET
     caller: Seat | None
     revealed: list[Card] | None
     revealed_set: bool | None

@@ -235,7 +235,7 @@ async def run_races(setting: Setting, races: int) -> list[Race]:
             grabs = [at for at, line in up.races if b'"grab"' in line]
             if grabs:
                 race.arrivals[seat] = grabs[0] - epoch
-        lags = list(view.grab_lags) or [0.0] * len(view.grabbed)
+        lags = list(view.grab_lags or []) or [0.0] * len(view.grabbed)
         for (seat, at), lag in zip(view.grabbed, lags, strict=True):
             race.judged.append(seat)
             race.lags[seat] = lag

@@ -9,6 +9,8 @@ import random
 import re
 from pathlib import Path
 
+import msgspec
+
 import nuggets
 from net import protocol as p
 from net.clock import FakeClock
@@ -231,11 +233,14 @@ def record_games() -> dict[str, list[p.State]]:
 
 
 def omitted_when_default(struct) -> set[str]:
-    """The fields a Struct leaves off the wire at their default (``omit_defaults``)."""
-    if not struct.__struct_config__.omit_defaults:
-        return set()
+    """The fields a Struct leaves off the wire at their default: every defaulted field
+    under ``omit_defaults``, and a field whose default is ``UNSET`` always."""
     fields = struct.__struct_fields__
-    return set(fields[len(fields) - len(struct.__struct_defaults__):])
+    defaults = dict(zip(fields[len(fields) - len(struct.__struct_defaults__):],
+                        struct.__struct_defaults__, strict=True))
+    if struct.__struct_config__.omit_defaults:
+        return set(defaults)
+    return {name for name, default in defaults.items() if default is msgspec.UNSET}
 
 
 def test_every_view_key_and_event_seen_in_whole_games_is_documented():

@@ -172,7 +172,7 @@ class Seats(FitsContent, Widget):
                 nug = "$" if self.ascii_mode else "◆"
                 out.append(f"{nug}#{order + 1} +{ms}ms" if order else f"{nug}#1 first",
                            self.get_component_rich_style("seats--grab"))
-                out.append(lag_note(view.grab_lags, order))
+                out.append(lag_note(view.grab_lags or [], order))
             if view.caller == seat:
                 out.append(" called", self.get_component_rich_style("seats--grab"))
             if deltas is not None and seat < len(deltas) and deltas[seat]:
