@@ -18,6 +18,9 @@ from net.protocol import Code, ProtocolError
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
 from net.views import Event, to_events, to_view
 
+# the most often spectators' comings and goings reach the others, in seconds
+SPECTATORS_EVERY = 1.0
+
 BOT_NAMES = (
     "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
 )  # fmt: skip
@@ -182,6 +185,12 @@ class TableCore:
         # one can still arrive, and the latest table time the game was given
         self.held_races: list[Any] = []
         self._judged = float("-inf")
+        # spectators come and go in floods: what they change reaches the table at most
+        # once a ``SPECTATORS_EVERY`` (host time of the last; when the next is due; the
+        # first arrival since, named in its notice, the rest counted in the update)
+        self._spectators_told = float("-inf")
+        self.spectators_due: float | None = None
+        self._spectator_arrived: str | None = None
 
     # -- queries -----------------------------------------------------------------------
 
@@ -268,6 +277,8 @@ class TableCore:
             times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
             if self.held_races:  # judged earliest acted first: the head's time
                 times.append(self.held_races[0].due + self.held)
+        if self.spectators_due is not None:
+            times.append(self.spectators_due)
         times.extend(
             s.away_since + self.settings.grace
             for s in self.seats
@@ -380,11 +391,35 @@ class TableCore:
         member.deliver(self._welcome(member, resumed=False))
         if member.name != requested:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
-        self._notice("spectating" if member.spectator else "joined", member.name, seat)
         self.report(f"{self.name}: {member.name} {'watches' if seat is None else 'joined'}")
+        if member.spectator:
+            self._spectators_changed(now, member.name)
+            if self.phase == "playing":
+                self._send_states(member, [], now)
+            return
+        self._notice("joined", member.name, seat)
         self._update()
-        if self.phase == "playing" and member.spectator:
-            self._send_states(member, [], now)
+
+    def _spectators_changed(self, now: float, arrived: str | None = None) -> None:
+        """A spectator came or went: the others are told now, or with the next telling
+        due (``tick``), so a flood of spectators costs each member one notice and one
+        ``table`` update a ``SPECTATORS_EVERY``, not one each."""
+        if arrived is not None and self._spectator_arrived is None:
+            self._spectator_arrived = arrived
+        if self.spectators_due is None:
+            self.spectators_due = max(now, self._spectators_told + SPECTATORS_EVERY)
+        if self.spectators_due <= now:
+            self.tell_spectators(now)
+
+    def tell_spectators(self, now: float) -> None:
+        """Send what spectators changed since the last telling (``_spectators_changed``)."""
+        self._now = now
+        self.spectators_due = None
+        self._spectators_told = now
+        arrived, self._spectator_arrived = self._spectator_arrived, None
+        if arrived is not None and any(m.name == arrived for m in self.members):
+            self._notice("spectating", arrived)  # any others: the update's count
+        self._update()
 
     def _welcome(self, member: Member, resumed: bool) -> p.Welcome:
         seats = self.seats_of(member)
@@ -442,7 +477,10 @@ class TableCore:
         seats = self.seats_of(member)
         if not seats:
             self._remove_member(member)
-            self._update()
+            if member.spectator:
+                self._spectators_changed(now)
+            else:
+                self._update()
             return
         for i in seats:
             self.seats[i].away_since = now

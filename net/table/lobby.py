@@ -251,7 +251,9 @@ class Lobby(TableCore):
         if seats:
             self._notice("left", member.name, seats[0])
             self.report(f"{self.name}: {member.name} left")
-        if not self._wait_over(now):
+        if member.spectator:
+            self._spectators_changed(now)
+        elif not self._wait_over(now):
             self._update()
 
     def _ping(self, member: Member, message: p.Ping, now: float) -> None:

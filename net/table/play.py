@@ -314,6 +314,8 @@ class Play(TableCore):
                     pass  # no longer legal: the bot plans again at the next change
             elif kind == "away":
                 self._grace_over(i, now)
+            elif kind == "spectators":
+                self.tell_spectators(now)
 
     def _earliest_due(self, now: float) -> tuple[str, int] | None:
         # in host time; the wait's end first (the grace of those not back ends with it)
@@ -342,6 +344,9 @@ class Play(TableCore):
                 t = seat.away_since + self.settings.grace
                 if t <= now and (best is None or t < best[0]):
                     best = (t, "away", i)
+        due = self.spectators_due
+        if due is not None and due <= now and (best is None or due < best[0]):
+            best = (due, "spectators", -1)
         return None if best is None else (best[1], best[2])
 
     def _grace_over(self, i: int, now: float) -> None:

@@ -328,3 +328,47 @@ def test_chat_is_limited_per_table_and_spectators_share_a_small_rate():
     assert sum(1 for m in lines if m.name == "Ann") == 100  # players are never crowded out
     assert sum(1 for m in lines if m.name != "Ann") <= 8 + 4 * 10  # burst + rate
     assert any(isinstance(m, p.Error) and m.code == Code.RATE_LIMITED for m in told)
+
+
+def test_a_spectator_flood_reaches_the_seated_once_a_second():
+    """100 spectators arriving and leaving in a second: each seated member is told once
+    then once more when due (the first arrival by name, the count in the update), not
+    200 notices and 200 updates; and the count comes out right."""
+    from net.table import Member, Table
+    from net.table.core import SPECTATORS_EVERY
+
+    table = Table("Saloon", "nuggets")
+    table.max_spectators = 200
+    heard: list = []
+    ann = Member(name="Ann", deliver=heard.append)
+    table.join(ann, 0.0)
+    heard.clear()
+    first = Member(name="Eve", spectator=True, deliver=lambda m: None)
+    table.join(first, 5.0)  # a lone spectator is told at once
+    assert [m.name for m in heard if isinstance(m, p.Notice)] == ["Eve"]
+    assert [m.table.spectators for m in heard if isinstance(m, p.TableUpdate)] == [1]
+    heard.clear()
+    crowd = [Member(name=f"W{i}", spectator=True, deliver=lambda m: None) for i in range(100)]
+    for i, w in enumerate(crowd):
+        table.join(w, 5.0 + i / 200)
+    for i, w in enumerate(crowd[60:]):
+        table.disconnect(w, 5.5 + i / 200)
+    assert heard == []  # nothing until the next telling is due
+    due = table.next_wakeup()
+    assert due == pytest.approx(5.0 + SPECTATORS_EVERY)
+    table.tick(due)
+    assert [(m.event, m.name) for m in heard if isinstance(m, p.Notice)] == [
+        ("spectating", "W0")]
+    assert [m.table.spectators for m in heard if isinstance(m, p.TableUpdate)] == [61]
+    assert table.next_wakeup() is None
+    heard.clear()
+    table.disconnect(first, 9.0)  # quiet since: told at once again
+    assert [m.table.spectators for m in heard if isinstance(m, p.TableUpdate)] == [60]
+    # a newcomer who left before the telling is not named
+    heard.clear()
+    ghost = Member(name="Ghost", spectator=True, deliver=lambda m: None)
+    table.join(ghost, 9.2)
+    table.disconnect(ghost, 9.3)
+    table.tick(table.next_wakeup())
+    assert [m for m in heard if isinstance(m, p.Notice)] == []
+    assert [m.table.spectators for m in heard if isinstance(m, p.TableUpdate)] == [60]
