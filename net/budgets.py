@@ -147,13 +147,27 @@ class Ledger:
         self._count[stage] -= 1
         return True
 
-    def move(self, old: str, new: str, address: str,
-             item: Hashable) -> tuple[bool, list[Hashable]]:
-        """From stage ``old`` to ``new``; refused, the item stays in ``old``."""
-        admitted, evicted = self.enter(new, address, item)
-        if admitted:
-            self.leave(old, address, item)
-        return admitted, evicted
+    def settle(self, holder: Any, stage: str | None,
+               evict: Callable[[Any, str], None]) -> bool:
+        """Move ``holder`` (anything with ``stage`` and ``address``) to ``stage`` (None:
+        gone). Refused, it keeps its stage and this says False. Whoever is evicted to
+        make room loses its stage and goes to ``evict`` with the reason, in words."""
+        if stage == holder.stage:
+            return True
+        if stage is None:
+            self.leave(holder.stage, holder.address, holder)
+            holder.stage = None
+            return True
+        admitted, evicted = self.enter(stage, holder.address, holder)
+        if not admitted:
+            return False
+        if holder.stage is not None:
+            self.leave(holder.stage, holder.address, holder)
+        holder.stage = stage
+        for victim in evicted:
+            victim.stage = None
+            evict(victim, self.why(stage, victim.address))
+        return True
 
     def _busiest(self, stage: str) -> str:
         return max(self._items[stage].items(), key=lambda pair: len(pair[1]))[0]

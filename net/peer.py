@@ -57,24 +57,10 @@ class Peer:
 
     def settle(self, stage: str | None) -> bool:
         """Move to ``stage`` in the host's ledger (None: gone); False if refused."""
-        ledger = self.host.ledger
-        if not self.address or stage == self.stage:
+        if not self.address:
             return True
-        if stage is None:
-            if self.stage is not None:
-                ledger.leave(self.stage, self.address, self)
-            self.stage = None
-            return True
-        admitted, evicted = ledger.enter(stage, self.address, self)
-        if not admitted:
-            return False
-        if self.stage is not None:
-            ledger.leave(self.stage, self.address, self)
-        self.stage = stage
-        for victim in evicted:
-            victim.stage = None
-            victim.refuse(Code.SERVER_FULL, ledger.why(stage, victim.address))
-        return True
+        return self.host.ledger.settle(
+            self, stage, lambda victim, why: victim.refuse(Code.SERVER_FULL, why))
 
     def refuse(self, code: str, message: str) -> None:
         """Tell the peer why, then close (a stranger the budgets have no room for)."""

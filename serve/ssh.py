@@ -355,15 +355,7 @@ class _Gate(asyncssh.SSHServer):
 
     def _enter(self, stage: str) -> None:
         """Move to ``stage``; a full stage makes room from its busiest address."""
-        ledger = self.door.ledger
-        admitted, evicted = ledger.enter(stage, self.address, self)
-        if self.stage is not None:
-            ledger.leave(self.stage, self.address, self)
-        self.stage = stage if admitted else None
-        for victim in evicted:
-            assert isinstance(victim, _Gate)
-            victim.stage = None
-            victim.disconnect(ledger.why(stage, victim.address))
+        self.door.ledger.settle(self, stage, _Gate.disconnect)
 
     def disconnect(self, text: str) -> None:
         if self.conn is not None:
@@ -384,9 +376,7 @@ class _Gate(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self.idle_timer is not None:
             self.idle_timer.cancel()
-        if self.stage is not None:
-            self.door.ledger.leave(self.stage, self.address, self)
-            self.stage = None
+        self.door.ledger.settle(self, None, _Gate.disconnect)
 
     def session_requested(self) -> Any:
         """One session (channel) per connection; its environment is capped."""

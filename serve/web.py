@@ -429,15 +429,7 @@ class _Conn:
         self.active = 0
 
     def enter(self, stage: str) -> bool:
-        ledger = self.door.ledger
-        admitted, evicted = ledger.enter(stage, self.address, self)
-        if self.stage is not None:
-            ledger.leave(self.stage, self.address, self)
-        self.stage = stage if admitted else None
-        for victim in evicted:
-            assert isinstance(victim, _Conn)
-            victim.stage = None
-            victim.refuse(ledger.why(stage, victim.address))
+        admitted = self.door.ledger.settle(self, stage, _Conn.refuse)
         if stage == b.PENDING:
             self.arm()
         return admitted
@@ -482,9 +474,7 @@ class _Conn:
 
     def gone(self) -> None:
         self.disarm()
-        if self.stage is not None:
-            self.door.ledger.leave(self.stage, self.address, self)
-            self.stage = None
+        self.door.ledger.settle(self, None, _Conn.refuse)
 
 
 def _address(transport: Any) -> str:

@@ -240,3 +240,29 @@ async def test_a_non_reading_client_is_dropped_and_the_others_keep_pace(make_hos
     assert zed.name == "Zed" and zed.away_since is not None  # the reconnect path
     talker.close()
     drain.cancel()
+
+
+def test_the_ledger_moves_a_holder_between_stages_the_same_way_for_every_door():
+    """``Ledger.settle``, which the host's peers and both doors use: a refusing stage
+    leaves the holder where it was; an evicting one makes room from the busiest address
+    and hands the evicted to the door with the reason; None forgets the holder."""
+    from net import budgets as b
+
+    class Holder:
+        def __init__(self, address):
+            self.address, self.stage = address, None
+
+    ledger = b.Ledger(b.Budgets(pending=2, pending_per_address=2, spectating=1,
+                                spectating_per_address=1), nofile=4096)
+    told: list = []
+    evict = lambda victim, why: told.append((victim, why))  # noqa: E731
+    first, second, third = Holder("10.0.0.1"), Holder("10.0.0.1"), Holder("10.0.0.2")
+    assert ledger.settle(first, b.PENDING, evict) and ledger.settle(second, b.PENDING, evict)
+    assert ledger.settle(third, b.PENDING, evict)  # full: the busiest address's oldest goes
+    assert told == [(first, ledger.why(b.PENDING, "10.0.0.1"))] and first.stage is None
+    assert ledger.settle(second, b.SPECTATING, evict) and second.stage == b.SPECTATING
+    assert not ledger.settle(third, b.SPECTATING, evict)  # refused: stays pending
+    assert third.stage == b.PENDING and ledger.count(b.PENDING, "10.0.0.2") == 1
+    assert ledger.settle(third, None, evict) and ledger.settle(third, None, evict)
+    assert third.stage is None and ledger.count(b.PENDING, "10.0.0.2") == 0
+    assert ledger.snapshot()["count"][b.SPECTATING] == 1 and len(told) == 1
