@@ -108,6 +108,14 @@ def clean_text(text: str) -> str:
     zero-width spaces, soft hyphens, every format character; emoji keep their
     joiners), in NFC form (an accent typed apart is one with its letter); runs of
     white space become one space, and the ends are trimmed. Plain literal text."""
+    if text.isascii() and text.isprintable():
+        # the common case, and every message of the host's own: printable ASCII holds
+        # no escape, control, invisible or decomposed character; only spaces to fold
+        return _SPACES.sub(" ", text).strip()
+    return _clean(text)
+
+
+def _clean(text: str) -> str:
     text = _ESCAPES.sub("", text)
     text = text.translate(_INVISIBLE)
     text = "".join(

@@ -391,13 +391,13 @@ class TableCore:
         member.deliver(self._welcome(member, resumed=False))
         if member.name != requested:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
-        self.report(f"{self.name}: {member.name} {'watches' if seat is None else 'joined'}")
         if member.spectator:
             self._spectators_changed(now, member.name)
             if self.phase == "playing":
                 self._send_states(member, [], now)
             return
         self._notice("joined", member.name, seat)
+        self.report(f"{self.name}: {member.name} joined")
         self._update()
 
     def _spectators_changed(self, now: float, arrived: str | None = None) -> None:
@@ -417,8 +417,10 @@ class TableCore:
         self.spectators_due = None
         self._spectators_told = now
         arrived, self._spectator_arrived = self._spectator_arrived, None
+        watching = sum(1 for m in self.members if m.spectator)
         if arrived is not None and any(m.name == arrived for m in self.members):
             self._notice("spectating", arrived)  # any others: the update's count
+            self.report(f"{self.name}: {arrived} watches ({watching} watching)")
         self._update()
 
     def _welcome(self, member: Member, resumed: bool) -> p.Welcome:

@@ -40,6 +40,15 @@ def test_cleaned_text_holds_no_control_characters(raw):
     assert clean_text(out) == out  # cleaning is idempotent
 
 
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7F)))
+def test_the_printable_ascii_shortcut_cleans_as_the_whole_path_does(raw):
+    """Printable ASCII (every host message, most names) skips the full pipeline; it must
+    come out as the full pipeline would have made it, and other ASCII must not skip."""
+    from net import text
+
+    assert clean_text(raw) == text._clean(raw)
+
+
 def test_lengths():
     assert check_length("", "name", NAME_MAX) is not None
     assert check_length("x" * NAME_MAX, "name", NAME_MAX) is None
