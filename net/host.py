@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _too_many_waiting(peer: Peer, why: str) -> None:
+    peer.refuse(Code.SERVER_FULL, "The host is busy: too many connections are waiting to "
+                "say hello. Say hello at once, or try later.")
+
 
 @dataclass
 class HostConfig:
@@ -222,12 +226,7 @@ class Host:
         peername = writer.get_extra_info("peername")
         peer.address = str(peername[0]) if isinstance(peername, tuple) else ""
         if peer.address:  # in-process connections hold no descriptor: not counted
-            _, evicted = self.ledger.enter(b.PENDING, peer.address, peer)
-            peer.stage = b.PENDING
-            for victim in evicted:
-                victim.stage = None
-                victim.refuse(Code.SERVER_FULL, "The host is busy: too many connections "
-                              "are waiting to say hello. Say hello at once, or try later.")
+            self.ledger.settle(peer, b.PENDING, _too_many_waiting)
         self._peers.add(peer)
         sock = writer.get_extra_info("socket")
         if sock is not None and self.config.sndbuf is not None:
