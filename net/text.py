@@ -8,6 +8,7 @@ same text, and :func:`visible_key` compares them as a person would."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -135,6 +136,7 @@ def visible_key(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+@functools.lru_cache(maxsize=4096)  # names at tables are compared at every join
 def skeleton(text: str) -> str:
     """What two names are compared by where a look-alike could pass for someone: the
     UTS #39 confusable skeleton of :func:`visible_key` (``аnn`` with a Cyrillic ``а``
