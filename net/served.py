@@ -43,6 +43,8 @@ from net.text import clean_text
 LINK_ENV = "MOTHERLODE_LINK"
 
 MAX_REQUEST = 4096
+# an answer's longest line: the list of a busy host's tables (under 1 KiB each)
+MAX_ANSWER = 16 * 1024 * 1024
 TIMEOUT = 5.0
 
 
@@ -187,7 +189,8 @@ class TableDirectory:
 
 async def _ask(path: str | os.PathLike[str], request: dict[str, Any]) -> dict[str, Any]:
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), TIMEOUT)
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_unix_connection(str(path), limit=MAX_ANSWER), TIMEOUT)
     except (TimeoutError, OSError) as error:
         raise ServedError(f"The server does not answer ({error}).") from None
     try:
@@ -195,6 +198,8 @@ async def _ask(path: str | os.PathLike[str], request: dict[str, Any]) -> dict[st
         line = await asyncio.wait_for(reader.readline(), TIMEOUT)
     except (TimeoutError, OSError) as error:
         raise ServedError(f"The server does not answer ({error}).") from None
+    except ValueError:  # a line over MAX_ANSWER
+        raise ServedError("The server's answer was too long.") from None
     finally:
         writer.close()
     try:

@@ -187,6 +187,22 @@ async def test_the_table_directory_lists_and_opens_tables(tmp_path):
         await list_tables(tmp_path / "run" / "tables.sock")
 
 
+async def test_a_busy_host_lists_all_its_tables(tmp_path):
+    """400 tables (a busy night, found by walking ``bench/serve_busy.py``): the list is
+    one line of about 300 kB, over asyncio's 64 KiB line limit; it was shown on the menu
+    as "Separator is not found, and chunk exceed the limit" and no table was listed."""
+    host = Host()
+    for n in range(400):
+        host.create_table(f"Bots {n}", "foolsgold", seats=6, bots=6)
+    directory = TableDirectory(host)
+    await directory.start(tmp_path / "run" / "tables.sock")
+    try:
+        tables = await list_tables(directory.path)
+        assert [t.name for t in tables] == [f"Bots {n}" for n in range(400)]
+    finally:
+        await directory.close()
+
+
 @pytest.mark.parametrize("line, said", [
     (b"not json", "not JSON"),
     (b"[1]", "not a JSON object"),
