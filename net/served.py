@@ -187,17 +187,23 @@ class TableDirectory:
         return {"table": table.name}
 
 
+def _silent(error: Exception) -> str:
+    if isinstance(error, TimeoutError):
+        return f"The server did not answer within {TIMEOUT:g} seconds: it is very busy."
+    return f"The server does not answer ({error.strerror or error})."
+
+
 async def _ask(path: str | os.PathLike[str], request: dict[str, Any]) -> dict[str, Any]:
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_unix_connection(str(path), limit=MAX_ANSWER), TIMEOUT)
     except (TimeoutError, OSError) as error:
-        raise ServedError(f"The server does not answer ({error}).") from None
+        raise ServedError(_silent(error)) from None
     try:
         writer.write(msgspec.json.encode(request) + b"\n")
         line = await asyncio.wait_for(reader.readline(), TIMEOUT)
     except (TimeoutError, OSError) as error:
-        raise ServedError(f"The server does not answer ({error}).") from None
+        raise ServedError(_silent(error)) from None
     except ValueError:  # a line over MAX_ANSWER
         raise ServedError("The server's answer was too long.") from None
     finally:

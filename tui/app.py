@@ -351,7 +351,7 @@ class MotherlodeApp(App[int]):
         try:
             return await list_tables(self.served[2])
         except ServedError as error:
-            raise RuntimeError(f"The server does not answer: {error}") from None
+            raise RuntimeError(str(error)) from None
 
     def _served_choice(self, choice: str, *args: Any) -> bool:
         """Served mode's own choices; True when handled here."""
