@@ -154,18 +154,25 @@ def main() -> None:
     parser.add_argument("--steps", default="200,400,600")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--modes", default="default,settle",
-                        help="default, settle (freeze + young collections only), freeze, "
-                        "thresholds; settle=5000/5/10 settles with those thresholds "
-                        "(the issue-22 first cut)")
+    parser.add_argument(
+        "--modes",
+        default="default,settle",
+        help="default, settle (freeze + young collections only), freeze, "
+        "thresholds; settle=5000/5/10 settles with those thresholds "
+        "(the issue-22 first cut)",
+    )
     parser.add_argument("--thresholds", default=",".join(map(str, _default_thresholds())))
     args = parser.parse_args()
     modes = args.modes.split(",")
-    print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"thresholds for settle: {args.thresholds}")
-    print(f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
-          f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
-          f" |{'gen1 (same)':>30} |{'gen2 (same)':>30} |{'full ms, cpu':>13}")
+    print(
+        f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+        f"thresholds for settle: {args.thresholds}"
+    )
+    print(
+        f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
+        f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
+        f" |{'gen1 (same)':>30} |{'gen2 (same)':>30} |{'full ms, cpu':>13}"
+    )
     results: dict[tuple[int, str], list[dict]] = {}
     for tables in (int(s) for s in args.steps.split(",")):
         for _ in range(args.rounds):
@@ -180,22 +187,26 @@ def main() -> None:
                 print(summary(mode, tables, r), f"(load {os.getloadavg()[0]:.1f})", flush=True)
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("medians over the rounds (range), n = rounds:")
-    print(f"{'tables':>6} {'mode':>18} {'n':>3} {'CPU share':>16} {'late p99 ms':>22} "
-          f"{'longest pause ms (CPU)':>24} {'full collection ms':>22}")
+    print(
+        f"{'tables':>6} {'mode':>18} {'n':>3} {'CPU share':>16} {'late p99 ms':>22} "
+        f"{'longest pause ms (CPU)':>24} {'full collection ms':>22}"
+    )
     for (tables, mode), rows in results.items():
+
         def spread(values: list[float], scale: float = 1.0, fmt: str = ".1f") -> str:
             values = sorted(v * scale for v in values)
-            return (f"{statistics.median(values):{fmt}} "
-                    f"({values[0]:{fmt}}-{values[-1]:{fmt}})")
+            return f"{statistics.median(values):{fmt}} ({values[0]:{fmt}}-{values[-1]:{fmt}})"
 
         longest = [max((w for g in r["gc"].values() for w, _ in g), default=0.0) for r in rows]
         longest_cpu = [max((c for g in r["gc"].values() for _, c in g), default=0.0)
                        for r in rows]  # fmt: skip
-        print(f"{tables:6} {mode:>18} {len(rows):3} "
-              f"{spread([r['cpu'] / r['wall'] for r in rows], 100, '.0f'):>16} "
-              f"{spread([r['late_p99'] for r in rows], 1e3):>22} "
-              f"{spread(longest, 1e3) + ' (' + spread(longest_cpu, 1e3) + ')':>24} "
-              f"{spread([r['sweep'][0] for r in rows], 1e3):>22}")
+        print(
+            f"{tables:6} {mode:>18} {len(rows):3} "
+            f"{spread([r['cpu'] / r['wall'] for r in rows], 100, '.0f'):>16} "
+            f"{spread([r['late_p99'] for r in rows], 1e3):>22} "
+            f"{spread(longest, 1e3) + ' (' + spread(longest_cpu, 1e3) + ')':>24} "
+            f"{spread([r['sweep'][0] for r in rows], 1e3):>22}"
+        )
 
 
 def _default_thresholds() -> tuple[int, int, int]:
