@@ -83,6 +83,12 @@ async def host_child(tables: int, watchers: int, seconds: float) -> None:
             pauses.append((time.perf_counter() - started[0], time.process_time() - started[1]))
 
     gc.callbacks.append(on_gc)
+    profile = None
+    if os.environ.get("PROFILE"):  # PROFILE=file: the measured window's profile, pstats
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
     late.clear()
     spectating = sum(sum(1 for m in t.members if m.spectator and m.connected) for t in made)
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -94,6 +100,9 @@ async def host_child(tables: int, watchers: int, seconds: float) -> None:
                 host.start_game(table)
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     gc.callbacks.remove(on_gc)
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(os.environ["PROFILE"])
     actions = len(late)  # bot actions applied (nearly every action here)
     if watchers_proc is not None:
         watchers_proc.kill()
