@@ -1,8 +1,8 @@
 """The garbage collector of a long-running host process (``motherlode host``/``serve``).
 
 CPython's older collections walk every object that survived a younger one, so their
-pauses grow with the heap: at a few hundred tables of bots a middle (gen1) pass took
-40-60 ms and a full one 40-200 ms, the knee of the late p99 in docs/BENCHMARKS.md ("The
+pauses grow with the heap: at 200-800 tables of bots a middle (gen1) pass took 20-90 ms
+of CPU and a full one 80-330 ms, the knee of the late p99 in docs/BENCHMARKS.md ("The
 garbage collector"). And here they find nothing: a table's play makes no cyclic
 garbage at all (``tests/net/test_gctune.py`` plays whole matches with the collector off
 and finds nothing unreachable), so everything an older pass walks dies by reference
@@ -13,7 +13,7 @@ counting anyway. So a settled host:
 - runs only young collections, small ones (a first threshold of 1,000): they still
   catch the short-lived cycles of the rest of the process (an exception and its
   traceback, asyncio's tasks and futures), and each walks only what was allocated
-  since the last one (1-2 ms at 400 tables);
+  since the last one (4-8 ms of CPU at 200-800 tables, measured under heavy load);
 - never runs a middle or full pass on its own (thresholds too large to be reached),
   but once every :data:`SWEEP_EVERY` seconds (:func:`sweeper`), so a cycle that lived
   long before it became garbage (a closed connection's, say) is still freed, at one
@@ -33,8 +33,9 @@ NEVER = 1 << 30
 
 #: (first, second, third) thresholds for ``gc.set_threshold``; the defaults are (700, 10,
 #: 10). Chosen from bench/net_gc.py (docs/BENCHMARKS.md, "The garbage collector"): a
-#: young pass costs about 1.5-3 µs per object allocated since the last one at 400
-#: tables (its referents lie all over a large heap), so 1,000 keeps it near 2 ms.
+#: young pass costs a few µs per object allocated since the last one (its referents lie
+#: all over a large heap), so 1,000 keeps it at 4-8 ms of CPU up to 800 tables, where
+#: 5,000 took 15-30 ms.
 THRESHOLDS = (1_000, NEVER, NEVER)
 
 #: seconds between two full collections of a settled host (:func:`sweeper`)
