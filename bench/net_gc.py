@@ -6,10 +6,13 @@ process (the collector's settings are the process's).
 Per run: actions a second, how late bot actions are applied (p50, p99; see
 bench/net_capacity.py --inhost), the host's CPU time per action (``process_time``, less
 sensitive to other load than wall time), and every collection's pause from
-``gc.callbacks`` (count, p99 and max, per generation; wall time and CPU time).
+``gc.callbacks`` (count, p99 and max, per generation; wall time and CPU time), and
+then what one full collection costs at that size (what ``net.gctune.sweeper`` does every
+few minutes). At the end, per table count and mode: medians over the rounds and their
+range.
 
     .venv/bin/python bench/net_gc.py [--steps 200,400,600] [--seconds 15] [--rounds 2]
-        [--modes default,settle] [--thresholds 50000,20,10]
+        [--modes default,settle,settle=5000/5/10]
 """
 
 from __future__ import annotations
@@ -105,6 +108,10 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
     cpu = time.process_time() - cpu0
     actions = sum(t.moves for t in made) - actions0
     gc.callbacks.remove(on_gc)
+    # what one sweep (``net.gctune.sweeper``, a full collection) costs at this size
+    sweep_wall, sweep_cpu = time.perf_counter(), time.process_time()
+    gc.collect()
+    sweep = (time.perf_counter() - sweep_wall, time.process_time() - sweep_cpu)
     table_module.Table._submit = submit
     table_module.Table.tick = tick
     out = {
@@ -114,6 +121,7 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
         "late_p50": pct(late, 50),
         "late_p99": pct(late, 99),
         "gc": {g: [list(x) for x in v] for g, v in pauses.items()},
+        "sweep": sweep,
     }
     print(json.dumps(out))
 
@@ -132,6 +140,7 @@ def summary(mode: str, tables: int, r: dict) -> str:
             f"{len(walls):5} {max(walls, default=0) * 1e3:7.1f} "
             f"{max(cpus, default=0) * 1e3:7.1f} {sum(cpus) * 1e3:7.0f}"
         )
+    parts.append(f"{r['sweep'][0] * 1e3:6.1f} {r['sweep'][1] * 1e3:6.1f}")
     return " |".join(parts)
 
 
@@ -145,17 +154,25 @@ def main() -> None:
     parser.add_argument("--steps", default="200,400,600")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--modes", default="default,settle",
-                        help="default, settle (freeze + thresholds), freeze, thresholds; "
-                        "settle=5000/20/10 settles with those thresholds")
+    parser.add_argument(
+        "--modes",
+        default="default,settle",
+        help="default, settle (freeze + young collections only), freeze, "
+        "thresholds; settle=5000/5/10 settles with those thresholds "
+        "(the issue-22 first cut)",
+    )
     parser.add_argument("--thresholds", default=",".join(map(str, _default_thresholds())))
     args = parser.parse_args()
     modes = args.modes.split(",")
-    print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"thresholds for settle: {args.thresholds}")
-    print(f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
-          f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
-          f" |{'gen1 (same)':>30} |{'gen2 (same)':>30}")
+    print(
+        f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+        f"thresholds for settle: {args.thresholds}"
+    )
+    print(
+        f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
+        f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
+        f" |{'gen1 (same)':>30} |{'gen2 (same)':>30} |{'full ms, cpu':>13}"
+    )
     results: dict[tuple[int, str], list[dict]] = {}
     for tables in (int(s) for s in args.steps.split(",")):
         for _ in range(args.rounds):
@@ -169,6 +186,27 @@ def main() -> None:
                 results.setdefault((tables, mode), []).append(r)
                 print(summary(mode, tables, r), f"(load {os.getloadavg()[0]:.1f})", flush=True)
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("medians over the rounds (range), n = rounds:")
+    print(
+        f"{'tables':>6} {'mode':>18} {'n':>3} {'CPU share':>16} {'late p99 ms':>22} "
+        f"{'longest pause ms (CPU)':>24} {'full collection ms':>22}"
+    )
+    for (tables, mode), rows in results.items():
+
+        def spread(values: list[float], scale: float = 1.0, fmt: str = ".1f") -> str:
+            values = sorted(v * scale for v in values)
+            return f"{statistics.median(values):{fmt}} ({values[0]:{fmt}}-{values[-1]:{fmt}})"
+
+        longest = [max((w for g in r["gc"].values() for w, _ in g), default=0.0) for r in rows]
+        longest_cpu = [max((c for g in r["gc"].values() for _, c in g), default=0.0)
+                       for r in rows]  # fmt: skip
+        print(
+            f"{tables:6} {mode:>18} {len(rows):3} "
+            f"{spread([r['cpu'] / r['wall'] for r in rows], 100, '.0f'):>16} "
+            f"{spread([r['late_p99'] for r in rows], 1e3):>22} "
+            f"{spread(longest, 1e3) + ' (' + spread(longest_cpu, 1e3) + ')':>24} "
+            f"{spread([r['sweep'][0] for r in rows], 1e3):>22}"
+        )
 
 
 def _default_thresholds() -> tuple[int, int, int]:

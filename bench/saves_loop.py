@@ -8,9 +8,13 @@ planned moves, the time-outs): the time between a timer's due time and its callb
 every timer of the run. The figure is the late p99 after a warm-up (the first
 quarter), saves on against saves off in the same run; the goal is on within 1.25x of
 off. The saving host also times every ``Store.touched`` (the loop's cost of a committed
-change) and counts the changes a second.
+change) and counts the changes a second: its wall time, and the loop thread's CPU
+time in it (``thread_time``), which other processes' load does not inflate. Both hosts
+settle their collector (``net.gctune``) once their tables are dealt, as ``motherlode
+host`` does. ``--rounds`` repeats the pair and prints medians and ranges.
 
     .venv/bin/python bench/saves_loop.py [--tables 200] [--seats 6] [--seconds 120] [--tmpfs]
+        [--rounds 1]
 """
 
 from __future__ import annotations
@@ -48,15 +52,17 @@ async def child(args: argparse.Namespace) -> None:
     store = Store(args.dir, "tables", report=lambda text: print(text, file=sys.stderr)) \
         if args.child == "on" else None  # fmt: skip
     touched: list[float] = []
+    touched_cpu: list[float] = []
     if store is not None:
         real = store.touched
 
         def timed(table, now) -> None:
             commits = store.saves
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.thread_time()
             real(table, now)
             if store.saves != commits:  # a change committed (not a call with none)
                 touched.append(time.perf_counter() - began)
+                touched_cpu.append(time.thread_time() - began_cpu)
 
         store.touched = timed  # type: ignore[method-assign]
     host = Host(clock=clock, store=store)
@@ -67,6 +73,9 @@ async def child(args: argparse.Namespace) -> None:
     ]
     for table in tables:
         host.start_game(table)
+    from net import gctune
+
+    gctune.settle()  # as motherlode host does once its tables are set
     matches = 0
     end = time.monotonic() + args.seconds
     while time.monotonic() < end:
@@ -78,7 +87,8 @@ async def child(args: argparse.Namespace) -> None:
     moves = store.saves if store is not None else 0
     await host.close()
     print(json.dumps({
-        "late": late, "touched": touched, "matches": matches, "commits": moves,
+        "late": late, "touched": touched, "touched_cpu": touched_cpu, "matches": matches,
+        "commits": moves,
         "checkpoints": Checkpointer.get().checkpoints if store is not None else 0,
         "restarts": Checkpointer.get().restarts if store is not None else 0,
         "restart_ms": [round(t * 1000, 1) for t in Checkpointer.get().restart_seconds],
@@ -97,12 +107,34 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--tmpfs", action="store_true", help="the database on /dev/shm")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--child", choices=("on", "off"), help=argparse.SUPPRESS)
     parser.add_argument("--dir", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         asyncio.run(child(args))
         return
+    import os
+    import statistics
+
+    print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    ratios, p99s, cpu99s = [], [], []
+    for _ in range(args.rounds):
+        ratio, p99, cpu99 = one_round(args)
+        ratios.append(ratio)
+        p99s.append(p99)
+        cpu99s.append(cpu99)
+    print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.rounds > 1:
+        for name, values in (("late p99 on/off", ratios),
+                             ("loop time per change p99 ms", p99s),
+                             ("loop CPU per change p99 ms", cpu99s)):  # fmt: skip
+            values = sorted(values)
+            print(f"{name}: median {statistics.median(values):.3f}, range {values[0]:.3f}-"
+                  f"{values[-1]:.3f}, n={len(values)}")
+
+
+def one_round(args: argparse.Namespace) -> tuple[float, float, float]:
     with tempfile.TemporaryDirectory(dir="/dev/shm" if args.tmpfs else None) as directory:
         common = [sys.executable, __file__, "--tables", str(args.tables), "--seats",
                   str(args.seats), "--seconds", str(args.seconds), "--dir", directory]  # fmt: skip
@@ -129,7 +161,11 @@ def main() -> None:
           f"restarting the log, {on['restart_ms']} ms each); log "
           f"{on['wal'] / 2**20:.1f} MiB, database and log "
           f"{size / 2**20:.1f} MiB at the end")  # fmt: skip
-    print(f"late p99, saves on / off: {lates['on'] / lates['off']:.2f}")
+    cpu = on["touched_cpu"]
+    print(f"saves on: loop thread CPU per committed change p50 {pct(cpu, 0.5) * 1000:.3f} ms, "
+          f"p99 {pct(cpu, 0.99) * 1000:.3f} ms, max {max(cpu) * 1000:.1f} ms")
+    print(f"late p99, saves on / off: {lates['on'] / lates['off']:.2f}", flush=True)
+    return lates["on"] / lates["off"], pct(touched, 0.99) * 1000, pct(cpu, 0.99) * 1000
 
 
 if __name__ == "__main__":

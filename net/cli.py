@@ -234,12 +234,14 @@ async def _host(args: argparse.Namespace) -> int:
         await lan.announce()
     if table not in restored and args.bots == table.settings.seats:
         lan.host.start_game(table)  # every seat is a bot: a match to watch
-    gctune.settle()  # start-up built: freeze it, fewer full collections (net.gctune)
+    gctune.settle()  # start-up built: freeze it, young collections only (net.gctune)
+    sweep = asyncio.create_task(gctune.sweeper())
     stop = asyncio.Event()
     restore = on_stop(stop)
     try:
         await stop.wait()
     finally:
+        sweep.cancel()
         restore()
         say("closing: telling every client goodbye")
         await lan.close("shutdown")

@@ -186,12 +186,14 @@ async def _serve(args: argparse.Namespace) -> int:
             await lan.announce()
         if table is not None and table not in restored and args.bots == table.settings.seats:
             lan.host.start_game(table)
-        gctune.settle()  # start-up built: freeze it, fewer full collections (net.gctune)
+        gctune.settle()  # start-up built: freeze it, young collections only (net.gctune)
+        sweep = asyncio.create_task(gctune.sweeper())
         stop = asyncio.Event()
         restore = on_stop(stop)
         try:
             await stop.wait()
         finally:
+            sweep.cancel()
             restore()
             say("closing: telling every player goodbye")
         return 0

@@ -1,0 +1,98 @@
+"""The settled host's collector (net.gctune): young collections only, a full one on a
+clock. That is safe because a table's play makes no cyclic garbage: everything it
+drops dies by reference counting, which these tests check over whole games."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import random
+
+import pytest
+
+from net import gctune
+from net.games import make_brain
+from net.host import Host
+from net.table import Member, Settings, Table
+
+
+@pytest.fixture
+def collector():
+    """Put the interpreter's collector back as it was after the test."""
+    thresholds, enabled = gc.get_threshold(), gc.isenabled()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+    (gc.enable if enabled else gc.disable)()
+
+
+def _play(game: str, seats: int, spectators: int, games: int) -> tuple[int, Table]:
+    """Play ``games`` whole games at one table of people (bots play for them, so their
+    actions and views take a person's path, encoded as the host does) and spectators,
+    on a made-up clock; return the actions and the table (a table and its members
+    refer to each other: they are freed when the table goes, not by play)."""
+    host = Host()
+    settings = Settings.default(game)
+    settings.seats = seats
+    table = Table("T", game, settings)
+    table.log_limit = 64  # a host without saves
+
+    def deliver(message) -> None:
+        host.encode(message)
+
+    for i in range(seats):
+        table.join(Member(f"P{i}", deliver), 0.0)
+    for i in range(spectators):
+        table.join(Member(f"S{i}", deliver, spectator=True), 0.0)
+    now, actions, played = 0.0, 0, 0
+
+    def start() -> None:
+        table.start(now)
+        for i, seat in enumerate(table.seats):
+            seat.brain = make_brain(game, i, "normal", random.Random(i), 1.0)
+        table._changed([], now)
+
+    start()
+    while played < games:
+        when = table.next_wakeup()
+        if when is None or table.phase == "over":
+            played += 1
+            if played < games:
+                start()
+            continue
+        now = max(now, when)
+        before = table.moves
+        table.tick(now)
+        actions += max(0, table.moves - before)
+    return actions, table
+
+
+@pytest.mark.parametrize(("game", "seats", "games"), [("foolsgold", 4, 1), ("nuggets", 3, 3)])
+def test_play_makes_no_cyclic_garbage(collector, game: str, seats: int, games: int) -> None:
+    _play(game, seats, spectators=2, games=1)  # what the first game imports or caches
+    gc.collect()
+    gc.disable()
+    actions, table = _play(game, seats, spectators=2, games=games)
+    assert actions > 50 and table.games_played == games
+    assert gc.collect() == 0  # nothing that only the collector could have freed
+
+
+def test_settle_runs_young_collections_only(collector) -> None:
+    gctune.settle()
+    assert gc.get_threshold() == gctune.THRESHOLDS
+    assert gc.get_freeze_count() > 0
+    first, middle, full = gctune.THRESHOLDS
+    assert first <= 2_000 and middle >= 1 << 20 and full >= 1 << 20
+
+
+def test_the_sweeper_collects_on_its_clock(collector, monkeypatch) -> None:
+    full = []
+    monkeypatch.setattr(gctune.gc, "collect", lambda generation=2: full.append(generation))
+
+    async def run() -> None:
+        task = asyncio.create_task(gctune.sweeper(every=0.01))
+        await asyncio.sleep(0.055)
+        task.cancel()
+
+    asyncio.run(run())
+    assert 3 <= len(full) <= 6 and set(full) == {2}
