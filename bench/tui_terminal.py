@@ -157,6 +157,7 @@ class KeyDriver:
         self.stale = 0  # answers too quick to be a repaint of the key (see STALE)
         self.pending: tuple[tuple[bytes, ...], float] | None = None
         self.due: tuple[bytes, tuple[bytes, ...], float] | None = None  # key, awaited, when
+        self.seen = b""  # painted text since the last key or prompt, escapes removed
 
     def drive(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -173,10 +174,13 @@ class KeyDriver:
                     pass
                 os.write(self.fd, key)
                 self.pending = (wanted, time.perf_counter())
+                self.seen = b""
                 continue
             if not chunk:
                 continue
-            text = ESCAPES.sub(b"", chunk)
+            # a paint comes in several reads, and a phrase may straddle two of them:
+            # what was painted since the last key (or the last prompt), escapes removed
+            self.seen = text = (self.seen + ESCAPES.sub(b"", chunk))[-16384:]
             if self.pending is not None:
                 wanted, sent = self.pending
                 if any(w in text for w in wanted):
@@ -185,6 +189,7 @@ class KeyDriver:
                     else:
                         self.stale += 1
                     self.pending = None  # the same paint may ask for the next key
+                    self.seen = text = text[max(text.find(w) for w in wanted):]
                 else:
                     if now - sent > 2:
                         self.pending = None  # refused or overtaken: no sample
@@ -192,10 +197,13 @@ class KeyDriver:
             if self.due is not None:
                 continue
             react = now + self.pace * self.rng.uniform(0.7, 1.3)
-            if b"Discard a card: 1-6" in text:
+            discard, draw = text.rfind(b"Discard a card: 1-6"), text.rfind(b"d draws")
+            if discard >= 0 and discard > draw:
                 self.due = (b"1", (b"d draws", b"Waiting for a card"), react)
-            elif b"d draws" in text:
+            elif draw >= 0:
                 self.due = (b"d", (b"Discard a card: 1-6",), react)
+            if self.due is not None:
+                self.seen = b""
         # not read while the other app was driven: neither a sample nor a prompt
         self.pending = self.due = None
 
