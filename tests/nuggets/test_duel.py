@@ -182,3 +182,28 @@ def test_every_possible_set_aside_has_a_turn_state():
             assert state in index, combo
             found += 1
     assert found == 205
+
+
+def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
+    """The straight-line code (`_compiled_turn`, `_UNROLLED`) is what answers the 3-5
+    player queries; it must compute exactly what the loops compute, so the bots' play
+    (and the calibration games replayed from a seed) does not depend on which ran."""
+    import random
+
+    from nuggets import duel
+
+    t = table()
+    rng = random.Random(19)
+    for _ in range(60):
+        k = rng.choice((3, 4, 5))
+        holdings = tuple(rng.randrange(0, 25) for _ in range(k))
+        supply = rng.randrange(1, 78 - sum(holdings))
+        mover = rng.randrange(k)
+        base, m = t.at.offsets[supply], t.total - supply + 1
+        assert duel._UNROLLED[k, mover](holdings, t.starts, base, m, mover) == duel._shares_loop(
+            holdings, t.starts, base, m, mover
+        )
+        turn = duel._MultiTurn(holdings, supply, mover)
+        bust = rng.random()
+        loops = duel._turn(*t._turn_args, turn.stop_payoffs, turn.bonus_payoffs, bust)
+        assert duel._compiled_turn()(turn.stop_payoffs, turn.bonus_payoffs, bust) == loops
