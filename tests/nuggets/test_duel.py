@@ -196,7 +196,7 @@ def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
     rng = random.Random(19)
     for _ in range(60):
         k = rng.choice((3, 4, 5))
-        holdings = tuple(rng.randrange(0, 25) for _ in range(k))
+        holdings = tuple(rng.randrange(0, 15) for _ in range(k))
         supply = rng.randrange(1, 78 - sum(holdings))
         mover = rng.randrange(k)
         base, m = t.at.offsets[supply], t.total - supply + 1
