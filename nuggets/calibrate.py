@@ -36,7 +36,6 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from nuggets.bots import POLICIES
 from nuggets.rules import Game, Roll, roll_dice
 
 __all__ = [
@@ -69,6 +68,8 @@ def game_rng(seed: int, players: int, index: int) -> random.Random:
 def play(players: int, seed: int, index: int) -> dict:
     """Game ``index`` of size ``players`` for ``seed``: its bots, turn starts
     (holdings, supply, seat to move; bonus turns included) and winners."""
+    from nuggets.bots import POLICIES  # not at the top: nuggets.duel imports this module
+
     rng = game_rng(seed, players, index)
     bots = [rng.choice(BOTS) for _ in range(players)]
     game = Game([f"p{i}" for i in range(players)], start=rng.randrange(players))
@@ -129,9 +130,10 @@ def _pava(xs: Sequence[float], ys: Sequence[float], ws: Sequence[float]) -> list
     return out
 
 
-def fit(points: Sequence[tuple[float, float, int]], bins: int = 200) -> list[float]:
+def fit(points: Sequence[tuple[float, float, int]], bins: int = 40) -> list[float]:
     """The map at `KNOTS` fitted to (raw chance, won) points: isotonic regression on
-    fine bins, read at each knot as the fitted mean of the points near it, then made
+    bins as wide as the knots' spacing, read at each knot by linear interpolation
+    between the bins' mean raw chances, smoothed over three knots, then made
     strictly increasing from 0 (at 0) to 1 (at 1)."""
     count = [0.0] * bins
     won = [0.0] * bins
@@ -158,6 +160,8 @@ def fit(points: Sequence[tuple[float, float, int]], bins: int = 200) -> list[flo
             t = 0.0 if x1 == x0 else (k - x0) / (x1 - x0)
             knots.append(fitted[i - 1] + t * (fitted[i] - fitted[i - 1]))
     knots[0], knots[-1] = 0.0, 1.0
+    knots = [knots[0], *((knots[i - 1] + knots[i] + knots[i + 1]) / 3
+                         for i in range(1, len(knots) - 1)), knots[-1]]
     # strictly increasing, so that the map keeps every comparison of chances
     step = 1e-4
     for i in range(1, len(knots)):

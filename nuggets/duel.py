@@ -45,6 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from nuggets import calibrate
 from nuggets.odds import _multisets, _takes, _weight
 from nuggets.rules import DICE, FACES, STARTING_SUPPLY, Face, Keep, Roll, Stop, _faces
 
@@ -504,7 +505,10 @@ def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> flo
     opponents, and the chances are the strengths normalised to sum to 1. With two
     players this is the exact chance. Checked against simulation in docs/ODDS.md.
     """
-    return _shares(tuple(holdings), supply, mover)[seat]
+    raw = _shares(tuple(holdings), supply, mover)[seat]
+    if supply <= 0:
+        return raw  # the game is over: exact
+    return calibrate.load().apply("start", len(holdings), raw)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -675,7 +679,10 @@ class _Judge:
         if self.exact:
             self.mine, self.theirs = holdings[me], holdings[1 - me]
             self.table = t
+            self.shown = None
         else:
+            players, correction = len(holdings), calibrate.load()
+            self.shown = lambda p: correction.apply("turn", players, p)
             self.turn = _multi_turn(tuple(holdings), supply, me)
             self.index = turn_graph().index
 
@@ -721,7 +728,25 @@ def chances(view: Mapping, kept: Iterable[Face | str] | None = None) -> Chances 
     if phase == "over" or (phase == "keep" and kept is None):
         return None
     judge = _Judge(view)
-    state = turn_state(view["kept"] if kept is None else kept)
+    raw = _raw_chances(judge, turn_state(view["kept"] if kept is None else kept))
+    if judge.exact:
+        return raw
+    shown = judge.shown
+    # Every figure goes through the same increasing map, so the panel orders stop,
+    # take and roll on as the raw chances (and the bots) do. The map keeps 0 and 1; a
+    # take that ends the game in a shared win (exactly 1/k) is shown mapped too.
+    return Chances(
+        None if raw.stop is None else shown(raw.stop),
+        None if raw.roll is None else shown(raw.roll),
+        raw.steal_from,
+        False,
+        None if raw.take is None else shown(raw.take),
+    )
+
+
+def _raw_chances(judge: _Judge, state: TurnState) -> Chances:
+    """`chances` before the calibration (what the choices compare: the calibration
+    keeps the order of chances, but comparing the raw ones keeps even ties)."""
     if state == (0, DICE, 0, 0):
         return Chances(None, judge.roll(state), None, judge.exact)
     take, steal, victim = judge.stops(state)
@@ -749,7 +774,8 @@ def best_keep(view: Mapping) -> tuple[tuple[Face, ...], float] | None:
             best, top = take, chance
     if best is None:
         return None
-    return tuple(f for f, c in zip(FACES, best, strict=True) for _ in range(c)), top
+    shown = top if judge.exact else judge.shown(top)
+    return tuple(f for f, c in zip(FACES, best, strict=True) for _ in range(c)), shown
 
 
 def best_action(view: Mapping) -> Roll | Keep | Stop | None:
@@ -763,7 +789,7 @@ def best_action(view: Mapping) -> Roll | Keep | Stop | None:
     if phase == "keep":
         best = best_keep(view)
         return None if best is None else Keep(best[0])
-    c = chances(view)
+    c = _raw_chances(_Judge(view), turn_state(view["kept"]))
     if c.roll is not None and c.roll > c.stop:
         return Roll()
     return Stop(c.steal_from)

@@ -142,11 +142,17 @@ def test_steals_when_that_is_the_better_chance():
 
 
 def test_the_estimate_is_exact_for_two_and_shares_out_for_more():
+    from nuggets.duel import _shares
+
     assert estimate([30, 35], 12, 0, 0) == table().start(30, 35, 12)
     assert estimate([30, 35], 12, 1, 0) == pytest.approx(1 - table().start(35, 30, 12))
     for holdings, supply in (([0, 0, 0], 77), ([10, 20, 30, 5], 12), ([3, 9, 1, 0, 2], 62)):
+        raw = _shares(tuple(holdings), supply, 1)  # before the calibration: shares of 1
+        assert sum(raw) == pytest.approx(1.0)
         shares = [estimate(holdings, supply, 1, s) for s in range(len(holdings))]
-        assert sum(shares) == pytest.approx(1.0)
+        assert sorted(range(len(raw)), key=raw.__getitem__) == sorted(
+            range(len(raw)), key=shares.__getitem__
+        )  # the calibration keeps the order
         assert shares.index(max(shares)) == holdings.index(max(holdings)) or supply == 77
     assert estimate([0, 0, 0], 77, 0, 0) > estimate([0, 0, 0], 77, 0, 1)  # moving first helps
     assert estimate([10, 10, 12], 0, 0, 2) == 1.0 and estimate([12, 10, 12], 0, 0, 0) == 0.5
