@@ -53,12 +53,18 @@ def positions(players: int, count: int, seed: int, phase: str) -> list[dict]:
     return views
 
 
-def timed(fn, views) -> list[float]:
+def timed(fn, views, before=None) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of ``fn`` on each view; ``before()`` runs untimed first.
+    The CPU time of this thread leaves out the time the thread waited for a core, so
+    on a loaded machine it shows the work a query does, which the wall time hides."""
     out = []
+    wall, cpu = time.perf_counter, time.thread_time
     for view in views:
-        began = time.perf_counter()
+        if before is not None:
+            before()
+        began, began_cpu = wall(), cpu()
         fn(view)
-        out.append(time.perf_counter() - began)
+        out.append((wall() - began, cpu() - began_cpu))
     return out
 
 
@@ -69,31 +75,29 @@ def cold() -> None:
     duel._shares.cache_clear()
 
 
-def timed_cold(fn, views) -> list[float]:
+def timed_cold(fn, views) -> list[tuple[float, float]]:
     """Like `timed`, with both caches emptied before every query (not timed)."""
-    out = []
-    for view in views:
-        cold()
-        began = time.perf_counter()
-        fn(view)
-        out.append(time.perf_counter() - began)
-    return out
+    return timed(fn, views, cold)
 
 
-def quantiles(times: list[float]) -> tuple[float, float]:
-    times = sorted(times)
-    return statistics.median(times), times[int(0.99 * (len(times) - 1))]
+def quantiles(times: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """Median and p99 of the wall times, then of the CPU times."""
+    walls = sorted(w for w, _ in times)
+    cpus = sorted(c for _, c in times)
+    at = int(0.99 * (len(times) - 1))
+    return statistics.median(walls), walls[at], statistics.median(cpus), cpus[at]
 
 
 def us(x: float) -> str:
     return f"{x * 1e6:,.0f}"
 
 
-def show(label: str, runs: list[tuple[float, float]]) -> None:
-    meds = [m for m, _ in runs]
-    p99s = [p for _, p in runs]
-    print(f"| {label} | {us(statistics.median(meds))} us ({us(min(meds))}-{us(max(meds))}) "
-          f"| {us(statistics.median(p99s))} us ({us(min(p99s))}-{us(max(p99s))}) |")
+def show(label: str, runs: list[tuple[float, ...]]) -> None:
+    cells = []
+    for i in range(4):
+        xs = [r[i] for r in runs]
+        cells.append(f"{us(statistics.median(xs))} ({us(min(xs))}-{us(max(xs))})")
+    print(f"| {label} | " + " | ".join(cells) + " |")
 
 
 def main() -> None:
@@ -106,9 +110,10 @@ def main() -> None:
     table()
     print(f"table load (first use, with writing out the turn): "
           f"{(time.perf_counter() - began) * 1e3:.0f} ms\n")
-    print(f"| query ({args.positions} distinct positions, {args.runs} runs) "
-          "| median (range over runs) | p99 (range over runs) |")
-    print("|---|---|---|")
+    print(f"| query ({args.positions} distinct positions, {args.runs} runs), us "
+          "| wall median (range over runs) | wall p99 (range) "
+          "| CPU median (range) | CPU p99 (range) |")
+    print("|---|---|---|---|---|")
     for players in (2, 3, 4, 5):
         choose = positions(players, args.positions, players, "choose")
         keep = positions(players, args.positions, players + 10, "keep")

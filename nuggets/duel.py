@@ -480,6 +480,9 @@ def table() -> DuelTable:
     if len(stored) != rows or len(rolls) != total * (total + 1) // 2 * rows:
         raise TableMissing(f"{TABLE_PATH} does not match this turn graph: rebuild it")
     _compiled_turn()  # so that the first turn solved on demand does not pay for it
+    for k in WRITTEN_SIZES:  # nor the first 3-5 player query at a seat
+        for me in range(k):
+            _PAYOFFS[k, me], _UNROLLED[k, me]
     return DuelTable(total, starts, rolls, {g.states[i]: j for j, i in enumerate(stored)})
 
 
@@ -588,47 +591,176 @@ def _unrolled_shares(k: int, mover: int):
     return namespace["shares"]
 
 
-_UNROLLED = {(k, mover): _unrolled_shares(k, mover) for k in (3, 4, 5) for mover in range(k)}
+class _Written(dict):
+    """Written-out functions by key, each generated on first use."""
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        self[key] = made = self.make(*key)
+        return made
+
+    def get(self, key, default=None):
+        if key[0] not in WRITTEN_SIZES:
+            return default
+        return self[key]
+
+
+WRITTEN_SIZES = (3, 4, 5)
+_UNROLLED = _Written(_unrolled_shares)
+
+
+def _share_of(k: int, mover: int, seat: int):
+    """``_shares(holdings, supply, mover)[seat]`` for ``k`` players, written out to
+    take the holdings as arguments and return one float (no tuple: nothing for the
+    garbage collector to track): the same operations, so the same float."""
+    seats = range(k)
+    lines = [f"def share({', '.join(f'h{i}' for i in seats)}, starts, base, m):"]
+    lines += [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
+    factors: dict[int, list[str]] = {i: [] for i in seats}
+    for i in seats:
+        for j in range(i + 1, k):
+            if i == mover:
+                d = f"starts[r{i} + h{j}]"
+            elif j == mover:
+                d = f"1.0 - starts[r{j} + h{i}]"
+            else:
+                d = f"0.5 * (starts[r{i} + h{j}] + 1.0 - starts[r{j} + h{i}])"
+            lines.append(f"    d{i}{j} = {d}")
+            factors[i].append(f"d{i}{j}")
+            factors[j].append(f"(1.0 - d{i}{j})")
+    lines += [f"    s{i} = {' * '.join(factors[i])}" for i in seats]
+    lines.append(f"    total = {' + '.join(f's{i}' for i in seats)}")
+    lines.append("    if total <= 0:")
+    lines.append(f"        return 1 / {k}")
+    lines.append(f"    return s{seat} / total")
+    namespace: dict = {}
+    exec(compile("\n".join(lines), f"<nuggets.duel share {k} {mover} {seat}>", "exec"), namespace)
+    return namespace["share"]
+
+
+_SHARE_OF = _Written(_share_of)
+
+
+def _written_payoffs(k: int, me: int):
+    """`_payoffs_loop` for ``k`` players and the seat ``me`` to move, written out with
+    `_share_of` (each estimate computed afresh, in a few microseconds, and nothing
+    allocated but the results): the same floats."""
+    seats = range(k)
+    after = (me + 1) % k
+
+    def args(**changes: str) -> str:
+        return ", ".join(f"h{i}{changes.get(f's{i}', '')}" for i in seats)
+
+    took = args(**{f"s{me}": " + amount"})
+    lines = [
+        "def payoffs(holdings, supply, starts, offsets, total, max_value, max_steal):",
+        f"    {', '.join(f'h{i}' for i in seats)}, = holdings",
+        "    stop, bonus, victims = [], [], []",
+        "    base0, m0 = offsets[supply], total - supply + 1",
+        "    for v in range(max_value + 1):",
+        "        amount = v if v < supply else supply",
+        "        if amount == supply:",
+        f"            take = take_bonus = shares(({took},), 0, {me})[{me}]",
+        "        else:",
+        "            rest = supply - amount",
+        "            base, m = offsets[rest], total - rest + 1",
+        f"            take = share_after({took}, starts, base, m)",
+        f"            take_bonus = share_me({took}, starts, base, m)",
+        "        steal, steal_bonus, va, vb = take, take_bonus, None, None",
+        "        if v <= max_steal:",
+    ]
+    for j in seats:
+        if j == me:
+            continue
+        robbed = args(**{f"s{j}": " - g", f"s{me}": " + g"})
+        lines += [
+            f"            g = v if v < h{j} else h{j}",
+            f"            e = share_after({robbed}, starts, base0, m0)",
+            "            if e > steal:",
+            f"                steal, va = e, {j}",
+            f"            e = share_me({robbed}, starts, base0, m0)",
+            "            if e > steal_bonus:",
+            f"                steal_bonus, vb = e, {j}",
+        ]
+    lines += [
+        "        stop.append(take)",
+        "        stop.append(steal)",
+        "        bonus.append(take_bonus)",
+        "        bonus.append(steal_bonus)",
+        "        victims.append((va, vb))",
+        f"    return stop, bonus, victims, share_after({args()}, starts, base0, m0)",
+    ]
+    namespace: dict = {
+        "shares": _shares,
+        "share_after": _SHARE_OF[k, after, me],
+        "share_me": _SHARE_OF[k, me, me],
+    }
+    exec(compile("\n".join(lines), f"<nuggets.duel payoffs {k} {me}>", "exec"), namespace)
+    return namespace["payoffs"]
+
+
+_PAYOFFS = _Written(_written_payoffs)
 
 
 class _MultiTurn:
     """The turn of the seat to move, at a table of three or more, by the estimate."""
 
     def __init__(self, holdings: tuple[int, ...], supply: int, me: int) -> None:
+        t = table()
+        if sum(holdings) + supply > t.total:
+            _shares(holdings, supply, me)  # raises NotCovered
         max_value, max_steal = _value_bounds()
-        shares = _shares
         k = len(holdings)
-        after = (me + 1) % k
-        stop, bonus, victims = [], [], []
-        for v in range(max_value + 1):
-            amount = min(v, supply)
-            took = (*holdings[:me], holdings[me] + amount, *holdings[me + 1 :])
-            if amount == supply:
-                take = take_bonus = shares(took, 0, me)[me]
-            else:
-                take = shares(took, supply - amount, after)[me]
-                take_bonus = shares(took, supply - amount, me)[me]
-            steal, steal_bonus, victim = take, take_bonus, (None, None)
-            for j in range(k if v <= max_steal else 0):
-                if j == me:
-                    continue
-                robbed = list(holdings)
-                grab = min(v, robbed[j])
-                robbed[j] -= grab
-                robbed[me] += grab
-                robbed = tuple(robbed)
-                e = shares(robbed, supply, after)[me]
-                if e > steal:
-                    steal, victim = e, (j, victim[1])
-                e = shares(robbed, supply, me)[me]
-                if e > steal_bonus:
-                    steal_bonus, victim = e, (victim[0], j)
-            stop += (take, steal)
-            bonus += (take_bonus, steal_bonus)
-            victims.append(victim)
-        bust = shares(holdings, supply, after)[me]
+        if k in WRITTEN_SIZES:
+            stop, bonus, victims, bust = _PAYOFFS[k, me](
+                holdings, supply, t.starts, t.at.offsets, t.total, max_value, max_steal
+            )
+        else:
+            stop, bonus, victims, bust = _payoffs_loop(holdings, supply, me)
         self.stop_payoffs, self.bonus_payoffs, self.victims = stop, bonus, victims
         self.V, self.R = _compiled_turn()(stop, bonus, bust)
+
+
+def _payoffs_loop(holdings: tuple[int, ...], supply: int, me: int):
+    """The payoffs of the turn of ``me`` at a table of three or more: of stopping by
+    value (without and with a steal), of a bonus turn and of a bust, by the estimate;
+    and the best victim of a steal by value (after a stop, after all seven)."""
+    max_value, max_steal = _value_bounds()
+    shares = _shares
+    k = len(holdings)
+    after = (me + 1) % k
+    stop, bonus, victims = [], [], []
+    for v in range(max_value + 1):
+        amount = min(v, supply)
+        took = (*holdings[:me], holdings[me] + amount, *holdings[me + 1 :])
+        if amount == supply:
+            take = take_bonus = shares(took, 0, me)[me]
+        else:
+            take = shares(took, supply - amount, after)[me]
+            take_bonus = shares(took, supply - amount, me)[me]
+        steal, steal_bonus, victim = take, take_bonus, (None, None)
+        for j in range(k if v <= max_steal else 0):
+            if j == me:
+                continue
+            robbed = list(holdings)
+            grab = min(v, robbed[j])
+            robbed[j] -= grab
+            robbed[me] += grab
+            robbed = tuple(robbed)
+            e = shares(robbed, supply, after)[me]
+            if e > steal:
+                steal, victim = e, (j, victim[1])
+            e = shares(robbed, supply, me)[me]
+            if e > steal_bonus:
+                steal_bonus, victim = e, (victim[0], j)
+        stop += (take, steal)
+        bonus += (take_bonus, steal_bonus)
+        victims.append(victim)
+    bust = shares(holdings, supply, after)[me]
+    return stop, bonus, victims, bust
 
 
 @functools.cache

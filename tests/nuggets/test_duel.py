@@ -191,7 +191,7 @@ def test_every_possible_set_aside_has_a_turn_state():
 
 
 def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
-    """The straight-line code (`_compiled_turn`, `_UNROLLED`) is what answers the 3-5
+    """The straight-line code (`_compiled_turn`, `_UNROLLED`, `_PAYOFFS`) answers the 3-5
     player queries; it must compute exactly what the loops compute, so the bots' play
     (and the calibration games replayed from a seed) does not depend on which ran."""
     import random
@@ -209,6 +209,11 @@ def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
         assert duel._UNROLLED[k, mover](holdings, t.starts, base, m, mover) == duel._shares_loop(
             holdings, t.starts, base, m, mover
         )
+        max_value, max_steal = duel._value_bounds()
+        written = duel._PAYOFFS[k, mover](
+            holdings, supply, t.starts, t.at.offsets, t.total, max_value, max_steal
+        )
+        assert written == duel._payoffs_loop(holdings, supply, mover)
         turn = duel._MultiTurn(holdings, supply, mover)
         bust = rng.random()
         loops = duel._turn(*t._turn_args, turn.stop_payoffs, turn.bonus_payoffs, bust)
