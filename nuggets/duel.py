@@ -644,46 +644,75 @@ def _share_of(k: int, mover: int, seat: int):
 _SHARE_OF = _Written(_share_of)
 
 
+def _both_shares(k: int, me: int, holdings: list[str], base: str, m: str, out: tuple[str, str],
+                 indent: str) -> list[str]:
+    """Lines that set ``out`` to ``me``'s shares (`_share_of`) with the next seat to
+    move and with ``me`` to move, at the holdings written ``holdings``: the pairs of
+    players that neither mover is in are scored once for both. The same operations as
+    `_share_of`, so the same floats."""
+    after = (me + 1) % k
+    seats = range(k)
+    lines = [f"{indent}x{i} = {holdings[i]}" for i in seats]
+    lines += [f"{indent}r{i} = {base} + x{i} * {m} - x{i} * (x{i} - 1) // 2" for i in seats]
+    totals = []
+    for tag, mover in (("a", after), ("b", me)):
+        factors: dict[int, list[str]] = {i: [] for i in seats}
+        for i in seats:
+            for j in range(i + 1, k):
+                mixed = f"0.5 * (starts[r{i} + x{j}] + 1.0 - starts[r{j} + x{i}])"
+                if i == mover:
+                    name, d = f"d{tag}{i}{j}", f"starts[r{i} + x{j}]"
+                elif j == mover:
+                    name, d = f"d{tag}{i}{j}", f"1.0 - starts[r{j} + x{i}]"
+                elif tag == "a" or i in (after, me) or j in (after, me):
+                    name, d = f"d{tag}{i}{j}", mixed
+                else:
+                    name, d = f"da{i}{j}", None  # scored for the first mover already
+                if d is not None:
+                    lines.append(f"{indent}{name} = {d}")
+                factors[i].append(name)
+                factors[j].append(f"(1.0 - {name})")
+        lines += [f"{indent}s{tag}{i} = {' * '.join(factors[i])}" for i in seats]
+        lines.append(f"{indent}t{tag} = {' + '.join(f's{tag}{i}' for i in seats)}")
+        totals.append(f"(s{tag}{me} / t{tag} if t{tag} > 0 else 1 / {k})")
+    lines.append(f"{indent}{out[0]}, {out[1]} = {totals[0]}, {totals[1]}")
+    return lines
+
+
 def _written_payoffs(k: int, me: int):
     """`_payoffs_loop` for ``k`` players and the seat ``me`` to move, written out with
-    `_share_of` (each estimate computed afresh, in a few microseconds, and nothing
-    allocated but the results): the same floats."""
+    every estimate inline (`_both_shares`): nothing allocated but the results, and
+    the same floats."""
     seats = range(k)
-    after = (me + 1) % k
-
-    def args(**changes: str) -> str:
-        return ", ".join(f"h{i}{changes.get(f's{i}', '')}" for i in seats)
-
-    took = args(**{f"s{me}": " + amount"})
+    h = [f"h{i}" for i in seats]
+    took = [f"h{i} + amount" if i == me else f"h{i}" for i in seats]
     lines = [
         "def payoffs(holdings, supply, starts, offsets, total, max_value, max_steal):",
-        f"    {', '.join(f'h{i}' for i in seats)}, = holdings",
+        f"    {', '.join(h)}, = holdings",
         "    stop, bonus, victims = [], [], []",
         "    base0, m0 = offsets[supply], total - supply + 1",
         "    for v in range(max_value + 1):",
         "        amount = v if v < supply else supply",
         "        if amount == supply:",
-        f"            take = take_bonus = shares(({took},), 0, {me})[{me}]",
+        f"            take = take_bonus = shares(({', '.join(took)},), 0, {me})[{me}]",
         "        else:",
         "            rest = supply - amount",
         "            base, m = offsets[rest], total - rest + 1",
-        f"            take = share_after({took}, starts, base, m)",
-        f"            take_bonus = share_me({took}, starts, base, m)",
+        *_both_shares(k, me, took, "base", "m", ("take", "take_bonus"), " " * 12),
         "        steal, steal_bonus, va, vb = take, take_bonus, None, None",
         "        if v <= max_steal:",
     ]
     for j in seats:
         if j == me:
             continue
-        robbed = args(**{f"s{j}": " - g", f"s{me}": " + g"})
+        robbed = [f"h{i} - g" if i == j else f"h{i} + g" if i == me else f"h{i}" for i in seats]
         lines += [
             f"            g = v if v < h{j} else h{j}",
-            f"            e = share_after({robbed}, starts, base0, m0)",
+            *_both_shares(k, me, robbed, "base0", "m0", ("e", "f"), " " * 12),
             "            if e > steal:",
             f"                steal, va = e, {j}",
-            f"            e = share_me({robbed}, starts, base0, m0)",
-            "            if e > steal_bonus:",
-            f"                steal_bonus, vb = e, {j}",
+            "            if f > steal_bonus:",
+            f"                steal_bonus, vb = f, {j}",
         ]
     lines += [
         "        stop.append(take)",
@@ -691,13 +720,10 @@ def _written_payoffs(k: int, me: int):
         "        bonus.append(take_bonus)",
         "        bonus.append(steal_bonus)",
         "        victims.append((va, vb))",
-        f"    return stop, bonus, victims, share_after({args()}, starts, base0, m0)",
+        *_both_shares(k, me, h, "base0", "m0", ("bust", "_"), "    "),
+        "    return stop, bonus, victims, bust",
     ]
-    namespace: dict = {
-        "shares": _shares,
-        "share_after": _SHARE_OF[k, after, me],
-        "share_me": _SHARE_OF[k, me, me],
-    }
+    namespace: dict = {"shares": _shares}
     exec(compile("\n".join(lines), f"<nuggets.duel payoffs {k} {me}>", "exec"), namespace)
     return namespace["payoffs"]
 
