@@ -125,6 +125,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=list(calibrate.SIZES))
     parser.add_argument("--games-from", type=Path, nargs="*", default=[])
     parser.add_argument("--raw", action="store_true", help="also print the raw tables")
+    parser.add_argument("--bots", default=",".join(calibrate.BOTS),
+                        help="the bots each seat is drawn from (default: the mix of the "
+                        "calibration); e.g. --bots shrewd for all-shrewd tables")
     args = parser.parse_args()
     began = time.perf_counter()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -136,11 +139,13 @@ def main() -> None:
                 by_size.setdefault(g["players"], []).append(g)
     for k in args.players:
         if k not in by_size:
-            by_size[k] = calibrate.simulate(k, args.games, args.seed)
+            by_size[k] = calibrate.simulate(k, args.games, args.seed,
+                                            bots=args.bots.split(","))
     shipped = json.loads(calibrate.TABLE_PATH.read_text()) if calibrate.TABLE_PATH.exists() \
         else {}
     print(f"calibration table: seed {shipped.get('seed')}, games {shipped.get('games')}; "
-          f"bench games: seed {args.seed if not args.games_from else 'from file'}")
+          f"bench games: seed {args.seed if not args.games_from else 'from file'}, "
+          f"bots {args.bots}")
     verdict = True
     for k in sorted(by_size):
         data = rows(by_size[k])

@@ -65,13 +65,15 @@ def game_rng(seed: int, players: int, index: int) -> random.Random:
     return random.Random(f"nuggets.calibrate:{seed}:{players}:{index}")
 
 
-def play(players: int, seed: int, index: int) -> dict:
-    """Game ``index`` of size ``players`` for ``seed``: its bots, turn starts
-    (holdings, supply, seat to move; bonus turns included) and winners."""
+def play(players: int, seed: int, index: int, bots: Sequence[str] = BOTS) -> dict:
+    """Game ``index`` of size ``players`` for ``seed``: its bots (each seat drawn from
+    ``bots``), turn starts (holdings, supply, seat to move; bonus turns included) and
+    winners."""
     from nuggets.bots import POLICIES  # not at the top: nuggets.duel imports this module
 
     rng = game_rng(seed, players, index)
-    bots = [rng.choice(BOTS) for _ in range(players)]
+    pool = tuple(bots)
+    bots = [rng.choice(pool) for _ in range(players)]
     game = Game([f"p{i}" for i in range(players)], start=rng.randrange(players))
     starts: list[Start] = []
     while not game.over:
@@ -217,10 +219,11 @@ def load() -> Calibration:
     return Calibration(maps)
 
 
-def simulate(players: int, games: int, seed: int, first: int = 0, progress=None) -> list[dict]:
+def simulate(players: int, games: int, seed: int, first: int = 0, progress=None,
+             bots: Sequence[str] = BOTS) -> list[dict]:
     out = []
     for i in range(first, first + games):
-        out.append(play(players, seed, i))
+        out.append(play(players, seed, i, bots))
         if progress is not None:
             progress(players, i)
     return out
