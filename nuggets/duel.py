@@ -732,7 +732,13 @@ _PAYOFFS = _Written(_written_payoffs)
 
 
 class _MultiTurn:
-    """The turn of the seat to move, at a table of three or more, by the estimate."""
+    """The turn of the seat to move, at a table of three or more, by the estimate.
+
+    Kept in a cache, so it holds nothing the garbage collector must walk through:
+    the chances of rolling on are an array, and the values of the states (only needed
+    to solve the turn) are dropped."""
+
+    __slots__ = ("stop_payoffs", "bonus_payoffs", "victims", "R")
 
     def __init__(self, holdings: tuple[int, ...], supply: int, me: int) -> None:
         t = table()
@@ -746,8 +752,9 @@ class _MultiTurn:
             )
         else:
             stop, bonus, victims, bust = _payoffs_loop(holdings, supply, me)
-        self.stop_payoffs, self.bonus_payoffs, self.victims = stop, bonus, victims
-        self.V, self.R = _compiled_turn()(stop, bonus, bust)
+        self.stop_payoffs, self.bonus_payoffs = array.array("d", stop), array.array("d", bonus)
+        self.victims = victims
+        self.R = array.array("d", _compiled_turn()(stop, bonus, bust)[1])
 
 
 def _payoffs_loop(holdings: tuple[int, ...], supply: int, me: int):
