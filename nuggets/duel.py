@@ -29,7 +29,10 @@ to win of rolling on from every turn state with dice left (113 per position) as 
 single-precision float, good to about 1e-7. `table()` loads it once.
 
 With three to five players, `estimate` combines the exact 2-player chances into an
-estimate, and the turn of the player to move is solved by it on demand.
+estimate, and the turn of the player to move is solved by it on demand: by code
+written out when the table loads (`_compiled_turn`, `_PAYOFFS`), which computes the same
+floats as the loops beside it, several times faster. The chances shown go through the
+calibration of `nuggets.calibrate`; the choices compare the raw ones.
 """
 
 from __future__ import annotations
@@ -506,7 +509,10 @@ def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> flo
     beating the second at their holdings and the supply (averaging both turn orders
     when neither of them moves next); a player's strength is the product over their
     opponents, and the chances are the strengths normalised to sum to 1. With two
-    players this is the exact chance. Checked against simulation in docs/ODDS.md.
+    players this is the exact chance. With three to five, before a game is over, the
+    share then goes through the calibration of `nuggets.calibrate` (an increasing map
+    fitted to games of mixed bots), so the seats' chances need not sum exactly to 1.
+    Checked against simulation in docs/ODDS.md and docs/BENCHMARKS.md.
     """
     raw = _shares(tuple(holdings), supply, mover)[seat]
     if supply <= 0:
