@@ -19,15 +19,14 @@ Game ``i`` of size ``k`` draws its bots, start player and dice from
 ``random.Random(f"nuggets.calibrate:{seed}:{k}:{i}")``, so a build is reproducible
 from its seed, and a part of it can be replayed alone (the tests do).
 
-The table (`calibration.json`, a few kilobytes) records the seed, the number of
-games, the knots and a digest of the first games' turn starts.
+The table (`calibration.json`, a few kilobytes; read by `nuggets.calibration`) records
+the seed, the number of games, the knots and a digest of the first games' turn starts.
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
-import functools
 import hashlib
 import json
 import random
@@ -36,6 +35,9 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from nuggets import duel
+from nuggets.bots import POLICIES
+from nuggets.calibration import FORMAT, KNOTS, TABLE_PATH, Calibration, load
 from nuggets.rules import Game, Roll, roll_dice
 
 __all__ = [
@@ -50,12 +52,8 @@ __all__ = [
     "samples",
 ]
 
-TABLE_PATH = Path(__file__).with_name("calibration.json")
-FORMAT = "nuggets.calibrate/1"
 BOTS = ("cautious", "optimal", "thief", "shrewd")
 SIZES = (3, 4, 5)
-#: the raw chances at which the map is stored; in between it is linear
-KNOTS = tuple(i / 40 for i in range(41))
 DIGEST_GAMES = 3  # games per size whose turn starts the table's digest covers
 
 Start = tuple[tuple[int, ...], int, int]  # (holdings, supply, seat to move)
@@ -69,8 +67,6 @@ def play(players: int, seed: int, index: int, bots: Sequence[str] = BOTS) -> dic
     """Game ``index`` of size ``players`` for ``seed``: its bots (each seat drawn from
     ``bots``), turn starts (holdings, supply, seat to move; bonus turns included) and
     winners."""
-    from nuggets.bots import POLICIES  # not at the top: nuggets.duel imports this module
-
     rng = game_rng(seed, players, index)
     pool = tuple(bots)
     bots = [rng.choice(pool) for _ in range(players)]
@@ -101,8 +97,6 @@ def samples(games: Iterable[dict], kind: str) -> list[tuple[float, float, int]]:
     """(raw predicted chance of the seat to move, its share of the win, game) at every
     turn start: ``kind`` "start" for `duel.estimate`, "turn" for `duel.chances` at the
     roll (the turn solved)."""
-    from nuggets import duel
-
     out = []
     for g in games:
         winners = g["winners"]
@@ -174,49 +168,6 @@ def fit(points: Sequence[tuple[float, float, int]], bins: int = 40) -> list[floa
             knots[i] = min(knots[i], 1.0 - step * (len(knots) - 1 - i))
     knots[-1] = 1.0
     return [round(k, 6) for k in knots]
-
-
-class Calibration:
-    """The maps of a table: ``apply(kind, players, p)``."""
-
-    def __init__(self, maps: dict[str, dict[int, list[float]]]) -> None:
-        self.maps = maps
-        n = len(KNOTS) - 1
-        # per kind and size: (slope, intercept) per segment, for a fast apply
-        self._segments = {
-            (kind, k): [
-                ((ys[i + 1] - ys[i]) * n, ys[i] - (ys[i + 1] - ys[i]) * i)
-                for i in range(n)
-            ]
-            for kind, by_size in maps.items()
-            for k, ys in by_size.items()
-        }
-
-    def apply(self, kind: str, players: int, p: float) -> float:
-        segments = self._segments.get((kind, players))
-        if segments is None:
-            return p
-        i = int(p * 40)
-        if i >= 40:
-            return 1.0 if p >= 1.0 else segments[39][0] * p + segments[39][1]
-        if i < 0:
-            return 0.0
-        slope, intercept = segments[i]
-        return slope * p + intercept
-
-
-@functools.cache
-def load() -> Calibration:
-    """The shipped table (an identity map if it is missing)."""
-    try:
-        data = json.loads(TABLE_PATH.read_text())
-    except FileNotFoundError:
-        return Calibration({})
-    if data.get("format") != FORMAT or list(data.get("knots", [])) != list(KNOTS):
-        raise ValueError(f"{TABLE_PATH} is not a calibration table of this version")
-    maps = {kind: {int(k): ys for k, ys in by_size.items()}
-            for kind, by_size in data["maps"].items()}
-    return Calibration(maps)
 
 
 def simulate(players: int, games: int, seed: int, first: int = 0, progress=None,

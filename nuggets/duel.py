@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from nuggets import calibrate
+from nuggets import calibration
 from nuggets.odds import _multisets, _takes, _weight
 from nuggets.rules import DICE, FACES, STARTING_SUPPLY, Face, Keep, Roll, Stop, _faces
 
@@ -517,7 +517,7 @@ def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> flo
     raw = _shares(tuple(holdings), supply, mover)[seat]
     if supply <= 0:
         return raw  # the game is over: exact
-    return calibrate.load().apply("start", len(holdings), raw)
+    return calibration.load().apply("start", len(holdings), raw)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -852,7 +852,7 @@ class _Judge:
             self.table = t
             self.shown = None
         else:
-            players, correction = len(holdings), calibrate.load()
+            players, correction = len(holdings), calibration.load()
             self.shown = lambda p: correction.apply("turn", players, p)
             self.turn = _multi_turn(tuple(holdings), supply, me)
             self.index = turn_graph().index
