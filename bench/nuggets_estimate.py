@@ -91,7 +91,7 @@ def report(k: int, data: list[dict], kind: str) -> tuple[bool, int]:
     print(f"\n{k} players, `{kind}`: {games} games, {len(data)} turn starts")
     print("| predicted | n | mean predicted | observed (95% CI, by game) | gap | goal |")
     print("|---|---|---|---|---|---|")
-    met, worst = True, 0.0
+    met, worst, judged_bands = True, 0.0, 0
     for i, band in enumerate(bands):
         if not band:
             continue
@@ -101,6 +101,7 @@ def report(k: int, data: list[dict], kind: str) -> tuple[bool, int]:
         judged = len(band) >= MIN_BAND
         ok = abs(gap) <= GOAL
         if judged:
+            judged_bands += 1
             met &= ok
             worst = max(worst, abs(gap))
         mark = ("yes" if ok else "**no**") if judged else "(n < 300)"
@@ -114,8 +115,9 @@ def report(k: int, data: list[dict], kind: str) -> tuple[bool, int]:
     share = sum((r["share"] - r["won"]) ** 2 for r in data) / n
     print(f"Brier: {kind} {brier:.4f}" + (f", raw {raw:.4f}" if kind in ("start", "turn") else "")
           + f", 1/n {flat:.4f}, share held {share:.4f}; worst gap in a band of >= 300: "
-          f"{worst * 100:.1f} points; goal {'met' if met else 'NOT met'}")
-    return met, worst
+          f"{worst * 100:.1f} points; goal {'met' if met and judged_bands else 'NOT met'}"
+          + ("" if judged_bands else " (no band holds 300 turn starts: not judged)"))
+    return met and judged_bands > 0, worst
 
 
 def main() -> None:
