@@ -29,7 +29,10 @@ to win of rolling on from every turn state with dice left (113 per position) as 
 single-precision float, good to about 1e-7. `table()` loads it once.
 
 With three to five players, `estimate` combines the exact 2-player chances into an
-estimate, and the turn of the player to move is solved by it on demand.
+estimate, and the turn of the player to move is solved by it on demand: by code
+written out when the table loads (`_compiled_turn`, `_PAYOFFS`), which computes the same
+floats as the loops beside it, several times faster. The chances shown go through the
+calibration of `nuggets.calibrate`; the choices compare the raw ones.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from nuggets import calibration
 from nuggets.odds import _multisets, _takes, _weight
 from nuggets.rules import DICE, FACES, STARTING_SUPPLY, Face, Keep, Roll, Stop, _faces
 
@@ -292,6 +296,51 @@ def _turn(g, meta, order, denoms, stop, bonus, bust):
     return V, R
 
 
+@functools.cache
+def _compiled_turn():
+    """`_turn` written out as one straight-line function of the payoffs (generated
+    from the turn graph once, on first use): every turn state is a local variable
+    and every roll group a term, so a turn costs no list indexing, no loop and no
+    tuple per group. It computes exactly what `_turn` computes, in the same order
+    of operations, so the results are the same floats (tests compare them)."""
+    g = turn_graph()
+    prepared = _prepared()
+    meta = [(s[2], s[3] >= STEAL_LASSOS, s[1]) for s in g.states]
+    slots = 2 * (max(s[2] for s in g.states) + 1)
+    pay = ", ".join(f"s{j}" for j in range(slots))
+    bon = ", ".join(f"b{j}" for j in range(slots))
+    lines = [
+        "def _turn_compiled(stop, bonus, bust):",
+        f"    {pay}, = stop",
+        f"    {bon}, = bonus",
+    ]
+    for i, (v, steal, n) in enumerate(meta):
+        if n == 0:
+            lines.append(f"    v{i} = b{2 * v + int(steal)}")
+    for i in range(len(g.states)):
+        v, steal, n = meta[i]
+        if n == 0:
+            continue
+        busts, weights, kids, several = prepared[i]
+        singles = " + ".join(f"{w} * v{k}" for w, k in zip(weights, kids, strict=True)) or "0"
+        lines.append(f"    t = {busts} * bust + ({singles})")
+        for w, kids_of in g.rolls[i][1]:
+            if len(kids_of) > 1:
+                # the best of the set-asides, as compares (no call of max, no tuple)
+                lines.append(f"    m = v{kids_of[0]}")
+                lines += [f"    if v{k} > m: m = v{k}" for k in kids_of[1:]]
+                lines.append(f"    t += {w} * m")
+        lines.append(f"    r{i} = t / {6 ** n}")
+        p = f"s{2 * v + int(steal)}"
+        lines.append(f"    v{i} = r{i} if r{i} > {p} else {p}")
+    V = ", ".join(f"v{i}" for i in range(len(g.states)))
+    R = ", ".join("0.0" if meta[i][2] == 0 else f"r{i}" for i in range(len(g.states)))
+    lines.append(f"    return [{V}], [{R}]")
+    namespace: dict = {}
+    exec(compile("\n".join(lines), "<nuggets.duel turn>", "exec"), namespace)
+    return namespace["_turn_compiled"]
+
+
 # --- the table -------------------------------------------------------------------------
 
 
@@ -366,7 +415,7 @@ class DuelTable:
         if R is None:
             max_value = max(s[2] for s in self._turn_args[0].states)
             payoffs = _payoffs(self.start, max_value, mine, theirs, supply)
-            _, R = _turn(*self._turn_args, *payoffs)
+            _, R = _compiled_turn()(*payoffs)
             if len(self._turns) > 4096:
                 self._turns.clear()
             self._turns[mine, theirs, supply] = R
@@ -433,7 +482,10 @@ def table() -> DuelTable:
     stored = _rows(g)
     if len(stored) != rows or len(rolls) != total * (total + 1) // 2 * rows:
         raise TableMissing(f"{TABLE_PATH} does not match this turn graph: rebuild it")
-    _prepared()  # so that the first turn solved on demand does not pay for it
+    _compiled_turn()  # so that the first turn solved on demand does not pay for it
+    for k in WRITTEN_SIZES:  # nor the first 3-5 player query at a seat
+        for me in range(k):
+            _PAYOFFS[k, me], _UNROLLED[k, me]
     return DuelTable(total, starts, rolls, {g.states[i]: j for j, i in enumerate(stored)})
 
 
@@ -457,9 +509,15 @@ def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> flo
     beating the second at their holdings and the supply (averaging both turn orders
     when neither of them moves next); a player's strength is the product over their
     opponents, and the chances are the strengths normalised to sum to 1. With two
-    players this is the exact chance. Checked against simulation in docs/ODDS.md.
+    players this is the exact chance. With three to five, before a game is over, the
+    share then goes through the calibration of `nuggets.calibrate` (an increasing map
+    fitted to games of mixed bots), so the seats' chances need not sum exactly to 1.
+    Checked against simulation in docs/ODDS.md and docs/BENCHMARKS.md.
     """
-    return _shares(tuple(holdings), supply, mover)[seat]
+    raw = _shares(tuple(holdings), supply, mover)[seat]
+    if supply <= 0:
+        return raw  # the game is over: exact
+    return calibration.load().apply("start", len(holdings), raw)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -479,67 +537,276 @@ def _shares(holdings: tuple[int, ...], supply: int, mover: int) -> tuple[float, 
     starts = t.starts
     base = t.at.offsets[supply]
     m = t.total - supply + 1
+    shares = _UNROLLED.get((k, mover), _shares_loop)(holdings, starts, base, m, mover)
+    return tuple(1 / k for _ in range(k)) if shares is None else shares
+
+
+def _shares_loop(holdings, starts, base, m, mover):
+    """The shares of `_shares` from the 2-player table ``starts`` at the supply whose
+    positions start at ``base`` (``m``: the holdings it covers plus one); None when
+    every strength is 0."""
+    k = len(holdings)
     # d(i, j), i's chance against j, always equals 1 - d(j, i): score each pair once.
+    rows = [base + a * m - a * (a - 1) // 2 for a in holdings]
     strengths = [1.0] * k
     for i in range(k):
-        a = holdings[i]
-        row = base + a * m - a * (a - 1) // 2
+        a, row = holdings[i], rows[i]
         for j in range(i + 1, k):
-            b = holdings[j]
             if i == mover:
-                d = starts[row + b]
+                d = starts[row + holdings[j]]
             elif j == mover:
-                d = 1.0 - starts[base + b * m - b * (b - 1) // 2 + a]
+                d = 1.0 - starts[rows[j] + a]
             else:
-                d = 0.5 * (starts[row + b] + 1.0 - starts[base + b * m - b * (b - 1) // 2 + a])
+                d = 0.5 * (starts[row + holdings[j]] + 1.0 - starts[rows[j] + a])
             strengths[i] *= d
             strengths[j] *= 1.0 - d
     total = sum(strengths)
     if total <= 0:
-        return tuple(1 / k for _ in range(k))
+        return None
     return tuple(q / total for q in strengths)
 
 
+def _unrolled_shares(k: int, mover: int):
+    """`_shares_loop` for ``k`` players and this mover, written out: the same
+    operations in the same order, so the same floats, about three times faster."""
+    seats = range(k)
+    lines = [
+        "def shares(holdings, starts, base, m, mover):",
+        f"    {', '.join(f'h{i}' for i in seats)}, = holdings",
+    ]
+    lines += [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
+    factors: dict[int, list[str]] = {i: [] for i in seats}
+    for i in seats:
+        for j in range(i + 1, k):
+            if i == mover:
+                d = f"starts[r{i} + h{j}]"
+            elif j == mover:
+                d = f"1.0 - starts[r{j} + h{i}]"
+            else:
+                d = f"0.5 * (starts[r{i} + h{j}] + 1.0 - starts[r{j} + h{i}])"
+            lines.append(f"    d{i}{j} = {d}")
+            factors[i].append(f"d{i}{j}")
+            factors[j].append(f"(1.0 - d{i}{j})")
+    lines += [f"    s{i} = {' * '.join(factors[i])}" for i in seats]
+    lines.append(f"    total = {' + '.join(f's{i}' for i in seats)}")
+    lines.append("    if total <= 0:")
+    lines.append("        return None")
+    lines.append(f"    return ({', '.join(f's{i} / total' for i in seats)})")
+    namespace: dict = {}
+    exec(compile("\n".join(lines), f"<nuggets.duel shares {k}>", "exec"), namespace)
+    return namespace["shares"]
+
+
+class _Written(dict):
+    """Written-out functions by key, each generated on first use."""
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        self[key] = made = self.make(*key)
+        return made
+
+    def get(self, key, default=None):
+        if key[0] not in WRITTEN_SIZES:
+            return default
+        return self[key]
+
+
+WRITTEN_SIZES = (3, 4, 5)
+_UNROLLED = _Written(_unrolled_shares)
+
+
+def _share_of(k: int, mover: int, seat: int):
+    """``_shares(holdings, supply, mover)[seat]`` for ``k`` players, written out to
+    take the holdings as arguments and return one float (no tuple: nothing for the
+    garbage collector to track): the same operations, so the same float."""
+    seats = range(k)
+    lines = [f"def share({', '.join(f'h{i}' for i in seats)}, starts, base, m):"]
+    lines += [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
+    factors: dict[int, list[str]] = {i: [] for i in seats}
+    for i in seats:
+        for j in range(i + 1, k):
+            if i == mover:
+                d = f"starts[r{i} + h{j}]"
+            elif j == mover:
+                d = f"1.0 - starts[r{j} + h{i}]"
+            else:
+                d = f"0.5 * (starts[r{i} + h{j}] + 1.0 - starts[r{j} + h{i}])"
+            lines.append(f"    d{i}{j} = {d}")
+            factors[i].append(f"d{i}{j}")
+            factors[j].append(f"(1.0 - d{i}{j})")
+    lines += [f"    s{i} = {' * '.join(factors[i])}" for i in seats]
+    lines.append(f"    total = {' + '.join(f's{i}' for i in seats)}")
+    lines.append("    if total <= 0:")
+    lines.append(f"        return 1 / {k}")
+    lines.append(f"    return s{seat} / total")
+    namespace: dict = {}
+    exec(compile("\n".join(lines), f"<nuggets.duel share {k} {mover} {seat}>", "exec"), namespace)
+    return namespace["share"]
+
+
+_SHARE_OF = _Written(_share_of)
+
+
+def _both_shares(k: int, me: int, holdings: list[str], base: str, m: str, out: tuple[str, str],
+                 indent: str) -> list[str]:
+    """Lines that set ``out`` to ``me``'s shares (`_share_of`) with the next seat to
+    move and with ``me`` to move, at the holdings written ``holdings``: the pairs of
+    players that neither mover is in are scored once for both. The same operations as
+    `_share_of`, so the same floats."""
+    after = (me + 1) % k
+    seats = range(k)
+    lines = [f"{indent}x{i} = {holdings[i]}" for i in seats]
+    lines += [f"{indent}r{i} = {base} + x{i} * {m} - x{i} * (x{i} - 1) // 2" for i in seats]
+    totals = []
+    for tag, mover in (("a", after), ("b", me)):
+        factors: dict[int, list[str]] = {i: [] for i in seats}
+        for i in seats:
+            for j in range(i + 1, k):
+                mixed = f"0.5 * (starts[r{i} + x{j}] + 1.0 - starts[r{j} + x{i}])"
+                if i == mover:
+                    name, d = f"d{tag}{i}{j}", f"starts[r{i} + x{j}]"
+                elif j == mover:
+                    name, d = f"d{tag}{i}{j}", f"1.0 - starts[r{j} + x{i}]"
+                elif tag == "a" or i in (after, me) or j in (after, me):
+                    name, d = f"d{tag}{i}{j}", mixed
+                else:
+                    name, d = f"da{i}{j}", None  # scored for the first mover already
+                if d is not None:
+                    lines.append(f"{indent}{name} = {d}")
+                factors[i].append(name)
+                factors[j].append(f"(1.0 - {name})")
+        lines += [f"{indent}s{tag}{i} = {' * '.join(factors[i])}" for i in seats]
+        lines.append(f"{indent}t{tag} = {' + '.join(f's{tag}{i}' for i in seats)}")
+        totals.append(f"(s{tag}{me} / t{tag} if t{tag} > 0 else 1 / {k})")
+    lines.append(f"{indent}{out[0]}, {out[1]} = {totals[0]}, {totals[1]}")
+    return lines
+
+
+def _written_payoffs(k: int, me: int):
+    """`_payoffs_loop` for ``k`` players and the seat ``me`` to move, written out with
+    every estimate inline (`_both_shares`): nothing allocated but the results, and
+    the same floats."""
+    seats = range(k)
+    h = [f"h{i}" for i in seats]
+    took = [f"h{i} + amount" if i == me else f"h{i}" for i in seats]
+    lines = [
+        "def payoffs(holdings, supply, starts, offsets, total, max_value, max_steal):",
+        f"    {', '.join(h)}, = holdings",
+        "    stop, bonus, victims = [], [], []",
+        "    base0, m0 = offsets[supply], total - supply + 1",
+        "    for v in range(max_value + 1):",
+        "        amount = v if v < supply else supply",
+        "        if amount == supply:",
+        f"            take = take_bonus = shares(({', '.join(took)},), 0, {me})[{me}]",
+        "        else:",
+        "            rest = supply - amount",
+        "            base, m = offsets[rest], total - rest + 1",
+        *_both_shares(k, me, took, "base", "m", ("take", "take_bonus"), " " * 12),
+        "        steal, steal_bonus, va, vb = take, take_bonus, None, None",
+        "        if v <= max_steal:",
+    ]
+    for j in seats:
+        if j == me:
+            continue
+        robbed = [f"h{i} - g" if i == j else f"h{i} + g" if i == me else f"h{i}" for i in seats]
+        lines += [
+            f"            g = v if v < h{j} else h{j}",
+            *_both_shares(k, me, robbed, "base0", "m0", ("e", "f"), " " * 12),
+            "            if e > steal:",
+            f"                steal, va = e, {j}",
+            "            if f > steal_bonus:",
+            f"                steal_bonus, vb = f, {j}",
+        ]
+    lines += [
+        "        stop.append(take)",
+        "        stop.append(steal)",
+        "        bonus.append(take_bonus)",
+        "        bonus.append(steal_bonus)",
+        "        victims.append((va, vb))",
+        *_both_shares(k, me, h, "base0", "m0", ("bust", "_"), "    "),
+        "    return stop, bonus, victims, bust",
+    ]
+    namespace: dict = {"shares": _shares}
+    exec(compile("\n".join(lines), f"<nuggets.duel payoffs {k} {me}>", "exec"), namespace)
+    return namespace["payoffs"]
+
+
+_PAYOFFS = _Written(_written_payoffs)
+
+
 class _MultiTurn:
-    """The turn of the seat to move, at a table of three or more, by the estimate."""
+    """The turn of the seat to move, at a table of three or more, by the estimate.
+
+    Kept in a cache, so it holds nothing the garbage collector must walk through:
+    the chances of rolling on are an array, and the values of the states (only needed
+    to solve the turn) are dropped."""
+
+    __slots__ = ("stop_payoffs", "bonus_payoffs", "victims", "R")
 
     def __init__(self, holdings: tuple[int, ...], supply: int, me: int) -> None:
         t = table()
-        g = turn_graph()
+        if sum(holdings) + supply > t.total:
+            _shares(holdings, supply, me)  # raises NotCovered
+        max_value, max_steal = _value_bounds()
         k = len(holdings)
-        after = (me + 1) % k
-        stop, bonus, victims = [], [], []
-        max_value = max(s[2] for s in g.states)
-        max_steal = max(s[2] for s in g.states if s[3] >= STEAL_LASSOS)
-        for v in range(max_value + 1):
-            took = list(holdings)
-            amount = min(v, supply)
-            took[me] += amount
-            if amount == supply:
-                take = take_bonus = estimate(took, 0, me, me)
-            else:
-                take = estimate(took, supply - amount, after, me)
-                take_bonus = estimate(took, supply - amount, me, me)
-            steal, steal_bonus, victim = take, take_bonus, (None, None)
-            for j in range(k if v <= max_steal else 0):
-                if j == me:
-                    continue
-                robbed = list(holdings)
-                grab = min(v, robbed[j])
-                robbed[j] -= grab
-                robbed[me] += grab
-                e = estimate(robbed, supply, after, me)
-                if e > steal:
-                    steal, victim = e, (j, victim[1])
-                e = estimate(robbed, supply, me, me)
-                if e > steal_bonus:
-                    steal_bonus, victim = e, (victim[0], j)
-            stop += (take, steal)
-            bonus += (take_bonus, steal_bonus)
-            victims.append(victim)
-        bust = estimate(holdings, supply, after, me)
-        self.stop_payoffs, self.bonus_payoffs, self.victims = stop, bonus, victims
-        self.V, self.R = _turn(*t._turn_args, stop, bonus, bust)
+        if k in WRITTEN_SIZES:
+            stop, bonus, victims, bust = _PAYOFFS[k, me](
+                holdings, supply, t.starts, t.at.offsets, t.total, max_value, max_steal
+            )
+        else:
+            stop, bonus, victims, bust = _payoffs_loop(holdings, supply, me)
+        self.stop_payoffs, self.bonus_payoffs = array.array("d", stop), array.array("d", bonus)
+        self.victims = victims
+        self.R = array.array("d", _compiled_turn()(stop, bonus, bust)[1])
+
+
+def _payoffs_loop(holdings: tuple[int, ...], supply: int, me: int):
+    """The payoffs of the turn of ``me`` at a table of three or more: of stopping by
+    value (without and with a steal), of a bonus turn and of a bust, by the estimate;
+    and the best victim of a steal by value (after a stop, after all seven)."""
+    max_value, max_steal = _value_bounds()
+    shares = _shares
+    k = len(holdings)
+    after = (me + 1) % k
+    stop, bonus, victims = [], [], []
+    for v in range(max_value + 1):
+        amount = min(v, supply)
+        took = (*holdings[:me], holdings[me] + amount, *holdings[me + 1 :])
+        if amount == supply:
+            take = take_bonus = shares(took, 0, me)[me]
+        else:
+            take = shares(took, supply - amount, after)[me]
+            take_bonus = shares(took, supply - amount, me)[me]
+        steal, steal_bonus, victim = take, take_bonus, (None, None)
+        for j in range(k if v <= max_steal else 0):
+            if j == me:
+                continue
+            robbed = list(holdings)
+            grab = min(v, robbed[j])
+            robbed[j] -= grab
+            robbed[me] += grab
+            robbed = tuple(robbed)
+            e = shares(robbed, supply, after)[me]
+            if e > steal:
+                steal, victim = e, (j, victim[1])
+            e = shares(robbed, supply, me)[me]
+            if e > steal_bonus:
+                steal_bonus, victim = e, (victim[0], j)
+        stop += (take, steal)
+        bonus += (take_bonus, steal_bonus)
+        victims.append(victim)
+    bust = shares(holdings, supply, after)[me]
+    return stop, bonus, victims, bust
+
+
+@functools.cache
+def _value_bounds() -> tuple[int, int]:
+    """The highest value of a turn state, and of one with three lassos (a steal)."""
+    states = turn_graph().states
+    return max(s[2] for s in states), max(s[2] for s in states if s[3] >= STEAL_LASSOS)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -583,7 +850,10 @@ class _Judge:
         if self.exact:
             self.mine, self.theirs = holdings[me], holdings[1 - me]
             self.table = t
+            self.shown = None
         else:
+            players, correction = len(holdings), calibration.load()
+            self.shown = lambda p: correction.apply("turn", players, p)
             self.turn = _multi_turn(tuple(holdings), supply, me)
             self.index = turn_graph().index
 
@@ -629,7 +899,25 @@ def chances(view: Mapping, kept: Iterable[Face | str] | None = None) -> Chances 
     if phase == "over" or (phase == "keep" and kept is None):
         return None
     judge = _Judge(view)
-    state = turn_state(view["kept"] if kept is None else kept)
+    raw = _raw_chances(judge, turn_state(view["kept"] if kept is None else kept))
+    if judge.exact:
+        return raw
+    shown = judge.shown
+    # Every figure goes through the same increasing map, so the panel orders stop,
+    # take and roll on as the raw chances (and the bots) do. The map keeps 0 and 1; a
+    # take that ends the game in a shared win (exactly 1/k) is shown mapped too.
+    return Chances(
+        None if raw.stop is None else shown(raw.stop),
+        None if raw.roll is None else shown(raw.roll),
+        raw.steal_from,
+        False,
+        None if raw.take is None else shown(raw.take),
+    )
+
+
+def _raw_chances(judge: _Judge, state: TurnState) -> Chances:
+    """`chances` before the calibration (what the choices compare: the calibration
+    keeps the order of chances, but comparing the raw ones keeps even ties)."""
     if state == (0, DICE, 0, 0):
         return Chances(None, judge.roll(state), None, judge.exact)
     take, steal, victim = judge.stops(state)
@@ -657,7 +945,8 @@ def best_keep(view: Mapping) -> tuple[tuple[Face, ...], float] | None:
             best, top = take, chance
     if best is None:
         return None
-    return tuple(f for f, c in zip(FACES, best, strict=True) for _ in range(c)), top
+    shown = top if judge.exact else judge.shown(top)
+    return tuple(f for f, c in zip(FACES, best, strict=True) for _ in range(c)), shown
 
 
 def best_action(view: Mapping) -> Roll | Keep | Stop | None:
@@ -671,7 +960,7 @@ def best_action(view: Mapping) -> Roll | Keep | Stop | None:
     if phase == "keep":
         best = best_keep(view)
         return None if best is None else Keep(best[0])
-    c = chances(view)
+    c = _raw_chances(_Judge(view), turn_state(view["kept"]))
     if c.roll is not None and c.roll > c.stop:
         return Roll()
     return Stop(c.steal_from)

@@ -142,11 +142,17 @@ def test_steals_when_that_is_the_better_chance():
 
 
 def test_the_estimate_is_exact_for_two_and_shares_out_for_more():
+    from nuggets.duel import _shares
+
     assert estimate([30, 35], 12, 0, 0) == table().start(30, 35, 12)
     assert estimate([30, 35], 12, 1, 0) == pytest.approx(1 - table().start(35, 30, 12))
     for holdings, supply in (([0, 0, 0], 77), ([10, 20, 30, 5], 12), ([3, 9, 1, 0, 2], 62)):
+        raw = _shares(tuple(holdings), supply, 1)  # before the calibration: shares of 1
+        assert sum(raw) == pytest.approx(1.0)
         shares = [estimate(holdings, supply, 1, s) for s in range(len(holdings))]
-        assert sum(shares) == pytest.approx(1.0)
+        assert sorted(range(len(raw)), key=raw.__getitem__) == sorted(
+            range(len(raw)), key=shares.__getitem__
+        )  # the calibration keeps the order
         assert shares.index(max(shares)) == holdings.index(max(holdings)) or supply == 77
     assert estimate([0, 0, 0], 77, 0, 0) > estimate([0, 0, 0], 77, 0, 1)  # moving first helps
     assert estimate([10, 10, 12], 0, 0, 2) == 1.0 and estimate([12, 10, 12], 0, 0, 0) == 0.5
@@ -182,3 +188,33 @@ def test_every_possible_set_aside_has_a_turn_state():
             assert state in index, combo
             found += 1
     assert found == 205
+
+
+def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
+    """The straight-line code (`_compiled_turn`, `_UNROLLED`, `_PAYOFFS`) answers the 3-5
+    player queries; it must compute exactly what the loops compute, so the bots' play
+    (and the calibration games replayed from a seed) does not depend on which ran."""
+    import random
+
+    from nuggets import duel
+
+    t = table()
+    rng = random.Random(19)
+    for _ in range(60):
+        k = rng.choice((3, 4, 5))
+        holdings = tuple(rng.randrange(0, 15) for _ in range(k))
+        supply = rng.randrange(1, 78 - sum(holdings))
+        mover = rng.randrange(k)
+        base, m = t.at.offsets[supply], t.total - supply + 1
+        assert duel._UNROLLED[k, mover](holdings, t.starts, base, m, mover) == duel._shares_loop(
+            holdings, t.starts, base, m, mover
+        )
+        max_value, max_steal = duel._value_bounds()
+        written = duel._PAYOFFS[k, mover](
+            holdings, supply, t.starts, t.at.offsets, t.total, max_value, max_steal
+        )
+        assert written == duel._payoffs_loop(holdings, supply, mover)
+        turn = duel._MultiTurn(holdings, supply, mover)
+        bust = rng.random()
+        loops = duel._turn(*t._turn_args, turn.stop_payoffs, turn.bonus_payoffs, bust)
+        assert duel._compiled_turn()(turn.stop_payoffs, turn.bonus_payoffs, bust) == loops
