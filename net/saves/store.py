@@ -204,8 +204,18 @@ class Store:
         self._stage("committed")
 
     def _read(self, query):
+        """``query(conn)``'s statements, all on one snapshot of the database: a host
+        (another process, say) may commit between two of them, and a save read half
+        before and half after its commit looked damaged."""
         try:
-            return query(self.conn)
+            conn = self.conn
+            if conn.in_transaction:
+                return query(conn)
+            conn.execute("BEGIN")
+            try:
+                return query(conn)
+            finally:
+                conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             raise db.refusal(self.path, exc) from None
 

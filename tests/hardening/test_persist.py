@@ -587,3 +587,31 @@ async def test_abandon_keeps_the_game_for_replays(store_dir):
     assert record.replay() is not None
     assert [k.id for k in store.kept()] == [ident] and "left after" in store.kept()[0].result()
     assert store.stats() == []  # an abandoned game is not counted
+
+
+async def test_a_save_read_while_its_host_commits_is_read_whole(store_dir):
+    """``motherlode games``/``export`` (or a test) read a save while the host, another
+    process, commits into it. A commit between the read of the save's row and of its
+    moves made a whole save look damaged ("13 moves, but rows 15 are not numbered 0
+    on", seen under load); a read is one snapshot now."""
+    ident = await _a_saved_game(store_dir)
+    path = Store(store_dir).path
+    doc, moves = _rows(path, ident)
+    reader = Store(store_dir)
+    wrote: list[int] = []
+
+    def commit_between(statement: str) -> None:
+        if statement.startswith("SELECT n, entry FROM moves") and not wrote:
+            wrote.append(len(moves))  # the host appends a move and commits, right now
+            _poke(path, "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
+                  ident, len(moves), moves[-1][1])
+            _poke(path, "UPDATE saves SET moves = ? WHERE id = ?", len(moves) + 1, ident)
+
+    reader.conn.set_trace_callback(commit_between)
+    try:
+        saved = reader.load(ident)
+    finally:
+        reader.conn.set_trace_callback(None)
+        reader.close()
+    assert wrote == [len(moves)]  # the commit did land between the two reads
+    assert saved.moves == len(moves) and len(saved.doc.log) == len(moves)
