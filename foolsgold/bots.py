@@ -82,7 +82,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         reaction=2.0,
         jitter=0.3,
         race=2.2,
-        bluff_rate=0.1,
+        bluff_rate=0.05,
         bluff_after=25.0,
         bluff_span=40.0,
         evidence=frozenset(),
@@ -198,9 +198,7 @@ class Bot:
         self.settle_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
-        # The bluff rate is for a table of four: at a bigger table each bot bluffs
-        # less, so the table as a whole does not bluff more (and matches end).
-        scale = min(1.0, 4 / self._players) if self._players else 1.0
+        scale = bluff_scale(self._players) if self._players else 1.0
         if self.rng.random() < self.difficulty.bluff_rate * scale:
             self.bluff_at = (
                 now + self.difficulty.bluff_after + self.difficulty.bluff_span * (self.rng.random())
@@ -522,6 +520,23 @@ def hazard(players: int, draws: int) -> float:
     the draws, as hands settle on a name, and falls with more seats, as the deck
     holds more names. Set a little high, so honest sets are rarely called."""
     return max(0.001, 0.0038 * players**-0.7 * min(draws, 40))
+
+
+def bluff_scale(players: int) -> float:
+    """How much of its bluff rate (set for a table of four) a bot plays at this table.
+
+    Every called bluff lowers the table's total by a point, so the scores drift below
+    zero and the match drags on. At a bigger table each bot bluffs less, so the table
+    as a whole does not bluff more. At two seats a match is a walk of one score
+    against the other, which barely ends within 40 rounds even with no calls at all
+    (docs/BENCHMARKS.md), so there the bots bluff least."""
+    if players <= 2:
+        return TWO_SEAT_BLUFFS
+    return min(1.0, 4 / players)
+
+
+#: The share of its bluff rate a bot plays at two seats (see `bluff_scale`).
+TWO_SEAT_BLUFFS = 0.3
 
 
 def call_threshold(players: int) -> float:

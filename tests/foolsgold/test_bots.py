@@ -5,7 +5,7 @@ import random
 import pytest
 
 from foolsgold import Call, Discard, Draw, Grab, IllegalAction, Match, Round, standard_deck
-from foolsgold.bots import DIFFICULTIES, PLAYERS, Bot, call_threshold
+from foolsgold.bots import DIFFICULTIES, PLAYERS, Bot, bluff_scale, call_threshold
 from foolsgold.sim import main, play_round, simulate
 from tests.foolsgold.helpers import card, forced_deck
 
@@ -338,3 +338,48 @@ def test_whole_match_sims_report_lengths():
     # the house rule: after 2 rounds the sole leader wins; a tie played a third round
     assert [r.rounds for r in capped] == [2, 3, 3, 2]
     assert all(r.winner is not None and r.scores.count(max(r.scores)) == 1 for r in capped)
+
+
+def test_a_table_bluffs_no_more_than_a_table_of_four_and_least_at_two_seats():
+    # Every called bluff lowers the table's total and stretches the match (issue 19):
+    # a bigger table does not bluff more in all than a table of four, and at two
+    # seats, where a fair match barely ends within 40 rounds, each bot bluffs least.
+    tables = {players: players * bluff_scale(players) for players in range(2, 9)}
+    assert all(bluffs <= tables[4] for bluffs in tables.values())
+    assert bluff_scale(2) < min(bluff_scale(players) for players in range(3, 9))
+    rng = random.Random(7)
+    planned = {}
+    for players in (2, 4):
+        view = Round(players, 0, standard_deck(players)).view(0)
+        bots = [Bot(0, "easy", rng) for _ in range(3000)]
+        for bot in bots:
+            bot.plan(view, 0.0)
+        planned[players] = sum(bot.bluff_at is not None for bot in bots) / len(bots)
+    easy = DIFFICULTIES["easy"].bluff_rate
+    assert planned[4] == pytest.approx(easy, abs=0.015)
+    assert planned[2] == pytest.approx(easy * bluff_scale(2), abs=0.01)
+
+
+def test_the_simulator_gives_each_bot_exactly_its_own_view():
+    # play_round builds the seats' views from one spectator view (for speed); each
+    # must equal the rules' own view(seat), at every step of a match round.
+    from foolsgold.sim import seat_views
+
+    checked = []
+
+    class Watch(Bot):
+        def plan(self, view, now):
+            if self.seat == 0:
+                expected = [match.view(seat) for seat in range(3)]
+                assert seat_views(match, range(3), {}) == expected
+                assert view == expected[0]
+                checked.append(view["frozen"])
+            return super().plan(view, now)
+
+    rng = random.Random(9)
+    match = Match(3, 0)
+    deck = standard_deck(3)
+    rng.shuffle(deck)
+    match.new_round(deck)
+    play_round(match, [Watch(s, "normal", random.Random(s)) for s in range(3)], rng)
+    assert len(checked) > 20 and True in checked and False in checked
