@@ -94,7 +94,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         name="normal",
         reaction=1.5,
         jitter=0.25,
-        race=1.6,
+        race=1.5,
         bluff_rate=0.08,
         bluff_after=30.0,
         bluff_span=40.0,
@@ -298,7 +298,12 @@ class Bot:
         if self.holds_set:
             return (self._grab, self._timer(("grab", self.moves), now))
         # The earliest of: a bluff, giving up, and passing a card.
-        best: Plan = (self._grab, max(now, self.give_up_at))
+        # Giving up looks like a set (a reaction after a draw, holding six), so it is
+        # seldom called: a call lowers the table's total and stretches the match. A
+        # bot that cannot draw grabs plainly, a while later.
+        best: Plan = (self._grab, max(now, self.give_up_at + GIVE_UP_GRACE))
+        if now >= self.give_up_at and len(hand) == 6:
+            best = (self._grab, self._timer(("give_up", self.moves), now, factor=0.5))
         scores = view.get("scores")
         # At match point a bluff is always called (see `_threshold`): no bluffing then.
         match_point = scores is not None and scores[self.seat] + 1 >= TARGET
@@ -508,6 +513,8 @@ MATCH_POINT = 0.02
 #: The share of rounds a bluffer (who grabs every round) grabs first: it is beaten
 #: only by a set completed before its bluff. An honest player is first in 1 of n.
 FIRST_BLUFFER = 0.8
+#: A bot that gave up but cannot draw grabs plainly this many seconds later.
+GIVE_UP_GRACE = 30.0
 #: A grab this many seconds after the grabber's last draw is slower than a set is
 #: grabbed (a person's reaction is 1-2 s).
 SLOW_GRAB = 4.0

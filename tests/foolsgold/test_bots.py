@@ -264,9 +264,10 @@ def test_the_ladder_holds_at_a_small_seeded_mixed_table():
     points = report.points()
     assert points["hard"] > points["normal"] > points["easy"]
     rows = report.by_difficulty()
-    # Calls are rare: most grabs are true sets and a bot calls on evidence (at match
-    # point on any doubt, where a wrong call costs nothing that still counts).
-    assert all(rows[name]["calls"] < 0.1 for name in rows)
+    # Calls are rare: most grabs are true sets and a bot calls on evidence, bar at
+    # match point, where it calls on any doubt (a wrong call costs nothing that still
+    # counts); at this table a match lasts about 5 rounds, so that is most calls.
+    assert all(rows[name]["calls"] < 0.15 for name in rows)
     assert sum(rows[d]["first_grabs"] * report.bots.count(d) for d in rows) == pytest.approx(1)
 
 
@@ -383,3 +384,25 @@ def test_the_simulator_gives_each_bot_exactly_its_own_view():
     match.new_round(deck)
     play_round(match, [Watch(s, "normal", random.Random(s)) for s in range(3)], rng)
     assert len(checked) > 20 and True in checked and False in checked
+
+
+@pytest.mark.parametrize("difficulty", sorted(DIFFICULTIES))
+def test_a_bot_that_gives_up_grabs_as_a_set_would_show(difficulty):
+    # Past its give-up time with no set, a bot does not grab plainly (a plain grab
+    # long after the deal is called, and every call stretches the match): it draws,
+    # and grabs right after the draw, holding six.
+    r = Round(2, 0, forced_deck(2, 0, {
+        0: "Mule a, Coyote a, Bison a, Buzzard a, Raccoon a",
+        1: "Owl a, Elk b, Fox b, Hawk b, Quail b",
+    }, "Elk a, Elk c"))
+    bot = Bot(0, difficulty, random.Random(3))
+    bot.plan(r.view(0), 0.0)
+    bot.bluff_at = None
+    bot.give_up_at = 0.5  # it has waited long enough: it gives up from 0.5 s
+    action, at = bot.plan(r.view(0), 1.0)
+    assert action == Draw(0)  # not a plain grab
+    r.apply(action, at)
+    action, grab_at = bot.plan(r.view(0), at)
+    d = DIFFICULTIES[difficulty]
+    assert action == Grab(0) and grab_at <= at + d.reaction * (1 + d.jitter) / 2
+    assert not bot.holds_set
