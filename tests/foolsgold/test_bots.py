@@ -318,12 +318,14 @@ def test_the_sim_command_refuses_bad_arguments(argv, capsys):
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("players", [2, 4, 8])
 @pytest.mark.parametrize("table", sorted(DIFFICULTIES))
-def test_the_instant_bluff_farms_no_table(table):
+def test_the_instant_bluff_farms_no_table(table, players):
     # The exploit of issue 19: grab 0.5 s after every deal. Each grab is called, so
     # the strategy never wins a round, let alone a match (the full ladder, with
     # intervals, is bench/foolsgold_exploits.py).
-    report = simulate(4, [f"instant@{table}", table, table, table], 12, seed=3)
+    bots = [f"instant@{table}"] + [table] * (players - 1)
+    report = simulate(players, bots, 12, seed=3)
     assert all(r.first == 0 and not r.true_set and r.caller is not None for r in report.rounds)
     assert report.wins.get(f"instant@{table}", 0) == 0
 
