@@ -82,7 +82,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         reaction=2.0,
         jitter=0.3,
         race=2.2,
-        bluff_rate=0.1,
+        bluff_rate=0.05,
         bluff_after=25.0,
         bluff_span=40.0,
         evidence=frozenset(),
@@ -94,7 +94,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         name="normal",
         reaction=1.5,
         jitter=0.25,
-        race=1.6,
+        race=1.5,
         bluff_rate=0.08,
         bluff_after=30.0,
         bluff_span=40.0,
@@ -198,9 +198,7 @@ class Bot:
         self.settle_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
-        # The bluff rate is for a table of four: at a bigger table each bot bluffs
-        # less, so the table as a whole does not bluff more (and matches end).
-        scale = min(1.0, 4 / self._players) if self._players else 1.0
+        scale = bluff_scale(self._players) if self._players else 1.0
         if self.rng.random() < self.difficulty.bluff_rate * scale:
             self.bluff_at = (
                 now + self.difficulty.bluff_after + self.difficulty.bluff_span * (self.rng.random())
@@ -300,7 +298,12 @@ class Bot:
         if self.holds_set:
             return (self._grab, self._timer(("grab", self.moves), now))
         # The earliest of: a bluff, giving up, and passing a card.
-        best: Plan = (self._grab, max(now, self.give_up_at))
+        # Giving up looks like a set (a reaction after a draw, holding six), so it is
+        # seldom called: a call lowers the table's total and stretches the match. A
+        # bot that cannot draw grabs plainly, a while later.
+        best: Plan = (self._grab, max(now, self.give_up_at + GIVE_UP_GRACE))
+        if now >= self.give_up_at and len(hand) == 6:
+            best = (self._grab, self._timer(("give_up", self.moves), now, factor=0.5))
         scores = view.get("scores")
         # At match point a bluff is always called (see `_threshold`): no bluffing then.
         match_point = scores is not None and scores[self.seat] + 1 >= TARGET
@@ -510,6 +513,8 @@ MATCH_POINT = 0.02
 #: The share of rounds a bluffer (who grabs every round) grabs first: it is beaten
 #: only by a set completed before its bluff. An honest player is first in 1 of n.
 FIRST_BLUFFER = 0.8
+#: A bot that gave up but cannot draw grabs plainly this many seconds later.
+GIVE_UP_GRACE = 30.0
 #: A grab this many seconds after the grabber's last draw is slower than a set is
 #: grabbed (a person's reaction is 1-2 s).
 SLOW_GRAB = 4.0
@@ -522,6 +527,23 @@ def hazard(players: int, draws: int) -> float:
     the draws, as hands settle on a name, and falls with more seats, as the deck
     holds more names. Set a little high, so honest sets are rarely called."""
     return max(0.001, 0.0038 * players**-0.7 * min(draws, 40))
+
+
+def bluff_scale(players: int) -> float:
+    """How much of its bluff rate (set for a table of four) a bot plays at this table.
+
+    Every called bluff lowers the table's total by a point, so the scores drift below
+    zero and the match drags on. At a bigger table each bot bluffs less, so the table
+    as a whole does not bluff more. At two seats a match is a walk of one score
+    against the other, which barely ends within 40 rounds even with no calls at all
+    (docs/BENCHMARKS.md), so there the bots bluff least."""
+    if players <= 2:
+        return TWO_SEAT_BLUFFS
+    return min(1.0, 4 / players)
+
+
+#: The share of its bluff rate a bot plays at two seats (see `bluff_scale`).
+TWO_SEAT_BLUFFS = 0.3
 
 
 def call_threshold(players: int) -> float:
