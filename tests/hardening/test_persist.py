@@ -531,6 +531,7 @@ async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
     assert views[-1] == json.loads(json.dumps(table.driver.wire_view(None)))
 
 
+@pytest.mark.timeout(180)  # a whole match of bots, every save reread: 37 s at load 1.5
 async def test_a_long_match_keeps_memory_and_the_save_flat(store_dir):
     """A Fool's Gold match of many rounds: the table holds no move once it is
     committed, the save's document stays small while its moves grow, a restore at any
