@@ -336,9 +336,7 @@ def _compiled_turn():
     V = ", ".join(f"v{i}" for i in range(len(g.states)))
     R = ", ".join("0.0" if meta[i][2] == 0 else f"r{i}" for i in range(len(g.states)))
     lines.append(f"    return [{V}], [{R}]")
-    namespace: dict = {}
-    exec(compile("\n".join(lines), "<nuggets.duel turn>", "exec"), namespace)
-    return namespace["_turn_compiled"]
+    return _compiled(lines, "_turn_compiled", "turn")
 
 
 # --- the table -------------------------------------------------------------------------
@@ -573,8 +571,19 @@ def _unrolled_shares(k: int, mover: int):
     lines = [
         "def shares(holdings, starts, base, m, mover):",
         f"    {', '.join(f'h{i}' for i in seats)}, = holdings",
+        *_strengths(k, mover),
+        "        return None",
+        f"    return ({', '.join(f's{i} / total' for i in seats)})",
     ]
-    lines += [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
+    return _compiled(lines, "shares", f"shares {k}")
+
+
+def _strengths(k: int, mover: int) -> list[str]:
+    """The lines both written-out share functions begin with: each seat's row of the
+    start table, each pair's chance, each seat's strength and their ``total``, ending
+    at ``if total <= 0:`` (the caller writes what follows)."""
+    seats = range(k)
+    lines = [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
     factors: dict[int, list[str]] = {i: [] for i in seats}
     for i in seats:
         for j in range(i + 1, k):
@@ -590,11 +599,14 @@ def _unrolled_shares(k: int, mover: int):
     lines += [f"    s{i} = {' * '.join(factors[i])}" for i in seats]
     lines.append(f"    total = {' + '.join(f's{i}' for i in seats)}")
     lines.append("    if total <= 0:")
-    lines.append("        return None")
-    lines.append(f"    return ({', '.join(f's{i} / total' for i in seats)})")
+    return lines
+
+
+def _compiled(lines: list[str], name: str, label: str):
+    """The function ``name`` that ``lines`` define (``label`` names them in tracebacks)."""
     namespace: dict = {}
-    exec(compile("\n".join(lines), f"<nuggets.duel shares {k}>", "exec"), namespace)
-    return namespace["shares"]
+    exec(compile("\n".join(lines), f"<nuggets.duel {label}>", "exec"), namespace)
+    return namespace[name]
 
 
 class _Written(dict):
@@ -623,28 +635,13 @@ def _share_of(k: int, mover: int, seat: int):
     take the holdings as arguments and return one float (no tuple: nothing for the
     garbage collector to track): the same operations, so the same float."""
     seats = range(k)
-    lines = [f"def share({', '.join(f'h{i}' for i in seats)}, starts, base, m):"]
-    lines += [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
-    factors: dict[int, list[str]] = {i: [] for i in seats}
-    for i in seats:
-        for j in range(i + 1, k):
-            if i == mover:
-                d = f"starts[r{i} + h{j}]"
-            elif j == mover:
-                d = f"1.0 - starts[r{j} + h{i}]"
-            else:
-                d = f"0.5 * (starts[r{i} + h{j}] + 1.0 - starts[r{j} + h{i}])"
-            lines.append(f"    d{i}{j} = {d}")
-            factors[i].append(f"d{i}{j}")
-            factors[j].append(f"(1.0 - d{i}{j})")
-    lines += [f"    s{i} = {' * '.join(factors[i])}" for i in seats]
-    lines.append(f"    total = {' + '.join(f's{i}' for i in seats)}")
-    lines.append("    if total <= 0:")
-    lines.append(f"        return 1 / {k}")
-    lines.append(f"    return s{seat} / total")
-    namespace: dict = {}
-    exec(compile("\n".join(lines), f"<nuggets.duel share {k} {mover} {seat}>", "exec"), namespace)
-    return namespace["share"]
+    lines = [
+        f"def share({', '.join(f'h{i}' for i in seats)}, starts, base, m):",
+        *_strengths(k, mover),
+        f"        return 1 / {k}",
+        f"    return s{seat} / total",
+    ]
+    return _compiled(lines, "share", f"share {k} {mover} {seat}")
 
 
 _SHARE_OF = _Written(_share_of)
