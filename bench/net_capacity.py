@@ -246,35 +246,14 @@ async def step(tables: int, seconds: float, loaders: int) -> dict:
 async def inhost(tables: int, seconds: float) -> dict:
     """N tables of six bots seated in the host itself: no connections, no clients.
     Lateness: how long after its planned time each bot action is applied."""
-    import net.table as table_module
+    from inhost import BotTables
+
     from net.host import Host
 
-    late: list[float] = []
-    submit = table_module.Table._submit
     host = Host()
-    clock = host.clock
-
-    def timed(self, seat, action, now, by):
-        plan_at = getattr(self, "_bench_due", None)
-        if plan_at is not None:
-            late.append(clock.now() - plan_at)
-        submit(self, seat, action, now, by)
-
-    tick = table_module.Table.tick
-
-    def tick_timed(self, now):
-        due = [s.plan[1] for s in self.seats if s.plan is not None and s.plan[1] <= now]
-        self._bench_due = min(due) if due else None
-        tick(self, now)
-        self._bench_due = None
-
-    table_module.Table._submit = timed
-    table_module.Table.tick = tick_timed
+    bots = BotTables(host, tables, SEATS)
+    made, late = bots.tables, bots.late
     try:
-        made = [host.create_table(f"T{n}", "foolsgold", seats=SEATS, bots=SEATS)
-                for n in range(tables)]  # fmt: skip
-        for table in made:
-            host.start_game(table)
         await asyncio.sleep(3.0)
         late.clear()
         cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -282,14 +261,11 @@ async def inhost(tables: int, seconds: float) -> dict:
         actions0 = sum(t.moves for t in made)
         while time.perf_counter() < end:
             await asyncio.sleep(0.5)
-            for table in made:
-                if table.phase == "over":
-                    host.start_game(table)  # matches back to back
+            bots.restart_finished()  # matches back to back
         cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
         actions = sum(t.moves for t in made) - actions0
     finally:
-        table_module.Table._submit = submit
-        table_module.Table.tick = tick
+        bots.close()
         await host.close()
     return {
         "tables": tables,

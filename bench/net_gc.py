@@ -43,7 +43,8 @@ def pct(data: list[float], q: float) -> float:
 
 
 async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, int, int]):
-    import net.table as table_module
+    from inhost import BotTables
+
     from net import gctune
     from net.host import Host
 
@@ -58,30 +59,9 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
                 (time.perf_counter() - started[0], time.process_time() - started[1])
             )
 
-    late: list[float] = []
-    submit = table_module.Table._submit
-    tick = table_module.Table.tick
     host = Host()
-    clock = host.clock
-
-    def timed(self, seat, action, now, by):
-        plan_at = getattr(self, "_bench_due", None)
-        if plan_at is not None:
-            late.append(clock.now() - plan_at)
-        submit(self, seat, action, now, by)
-
-    def tick_timed(self, now):
-        due = [s.plan[1] for s in self.seats if s.plan is not None and s.plan[1] <= now]
-        self._bench_due = min(due) if due else None
-        tick(self, now)
-        self._bench_due = None
-
-    table_module.Table._submit = timed
-    table_module.Table.tick = tick_timed
-    made = [host.create_table(f"T{n}", "foolsgold", seats=SEATS, bots=SEATS)
-            for n in range(tables)]  # fmt: skip
-    for table in made:
-        host.start_game(table)
+    bots = BotTables(host, tables, SEATS)
+    made, late = bots.tables, bots.late
     if "=" in mode:  # settle=5000/20/10: settle with these thresholds
         mode, given = mode.split("=")
         thresholds = tuple(int(x) for x in given.split("/"))  # type: ignore[assignment]
@@ -101,9 +81,7 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
     end = wall0 + seconds
     while time.perf_counter() < end:
         await asyncio.sleep(0.5)
-        for table in made:
-            if table.phase == "over":
-                host.start_game(table)  # matches back to back
+        bots.restart_finished()  # matches back to back
     wall = time.perf_counter() - wall0
     cpu = time.process_time() - cpu0
     actions = sum(t.moves for t in made) - actions0
@@ -112,8 +90,7 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
     sweep_wall, sweep_cpu = time.perf_counter(), time.process_time()
     gc.collect()
     sweep = (time.perf_counter() - sweep_wall, time.process_time() - sweep_cpu)
-    table_module.Table._submit = submit
-    table_module.Table.tick = tick
+    bots.close()
     out = {
         "actions": max(actions, len(late)),
         "wall": wall,

@@ -33,35 +33,15 @@ SEATS = 6
 
 
 async def host_child(tables: int, watchers: int, seconds: float) -> None:
+    from inhost import BotTables
     from net_gc import pct
 
-    import net.table as table_module
     from net import gctune
     from net.host import Host, HostConfig
 
-    late: list[float] = []
-    submit, tick = table_module.Table._submit, table_module.Table.tick
     host = Host(config=HostConfig(max_connections=100_000))
-    clock = host.clock
-
-    def timed(self, seat, action, now, by, member=None):
-        plan_at = getattr(self, "_bench_due", None)
-        if plan_at is not None:
-            late.append(clock.now() - plan_at)
-        submit(self, seat, action, now, by, member)
-
-    def tick_timed(self, now):
-        due = [s.plan[1] for s in self.seats if s.plan is not None and s.plan[1] <= now]
-        self._bench_due = min(due) if due else None
-        tick(self, now)
-        self._bench_due = None
-
-    table_module.Table._submit = timed
-    table_module.Table.tick = tick_timed
-    made = [host.create_table(f"T{n}", "foolsgold", seats=SEATS, bots=SEATS)
-            for n in range(tables)]  # fmt: skip
-    for table in made:
-        host.start_game(table)
+    bots = BotTables(host, tables, SEATS)
+    made, late = bots.tables, bots.late
     await host.start("127.0.0.1", 0)
     watchers_proc = None
     if watchers:
@@ -95,9 +75,7 @@ async def host_child(tables: int, watchers: int, seconds: float) -> None:
     end = wall0 + seconds
     while time.perf_counter() < end:
         await asyncio.sleep(0.5)
-        for table in made:
-            if table.phase == "over":
-                host.start_game(table)
+        bots.restart_finished()
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     gc.callbacks.remove(on_gc)
     if profile is not None:
