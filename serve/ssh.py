@@ -54,6 +54,7 @@ from net.latency import DelayMeter
 from net.served import LINK_ENV, Links
 from net.text import clean_text
 from serve.pins import OK, Pins, slug
+from serve.resize import Coalesced
 
 __all__ = ["Door", "DoorConfig", "DoorError", "Pins", "inside", "load_host_key",
            "player_name", "slug"]
@@ -188,8 +189,9 @@ class _Child:
         self.exited: int | None = None
         self.detached_at: float | None = None
         self.expiry: asyncio.TimerHandle | None = None
-        self.resize_handle: asyncio.TimerHandle | None = None
-        self.pending_size: tuple[int, int] | None = None
+        self.resizes = Coalesced(self.resize, door.config.resize_every, self.size,
+                                 lambda delay, then: asyncio.get_running_loop().call_later(
+                                     delay, then))  # fmt: skip
         self.link: str | None = None  # lag-fair races: its id in the door's Links
         self.meter: DelayMeter | None = None
 
@@ -219,26 +221,9 @@ class _Child:
             fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
     def resize(self, size: tuple[int, int]) -> None:
-        self.size = size
+        self.size = self.resizes.size = size
         self._set_size(size)
         self.signal(signal.SIGWINCH)
-
-    def resize_soon(self, size: tuple[int, int]) -> None:
-        """A window change, coalesced: a storm costs the app one redraw per
-        ``resize_every`` seconds, with the latest size."""
-        if self.resize_handle is not None:
-            self.pending_size = size
-            return
-        self.resize(size)
-        self.pending_size = None
-
-        def later() -> None:
-            self.resize_handle = None
-            if self.pending_size is not None and self.pending_size != self.size:
-                self.resize_soon(self.pending_size)
-
-        self.resize_handle = asyncio.get_running_loop().call_later(
-            self.door.config.resize_every, later)
 
     def signal(self, sig: int) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -285,6 +270,7 @@ class _Child:
             await asyncio.wait_for(self.output_done.wait(), 1.0)  # the last frame
         if not self.output_done.is_set():
             asyncio.get_running_loop().remove_reader(self.master)
+        self.resizes.cancel()
         if self.master >= 0:
             os.close(self.master)
             self.master = -1
@@ -736,7 +722,7 @@ class Door:
                 try:
                     data = await process.stdin.read(4096)
                 except asyncssh.TerminalSizeChanged as change:
-                    child.resize_soon(self._clamp(change.width, change.height))
+                    child.resizes.want(self._clamp(change.width, change.height))
                     continue
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                     continue

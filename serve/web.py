@@ -46,6 +46,7 @@ from textual_serve.server import Server, to_int
 from net import budgets as b
 from net.latency import DelayMeter
 from net.served import LINK_ENV, Links
+from serve.resize import Coalesced
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,7 @@ COOKIE = "motherlode_session"
 # the server's variables an app must not see (a secret, or the server's own terminal)
 SECRET_ENV = ("MOTHERLODE_SERVE_PASSWORD",)
 MAX_WIDTH, MAX_HEIGHT = 400, 200
+RESIZE_EVERY = 0.1  # seconds: a tab's window changes reach its app at most this often
 WEB_PER_ADDRESS = 4  # tabs (apps) at once from one address
 LOGIN_PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Motherlode</title>
@@ -334,7 +336,7 @@ class WebDoor(Server):
                 timing = asyncio.get_running_loop().create_task(_keep_timing(websocket))
             await service.start(width, height)
             try:
-                await self._process_messages(websocket, service)
+                await self._process_messages(websocket, service, (width, height))
             finally:
                 await service.stop()
         except asyncio.CancelledError:
@@ -353,9 +355,25 @@ class WebDoor(Server):
         return websocket
 
     async def _process_messages(self, websocket: web.WebSocketResponse,
-                                app_service: AppService) -> None:
+                                app_service: AppService, size: tuple[int, int]) -> None:
         """textual-serve's loop, made strict: every resize clamped (not only the first),
-        anything malformed ignored."""
+        anything malformed ignored, and resizes coalesced (``serve.resize``)."""
+        loop = asyncio.get_running_loop()
+        telling: set[asyncio.Task] = set()
+
+        def tell(size: tuple[int, int]) -> None:
+            task = loop.create_task(app_service.set_terminal_size(*size))
+            telling.add(task)
+            task.add_done_callback(telling.discard)
+
+        resizes = Coalesced(tell, RESIZE_EVERY, size, loop.call_later)
+        try:
+            await self._read_messages(websocket, app_service, resizes)
+        finally:
+            resizes.cancel()
+
+    async def _read_messages(self, websocket: web.WebSocketResponse, app_service: AppService,
+                             resizes: Coalesced) -> None:  # fmt: skip
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
@@ -370,8 +388,7 @@ class WebDoor(Server):
             if kind == "stdin" and isinstance(data, str):
                 await app_service.send_bytes(data.encode("utf-8", "replace"))
             elif kind == "resize" and isinstance(data, dict):
-                await app_service.set_terminal_size(*clamp(data.get("width"),
-                                                           data.get("height")))
+                resizes.want(clamp(data.get("width"), data.get("height")))
             elif kind == "ping" and isinstance(data, str | int | float):
                 await websocket.send_json(["pong", data])
             elif kind == "blur":

@@ -1,0 +1,52 @@
+"""Window changes, coalesced, for both doors: a storm of resizes (a tab sending
+30000x30000 ten times a second, an SSH client changing its size seven times a second)
+costs the app one redraw per ``every`` seconds, with the latest size, and a repeat of
+the size the app has already costs nothing.
+
+Time is the caller's: ``call_later`` is the event loop's (or a test's stand-in)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Size = tuple[int, int]
+
+
+class Coalesced:
+    """The size an app is told: the first change at once, then at most one change per
+    ``every`` seconds (the latest asked for); the same size again is dropped."""
+
+    def __init__(self, apply: Callable[[Size], Any], every: float, size: Size,
+                 call_later: Callable[..., Any]) -> None:  # fmt: skip
+        self.apply = apply
+        self.every = every
+        self.size = size  # what the app was last told
+        self.pending: Size | None = None
+        self.call_later = call_later
+        self._handle: Any = None
+        self.applied = 0  # changes the app was told (for tests and figures)
+
+    def want(self, size: Size) -> None:
+        if self._handle is not None:  # within the interval: only the latest counts
+            self.pending = size
+            return
+        if size != self.size:
+            self._apply(size)
+
+    def _apply(self, size: Size) -> None:
+        self.size, self.pending = size, None
+        self.applied += 1
+        self.apply(size)
+        self._handle = self.call_later(self.every, self._later)
+
+    def _later(self) -> None:
+        self._handle = None
+        if self.pending is not None and self.pending != self.size:
+            self._apply(self.pending)
+        self.pending = None
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
