@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import re
 import resource
 import sys
@@ -132,40 +133,48 @@ class Screen:
         return time.perf_counter() - start
 
 
-class Players:
-    """Six seated players; ``samples`` collects (kind, seconds) while ``recording``."""
+PLAYERS = [("ssh", "ann"), ("ssh", "bob"), ("web", "Wendy"), ("lan", "Lan1"),
+           ("lan", "Lan2"), ("lan", "Lan3")]
 
-    def __init__(self, serve: ServeProcess, password: bool) -> None:
-        self.serve = serve
+
+class Player:
+    """One seated player, in a process of its own (``--player``): it plays at a
+    person's pace (a key every ``pace`` seconds, give or take 30%, after the last
+    answer) and prints a JSON line for each answer's time, its seating and any
+    problem, for the bench's process to collect."""
+
+    def __init__(self, ports: dict[str, int], password: bool, pace: float, seed: int) -> None:
+        self.ports = ports
         self.password = password
-        self.samples: list[tuple[str, float]] = []
-        self.recording = False
-        self.problems: list[str] = []
-        self.tasks: list[asyncio.Task] = []
+        self.pace = pace
+        self.random = random.Random(seed)
         self.closers: list = []
-        self.seated = 0  # players past their setup, playing
 
-    async def start(self) -> None:
-        for name in ("ann", "bob"):
-            self.tasks.append(asyncio.create_task(self._guard("ssh", name, self._ssh)))
-            await asyncio.sleep(1.5)
-        self.tasks.append(asyncio.create_task(self._guard("web", "Wendy", self._web)))
-        await asyncio.sleep(1.5)
-        for name in ("Lan1", "Lan2", "Lan3"):
-            self.tasks.append(asyncio.create_task(self._guard("lan", name, self._lan)))
+    @staticmethod
+    def emit(**line) -> None:
+        print(json.dumps(line), flush=True)
 
-    async def _guard(self, kind: str, name: str, play) -> None:
+    def problem(self, text: str) -> None:
+        self.emit(problem=text[:2000])
+
+    async def play(self, kind: str, name: str) -> None:
+        play = {"ssh": self._ssh, "web": self._web, "lan": self._lan}[kind]
         try:
             await play(name)
-        except asyncio.CancelledError:
-            raise
         except Exception as error:  # a player that stops is a finding, not a crash
-            self.problems.append(f"{kind} {name} stopped: {error!r}"[:2000])
+            self.problem(f"{kind} {name} stopped: {error!r}")
+        finally:
+            for close in self.closers:
+                with contextlib.suppress(Exception):
+                    close()
+
+    async def _think(self) -> None:
+        await asyncio.sleep(self.pace * self.random.uniform(0.7, 1.3))
 
     async def _toggle(self, kind: str, name: str, screen: Screen, press) -> None:
-        self.seated += 1
+        self.emit(seated=name)
         while True:
-            await asyncio.sleep(0.25)
+            await self._think()
             # the state on the screen now decides what the key must show next
             ready = re.search(rf"\d\. {name} +ready +\(you\)", screen.text) is None
             start = time.perf_counter()
@@ -174,16 +183,14 @@ class Players:
             try:
                 await screen.wait_for(row, 15.0)
             except AssertionError:
-                self.problems.append(f"{kind} {name}: no answer to r within 15 s:\n"
-                                     f"{screen.text}")
+                self.problem(f"{kind} {name}: no answer to r within 15 s:\n{screen.text}")
                 continue
-            if self.recording:
-                self.samples.append((kind, time.perf_counter() - start))
+            self.emit(kind=kind, sample=time.perf_counter() - start)
 
     async def _ssh(self, name: str) -> None:
         options = {"password": PASSWORD} if self.password else {}
         conn = await asyncssh.connect(
-            "127.0.0.1", self.serve.ssh_port, username=name, known_hosts=None,
+            "127.0.0.1", self.ports["ssh"], username=name, known_hosts=None,
             encoding=None, agent_path=None,
             client_keys=[asyncssh.generate_private_key("ssh-ed25519")], **options)
         self.closers.append(conn.close)
@@ -194,7 +201,7 @@ class Players:
         async def pump() -> None:
             while data := await proc.stdout.read(65536):
                 screen.feed(data)
-            self.problems.append(f"ssh {name}: the session ended")
+            self.problem(f"ssh {name}: the session ended")
 
         pumping = asyncio.create_task(pump())
         await screen.wait_for("Tables at this host", 60)
@@ -211,7 +218,7 @@ class Players:
             pumping.cancel()
 
     async def _web(self, name: str) -> None:
-        base = f"http://127.0.0.1:{self.serve.web_port}"
+        base = f"http://127.0.0.1:{self.ports['web']}"
         http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         self.closers.append(lambda: asyncio.ensure_future(http.close()))
         if self.password:
@@ -224,7 +231,7 @@ class Players:
             async for message in ws:
                 if message.type == aiohttp.WSMsgType.BINARY:
                     screen.feed(message.data)
-            self.problems.append(f"web {name}: the tab closed")
+            self.problem(f"web {name}: the tab closed")
 
         pumping = asyncio.create_task(pump())
         await screen.wait_for("Your name at the table", 60)
@@ -244,40 +251,82 @@ class Players:
             pumping.cancel()
 
     async def _lan(self, name: str) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.serve.game_port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.ports["game"])
         self.closers.append(writer.close)
         writer.write(p.encode(p.Hello(protocol=1, name=name)))
         line = await reader.readline()
         welcome = msgspec.json.decode(line)
         if welcome.get("type") != "welcome" or welcome.get("seat") is None:
-            self.problems.append(f"lan {name}: refused: {line[:200]!r}")
+            self.problem(f"lan {name}: refused: {line[:200]!r}")
             return
-        self.seated += 1
+        self.emit(seated=name)
         n = 0
         while True:
-            await asyncio.sleep(0.25)
+            await self._think()
             n += 1
             start = time.perf_counter()
             writer.write(p.encode(p.Ping(id=n)))
             while True:
                 line = await asyncio.wait_for(reader.readline(), 30)
                 if not line:
-                    self.problems.append(f"lan {name}: closed by the host")
+                    self.problem(f"lan {name}: closed by the host")
                     return
                 message = msgspec.json.decode(line)
                 if message.get("type") == "error" or message.get("type") == "bye":
-                    self.problems.append(f"lan {name}: {message}")
+                    self.problem(f"lan {name}: {message}")
                 if message.get("type") == "pong" and message.get("id") == n:
                     break
-            if self.recording:
-                self.samples.append(("lan", time.perf_counter() - start))
+            self.emit(kind="lan", sample=time.perf_counter() - start)
+
+
+class Players:
+    """The six players, each a process of its own (so no player's screen parsing or
+    scheduling is in another's samples); ``samples`` collects (kind, seconds) while
+    ``recording``."""
+
+    def __init__(self, serve: ServeProcess, password: bool, pace: float) -> None:
+        self.ports = {"ssh": serve.ssh_port, "web": serve.web_port, "game": serve.game_port}
+        self.password = password
+        self.pace = pace
+        self.samples: list[tuple[str, float]] = []
+        self.recording = False
+        self.problems: list[str] = []
+        self.procs: list[asyncio.subprocess.Process] = []
+        self.tasks: list[asyncio.Task] = []
+        self.seated = 0  # players past their setup, playing
+
+    async def start(self) -> None:
+        for seed, (kind, name) in enumerate(PLAYERS):
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--player", f"{kind}:{name}", "--ports",
+                json.dumps(self.ports), "--pace", str(self.pace), "--seed", str(seed),
+                *(["--password"] if self.password else []), cwd=ROOT,
+                stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL)
+            self.procs.append(proc)
+            self.tasks.append(asyncio.create_task(self._collect(proc)))
+            if kind != "lan":
+                await asyncio.sleep(1.5)  # an app starts before the next
+
+    async def _collect(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        while line := await proc.stdout.readline():
+            try:
+                found = json.loads(line)
+            except ValueError:
+                continue
+            if "seated" in found:
+                self.seated += 1
+            elif "problem" in found:
+                self.problems.append(found["problem"])
+            elif self.recording:
+                self.samples.append((found["kind"], found["sample"]))
 
     def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
-        for close in self.closers:
-            with contextlib.suppress(Exception):
-                close()
+        for proc in self.procs:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
 
 
 # -- the attacker (a process of its own) ----------------------------------------------
@@ -490,7 +539,7 @@ async def attack(family: str, ports: dict[str, int], seconds: float) -> dict:
 # -- the run ---------------------------------------------------------------------------
 
 
-async def run_family(serve, players, family: str | None, seconds: float) -> dict:
+async def run_family(serve, players, family: str | None, seconds: float, nice: int) -> dict:
     pid = serve.proc.pid
     before = proc_stats(pid)
     players.samples.clear()
@@ -501,7 +550,8 @@ async def run_family(serve, players, family: str | None, seconds: float) -> dict
         ports = {"ssh": serve.ssh_port, "web": serve.web_port, "game": serve.game_port}
         attacker = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--attack", family, "--ports", json.dumps(ports),
-            "--seconds", str(seconds), stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+            "--seconds", str(seconds), stdout=asyncio.subprocess.PIPE, cwd=ROOT,
+            preexec_fn=lambda: os.nice(nice))  # fmt: skip
         assert attacker.stdout is not None
         await asyncio.wait_for(attacker.stdout.readline(), 60)  # imported: it starts now
         players.samples.clear()
@@ -531,6 +581,9 @@ async def run_family(serve, players, family: str | None, seconds: float) -> dict
         "p99_ms": round(pct([s for _, s in samples], 0.99) * 1000, 1),
         "p99_by_kind_ms": {kind: round(pct([s for k, s in samples if k == kind], 0.99) * 1000,
                                        1) for kind in ("ssh", "web", "lan")},
+        "p50_by_kind_ms": {kind: round(pct([s for k, s in samples if k == kind], 0.5) * 1000,
+                                       1) for kind in ("ssh", "web", "lan")},
+        "slowest_ms": sorted(round(s * 1000) for _, s in samples)[-5:],
         "samples": len(samples),
         "problems": players.problems[problems_before:],
         "rss_mib": round(peak["rss"], 1), "rss_tree_mib": round(peak["rss_tree"], 1),
@@ -546,7 +599,7 @@ async def main(args: argparse.Namespace) -> None:
         f for f in FAMILIES if (f in WITH_PASSWORD) == args.password]
     data = Path(tempfile.mkdtemp(prefix="motherlode-attack-"))
     serve = await start_serve(data, args.password)
-    players = Players(serve, args.password)
+    players = Players(serve, args.password, args.pace)
     results = []
     try:
         await players.start()
@@ -557,7 +610,7 @@ async def main(args: argparse.Namespace) -> None:
         print(f"seated: {players.seated}; problems: {players.problems}", file=sys.stderr)
         await asyncio.sleep(3.0)
         for family in [None, *wanted]:
-            result = await run_family(serve, players, family, args.seconds)
+            result = await run_family(serve, players, family, args.seconds, args.attacker_nice)
             results.append(result)
             print(json.dumps(result), flush=True)
     finally:
@@ -578,10 +631,22 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--families", default="")
     parser.add_argument("--password", action="store_true")
+    parser.add_argument("--pace", type=float, default=0.5,
+                        help="seconds a player waits after an answer (give or take 30%%)")
+    parser.add_argument("--attacker-nice", type=int, default=19,
+                        help="the attacker's nice level: 19 gives it only the CPU the "
+                        "server, its apps and the players leave (as an attacker on a "
+                        "machine of its own); 0 lets it compete for these 2 cores")
     parser.add_argument("--attack", help=argparse.SUPPRESS)
+    parser.add_argument("--player", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--ports", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.attack:
+    if args.player:
+        kind, name = args.player.split(":", 1)
+        player = Player(json.loads(args.ports), args.password, args.pace, args.seed)
+        asyncio.run(player.play(kind, name))
+    elif args.attack:
         print("ready", flush=True)
         print(json.dumps(asyncio.run(attack(args.attack, json.loads(args.ports),
                                             args.seconds))))

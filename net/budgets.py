@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import math
 import resource
 import time
 from collections import OrderedDict
@@ -69,6 +70,11 @@ class Budgets:
     header_timeout: float = 5.0  # web: accept -> a whole request's headers
     #: seconds between two log lines about accept() out of descriptors
     accept_log_every: float = 10.0
+    #: apps started for one address (a new SSH session or web tab runs an app, about
+    #: half a CPU-second to start): this many at once, then one per ``app_start_every``
+    #: seconds. A dropped player's app waits for them, so coming back starts nothing
+    app_start_burst: int = 8
+    app_start_every: float = 5.0
 
     def cap(self, stage: str, nofile: int | None = None) -> int:
         """The total cap of a stranger stage, shrunk to fit a small descriptor limit."""
@@ -101,6 +107,8 @@ class Ledger:
         self._count = dict.fromkeys(STAGES, 0)
         self.refused = dict.fromkeys(STAGES, 0)
         self.evicted = dict.fromkeys(STAGES, 0)
+        self._starts: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
+        self.starts_refused = 0
 
     def count(self, stage: str, address: str | None = None) -> int:
         if address is None:
@@ -169,12 +177,33 @@ class Ledger:
             evict(victim, self.why(stage, victim.address))
         return True
 
+    def start_app(self, address: str, now: float | None = None) -> str | None:
+        """Take one of ``address``'s app starts (a token bucket: ``app_start_burst``,
+        refilled one per ``app_start_every`` seconds). None if it may start one;
+        otherwise the words to refuse it with."""
+        now = time.monotonic() if now is None else now
+        burst, every = self.budgets.app_start_burst, self.budgets.app_start_every
+        tokens, at = self._starts.get(address, (float(burst), now))
+        tokens = min(float(burst), tokens + (now - at) / every)
+        if tokens < 1:
+            self._starts[address] = (tokens, now)
+            self.starts_refused += 1
+            wait = math.ceil((1 - tokens) * every)
+            return (f"Too many new sessions from your address ({address}): at most {burst} "
+                    f"at once, then one every {every:g} seconds. Try again in {wait} s.")
+        self._starts[address] = (tokens - 1, now)
+        if len(self._starts) > 4096:  # forget the addresses whose bucket is full again
+            self._starts = {a: (t, w) for a, (t, w) in self._starts.items()
+                            if t + (now - w) / every < burst}  # fmt: skip
+        return None
+
     def _busiest(self, stage: str) -> str:
         return max(self._items[stage].items(), key=lambda pair: len(pair[1]))[0]
 
     def snapshot(self) -> dict[str, Any]:
         return {"count": dict(self._count), "refused": dict(self.refused),
-                "evicted": dict(self.evicted), "nofile": self.nofile}
+                "evicted": dict(self.evicted), "starts_refused": self.starts_refused,
+                "nofile": self.nofile}
 
 
 _ledger: Ledger | None = None

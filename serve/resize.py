@@ -1,7 +1,10 @@
 """Window changes, coalesced, for both doors: a storm of resizes (a tab sending
 30000x30000 ten times a second, an SSH client changing its size seven times a second)
 costs the app one redraw per ``every`` seconds, with the latest size, and a repeat of
-the size the app has already costs nothing.
+the size the app has already costs nothing. A storm that goes on is slowed further:
+each interval that ends with a change waiting doubles the next, up to ``most`` (a
+person dragging a window corner sees the final size within ``most`` seconds of letting
+go; a script resizing forever costs its app ``1 / most`` redraws a second).
 
 Time is the caller's: ``call_later`` is the event loop's (or a test's stand-in)."""
 
@@ -18,9 +21,11 @@ class Coalesced:
     ``every`` seconds (the latest asked for); the same size again is dropped."""
 
     def __init__(self, apply: Callable[[Size], Any], every: float, size: Size,
-                 call_later: Callable[..., Any]) -> None:  # fmt: skip
+                 call_later: Callable[..., Any], most: float = 0.5) -> None:  # fmt: skip
         self.apply = apply
         self.every = every
+        self.most = max(most, every)
+        self.interval = every  # the current interval: it grows while a storm goes on
         self.size = size  # what the app was last told
         self.pending: Size | None = None
         self.call_later = call_later
@@ -38,12 +43,15 @@ class Coalesced:
         self.size, self.pending = size, None
         self.applied += 1
         self.apply(size)
-        self._handle = self.call_later(self.every, self._later)
+        self._handle = self.call_later(self.interval, self._later)
 
     def _later(self) -> None:
         self._handle = None
         if self.pending is not None and self.pending != self.size:
+            self.interval = min(self.interval * 2, self.most)  # the storm goes on
             self._apply(self.pending)
+        else:
+            self.interval = self.every  # it is over
         self.pending = None
 
     def cancel(self) -> None:

@@ -574,8 +574,13 @@ class Door:
             self._refuse(process, b"The server is busy: every place is taken. Try again in "
                          b"a while.\r\n")
             return
+        gate_address = gate.address if isinstance(gate, _Gate) else ""
+        too_many = self.ledger.start_app(gate_address) if gate_address else None
+        if too_many is not None:  # every new session starts an app: churn is capped
+            self._refuse(process, too_many.encode() + b"\r\n")
+            return
         if fingerprint is not None and not self.pins.admit(name, fingerprint):
-            self._refuse(process, self._taken(name))  # pinned only once admitted
+            self._refuse(process, self._taken(name, conn))  # pinned only once admitted
             return
         session = _Session(process)  # before the app starts: its first bytes set modes
         session.process_limit = self.config.slow_reader_bytes

@@ -287,6 +287,8 @@ class WebDoor(Server):
         elif self.by_address.get(address, 0) >= self.per_address:
             busy = (f"Too many tabs from your address ({address}) are open here (at most "
                     f"{self.per_address}); close one and try again.\r\n").encode()
+        elif (too_many := self.ledger.start_app(address)) is not None:
+            busy = too_many.encode() + b"\r\n"  # every tab starts an app: churn is capped
         if busy is not None:
             websocket = web.WebSocketResponse()
             await websocket.prepare(request)

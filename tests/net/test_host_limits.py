@@ -266,3 +266,22 @@ def test_the_ledger_moves_a_holder_between_stages_the_same_way_for_every_door():
     assert ledger.settle(third, None, evict) and ledger.settle(third, None, evict)
     assert third.stage is None and ledger.count(b.PENDING, "10.0.0.2") == 0
     assert ledger.snapshot()["count"][b.SPECTATING] == 1 and len(told) == 1
+
+
+def test_app_starts_per_address_are_a_bucket_refilled_over_time():
+    """Every new SSH session or web tab starts an app (half a CPU-second): one address
+    gets ``app_start_burst`` at once, then one per ``app_start_every`` seconds, and is
+    told how long to wait; another address is not affected."""
+    from net import budgets as b
+
+    ledger = b.Ledger(b.Budgets(app_start_burst=3, app_start_every=5.0), nofile=4096)
+    assert [ledger.start_app("10.0.0.9", now=100.0) for _ in range(3)] == [None] * 3
+    why = ledger.start_app("10.0.0.9", now=100.0)
+    assert why == ("Too many new sessions from your address (10.0.0.9): at most 3 at once, "
+                   "then one every 5 seconds. Try again in 5 s.")
+    assert ledger.start_app("10.0.0.8", now=100.0) is None  # its own bucket
+    assert ledger.start_app("10.0.0.9", now=103.0) is not None  # 0.6 of a start: not yet
+    assert ledger.start_app("10.0.0.9", now=105.1) is None  # refilled one
+    assert ledger.start_app("10.0.0.9", now=105.2) is not None
+    assert ledger.start_app("10.0.0.9", now=200.0) is None  # full again after a while
+    assert ledger.snapshot()["starts_refused"] == 3

@@ -58,6 +58,22 @@ def test_a_storm_reaches_the_app_once_per_interval_with_the_latest_size():
     assert told[-1] == (100, 30) and sizes.applied == 3
 
 
+def test_a_storm_that_goes_on_is_slowed_to_one_change_per_half_second():
+    told, later = [], Later()
+    sizes = Coalesced(told.append, 0.1, (80, 24), later, most=0.5)
+    intervals = []
+    for n in range(8):  # a change waiting at the end of every interval
+        sizes.want((100 + n, 30))
+        intervals.append(later.waiting[0].delay)
+        sizes.want((200 + n, 30))
+        later.fire()
+    assert intervals == [0.1, 0.2, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5]
+    assert told[-1] == (207, 30)
+    later.fire()  # an interval with nothing waiting: the storm is over
+    sizes.want((90, 30))
+    assert told[-1] == (90, 30) and later.waiting[0].delay == 0.1
+
+
 def test_a_storm_that_comes_back_to_the_size_costs_nothing_more():
     told, later = [], Later()
     sizes = Coalesced(told.append, 0.1, (80, 24), later)

@@ -157,3 +157,30 @@ async def test_a_refused_session_takes_its_connection_with_it(tmp_path):
         ann.close()
     finally:
         await door.close()
+
+
+async def test_churned_sessions_from_one_address_are_refused_with_words(tmp_path):
+    """Opening and closing sessions in a loop starts an app each time: past the
+    address's burst the door refuses at once, saying how long to wait; the session
+    already playing is not touched."""
+    door = await _door(tmp_path)
+    door.ledger.budgets.app_start_burst = 2
+    door.ledger.budgets.app_start_every = 600.0
+    try:
+        ann = await _connect(door, "ann")
+        playing = await ann.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(playing)
+        churn = await _connect(door, "bob")
+        first = await churn.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(first)
+        churn.close()
+        again = await _connect(door, "cal")
+        refused = await again.create_process(term_type="xterm", term_size=(80, 24))
+        said = await asyncio.wait_for(refused.stderr.read(), 20)
+        assert b"Too many new sessions from your address (127.0.0.1)" in said
+        assert b"Try again in 600 s." in said
+        playing.stdin.write(b"x\r")  # ann's app was untouched until now
+        assert await asyncio.wait_for(playing.wait(), 20) is not None
+        assert door.ledger.snapshot()["starts_refused"] == 1
+    finally:
+        await door.close()

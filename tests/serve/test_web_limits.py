@@ -126,3 +126,33 @@ async def test_slow_headers_are_closed_and_tabs_capped_per_address(tmp_path, mon
             await second.close()
     finally:
         await door.close()
+
+
+async def test_tabs_opened_and_closed_in_a_loop_are_refused_with_words(tmp_path, monkeypatch):
+    """Each tab starts an app: an address that churns tabs past its burst is told how
+    long to wait, and no app starts for it."""
+    ledger = Ledger(Budgets(app_start_burst=2, app_start_every=600.0))
+    door = await _door(tmp_path, monkeypatch, ledger=ledger)
+    try:
+        async with aiohttp.ClientSession() as http:
+            url = f"http://127.0.0.1:{door.port}/ws?width=90&height=30"
+            for started in (1, 2):
+                tab = await http.ws_connect(url)
+                for _ in range(400):  # this tab's app has started
+                    if _starts(tmp_path / "app.log") == started:
+                        break
+                    await asyncio.sleep(0.05)
+                await tab.close()
+            third = await http.ws_connect(url)
+            message = await third.receive()
+            assert b"Too many new sessions from your address (127.0.0.1)" in message.data
+            assert b"Try again in 600 s." in message.data
+            await third.close()
+    finally:
+        await door.close()
+    assert _starts(tmp_path / "app.log") == 2
+    assert ledger.snapshot()["starts_refused"] == 1
+
+
+def _starts(log) -> int:
+    return log.read_text().count('"secret"') if log.exists() else 0
