@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 PENDING, IDLE, SPECTATING, SEATED = "pending", "idle", "spectating", "seated"
 STAGES = (PENDING, IDLE, SPECTATING, SEATED)
 EVICTING = (PENDING, IDLE)  # full: the busiest address's oldest makes room
+ALL = "*"  # the key of the whole server's bucket of app starts (no address is "*")
 
 
 @dataclass
@@ -75,6 +76,10 @@ class Budgets:
     #: seconds. A dropped player's app waits for them, so coming back starts nothing
     app_start_burst: int = 8
     app_start_every: float = 5.0
+    #: and for every address together (several source addresses cannot churn apps
+    #: either): a whole party at once, then one every 2 seconds
+    app_starts: int = 16
+    app_starts_every: float = 2.0
 
     def cap(self, stage: str, nofile: int | None = None) -> int:
         """The total cap of a stranger stage, shrunk to fit a small descriptor limit."""
@@ -178,24 +183,42 @@ class Ledger:
         return True
 
     def start_app(self, address: str, now: float | None = None) -> str | None:
-        """Take one of ``address``'s app starts (a token bucket: ``app_start_burst``,
-        refilled one per ``app_start_every`` seconds). None if it may start one;
-        otherwise the words to refuse it with."""
+        """Take one app start for ``address``: a token bucket per address
+        (``app_start_burst``, refilled one per ``app_start_every`` seconds) and one for
+        the whole server (``app_starts``, one per ``app_starts_every``), so several
+        source addresses cannot churn apps either. None if it may start one; otherwise
+        the words to refuse it with (and no token is taken)."""
         now = time.monotonic() if now is None else now
-        burst, every = self.budgets.app_start_burst, self.budgets.app_start_every
-        tokens, at = self._starts.get(address, (float(burst), now))
-        tokens = min(float(burst), tokens + (now - at) / every)
-        if tokens < 1:
-            self._starts[address] = (tokens, now)
+        budgets = self.budgets
+        mine = self._tokens(address, budgets.app_start_burst, budgets.app_start_every, now)
+        every = self._tokens(ALL, budgets.app_starts, budgets.app_starts_every, now)
+        if mine < 1:
             self.starts_refused += 1
-            wait = math.ceil((1 - tokens) * every)
-            return (f"Too many new sessions from your address ({address}): at most {burst} "
-                    f"at once, then one every {every:g} seconds. Try again in {wait} s.")
-        self._starts[address] = (tokens - 1, now)
+            wait = math.ceil((1 - mine) * budgets.app_start_every)
+            return (f"Too many new sessions from your address ({address}): at most "
+                    f"{budgets.app_start_burst} at once, then one every "
+                    f"{budgets.app_start_every:g} seconds. Try again in {wait} s.")
+        if every < 1:
+            self.starts_refused += 1
+            wait = math.ceil((1 - every) * budgets.app_starts_every)
+            return (f"The server is starting too many new sessions right now (at most "
+                    f"{budgets.app_starts} at once, then one every "
+                    f"{budgets.app_starts_every:g} seconds); players already here come "
+                    f"first. Try again in {wait} s.")
+        self._starts[address] = (mine - 1, now)
+        self._starts[ALL] = (every - 1, now)
         if len(self._starts) > 4096:  # forget the addresses whose bucket is full again
-            self._starts = {a: (t, w) for a, (t, w) in self._starts.items()
-                            if t + (now - w) / every < burst}  # fmt: skip
+            self._starts = {
+                a: (t, w) for a, (t, w) in self._starts.items()
+                if a == ALL or t + (now - w) / budgets.app_start_every < budgets.app_start_burst}
         return None
+
+    def _tokens(self, key: str, burst: int, every: float, now: float) -> float:
+        """A bucket's tokens now (kept as (tokens, at) in ``_starts``)."""
+        tokens, at = self._starts.get(key, (float(burst), now))
+        tokens = min(float(burst), tokens + (now - at) / every)
+        self._starts[key] = (tokens, now)
+        return tokens
 
     def _busiest(self, stage: str) -> str:
         return max(self._items[stage].items(), key=lambda pair: len(pair[1]))[0]

@@ -285,3 +285,18 @@ def test_app_starts_per_address_are_a_bucket_refilled_over_time():
     assert ledger.start_app("10.0.0.9", now=105.2) is not None
     assert ledger.start_app("10.0.0.9", now=200.0) is None  # full again after a while
     assert ledger.snapshot()["starts_refused"] == 3
+
+
+def test_app_starts_from_many_addresses_meet_a_bucket_for_the_server():
+    from net import budgets as b
+
+    ledger = b.Ledger(b.Budgets(app_start_burst=2, app_starts=4, app_starts_every=2.0),
+                      nofile=4096)
+    assert [ledger.start_app(f"10.0.0.{i}", now=50.0) for i in range(4)] == [None] * 4
+    why = ledger.start_app("10.0.0.7", now=50.0)
+    assert why is not None and why.startswith("The server is starting too many new sessions")
+    assert why.endswith("players already here come first. Try again in 2 s.")
+    assert ledger.start_app("10.0.0.7", now=52.0) is None  # one more after 2 s
+    assert ledger.start_app("10.0.0.7", now=52.0) is not None
+    # a refusal takes nothing: 10.0.0.7 still has its second start
+    assert ledger.start_app("10.0.0.7", now=54.0) is None
