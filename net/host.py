@@ -18,6 +18,7 @@ import asyncio
 import dataclasses
 import logging
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -60,6 +61,42 @@ class HostConfig:
     # log entries a table keeps in memory when nothing saves them (no store); None
     # keeps the whole game. With a store, the store decides (net.saves).
     log_keep: int | None = 64
+    # seconds of timer work for tables nobody is at (bots alone) per turn of the event
+    # loop; the rest waits for the next turn, after the people's input (``Turns``)
+    bots_per_turn: float = 0.005
+
+
+class Turns:
+    """People first when the loop is busy: the timer work of tables with nobody at
+    them (bots playing alone, as on a busy ``serve``) is capped per turn of the event
+    loop. Past ``budget`` seconds of it in one turn, such a table's timer waits for the
+    next turn (``call_soon``), and asyncio reads the sockets between two turns, so a
+    person's move waits for at most one budget of bots' work, not for every bot due.
+
+    A turn ends when the callback ``charge`` schedules on first use runs: it was queued
+    before anything deferred in the same turn, so it resets the budget at the start of
+    the next. ``meter`` is the clock of work done (``time.perf_counter``; a test's own)."""
+
+    def __init__(self, budget: float, meter: Callable[[], float],
+                 call_soon: Callable[..., Any]) -> None:  # fmt: skip
+        self.budget = budget
+        self.meter = meter
+        self.call_soon = call_soon
+        self.spent = 0.0
+        self._armed = False
+        self.deferred = 0  # timers moved to a later turn (figures and tests)
+
+    def full(self) -> bool:
+        return self.spent >= self.budget
+
+    def charge(self, seconds: float) -> None:
+        self.spent += seconds
+        if not self._armed:
+            self._armed = True
+            self.call_soon(self._next_turn)
+
+    def _next_turn(self) -> None:
+        self.spent, self._armed = 0.0, False
 
 
 class Host:
@@ -91,6 +128,15 @@ class Host:
         self._last: tuple[Any, bytes] | None = None
         self._table_listeners: list[Callable[[Table], None]] = []
         self._removed_listeners: list[Callable[[Table], None]] = []
+        self._turns: Turns | None = None
+
+    @property
+    def turns(self) -> Turns:
+        """The cap of bots' timer work per turn of the loop (see :class:`Turns`)."""
+        if self._turns is None:
+            self._turns = Turns(self.config.bots_per_turn, time.perf_counter,
+                                asyncio.get_running_loop().call_soon)  # fmt: skip
+        return self._turns
 
     @property
     def clock(self) -> Clock:
@@ -286,12 +332,23 @@ class Host:
 
     def _fire(self, table: Table, when: float) -> None:
         self._timers.pop(table, None)
+        alone = not table.members  # bots playing with nobody there: they can wait
+        if alone:
+            turns = self.turns
+            if turns.full():  # this turn has had its bots' share: after the people
+                turns.deferred += 1
+                handle = turns.call_soon(self._fire, table, when)
+                self._timers[table] = (when, handle)
+                return
+            started = turns.meter()
         # a loop may run a callback a hair early; the table must see its own time
         try:
             table.tick(max(self.clock.now(), when))
         except Exception:  # a bug in a game must not take the host down
             log.exception("table %s failed in tick", table.name)
         self.touched(table)
+        if alone:
+            turns.charge(turns.meter() - started)
 
     def encode(self, message: Any) -> bytes:
         last = self._last
