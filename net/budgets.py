@@ -77,9 +77,10 @@ class Budgets:
     app_start_burst: int = 8
     app_start_every: float = 5.0
     #: and for every address together (several source addresses cannot churn apps
-    #: either): a whole party at once, then one every 2 seconds
+    #: either): a whole party at once, then one every 5 seconds (an app start is
+    #: 0.56 CPU-seconds to its menu: a churn costs the server a tenth of a core)
     app_starts: int = 16
-    app_starts_every: float = 2.0
+    app_starts_every: float = 5.0
 
     def cap(self, stage: str, nofile: int | None = None) -> int:
         """The total cap of a stranger stage, shrunk to fit a small descriptor limit."""
