@@ -38,6 +38,7 @@ PENDING, IDLE, SPECTATING, SEATED = "pending", "idle", "spectating", "seated"
 STAGES = (PENDING, IDLE, SPECTATING, SEATED)
 EVICTING = (PENDING, IDLE)  # full: the busiest address's oldest makes room
 ALL = "*"  # the key of the whole server's bucket of app starts (no address is "*")
+LOCAL = ("127.0.0.1", "::1")  # where the server's own apps connect from
 
 
 @dataclass
@@ -81,6 +82,13 @@ class Budgets:
     #: 0.56 CPU-seconds to its menu: a churn costs the server a tenth of a core)
     app_starts: int = 16
     app_starts_every: float = 5.0
+    #: new connections from one address, every door together: this many at once, then
+    #: ``connect_rate`` a second (a classroom behind one address joins at once; a loop
+    #: that opens sockets as fast as it can is turned away at accept, for the cost of a
+    #: close). The server's own apps connect from 127.0.0.1 and ::1, which are not
+    #: counted (``LOCAL``)
+    connect_burst: int = 40
+    connect_rate: float = 5.0
 
     def cap(self, stage: str, nofile: int | None = None) -> int:
         """The total cap of a stranger stage, shrunk to fit a small descriptor limit."""
@@ -115,6 +123,8 @@ class Ledger:
         self.evicted = dict.fromkeys(STAGES, 0)
         self._starts: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
         self.starts_refused = 0
+        self._connects: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
+        self.connects_refused = 0
 
     def count(self, stage: str, address: str | None = None) -> int:
         if address is None:
@@ -183,6 +193,32 @@ class Ledger:
             evict(victim, self.why(stage, victim.address))
         return True
 
+    def arrive(self, holder: Any, evict: Callable[[Any, str], None],
+               now: float | None = None) -> str | None:
+        """A new connection from ``holder.address``: within the address's rate of new
+        connections (``connect_burst``, then ``connect_rate`` a second) it enters
+        ``pending`` (:meth:`settle`) and this says None; past it, nothing is counted
+        and this says why, for the door to close it with."""
+        address = holder.address
+        if address not in LOCAL:
+            now = time.monotonic() if now is None else now
+            budgets = self.budgets
+            tokens, at = self._connects.get(address, (float(budgets.connect_burst), now))
+            tokens = min(float(budgets.connect_burst), tokens + (now - at) * budgets.connect_rate)
+            if tokens < 1:
+                self._connects[address] = (tokens, now)
+                self.connects_refused += 1
+                return (f"Too many new connections from your address ({address}): at most "
+                        f"{budgets.connect_burst} at once, then {budgets.connect_rate:g} a "
+                        "second. Wait a moment and try again.")
+            self._connects[address] = (tokens - 1, now)
+            if len(self._connects) > 4096:  # forget the addresses whose bucket is full
+                self._connects = {
+                    a: (t, w) for a, (t, w) in self._connects.items()
+                    if t + (now - w) * budgets.connect_rate < budgets.connect_burst}
+        self.settle(holder, PENDING, evict)
+        return None
+
     def start_app(self, address: str, now: float | None = None) -> str | None:
         """Take one app start for ``address``: a token bucket per address
         (``app_start_burst``, refilled one per ``app_start_every`` seconds) and one for
@@ -227,6 +263,7 @@ class Ledger:
     def snapshot(self) -> dict[str, Any]:
         return {"count": dict(self._count), "refused": dict(self.refused),
                 "evicted": dict(self.evicted), "starts_refused": self.starts_refused,
+                "connects_refused": self.connects_refused,
                 "nofile": self.nofile}
 
 

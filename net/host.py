@@ -272,7 +272,12 @@ class Host:
         peername = writer.get_extra_info("peername")
         peer.address = str(peername[0]) if isinstance(peername, tuple) else ""
         if peer.address:  # in-process connections hold no descriptor: not counted
-            self.ledger.settle(peer, b.PENDING, _too_many_waiting)
+            why = self.ledger.arrive(peer, _too_many_waiting)
+            if why is not None:  # a loop opening sockets: turned away at once
+                peer.send(p.Error(code=Code.SERVER_FULL, message=why))
+                peer.close_after_flush()
+                await peer.run_writer()
+                return
         self._peers.add(peer)
         sock = writer.get_extra_info("socket")
         if sock is not None and self.config.sndbuf is not None:
@@ -365,6 +370,6 @@ def _budgets(config: HostConfig) -> b.Budgets:
         cap = config.max_connections
         budgets = b.Budgets(**{**budgets.__dict__, "pending": cap, "pending_per_address": cap,
                                "spectating": cap, "spectating_per_address": cap,
-                               "spectators_per_table": cap})
+                               "spectators_per_table": cap, "connect_burst": cap})
     budgets.hello_timeout = config.hello_timeout
     return budgets

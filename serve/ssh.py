@@ -337,7 +337,11 @@ class _Gate(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else ""
-        self._enter(b.PENDING)
+        why = self.door.ledger.arrive(self, _Gate.disconnect)
+        if why is not None:  # a loop opening sockets: turned away before the key exchange
+            # (once asyncssh has sent its version, which follows this call, so the
+            # client can read the words)
+            asyncio.get_running_loop().call_soon(self.disconnect, why)
 
     def _enter(self, stage: str) -> None:
         """Move to ``stage``; a full stage makes room from its busiest address."""

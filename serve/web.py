@@ -412,7 +412,7 @@ class _Counted(asyncio.Protocol):
         self.transport = transport
         conn = _Conn(self.door, transport)
         self.door._conns[transport] = conn
-        conn.enter(b.PENDING)
+        conn.arrive()
         self.inner.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -447,11 +447,16 @@ class _Conn:
         self.timer: asyncio.TimerHandle | None = None
         self.active = 0
 
+    def arrive(self) -> None:
+        """A new connection: pending, or turned away at once (a loop opening sockets)."""
+        why = self.door.ledger.arrive(self, _Conn.refuse)
+        if why is not None:
+            self.refuse(why)
+            return
+        self.arm()
+
     def enter(self, stage: str) -> bool:
-        admitted = self.door.ledger.settle(self, stage, _Conn.refuse)
-        if stage == b.PENDING:
-            self.arm()
-        return admitted
+        return self.door.ledger.settle(self, stage, _Conn.refuse)
 
     def arm(self) -> None:
         self.disarm()

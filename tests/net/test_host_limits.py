@@ -300,3 +300,36 @@ def test_app_starts_from_many_addresses_meet_a_bucket_for_the_server():
     assert ledger.start_app("10.0.0.7", now=52.0) is not None
     # a refusal takes nothing: 10.0.0.7 still has its second start
     assert ledger.start_app("10.0.0.7", now=54.0) is None
+
+
+async def test_a_loop_opening_sockets_is_turned_away_at_accept_with_words(make_host):
+    """New connections from one address: ``connect_burst`` at once, then
+    ``connect_rate`` a second; past that the host answers at accept, in words, and
+    counts nothing. A player on another address (here the local one, where the
+    server's own apps connect from) is not touched."""
+    import asyncio
+
+    from net import budgets as b
+
+    host = await make_host(budgets=b.Budgets(connect_burst=5, connect_rate=0.001))
+    host.create_table("Saloon", "nuggets", seats=4)
+    ann = await Raw.open(host.port)
+    await ann.hello("Ann")
+    held = []
+    for _ in range(5):
+        held.append(await asyncio.open_connection("127.0.0.1", host.port,
+                                                  local_addr=("127.0.0.2", 0)))  # fmt: skip
+    late = Raw(*await asyncio.open_connection("127.0.0.1", host.port,
+                                              local_addr=("127.0.0.2", 0)))  # fmt: skip
+    [refused] = await asyncio.wait_for(late.closed(), 10)  # one error, then closed
+    assert refused.code == Code.SERVER_FULL
+    assert refused.message.startswith("Too many new connections from your address "
+                                      "(127.0.0.2): at most 5 at once")  # fmt: skip
+    assert host.ledger.count("pending", "127.0.0.2") == 5
+    assert host.ledger.snapshot()["connects_refused"] == 1
+    for _ in range(3):  # the local address is never counted
+        extra = await Raw.open(host.port)
+        extra.close()
+    await _still_fine(ann, ann)
+    for _, w in held:
+        w.close()

@@ -184,3 +184,23 @@ async def test_churned_sessions_from_one_address_are_refused_with_words(tmp_path
         assert door.ledger.snapshot()["starts_refused"] == 1
     finally:
         await door.close()
+
+
+async def test_a_loop_opening_connections_is_turned_away_at_accept_with_words(tmp_path):
+    from net.budgets import Budgets, Ledger
+
+    ledger = Ledger(Budgets(connect_burst=1, connect_rate=0.001))
+    door = Door(lambda name: [sys.executable, "-c", ECHO], tmp_path / "serve",
+                ledger=ledger)  # fmt: skip
+    await door.start("127.0.0.1", 0)
+    try:
+        first = await _connect(door, "ann", local_addr=("127.0.0.2", 0))
+        with pytest.raises(asyncssh.DisconnectError) as refused:
+            await _connect(door, "bob", local_addr=("127.0.0.2", 0))
+        assert "Too many new connections from your address (127.0.0.2)" in refused.value.reason
+        proc = await first.create_process(term_type="xterm", term_size=(80, 24))
+        await _ready(proc)  # the first one plays on
+        assert ledger.snapshot()["connects_refused"] == 1
+        first.close()
+    finally:
+        await door.close()

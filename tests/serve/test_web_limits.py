@@ -156,3 +156,25 @@ async def test_tabs_opened_and_closed_in_a_loop_are_refused_with_words(tmp_path,
 
 def _starts(log) -> int:
     return log.read_text().count('"secret"') if log.exists() else 0
+
+
+async def test_a_loop_opening_sockets_gets_503_at_accept(tmp_path, monkeypatch):
+    ledger = Ledger(Budgets(connect_burst=2, connect_rate=0.001))
+    door = await _door(tmp_path, monkeypatch, ledger=ledger)
+    try:
+        held = [await asyncio.open_connection("127.0.0.1", door.port,
+                                              local_addr=("127.0.0.2", 0)) for _ in range(2)]
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port,
+                                                       local_addr=("127.0.0.2", 0))
+        answer = await asyncio.wait_for(reader.read(), 10)
+        assert answer.startswith(b"HTTP/1.1 503")
+        assert b"Too many new connections from your address (127.0.0.2)" in answer
+        assert ledger.count("pending", "127.0.0.2") == 2
+        async with aiohttp.ClientSession() as http:  # the local address is not counted
+            async with http.get(f"http://127.0.0.1:{door.port}/") as page:
+                assert page.status == 200
+        for _, w in held:
+            w.close()
+        writer.close()
+    finally:
+        await door.close()
