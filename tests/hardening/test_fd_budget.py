@@ -26,7 +26,8 @@ HOST = textwrap.dedent("""
 
     async def main():
         budgets.guard_accept(every=5.0)
-        host = Host(ledger=budgets.Ledger())
+        # every socket reaches the stage budgets: no rate of new connections here
+        host = Host(ledger=budgets.Ledger(budgets.Budgets(connect_burst=10_000)))
         host.create_table("Saloon", "nuggets", seats=4)
         await host.start("127.0.0.1", 0)
         print("PORT", host.port, host.ledger.cap("pending"), host.ledger.cap("spectating"),
