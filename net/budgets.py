@@ -88,7 +88,7 @@ class Budgets:
     #: close). The server's own apps connect from 127.0.0.1 and ::1, which are not
     #: counted (``LOCAL``)
     connect_burst: int = 40
-    connect_rate: float = 5.0
+    connect_rate: float = 2.0
 
     def cap(self, stage: str, nofile: int | None = None) -> int:
         """The total cap of a stranger stage, shrunk to fit a small descriptor limit."""
