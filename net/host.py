@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import math
 import socket
 import time
 from collections.abc import Callable
@@ -132,9 +133,12 @@ class Host:
 
     @property
     def turns(self) -> Turns:
-        """The cap of bots' timer work per turn of the loop (see :class:`Turns`)."""
+        """The cap of bots' timer work per turn of the loop (see :class:`Turns`). On a
+        clock that is not the real one (a test's) time only moves when told, and no
+        turn is ever too full: the cap is off (a test sets its own ``Turns``)."""
         if self._turns is None:
-            self._turns = Turns(self.config.bots_per_turn, time.perf_counter,
+            budget = self.config.bots_per_turn if isinstance(self.clock, RealClock) else math.inf
+            self._turns = Turns(budget, time.perf_counter,
                                 asyncio.get_running_loop().call_soon)  # fmt: skip
         return self._turns
 
