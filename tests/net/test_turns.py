@@ -65,3 +65,10 @@ async def test_a_table_with_a_person_is_never_deferred(make_host):
     host.touched(table)
     clock.advance_to(2.0)
     assert ticks == [2.0] and host._turns.deferred == 0
+
+
+async def test_the_cap_is_on_with_the_real_clock_and_off_with_a_fake_one(make_host):
+    real = await make_host(listen=False)
+    fake = await make_host(clock=FakeClock(), listen=False)
+    assert real.turns.budget == 0.005 and real.config.bots_per_turn == 0.005
+    assert fake.turns.budget == float("inf") and not fake.turns.full()
