@@ -10,10 +10,16 @@ counting anyway. So a settled host:
 
 - collects and then freezes what start-up built (``gc.freeze()``: modules, classes, the
   restored tables move to a permanent generation no collection walks);
-- runs only young collections, small ones (a first threshold of 1,000): they still
-  catch the short-lived cycles of the rest of the process (an exception and its
-  traceback, asyncio's tasks and futures), and each walks only what was allocated
-  since the last one (4-8 ms of CPU at 200-800 tables, measured under heavy load);
+- runs only young collections, on a clock (every :data:`YOUNG_EVERY` seconds, with the
+  collector's own trigger off): they still catch the short-lived cycles of the rest of
+  the process (an exception and its traceback, asyncio's tasks and futures), and each
+  walks only what was allocated since the last one. The collector's own trigger counts
+  allocations *minus* deallocations, and a host's deallocations are mostly of old
+  objects (the views a change replaces), so its young generation grew far past its
+  threshold of 1,000 between two passes: at 400-600 tables a pass walked tens of
+  thousands of objects, 3 ms of CPU at the median and 7-17 ms at the longest. On a
+  50 ms clock a pass takes 0.8-0.9 ms at the median and 4-6 ms at the longest, for the
+  same share of the CPU (2-3%; ``bench/net_gc.py``, docs/BENCHMARKS.md);
 - never runs a middle or full pass on its own (thresholds too large to be reached),
   but once every :data:`SWEEP_EVERY` seconds (:func:`sweeper`), so a cycle that lived
   long before it became garbage (a closed connection's, say) is still freed, at one
@@ -27,30 +33,50 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 
 #: never reached: the collector's own middle and full passes are off (see above)
 NEVER = 1 << 30
 
 #: (first, second, third) thresholds for ``gc.set_threshold``; the defaults are (700, 10,
-#: 10). Chosen from bench/net_gc.py (docs/BENCHMARKS.md, "The garbage collector"): a
-#: young pass costs a few µs per object allocated since the last one (its referents lie
-#: all over a large heap), so 1,000 keeps it at 4-8 ms of CPU up to 800 tables, where
-#: 5,000 took 15-30 ms.
+#: 10). Outside a loop (and for anything that turns the collector back on) only young
+#: collections, small ones (bench/net_gc.py, docs/BENCHMARKS.md, "The garbage
+#: collector"); a settled host in a loop runs them on a clock (:data:`YOUNG_EVERY`).
 THRESHOLDS = (1_000, NEVER, NEVER)
 
 #: seconds between two full collections of a settled host (:func:`sweeper`)
 SWEEP_EVERY = 600.0
 
+#: seconds between two young collections of a settled host (see the module docstring)
+YOUNG_EVERY = 0.05
+_clocked: weakref.WeakSet = weakref.WeakSet()  # the loops that run them
 
-def settle(thresholds: tuple[int, int, int] | None = THRESHOLDS) -> None:
-    """Collect what start-up left, freeze the rest and set the thresholds. Call it once
-    the host is listening and its start-up tables exist; calling it again freezes what
-    was built since (objects frozen are never collected, so not from a loop). With the
-    default thresholds, run :func:`sweeper` too."""
+
+def settle(thresholds: tuple[int, int, int] | None = THRESHOLDS,
+           young_every: float | None = YOUNG_EVERY) -> None:  # fmt: skip
+    """Collect what start-up left, freeze the rest and set the thresholds; inside a
+    running loop, turn the collector's own trigger off and run a young collection every
+    ``young_every`` seconds on the loop (once per loop, however often this is called).
+    Call it once the host is listening and its start-up tables exist; calling it again
+    freezes what was built since (objects frozen are never collected, so not from a
+    loop). With the default thresholds, run :func:`sweeper` too."""
     gc.collect()
     gc.freeze()
     if thresholds is not None:
         gc.set_threshold(*thresholds)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop to keep a clock: the collector's own trigger stays
+        return
+    if young_every is not None and loop not in _clocked:
+        _clocked.add(loop)
+        gc.disable()  # the young passes run on the loop's clock instead
+
+        def young() -> None:
+            gc.collect(0)
+            loop.call_later(young_every, young)
+
+        loop.call_later(young_every, young)
 
 
 async def sweeper(every: float = SWEEP_EVERY) -> None:

@@ -85,6 +85,29 @@ def test_settle_runs_young_collections_only(collector) -> None:
     assert first <= 2_000 and middle >= 1 << 20 and full >= 1 << 20
 
 
+def test_settled_in_a_loop_young_collections_run_on_its_clock(collector, monkeypatch) -> None:
+    """The collector's own trigger is off; a young pass runs every ``young_every`` on the
+    loop's clock (one clock however often settle is called). The clock is the test's:
+    ``call_later`` is recorded, and the test runs what is due."""
+    passes: list[int] = []
+    monkeypatch.setattr(gctune.gc, "collect", lambda generation=2: passes.append(generation))
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        due: list = []
+        monkeypatch.setattr(loop, "call_later", lambda delay, then: due.append((delay, then)))
+        gctune.settle(young_every=0.01)
+        gctune.settle(young_every=0.01)  # a second call adds no second clock
+        assert not gc.isenabled() and passes == [2, 2] and len(due) == 1
+        for _ in range(3):  # each pass is young, and arms the next
+            delay, then = due.pop()
+            assert delay == 0.01
+            then()
+        assert passes == [2, 2, 0, 0, 0] and len(due) == 1
+
+    asyncio.run(run())
+
+
 def test_the_sweeper_collects_on_its_clock(collector, monkeypatch) -> None:
     full = []
     monkeypatch.setattr(gctune.gc, "collect", lambda generation=2: full.append(generation))
