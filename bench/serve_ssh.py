@@ -3,15 +3,18 @@
     python bench/serve_ssh.py [--players 6] [--presses 30]
 
 One real ``motherlode serve`` process on loopback with a Fool's Gold table. ``--players``
-SSH players (asyncssh clients) and one local player (``motherlode join`` on a pty of
-this machine, no SSH) sit at it with a bot, and the game runs: the bot and the host
-keep every screen busy. Then, in the same run, for each player in turn:
+SSH players and one local player (``motherlode join`` on a pty of this machine, no SSH)
+sit at it with a bot, and the game runs: the bot and the host keep every screen busy.
+Every player is a terminal program on a pty of its own: the SSH players are OpenSSH's
+``ssh`` (what a person runs), each with a key of its own. Then, in the same run, for
+each player in turn:
 
 - key to screen: ``?`` is sent and the clock stops when the help's text arrives in the
   player's terminal stream; Esc closes it again. p50 and p95, SSH against local.
 - first screen after ssh: connect to the menu's text, for fresh players.
-- memory per player: the resident memory of each served app process.
-- re-attach: a player's line is cut; connecting again with the same key until the
+- memory per player: each served app process's proportional set size (PSS: its shared
+  pages counted once across the apps), and its RSS for comparison.
+- re-attach: a player's ``ssh`` is killed; connecting again with the same key until the
   lobby shows again.
 """
 
@@ -21,6 +24,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -28,11 +32,12 @@ import time
 from pathlib import Path
 
 import asyncssh
+import pyte
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serve.helpers import Player, ServeProcess  # noqa: E402
+from tests.serve.helpers import ServeProcess  # noqa: E402
 
 HELP = "Everywhere"
 
@@ -66,30 +71,17 @@ class Stream:
                 await asyncio.wait_for(self.changed.wait(), remaining)
 
 
-class SSHSeat:
-    def __init__(self, player: Player) -> None:
-        self.player = player
+class PtySeat:
+    """A terminal program on a pty of this machine: its bytes go to a :class:`Stream`
+    (timed) and, while ``screen``, to a pyte screen (read while setting up)."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.argv, self.env = argv, env
         self.stream = Stream()
-        self.screen = True  # read through pyte while setting up; raw bytes when timing
-        original = player.stream.feed
-
-        def feed(data: bytes) -> None:
-            self.stream.feed(data)
-            if self.screen:
-                original(data)
-
-        player.stream.feed = feed  # type: ignore[method-assign]
-
-    def send(self, data: bytes) -> None:
-        self.player.send(data)
-
-
-class LocalSeat:
-    """``motherlode join`` on a pty of this machine: the same app, no SSH."""
-
-    def __init__(self, port: int, name: str, env: dict[str, str]) -> None:
-        self.port, self.name, self.env = port, name, env
-        self.stream = Stream()
+        self.screen = True
+        self.pyte = pyte.Screen(100, 30)
+        self.parser = pyte.ByteStream(self.pyte)
+        self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
         import fcntl
@@ -100,8 +92,7 @@ class LocalSeat:
         fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
         os.set_blocking(self.master, False)
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui.cli", "join", f"127.0.0.1:{self.port}", "--name",
-            self.name, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=self.env,
+            *self.argv, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=self.env,
             start_new_session=True)
         os.close(slave)
         asyncio.get_running_loop().add_reader(self.master, self._readable)
@@ -112,17 +103,54 @@ class LocalSeat:
         except (BlockingIOError, OSError):
             return
         self.stream.feed(data)
+        if self.screen:
+            self.parser.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.pyte.display)
+
+    async def wait_for(self, pattern: str, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.text):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no {pattern!r}:\n{self.text}")
+            self.stream.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.stream.changed.wait(), remaining)
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
 
+    def kill(self) -> None:
+        """Cut the line at once (the program dies; its pty goes with it)."""
+        asyncio.get_running_loop().remove_reader(self.master)
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
     async def stop(self) -> None:
         asyncio.get_running_loop().remove_reader(self.master)
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.terminate()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.proc.wait(), 10)
-        os.close(self.master)
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.terminate()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.proc.wait(), 10)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
+
+def ssh_argv(port: int, name: str, key: Path) -> list[str]:
+    return ["ssh", "-tt", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "LogLevel=ERROR", f"{name}@127.0.0.1"]
+
+
+def local_argv(port: int, name: str) -> list[str]:
+    return [sys.executable, "-m", "tui.cli", "join", f"127.0.0.1:{port}", "--name", name]
 
 
 async def autoplay(seat) -> None:
@@ -159,6 +187,14 @@ async def press_help(seat) -> float | None:
     return took
 
 
+def pss_mib(pid: int) -> float:
+    """Proportional set size: private pages plus a share of the shared ones."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -186,21 +222,27 @@ async def main(players: int, presses: int) -> None:
     os.environ.update(env)
     serve = await ServeProcess.start(tmp / "data", "--game", "foolsgold", "--seats",
                                      str(players + 2), "--bots", "1")
-    seats: list = []
+    seats: list[PtySeat] = []
     local = None
     try:
-        keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(players)]
+        keys = []
+        for i in range(players):
+            path = tmp / f"key{i}"
+            asyncssh.generate_private_key("ssh-ed25519").write_private_key(path)
+            path.chmod(0o600)
+            keys.append(path)
         first_screen = []
         for i in range(players):
             start = time.perf_counter()
-            player = await Player.connect(serve.ssh_port, f"p{i}", keys[i])
-            await player.wait_for("Tables at this host", 60)
+            seat = PtySeat(ssh_argv(serve.ssh_port, f"p{i}", keys[i]), env)
+            await seat.start()
+            await seat.wait_for("Tables at this host", 60)
             first_screen.append(time.perf_counter() - start)
-            seats.append(SSHSeat(player))
+            seats.append(seat)
         for seat in seats:
             seat.send(b"\r")  # join the table
-            await seat.player.wait_for(r"\(you\)", 30)
-        local = LocalSeat(serve.game_port, "local", env)
+            await seat.wait_for(r"\(you\)", 30)
+        local = PtySeat(local_argv(serve.game_port, "local"), env)
         await local.start()
         await local.stream.wait(b"local", 60)
         for seat in seats[1:]:
@@ -208,13 +250,13 @@ async def main(players: int, presses: int) -> None:
         local.send(b"r")
         await asyncio.sleep(1.0)
         seats[0].send(b"s")  # the owner starts: the bot keeps the table busy
-        await seats[0].player.wait_for(r"(?i)draw|hand|round", 30)
+        await seats[0].wait_for(r"(?i)draw|hand|round", 30)
         await asyncio.sleep(2.0)
         if os.environ.get("BENCH_SHOW"):
-            print(seats[0].player.text)
-        apps = children(serve.proc.pid)
-        memory = [rss_mib(pid) for pid in apps if "served" in
-                  Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+            print(seats[0].text)
+        apps = [pid for pid in children(serve.proc.pid) if "served" in
+                Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]  # fmt: skip
+        memory = [(pss_mib(pid), rss_mib(pid)) for pid in apps]
         for seat in seats:
             seat.screen = False
         every = [*seats, local]
@@ -235,16 +277,17 @@ async def main(players: int, presses: int) -> None:
             task.cancel()
         spent = time.monotonic() - began
         traffic = (sum(seat.stream.total for seat in seats) - before) / len(seats)
-        # re-attach: cut a line, come back with the same key
+        # re-attach: cut a line (kill ssh), come back with the same key
         reattach = []
         for i in range(min(players, 5)):
-            seats[i].player.abort()
+            seats[i].kill()
             await asyncio.sleep(0.5)
             start = time.perf_counter()
-            back = await Player.connect(serve.ssh_port, f"p{i}", keys[i])
+            back = PtySeat(ssh_argv(serve.ssh_port, f"p{i}", keys[i]), env)
+            await back.start()
             await back.wait_for(r"(?i)draw|hand|round|Fool's Gold", 30)
             reattach.append(time.perf_counter() - start)
-            seats[i] = SSHSeat(back)
+            seats[i] = back
         ms = lambda v: f"{v * 1000:.0f} ms"  # noqa: E731
         print(f"players: {players} over SSH + 1 local + 1 bot at one Fool's Gold table")
         print(f"key to screen, SSH:   p50 {ms(statistics.median(ssh_times))}, "
@@ -255,9 +298,11 @@ async def main(players: int, presses: int) -> None:
         print(f"first screen after ssh: median {ms(statistics.median(first_screen))}, "
               f"max {ms(max(first_screen))}")
         if memory:
-            print(f"memory per player (served app RSS): median "
-                  f"{statistics.median(memory):.0f} MiB, max {max(memory):.0f} MiB "
-                  f"({len(memory)} apps); serve process {rss_mib(serve.proc.pid):.0f} MiB")
+            pss, rss = [m[0] for m in memory], [m[1] for m in memory]
+            print(f"memory per player (served app PSS): median {statistics.median(pss):.1f} "
+                  f"MiB, max {max(pss):.1f} MiB ({len(memory)} apps; RSS median "
+                  f"{statistics.median(rss):.1f} MiB); serve process PSS "
+                  f"{pss_mib(serve.proc.pid):.1f} MiB")
         print(f"the table was busy: {traffic / 1024 / spent:.0f} KiB/s of screen updates "
               "reached each SSH player while timing")
         print(f"re-attach to the lobby/table: median {ms(statistics.median(reattach))}, "
@@ -265,7 +310,7 @@ async def main(players: int, presses: int) -> None:
     finally:
         for seat in seats:
             with contextlib.suppress(Exception):
-                await seat.player.close()
+                await seat.stop()
         if local is not None:
             await local.stop()
         await serve.stop()
