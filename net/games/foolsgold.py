@@ -78,8 +78,15 @@ def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None]
     left = list(hand)
     placed: list[Card | None] = []
     for card in slots:
-        match = next((i for i, c in enumerate(left) if c == card), None)
-        placed.append(left.pop(match) if match is not None else None)
+        if card is None:
+            placed.append(None)
+            continue
+        try:
+            match = left.index(card)  # the first equal card (identity checked first)
+        except ValueError:
+            placed.append(None)
+        else:
+            placed.append(left.pop(match))
     while placed and placed[-1] is None:
         placed.pop()
     fresh = None
@@ -274,13 +281,18 @@ class FoolsGoldDriver(Driver):
         the public Struct of this state (one per change, the spectators' own) copied
         with the seat's hand and slots. A seat's view is a new Struct each call; its
         hand is the seat's alone (never in another seat's view). Read-only."""
-        if not self._plain_seat(seat):
+        round_ = self.match.round
+        if round_ is None or seat.__class__ is not int or not 0 <= seat < self.players:  # type: ignore[operator]
+            if seat is None and round_ is not None:
+                return self._views()[1]
             return super().state_view(seat)
-        public = self._views()[1]
-        if seat is None:
-            return public
-        own = self._own_part(seat)
-        view = public.__copy__()
+        # _own_part and _views, written out: this runs for every seat at every change
+        hand, slots, drawn = round_.hands[seat], self.slots[seat], self.drawn[seat]
+        own = self._own.get(seat)
+        if own is None or not own.holds(hand, slots, drawn):
+            own = self._own[seat] = _Own(hand, slots, drawn)
+        public = self._public
+        view = (public[1] if public is not None else self._views()[1]).__copy__()
         view.seat = seat
         view.hand = own.wire_hand  # type: ignore[assignment]
         view.slots = own.sent_slots  # type: ignore[assignment]
