@@ -149,3 +149,26 @@ def test_a_hand_changed_outside_the_driver_is_noticed():
     driver.slots[1][0] = hand[0]
     assert driver.state_view(1).hand[0].variant == "z"
     assert driver.view(1)["hand"][0]["variant"] == "z"
+
+
+def test_gold_nuggets_views_are_the_plain_ones_after_every_change():
+    from net.games.nuggets import NuggetsDriver, make_brain
+
+    for n in range(3):
+        driver = NuggetsDriver(["A", "B", "C"], n % 3, random.Random(f"dice{n}"), supply=20)
+        brains = [make_brain(i, "normal", random.Random(i), 0.5) for i in range(3)]
+        driver.start(0.0)
+        steps = 0
+        while not driver.over and steps < 2000:
+            for seat in [*range(3), None]:
+                sent = driver.state_view(seat)
+                assert sent == to_view(driver.view(seat)) and sent.seat == seat
+                assert ENCODER.encode(sent) == ENCODER.encode(to_view(driver.view(seat)))
+            public = driver.state_view(None)
+            assert driver.state_view(None) is public  # once per change
+            seat = driver.state.current
+            planned = brains[seat].plan(driver.view(seat), 0.0)
+            driver.act(seat, planned[0], 0.0)
+            assert driver.state_view(None) is not public  # and no longer
+            steps += 1
+        assert driver.over

@@ -19,6 +19,7 @@ from net import views
 from net.client import Client
 from net.games import Driver
 from net.games.foolsgold import FoolsGoldDriver
+from net.games.nuggets import NuggetsDriver
 from net.table import Settings, Table, Tables
 from net.table import core as table_module
 from tui.describe import describe
@@ -54,7 +55,7 @@ def converted(monkeypatch):
         seen["events"] += typed
         return typed
 
-    for driver in (Driver, FoolsGoldDriver):
+    for driver in (Driver, FoolsGoldDriver, NuggetsDriver):
         monkeypatch.setattr(driver, "state_view", checked(driver.state_view))
     monkeypatch.setattr(table_module, "to_events", to_events)
     return seen
