@@ -105,19 +105,30 @@ class _Own:
     with what it was built from: it holds while the hand, the slots and the drawn
     card compare equal to these (identity first, so the check is cheap)."""
 
-    __slots__ = ("drawn", "hand", "rules_hand", "sent_slots", "slots", "wire_hand")
+    __slots__ = ("_rules_hand", "drawn", "hand", "sent_slots", "slots", "wire_hand")
 
     def __init__(self, hand: list[Card], slots: list[Card | None], drawn: int | None) -> None:
         self.hand = list(hand)
         self.slots = list(slots)
         self.drawn = drawn
-        self.rules_hand = [card.to_dict() for card in hand]
+        self._rules_hand: list[dict[str, str]] | None = None  # built when asked for
         self.wire_hand = [
             wire.Card(name=card.name, kind=card.kind, variant=card.variant)  # type: ignore[arg-type]
             for card in hand
         ]
-        # list.index compares by identity first; a hand never holds two equal cards
-        self.sent_slots = [None if card is None else hand.index(card) for card in slots]
+        # a slot holds the hand's own card object; list.index (equality) if it does not
+        at = {id(card): i for i, card in enumerate(hand)}
+        sent: list[int | None] = []
+        for card in slots:
+            i = None if card is None else at.get(id(card))
+            sent.append(hand.index(card) if i is None and card is not None else i)
+        self.sent_slots = sent
+
+    @property
+    def rules_hand(self) -> list[dict[str, str]]:
+        if self._rules_hand is None:
+            self._rules_hand = [card.to_dict() for card in self.hand]
+        return self._rules_hand
 
     def holds(self, hand: list[Card], slots: list[Card | None], drawn: int | None) -> bool:
         return drawn == self.drawn and hand == self.hand and slots == self.slots
