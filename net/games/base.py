@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from net.views import to_view
+
 
 class IllegalAction(ValueError):
     """A move the driver itself refuses (the game is over, no such card, not your turn),
@@ -86,6 +88,12 @@ class Driver:
         the rules from the game's history (Fool's Gold: the slots of the hand), so a
         replay of the log gives it again."""
         return self.view(seat)
+
+    def state_view(self, seat: int | None) -> Any:
+        """:meth:`wire_view` as its ``net.views`` Struct, what a ``state`` carries. A
+        driver may build it once per change of the game and hand the same object out
+        until the next ``start``, ``act`` or ``tick``: treat it as read-only."""
+        return to_view(self.wire_view(seat))
 
     @property
     def over(self) -> bool:

@@ -18,6 +18,7 @@ import foolsgold
 from foolsgold.cards import Card, standard_deck
 from foolsgold.match import Match
 from net import protocol as p
+from net import views as wire
 from net.catalogue import FOOLSGOLD
 from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
 
@@ -77,8 +78,15 @@ def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None]
     left = list(hand)
     placed: list[Card | None] = []
     for card in slots:
-        match = next((i for i, c in enumerate(left) if c == card), None)
-        placed.append(left.pop(match) if match is not None else None)
+        if card is None:
+            placed.append(None)
+            continue
+        try:
+            match = left.index(card)  # the first equal card (identity checked first)
+        except ValueError:
+            placed.append(None)
+        else:
+            placed.append(left.pop(match))
     while placed and placed[-1] is None:
         placed.pop()
     fresh = None
@@ -90,6 +98,40 @@ def place(slots: list[Card | None], hand: list[Card]) -> tuple[list[Card | None]
             placed[free] = card
         fresh = free
     return placed, fresh
+
+
+class _Own:
+    """A seat's own part of its views (its hand and the hand's slots), in both forms,
+    with what it was built from: it holds while the hand, the slots and the drawn
+    card compare equal to these (identity first, so the check is cheap)."""
+
+    __slots__ = ("_rules_hand", "drawn", "hand", "sent_slots", "slots", "wire_hand")
+
+    def __init__(self, hand: list[Card], slots: list[Card | None], drawn: int | None) -> None:
+        self.hand = list(hand)
+        self.slots = list(slots)
+        self.drawn = drawn
+        self._rules_hand: list[dict[str, str]] | None = None  # built when asked for
+        self.wire_hand = [
+            wire.Card(name=card.name, kind=card.kind, variant=card.variant)  # type: ignore[arg-type]
+            for card in hand
+        ]
+        # a slot holds the hand's own card object; list.index (equality) if it does not
+        at = {id(card): i for i, card in enumerate(hand)}
+        sent: list[int | None] = []
+        for card in slots:
+            i = None if card is None else at.get(id(card))
+            sent.append(hand.index(card) if i is None and card is not None else i)
+        self.sent_slots = sent
+
+    @property
+    def rules_hand(self) -> list[dict[str, str]]:
+        if self._rules_hand is None:
+            self._rules_hand = [card.to_dict() for card in self.hand]
+        return self._rules_hand
+
+    def holds(self, hand: list[Card], slots: list[Card | None], drawn: int | None) -> bool:
+        return drawn == self.drawn and hand == self.hand and slots == self.slots
 
 
 class FoolsGoldDriver(Driver):
@@ -127,8 +169,13 @@ class FoolsGoldDriver(Driver):
         self.slots: list[list[Card | None]] = [[] for _ in range(players)]
         #: the slot of the card each seat drew last, until it passes one
         self.drawn: list[int | None] = [None] * players
+        # the views of the state as it is, built once per change (``_public``), and
+        # each seat's own part, rebuilt only when its hand or slots change
+        self._public: tuple[dict[str, Any], wire.FoolsGoldView] | None = None
+        self._own: dict[int, _Own] = {}
 
     def _deal(self) -> list[dict[str, Any]]:
+        self._public = None
         deck = standard_deck(self.players)
         self.rng.shuffle(deck)
         events = self.match.new_round(deck, self.grab_timeout, self.call_window)
@@ -148,6 +195,7 @@ class FoolsGoldDriver(Driver):
     def act(
         self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
     ) -> list[dict[str, Any]]:
+        self._public = None  # before anything: the views of the old state are stale
         rules_action = self.codec.to_rules(action, seat)
         if isinstance(rules_action, foolsgold.Grab | foolsgold.Call) and (
             acted is not None or lag
@@ -187,6 +235,7 @@ class FoolsGoldDriver(Driver):
         return self.match.deadline
 
     def tick(self, now: float) -> list[dict[str, Any]]:
+        self._public = None
         if self.match.over:
             return []
         if self.next_round_at is not None:
@@ -200,7 +249,66 @@ class FoolsGoldDriver(Driver):
         return self._settle_check(self.match.apply(foolsgold.Tick(), now), now)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return self.match.view(seat)
+        """``Match.view(seat)``, equal key for key and in the same order, built from
+        the public view of this state (once per change) and the seat's own hand. The
+        dict is new; the lists in it are shared with the other views of this state
+        (and the hand's dicts with the seat's next views): read-only."""
+        if not self._plain_seat(seat):
+            return self.match.view(seat)
+        view = dict(self._views()[0])
+        if seat is not None:
+            view["seat"] = seat
+            view["hand"] = list(self._own_part(seat).rules_hand)
+        return view
+
+    def _plain_seat(self, seat: int | None) -> bool:
+        """A seat (or None) whose views come from the caches: a round is dealt and the
+        seat is a plain int in range (the rules check anything else)."""
+        return self.match.round is not None and (
+            seat is None or (seat.__class__ is int and 0 <= seat < self.players)
+        )
+
+    def _views(self) -> tuple[dict[str, Any], wire.FoolsGoldView]:
+        """The public view of this state: the rules' dict, and the Struct a spectator
+        is sent (built from the same dict, once per change)."""
+        public = self._public
+        if public is None:
+            rules = self.match.view(None)
+            sent = dict(rules)
+            sent["slots"], sent["drawn"] = None, None
+            public = self._public = (rules, wire.to_view(sent))  # type: ignore[assignment]
+        return public  # type: ignore[return-value]
+
+    def _own_part(self, seat: int) -> _Own:
+        assert self.match.round is not None
+        hand, slots, drawn = self.match.round.hands[seat], self.slots[seat], self.drawn[seat]
+        own = self._own.get(seat)
+        if own is None or not own.holds(hand, slots, drawn):
+            own = self._own[seat] = _Own(hand, slots, drawn)
+        return own
+
+    def state_view(self, seat: int | None) -> wire.FoolsGoldView:
+        """``to_view(wire_view(seat))``, equal field for field, without building a dict:
+        the public Struct of this state (one per change, the spectators' own) copied
+        with the seat's hand and slots. A seat's view is a new Struct each call; its
+        hand is the seat's alone (never in another seat's view). Read-only."""
+        round_ = self.match.round
+        if round_ is None or seat.__class__ is not int or not 0 <= seat < self.players:  # type: ignore[operator]
+            if seat is None and round_ is not None:
+                return self._views()[1]
+            return super().state_view(seat)
+        # _own_part and _views, written out: this runs for every seat at every change
+        hand, slots, drawn = round_.hands[seat], self.slots[seat], self.drawn[seat]
+        own = self._own.get(seat)
+        if own is None or not own.holds(hand, slots, drawn):
+            own = self._own[seat] = _Own(hand, slots, drawn)
+        public = self._public
+        view = (public[1] if public is not None else self._views()[1]).__copy__()
+        view.seat = seat
+        view.hand = own.wire_hand  # type: ignore[assignment]
+        view.slots = own.sent_slots  # type: ignore[assignment]
+        view.drawn = own.drawn
+        return view
 
     def wire_view(self, seat: int | None) -> dict[str, Any]:
         """The rules' view plus, for a seat, its hand's layout: ``slots`` (for each slot
@@ -208,14 +316,13 @@ class FoolsGoldDriver(Driver):
         slot) and ``drawn`` (the slot of the card just drawn, or None). Indices, never
         cards: the seat's own hand says which cards they are. Both are None for a
         spectator (no hand)."""
-        view = self.match.view(seat)
+        view = self.view(seat)
         slots, drawn = None, None
         if seat is not None:
             slots = []
             if self.match.round is not None:
-                at = {card: i for i, card in enumerate(self.match.round.hands[seat])}
-                slots = [None if card is None else at[card] for card in self.slots[seat]]
-                drawn = self.drawn[seat]
+                own = self._own_part(seat)
+                slots, drawn = list(own.sent_slots), own.drawn
         view["slots"], view["drawn"] = slots, drawn
         return view
 

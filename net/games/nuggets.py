@@ -16,6 +16,7 @@ import nuggets
 from net import protocol as p
 from net.catalogue import NUGGETS
 from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
+from net.views import NuggetsView, to_view
 from nuggets import bots as nuggets_bots
 
 #: what the rules raise for an illegal move
@@ -57,6 +58,9 @@ class NuggetsDriver(Driver):
         self.rng = rng
         self.codec = NuggetsCodec()
         self.state = nuggets.Game(list(names), supply=supply, start=first)
+        # the spectators' view of the state as it is, built once per change: every
+        # seat's differs from it only in ``seat`` (everything in Gold Nuggets is public)
+        self._public: NuggetsView | None = None
 
     def start(self, now: float) -> list[dict[str, Any]]:
         return [{"type": "turn", "seat": self.state.current}]
@@ -64,6 +68,7 @@ class NuggetsDriver(Driver):
     def act(
         self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
     ) -> list[dict[str, Any]]:
+        self._public = None  # before anything: the view of the old state is stale
         game = self.state
         if not isinstance(action, self.codec.actions):
             self.codec.to_rules(action, seat)  # raises WrongGame
@@ -87,6 +92,20 @@ class NuggetsDriver(Driver):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.state.view(seat)
+
+    def state_view(self, seat: int | None) -> NuggetsView:
+        """``to_view(view(seat))``, equal field for field: the public Struct of this
+        state (one per change, the spectators' own), copied with the seat. Read-only."""
+        public = self._public
+        if public is None:
+            public = self._public = to_view(self.state.view(None))  # type: ignore[assignment]
+        if seat is None:
+            return public  # type: ignore[return-value]
+        if seat.__class__ is not int or not 0 <= seat < len(self.state.players):
+            return super().state_view(seat)  # the rules refuse it
+        view = public.__copy__()  # type: ignore[union-attr]
+        view.seat = seat
+        return view
 
     @property
     def over(self) -> bool:

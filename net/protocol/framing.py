@@ -177,6 +177,7 @@ class Connection:
         self.max_line = max_line
         self.max_depth = max_depth
         self._buffer = bytearray()
+        self._start = 0  # where the next line starts in _buffer (the rest is read)
         self._scanned = 0  # bytes of _buffer known to hold no newline
         self._eof = False
         self._error: RemoteProtocolError | None = None
@@ -205,28 +206,33 @@ class Connection:
 
         Raises :class:`RemoteProtocolError` for a bad line (see the module docstring).
         """
+        buffer = self._buffer
         while True:
             if self._error is not None:
                 raise self._error
-            newline = self._buffer.find(b"\n", self._scanned)
+            start = self._start
+            newline = buffer.find(b"\n", self._scanned)
             if newline < 0:
-                self._scanned = len(self._buffer)
+                if start:
+                    # the lines read go at once, not one memmove of the rest per line
+                    del buffer[:start]
+                    self._start = 0
+                self._scanned = len(buffer)
                 # +1: the line may still end in "\r\n"
-                if len(self._buffer) > self.max_line + 1:
+                if len(buffer) > self.max_line + 1:
                     self._fail_long()
                 if self._eof:
-                    self._buffer.clear()
+                    buffer.clear()
                     self._scanned = 0
                     return CLOSED
                 return NEED_DATA
             end = newline
-            if end and self._buffer[end - 1] == 13:  # "\r\n"
+            if end > start and buffer[end - 1] == 13:  # "\r\n"
                 end -= 1
-            # one copy of the line (slicing the bytearray, then bytes(), made two)
-            with memoryview(self._buffer) as buffer:
-                line = bytes(buffer[:end])
-            del self._buffer[: newline + 1]
-            self._scanned = 0
+            # the one copy of the line (slicing the bytearray, then bytes(), made two)
+            with memoryview(buffer) as view:
+                line = bytes(view[start:end])
+            self._start = self._scanned = newline + 1
             if len(line) > self.max_line:
                 self._fail_long()
             if not line.strip():
@@ -242,7 +248,7 @@ class Connection:
 
     def _fail_long(self) -> None:
         self._buffer.clear()
-        self._scanned = 0
+        self._start = self._scanned = 0
         self._error = RemoteProtocolError(
             Code.LINE_TOO_LONG, f"a line is longer than the limit of {self.max_line} bytes"
         )

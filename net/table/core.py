@@ -16,7 +16,7 @@ from net.catalogue import FOOLSGOLD, SUPPLY, spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
-from net.views import Event, to_events, to_view
+from net.views import Event, to_events
 
 # the most often spectators' comings and goings reach the others, in seconds
 SPECTATORS_EVERY = 1.0
@@ -307,16 +307,17 @@ class TableCore:
     def _notice(self, event: str, name: str, seat: int | None = None) -> None:
         self._send_all(p.Notice(event=event, name=name, seat=seat))
 
-    # views: the rules' dicts go out as net.views Structs (to_view, to_events)
+    # views: the driver's Structs (``Driver.state_view``), the events as net.views
+    # Structs (to_events)
     def _send_states(self, member: Member, events: list[Event], now: float) -> None:
         assert self.driver is not None
         at = self.clock(now)
         if member.spectator:
-            view = to_view(self.driver.wire_view(None))
+            view = self.driver.state_view(None)
             member.deliver(p.State(seat=None, view=view, events=events, at=at))
             return
         for i in self.seats_of(member):
-            view = to_view(self.driver.wire_view(i))
+            view = self.driver.state_view(i)
             member.deliver(p.State(seat=i, view=view, events=events, at=at))
 
     def _broadcast(self, rules_events: list[dict[str, Any]], now: float) -> None:
@@ -332,12 +333,11 @@ class TableCore:
         for i, seat in enumerate(self.seats):
             member = seat.member
             if member is not None and member in present and not member.spectator:
-                view = to_view(driver.wire_view(i))
+                view = driver.state_view(i)
                 member.deliver(p.State(seat=i, view=view, events=events, at=at))
         if spectators:
             # one object for every spectator, delivered in a row: the shell encodes it once
-            view = to_view(self.driver.wire_view(None))
-            public = p.State(seat=None, view=view, events=events, at=at)
+            public = p.State(seat=None, view=driver.state_view(None), events=events, at=at)
             for member in spectators:
                 member.deliver(public)
 

@@ -81,6 +81,29 @@ def test_crlf_blank_lines_and_eof():
     assert conn.next_message() is CLOSED
 
 
+@settings(max_examples=60, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=12))
+def test_a_burst_of_lines_decodes_in_order_however_it_is_cut(cuts):
+    # many lines in one read (the framing keeps its place in the buffer rather than
+    # moving the rest down after every line), cut anywhere, "\r\n" and blank lines
+    lines = [encode(Keep(faces=["3"] * (1 + i % 6))) for i in range(40)]
+    lines[7] = lines[7][:-1] + b"\r\n"
+    lines[20] = b"  \n" + lines[20]
+    lines[33] = b'{"type":"grab"}\r\n'
+    data = b"".join(lines)
+    want = [Keep(faces=["3"] * (1 + i % 6)) for i in range(40)]
+    want[33] = p.Grab()
+    conn, got, at = Connection(HOST), [], 0
+    for cut in sorted({*(c for c in cuts if 0 < c < len(data)), len(data)}):
+        conn.receive_data(data[at:cut])  # never b"": that is the end of the stream
+        at = cut
+        while (m := conn.next_message()) is not NEED_DATA:
+            got.append(m)
+    assert got == want
+    conn.receive_data(b"")
+    assert conn.next_message() is CLOSED
+
+
 def test_discard_card_shape():
     conn = Connection(HOST)
     conn.receive_data(b'{"type":"discard","card":{"name":"Owl","variant":"b"}}\n')

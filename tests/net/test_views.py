@@ -17,6 +17,9 @@ from hypothesis import strategies as st
 from net import protocol as p
 from net import views
 from net.client import Client
+from net.games import Driver
+from net.games.foolsgold import FoolsGoldDriver
+from net.games.nuggets import NuggetsDriver
 from net.table import Settings, Table, Tables
 from net.table import core as table_module
 from tui.describe import describe
@@ -32,12 +35,18 @@ def converted(monkeypatch):
     """Every (rules dict, Struct) the table converts, checked to encode alike."""
     seen: dict[str, list] = {"views": [], "events": []}
 
-    def to_view(view):
-        typed = views.to_view(view)
-        # the wire names the round cap always (null: off); the rules only when it is on
-        assert msgspec.json.encode(views.to_plain(typed)) == msgspec.json.encode(view)
-        seen["views"].append(typed)
-        return typed
+    def checked(state_view):
+        # every view the table sends (a driver's Struct, built its own way) encodes as
+        # the driver's wire dict does
+        def wrapper(driver, seat):
+            typed = state_view(driver, seat)
+            view = driver.wire_view(seat)
+            # the wire names the round cap always (null: off); the rules only when it is on
+            assert msgspec.json.encode(views.to_plain(typed)) == msgspec.json.encode(view)
+            seen["views"].append(typed)
+            return typed
+
+        return wrapper
 
     def to_events(events):
         typed = views.to_events(events)
@@ -46,7 +55,8 @@ def converted(monkeypatch):
         seen["events"] += typed
         return typed
 
-    monkeypatch.setattr(table_module, "to_view", to_view)
+    for driver in (Driver, FoolsGoldDriver, NuggetsDriver):
+        monkeypatch.setattr(driver, "state_view", checked(driver.state_view))
     monkeypatch.setattr(table_module, "to_events", to_events)
     return seen
 
