@@ -81,8 +81,17 @@ def finish(pid: int, fd: int) -> int:
     return usage.ru_maxrss
 
 
+#: Compiled bytecode of every started process, kept between starts as an installed
+#: package (or an editable one after its first run) keeps it: a start that compiled
+#: Motherlode's modules from source (PYTHONDONTWRITEBYTECODE=1, set on some machines)
+#: would time the compiler against a bare app whose Textual is compiled already.
+PYCACHE = tempfile.mkdtemp(prefix="motherlode-bench-pycache-")
+
+
 def environment() -> dict[str, str]:
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24",
+               PYTHONPYCACHEPREFIX=PYCACHE)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     tmp = tempfile.mkdtemp(prefix="motherlode-bench-")
     env["MOTHERLODE_CONFIG_DIR"] = tmp
     env["MOTHERLODE_LOG_DIR"] = tmp
@@ -168,7 +177,10 @@ class Start:
 def measure_starts(runs: int, contestants: list[tuple[str, list[str], str | None, bool]]
                    ) -> list[list[Start]]:
     """``runs`` starts of each contestant (label, command, cwd, switch), in turn:
-    A B (C) A B (C) ..."""
+    A B (C) A B (C) ..., after one start of each that is not counted (it compiles the
+    bytecode and warms the disk cache)."""
+    for _, command, cwd, switch in contestants:
+        Start(command, cwd, switch)
     out: list[list[Start]] = [[] for _ in contestants]
     for _ in range(runs):
         for i, (_, command, cwd, switch) in enumerate(contestants):
