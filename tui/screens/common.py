@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Checkbox, Footer, Input, OptionList, Static
+from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import FOOLSGOLD, NUGGETS
+from tui.widgets.footer import Footer
 
 
 def with_ids(prefix: str, bindings: list[Binding]) -> list[Binding]:

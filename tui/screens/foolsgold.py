@@ -7,7 +7,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Footer
 
 from net import protocol as p
 from net import views as v
@@ -19,6 +18,7 @@ from tui.screens.common import reconnecting, with_ids
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TooSmall, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
+from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
 FLASH_SECONDS = 0.5

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from net import protocol as p
 from net.catalogue import FOOLSGOLD, title
@@ -19,6 +19,7 @@ from tui.phases import LOBBY_ACTIONS, Now, lobby_now
 from tui.screens.common import reconnecting, with_ids
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TooSmall, cells
+from tui.widgets.footer import Footer
 
 #: the round caps `h` steps through (the house rule; None is off)
 ROUND_CAPS = (None, 10, 20, 40)

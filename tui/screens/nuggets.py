@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import Footer
 
 from net import protocol as p
 from net import views as v
@@ -24,6 +23,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
+from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
 MOMENT_SECONDS = 1.6
