@@ -3,8 +3,9 @@
 - start: process start to the first frame of the menu (the menu text on the terminal),
   and to the end of the start-up burst (the last byte before the terminal is quiet for
   ``QUIET`` seconds), against a bare Textual app (a `Static` and a `Footer`), started
-  alternately (A B A B); ``--against DIR`` adds the menu of another checkout (e.g.
-  `git archive` of main) as a third contestant (A B C A B C), to compare two versions;
+  alternately (A B A B); ``--against DIR`` (repeatable) adds the menu of another
+  checkout (e.g. `git archive` of main) as a third contestant (A B C A B C), to compare
+  versions;
 - the first screen switch (``--switch``): after each menu start's burst, `f` (Fool's
   Gold against bots), then enter on "1 bot": the time from enter to the table's first
   frame, where the rules, the host and the table's widgets are first imported and built;
@@ -201,8 +202,8 @@ def report_starts(args: argparse.Namespace) -> None:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     contestants = [("motherlode menu", app, here, args.switch),
                    ("bare Textual app (floor)", [sys.executable, "-c", BASELINE], None, False)]
-    if args.against:
-        contestants.append((f"menu of {args.against}", app, args.against, args.switch))
+    for other in args.against or ():
+        contestants.append((f"menu of {other}", app, other, args.switch))
     starts = measure_starts(args.starts, contestants)
     bare = starts[1]
     for (label, *_), runs in zip(contestants, starts, strict=True):
@@ -322,8 +323,9 @@ def main() -> None:
                         help="only the start-up figures, or only key to repaint")
     parser.add_argument("--switch", action="store_true",
                         help="start: also time the first screen switch (menu to a table)")
-    parser.add_argument("--against", metavar="DIR", default=None,
-                        help="start: also start the menu of the checkout in DIR, in turn")
+    parser.add_argument("--against", metavar="DIR", action="append",
+                        help="start: also start the menu of the checkout in DIR, in turn "
+                        "(repeatable)")
     args = parser.parse_args()
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.only != "keys":
