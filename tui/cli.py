@@ -84,7 +84,7 @@ def _add_app_commands(subparsers) -> None:
     served.add_argument("--ascii", **ascii_flag)
 
 
-def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple:
+def _app_start(parser: argparse.ArgumentParser | None, args: argparse.Namespace) -> tuple:
     """What the app opens, from the command line; parser.error() on bad input."""
     if args.command == "join":
         from net.address import parse_address
@@ -135,7 +135,7 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
     return ("menu",)
 
 
-def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def run_app(parser: argparse.ArgumentParser | None, args: argparse.Namespace) -> int:
     """Open the terminal app (menu, or the mode a shortcut names)."""
     start = _app_start(parser, args)
     from tui import glyphs
@@ -158,6 +158,10 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not (sys.argv[1:] if argv is None else argv):
+        # the menu: nothing to parse, so no parser of every command is built (argparse
+        # and the commands' modules are a tenth of what the menu adds to a bare app)
+        return run_app(None, argparse.Namespace(command=None, ascii=False))
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None or args.command in APP_COMMANDS:
