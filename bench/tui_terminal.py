@@ -169,7 +169,7 @@ class Start:
     def wait_for(fd: int, text: bytes, failure: str) -> None:
         seen = b""
         while text not in ESCAPES.sub(b"", seen):
-            chunk = read_some(fd, 10)
+            chunk = read_some(fd, 60)  # the warm-up start compiles every module first
             if not chunk:
                 raise SystemExit(failure)
             seen = seen[-16384:] + chunk

@@ -12,7 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from net.catalogue import NUGGETS
-from tui.screens.common import FieldInput, OnOffBox, with_ids
+from tui.keys import with_ids
+from tui.screens.common import FieldInput, OnOffBox
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 from tui.widgets.footer import Footer
 

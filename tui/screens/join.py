@@ -15,7 +15,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import title
-from tui.screens.common import FieldInput, with_ids
+from tui.keys import with_ids
+from tui.screens.common import FieldInput
 from tui.widgets.footer import Footer
 
 

@@ -14,9 +14,10 @@ from textual.widgets import RichLog, Static
 from net import protocol as p
 from net.catalogue import FOOLSGOLD, title
 from net.text import clean_text
+from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, Now, lobby_now
-from tui.screens.common import reconnecting, with_ids
+from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TooSmall, cells
 from tui.widgets.footer import Footer

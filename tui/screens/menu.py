@@ -12,7 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import FOOLSGOLD, NUGGETS
-from tui.screens.common import with_ids
+from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
 LOGO = r"""

@@ -16,7 +16,8 @@ from textual.widgets.option_list import Option
 
 from net.catalogue import title
 from net.text import clean_text
-from tui.screens.common import ConfirmScreen, with_ids
+from tui.keys import with_ids
+from tui.screens.common import ConfirmScreen
 from tui.widgets.footer import Footer
 
 MAX_LISTED = 300

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui.screens.common import with_ids
+from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
 

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from net.views import FoolsGoldView, NuggetsView
-from tui.screens.common import with_ids
+from tui.keys import with_ids
 from tui.widgets.board import Hint
 from tui.widgets.log import EventLog
 
