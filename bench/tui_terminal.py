@@ -96,6 +96,9 @@ def environment() -> dict[str, str]:
     tmp = tempfile.mkdtemp(prefix="motherlode-bench-")
     env["MOTHERLODE_CONFIG_DIR"] = tmp
     env["MOTHERLODE_LOG_DIR"] = tmp
+    # a player of their own, with no saves yet: not the machine's shared saves database,
+    # which other runs may be writing (a long write-ahead log makes opening it slow)
+    env["MOTHERLODE_DATA_DIR"] = tmp
     # a name chosen already: the menu opens at once, not the first run's question
     with open(os.path.join(tmp, "settings.json"), "w", encoding="utf-8") as file:
         file.write('{"name": "Bench"}')
