@@ -133,6 +133,7 @@ class MotherlodeApp(App[int]):
         self.detached = False  # served: the door says nobody is at this terminal
         self._small_said = False
         self._small_timer: Any = None
+        self._sized: Any = None  # the size of the last Resize (see on_resize)
 
     # -- start -----------------------------------------------------------------------
 
@@ -221,6 +222,13 @@ class MotherlodeApp(App[int]):
 
     def on_resize(self, event) -> None:
         from tui.widgets.board import MIN_SIZE, TooSmall
+
+        # Textual lays the screens out again and repaints them for a Resize to the size
+        # they already have (three arrive as the app starts: three more layouts and
+        # paints of the menu after its first frame); only a new size goes on to them
+        if event.size == self._sized:
+            event.prevent_default()
+        self._sized = event.size
 
         small = event.size.width < MIN_SIZE[0] or event.size.height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
