@@ -1,11 +1,11 @@
-"""Textual's Footer, rebuilt only when the keys it shows change.
+"""Textual's Footer, built with its keys and rebuilt only when the keys it shows change.
 
-Textual's Footer rebuilds all its keys each time the screen says its bindings may have
-changed: on the screen's resume, on each focus change, and again after the next
-refresh. A screen that opens with a focused widget (the menu) said so three times in a
-row, for the same keys, and each rebuild restyled every key twice (a new key starts
-compact and is made wide again): three-quarters of the menu's start-up work after its
-first compose. This one draws the same footer and rebuilds it only for a change.
+Textual's Footer starts empty and rebuilds all its keys each time the screen says its
+bindings may have changed: on the screen's resume, on each focus change, and again after
+the next refresh. The menu opened with an empty footer bar, then rebuilt it three times
+for the same keys, each rebuild restyling every key twice (a new key starts compact and
+is made wide again) and laying the screen out again. This one draws the same footer,
+from its first compose, and rebuilds it only for a change.
 """
 
 from __future__ import annotations
@@ -47,6 +47,12 @@ class Footer(TextualFooter):
         await super().recompose()
 
     def compose(self) -> ComposeResult:
+        if not self._bindings_ready and self.is_attached:
+            # the keys from the first compose, in the screen's first frame: not an empty
+            # bar that waits for the screen to say its bindings changed (a rebuild,
+            # a layout and a paint more); a focus that brings keys of its own still
+            # rebuilds it
+            self.set_reactive(TextualFooter._bindings_ready, True)
         self._shown = self._keys_shown()
         for widget in super().compose():
             if isinstance(widget, FooterKey):
