@@ -1,7 +1,14 @@
 """Terminal-app figures, measured on a real pseudo-terminal (80x24), not headless:
 
 - start: process start to the first frame of the menu (the menu text on the terminal),
-  against a bare Textual app (a `Static` and a `Footer`), started alternately (A B A B);
+  and to the end of the start-up burst (the last byte before the terminal is quiet for
+  ``QUIET`` seconds), against a bare Textual app (a `Static` and a `Footer`), started
+  alternately (A B A B); ``--against DIR`` (repeatable) adds the menu of another
+  checkout (e.g. `git archive` of main) as a third contestant (A B C A B C), to compare
+  versions;
+- the first screen switch (``--switch``): after each menu start's burst, `f` (Fool's
+  Gold against bots), then enter on "1 bot": the time from enter to the table's first
+  frame, where the rules, the host and the table's widgets are first imported and built;
 - key to repaint: on a busy Fool's Gold table (you and 7 bots, in-process host, real
   clock), the time from writing a key (`1` discard, `d` draw) to the terminal receiving
   the repainted hint that only the host's confirmation of that action can produce;
@@ -13,6 +20,7 @@
 Every figure is printed with its n, median and range; the load average before and after.
 
 Usage: python bench/tui_terminal.py [--starts 10] [--seconds 20] [--pace 0.3] [--rounds 4]
+       python bench/tui_terminal.py --only start --starts 20 [--switch] [--against DIR]
 """
 
 from __future__ import annotations
@@ -35,9 +43,11 @@ import time
 ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]")
 
 
-def spawn(args: list[str], env: dict[str, str]) -> tuple[int, int]:
+def spawn(args: list[str], env: dict[str, str], cwd: str | None = None) -> tuple[int, int]:
     pid, fd = pty.fork()
     if pid == 0:
+        if cwd is not None:
+            os.chdir(cwd)  # `-m tui.cli` imports the checkout in cwd (first on sys.path)
         os.execvpe(args[0], args, env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     return pid, fd
@@ -72,11 +82,23 @@ def finish(pid: int, fd: int) -> int:
     return usage.ru_maxrss
 
 
+#: Compiled bytecode of every started process, kept between starts as an installed
+#: package (or an editable one after its first run) keeps it: a start that compiled
+#: Motherlode's modules from source (PYTHONDONTWRITEBYTECODE=1, set on some machines)
+#: would time the compiler against a bare app whose Textual is compiled already.
+PYCACHE = tempfile.mkdtemp(prefix="motherlode-bench-pycache-")
+
+
 def environment() -> dict[str, str]:
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24")
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="80", LINES="24",
+               PYTHONPYCACHEPREFIX=PYCACHE)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     tmp = tempfile.mkdtemp(prefix="motherlode-bench-")
     env["MOTHERLODE_CONFIG_DIR"] = tmp
     env["MOTHERLODE_LOG_DIR"] = tmp
+    # a player of their own, with no saves yet: not the machine's shared saves database,
+    # which other runs may be writing (a long write-ahead log makes opening it slow)
+    env["MOTHERLODE_DATA_DIR"] = tmp
     # a name chosen already: the menu opens at once, not the first run's question
     with open(os.path.join(tmp, "settings.json"), "w", encoding="utf-8") as file:
         file.write('{"name": "Bench"}')
@@ -115,30 +137,99 @@ BASELINE_KEYS = (
 )
 
 
-def start_once(baseline: bool) -> tuple[float, int]:
-    command = [sys.executable, "-c", BASELINE] if baseline else [sys.executable, "-m", "tui.cli"]
-    env = environment()
-    start = time.perf_counter()
-    pid, fd = spawn(command, env)
-    seen = b""
-    while b"hot-seat" not in ESCAPES.sub(b"", seen):
-        chunk = read_some(fd, 10)
-        if not chunk:
-            raise SystemExit("the menu never appeared")
-        seen += chunk
-    took = time.perf_counter() - start
-    return took, finish(pid, fd)
+#: The start-up burst ends at the last byte before the terminal is quiet this long.
+QUIET = 0.5
 
 
-def measure_starts(runs: int) -> dict[bool, tuple[list[float], list[int]]]:
-    """``runs`` starts of each, alternating (the menu, then the bare app, ...)."""
-    out: dict[bool, tuple[list[float], list[int]]] = {False: ([], []), True: ([], [])}
+class Start:
+    """One start on a pty: first frame, end of the burst, and optionally the first
+    screen switch (enter on the bots picker to the table's first frame)."""
+
+    def __init__(self, command: list[str], cwd: str | None, switch: bool) -> None:
+        self.first = self.burst = self.switch = 0.0
+        start = time.perf_counter()
+        pid, fd = spawn(command, environment(), cwd)
+        self.wait_for(fd, b"hot-seat", "the menu never appeared")
+        self.first = time.perf_counter() - start
+        last = time.perf_counter()
+        while time.perf_counter() - last < QUIET and time.perf_counter() - start < 10:
+            if read_some(fd, QUIET - (time.perf_counter() - last)):
+                last = time.perf_counter()
+        self.burst = last - start
+        if switch:
+            os.write(fd, b"f")
+            self.wait_for(fd, b"how many bots", "the bots picker never appeared")
+            time.sleep(QUIET)
+            while read_some(fd, 0):
+                pass
+            sent = time.perf_counter()
+            os.write(fd, b"\r")
+            self.wait_for(fd, b"Grab!", "the table never appeared")
+            self.switch = time.perf_counter() - sent
+        self.rss = finish(pid, fd)
+
+    @staticmethod
+    def wait_for(fd: int, text: bytes, failure: str) -> None:
+        seen = b""
+        while text not in ESCAPES.sub(b"", seen):
+            chunk = read_some(fd, 60)  # the warm-up start compiles every module first
+            if not chunk:
+                raise SystemExit(failure)
+            seen = seen[-16384:] + chunk
+
+
+def measure_starts(runs: int, contestants: list[tuple[str, list[str], str | None, bool]]
+                   ) -> list[list[Start]]:
+    """``runs`` starts of each contestant (label, command, cwd, switch), in turn:
+    A B (C) A B (C) ..., after one start of each that is not counted (it compiles the
+    bytecode and warms the disk cache)."""
+    for _, command, cwd, switch in contestants:
+        Start(command, cwd, switch)
+    out: list[list[Start]] = [[] for _ in contestants]
     for _ in range(runs):
-        for baseline in (False, True):
-            took, rss = start_once(baseline)
-            out[baseline][0].append(took)
-            out[baseline][1].append(rss)
+        for i, (_, command, cwd, switch) in enumerate(contestants):
+            out[i].append(Start(command, cwd, switch))
     return out
+
+
+def median_ci(values: list[float]) -> tuple[float, float, float]:
+    """The median and a distribution-free 95% interval for it (order statistics)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    k = max(0, int((n - 1.96 * n**0.5) / 2))
+    return statistics.median(ordered), ordered[k], ordered[max(k, n - 1 - k)]
+
+
+def report_starts(args: argparse.Namespace) -> None:
+    app = [sys.executable, "-m", "tui.cli"]
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    contestants = [("motherlode menu", app, here, args.switch),
+                   ("bare Textual app (floor)", [sys.executable, "-c", BASELINE], None, False)]
+    for other in args.against or ():
+        contestants.append((f"menu of {other}", app, other, args.switch))
+    starts = measure_starts(args.starts, contestants)
+    bare = starts[1]
+    for (label, *_), runs in zip(contestants, starts, strict=True):
+        for what, key in (("first frame", "first"), ("end of the start-up burst", "burst")):
+            times = [getattr(s, key) for s in runs]
+            mid, low, high = median_ci(times)
+            print(f"{what}, {label}, n={len(times)}: median {mid:.3f} s (95% CI "
+                  f"{low:.3f}-{high:.3f}), range {min(times):.3f}-{max(times):.3f} s")
+        if runs is not bare:
+            for what, key in (("first frame", "first"), ("end of burst", "burst")):
+                ratios = [getattr(a, key) / getattr(b, key)
+                          for a, b in zip(runs, bare, strict=True)]
+                mid, low, high = median_ci(ratios)
+                print(f"  {what} ratio {label}/bare, per pair (n={len(ratios)}): median "
+                      f"{mid:.2f} (95% CI {low:.2f}-{high:.2f}), range {min(ratios):.2f}-"
+                      f"{max(ratios):.2f} (goal <= 1.3)")
+            if runs[0].switch:
+                ms = [s.switch * 1000 for s in runs]
+                mid, low, high = median_ci(ms)
+                print(f"  first screen switch (enter on the bots picker to the table's "
+                      f"first frame), n={len(ms)}: median {mid:.0f} ms (95% CI {low:.0f}-"
+                      f"{high:.0f}), range {min(ms):.0f}-{max(ms):.0f} ms")
+        print(f"  peak RSS median {statistics.median(s.rss for s in runs) / 1024:.1f} MiB")
 
 
 #: An answer sooner than this after the key is a paint already on its way (no key
@@ -231,21 +322,20 @@ def main() -> None:
     parser.add_argument(
         "--pace", type=float, default=0.3, help="a person's reaction time before each key, seconds"
     )
+    parser.add_argument("--only", choices=("start", "keys"), default=None,
+                        help="only the start-up figures, or only key to repaint")
+    parser.add_argument("--switch", action="store_true",
+                        help="start: also time the first screen switch (menu to a table)")
+    parser.add_argument("--against", metavar="DIR", action="append",
+                        help="start: also start the menu of the checkout in DIR, in turn "
+                        "(repeatable)")
     args = parser.parse_args()
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    starts = measure_starts(args.starts)
-    for label, baseline in (("motherlode menu", False), ("bare Textual app (floor)", True)):
-        times, rss = starts[baseline]
-        print(
-            f"start to first frame, {label}, n={len(times)}: median "
-            f"{statistics.median(times):.3f} s, range {min(times):.3f}-{max(times):.3f} s; "
-            f"peak RSS median {statistics.median(rss) / 1024:.1f} MiB"
-        )
-    ratios = sorted(a / b for a, b in zip(starts[False][0], starts[True][0], strict=True))
-    print(
-        f"start ratio menu/bare, per pair (n={len(ratios)}): median "
-        f"{statistics.median(ratios):.2f}, range {ratios[0]:.2f}-{ratios[-1]:.2f} (goal <= 1.3)"
-    )
+    if args.only != "keys":
+        report_starts(args)
+    if args.only == "start":
+        print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     rng = random.Random(1)
     table = KeyDriver([sys.executable, "-m", "tui.cli", "solo", "--game", "foolsgold",
                        "--bots", "7"], args.pace, rng)  # fmt: skip

@@ -54,8 +54,6 @@ def has_saves(kind: str, statuses: tuple[str, ...] = ("playing",)) -> bool:
     """Whether the saves database holds a save of ``kind`` (``net.saves``) with one of
     ``statuses``, or an old save file of that kind waits to be imported: a glance for
     the menu, read-only (it never creates the database), False on any trouble."""
-    import sqlite3
-
     root = data_dir()
     try:
         if any(not f.name.startswith(".") for f in (root / kind).glob("*.json")):
@@ -63,6 +61,11 @@ def has_saves(kind: str, statuses: tuple[str, ...] = ("playing",)) -> bool:
         path = root / "motherlode.db"
         if not path.is_file():
             return False
+    except OSError:
+        return False
+    import sqlite3  # only with a database to read: a new player's menu never loads it
+
+    try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=0.5)
         try:
             marks = ",".join("?" * len(statuses))

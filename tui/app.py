@@ -22,7 +22,9 @@ from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
+from tui.keys import with_ids
 from tui.messages import (
     GameStarted,
     LogLine,
@@ -33,16 +35,6 @@ from tui.messages import (
     StatusLine,
     TableChanged,
     ViewChanged,
-)
-from tui.screens.common import (
-    ChatScreen,
-    ConfirmScreen,
-    HelpScreen,
-    MessageScreen,
-    PickScreen,
-    RulesScreen,
-    bindings_of,
-    with_ids,
 )
 from tui.screens.menu import MenuScreen
 
@@ -141,11 +133,20 @@ class MotherlodeApp(App[int]):
         self.detached = False  # served: the door says nobody is at this terminal
         self._small_said = False
         self._small_timer: Any = None
+        self._sized: Any = None  # the size of the last Resize (see on_resize)
 
     # -- start -----------------------------------------------------------------------
 
     def _apply_ascii(self) -> None:
         self.set_class(self.ascii_mode, "-ascii")
+
+    def get_default_screen(self) -> Screen:
+        """The menu is the first screen itself (not pushed over an empty one, which
+        was styled, resumed and suspended unseen before the menu's first frame);
+        served mode opens its own menu over an empty screen."""
+        if self.start[0] == "served":
+            return super().get_default_screen()
+        return MenuScreen()
 
     def on_mount(self) -> None:
         from tui.widgets.board import MIN_SIZE
@@ -173,7 +174,6 @@ class MotherlodeApp(App[int]):
             self.set_interval(2.0, lambda: os.getppid() != door and self.on_terminal_signal())
             self._open_served(*args)
             return
-        self.push_screen(MenuScreen())
         if kind in self.ASKS_NAME and not self.settings.named:
             self._ask_first_name(kind, args)
         elif kind != "menu":
@@ -222,6 +222,13 @@ class MotherlodeApp(App[int]):
 
     def on_resize(self, event) -> None:
         from tui.widgets.board import MIN_SIZE, TooSmall
+
+        # Textual lays the screens out again and repaints them for a Resize to the size
+        # they already have (three arrive as the app starts: three more layouts and
+        # paints of the menu after its first frame); only a new size goes on to them
+        if event.size == self._sized:
+            event.prevent_default()
+        self._sized = event.size
 
         small = event.size.width < MIN_SIZE[0] or event.size.height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
@@ -396,6 +403,7 @@ class MotherlodeApp(App[int]):
     def menu_choice(self, choice: str, *args: Any) -> None:
         """Open what the menu (or a command-line shortcut) asked for."""
         from tui import modes
+        from tui.screens.common import PickScreen, RulesScreen
 
         if self.served is not None and self._served_choice(choice, *args):
             return
@@ -489,6 +497,8 @@ class MotherlodeApp(App[int]):
         self.attach(session)
 
     def _offer_watch(self, failure: Any) -> None:
+        from tui.screens.common import MessageScreen
+
         host, port = failure.watch
 
         def answered(key: str | None) -> None:
@@ -502,6 +512,7 @@ class MotherlodeApp(App[int]):
     def _pick_resume(self) -> None:
         """Choose a saved hot-seat game and play on."""
         from tui import modes
+        from tui.screens.common import PickScreen
 
         saves = modes.saved_hotseat()
         if not saves:
@@ -520,6 +531,7 @@ class MotherlodeApp(App[int]):
         """Host a LAN game: offer to restore the saved tables if there are any, then ask
         where to listen."""
         from tui import modes
+        from tui.screens.common import PickScreen
 
         saves, problems = modes.lan_saves()
         choices = [(i, spec.label) for i, spec in enumerate(CATALOGUE)]
@@ -675,6 +687,8 @@ class MotherlodeApp(App[int]):
 
     @on(SessionEnded)
     def _session_ended(self, message: SessionEnded) -> None:
+        from tui.screens.common import MessageScreen
+
         if not self._current(message):
             return
         if message.error is not None:
@@ -704,11 +718,15 @@ class MotherlodeApp(App[int]):
         self.session.send(message.action)
 
     def show_message(self, title: str, body: str) -> None:
+        from tui.screens.common import MessageScreen
+
         self.push_screen(MessageScreen(title, body))
 
     # -- app-wide keys -----------------------------------------------------------------
 
     def action_help(self) -> None:
+        from tui.screens.common import HelpScreen, bindings_of
+
         screen = self.screen
         if isinstance(screen, HelpScreen):
             return
@@ -716,6 +734,8 @@ class MotherlodeApp(App[int]):
         self.push_screen(HelpScreen([("This screen", keys), ("Everywhere", self.APP_HELP)]))
 
     def action_chat(self) -> None:
+        from tui.screens.common import ChatScreen
+
         if self.session is None:
             return
 
@@ -729,6 +749,8 @@ class MotherlodeApp(App[int]):
 
     def action_leave(self) -> None:
         """q at a table: what leaving means here, asked in words a player understands."""
+        from tui.screens.common import ConfirmScreen
+
         session = self.session
         if session is None:
             self.return_to_menu()
@@ -763,6 +785,8 @@ class MotherlodeApp(App[int]):
         self.push_screen(ConfirmScreen(question), answered)
 
     def _ask_step_away(self) -> None:
+        from tui.screens.common import PickScreen
+
         def answered(choice: int | None) -> None:
             if choice == 0:
                 self.return_to_menu(step_away=True)

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from net.catalogue import CATALOGUE, KEYS, NUGGETS, spec
 
-
-class _Version(argparse.Action):
-    """--version, reading the installed version only when asked (importlib.metadata is
-    slow to import, and every start would pay for it)."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        from importlib.metadata import version
-
-        parser.exit(message=f"{version('motherlode')}\n")
+if TYPE_CHECKING:
+    import argparse
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # not for the menu alone (see main)
+
+    class _Version(argparse.Action):
+        """--version, reading the installed version only when asked
+        (importlib.metadata is slow to import, and every start would pay for it)."""
+
+        def __call__(self, parser, namespace, values, option_string=None) -> None:
+            from importlib.metadata import version
+
+            parser.exit(message=f"{version('motherlode')}\n")
+
     parser = argparse.ArgumentParser(
         prog="motherlode",
         description="Gold-rush party games for the terminal: "
@@ -49,6 +53,8 @@ APP_COMMANDS = ("join", "hotseat", "solo", "replay", "served")
 
 
 def _add_app_commands(subparsers) -> None:
+    import argparse
+
     ascii_flag = {"action": "store_true", "default": argparse.SUPPRESS,
                   "help": "draw dice and cards without box-drawing characters"}
     join = subparsers.add_parser("join", help="join a LAN game at HOST[:PORT]")
@@ -84,7 +90,7 @@ def _add_app_commands(subparsers) -> None:
     served.add_argument("--ascii", **ascii_flag)
 
 
-def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple:
+def _app_start(parser: argparse.ArgumentParser | None, args: Any) -> tuple:
     """What the app opens, from the command line; parser.error() on bad input."""
     if args.command == "join":
         from net.address import parse_address
@@ -135,7 +141,7 @@ def _app_start(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tup
     return ("menu",)
 
 
-def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
     """Open the terminal app (menu, or the mode a shortcut names)."""
     start = _app_start(parser, args)
     from tui import glyphs
@@ -158,6 +164,12 @@ def run_app(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not (sys.argv[1:] if argv is None else argv):
+        # the menu: nothing to parse, so no parser of every command is built (argparse
+        # and the commands' modules are a tenth of what the menu adds to a bare app)
+        from types import SimpleNamespace
+
+        return run_app(None, SimpleNamespace(command=None, ascii=False))
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None or args.command in APP_COMMANDS:

@@ -7,13 +7,12 @@ terminals), so the shapes alone tell them apart; colour only helps.
 
 from __future__ import annotations
 
+import functools
 import locale
 import os
 import sys
 import zlib
 from typing import TYPE_CHECKING
-
-from foolsgold.cards import ANIMAL_NAMES, PROSPECTOR_NAMES
 
 if TYPE_CHECKING:
     from net.views import Card
@@ -137,15 +136,23 @@ _ORNAMENTS_ASCII = (
 _ROWS = len(_ORNAMENTS_UNICODE)
 #: how many different looks there are: more than the names of the standard deck
 LOOKS = _ROWS * _ROWS
-# every name the standard deck can hold, each with its own look
-_NAMED = {name: k for k, name in enumerate((*ANIMAL_NAMES, *PROSPECTOR_NAMES))}
+
+
+@functools.cache
+def _named() -> dict[str, int]:
+    """Every name the standard deck can hold, each with its own look. (Read from the
+    rules when a card is first drawn: the menu, which imports this module for
+    `ascii_default`, loads no rules package.)"""
+    from foolsgold.cards import ANIMAL_NAMES, PROSPECTOR_NAMES
+
+    return {name: k for k, name in enumerate((*ANIMAL_NAMES, *PROSPECTOR_NAMES))}
 
 
 def name_look(name: str) -> int:
     """The look of a card name: a function of the name alone, the same in every run, on
     every machine and in every hand, whatever came before. The standard deck's names
     have a look each; another name one by its hash."""
-    known = _NAMED.get(name)
+    known = _named().get(name)
     return known if known is not None else zlib.crc32(name.encode("utf-8")) % LOOKS
 
 

@@ -66,7 +66,8 @@ async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
 
         await pilot.press("u")
         await until(pilot, lambda: isinstance(app.screen, PickScreen), "the saved games")
-        assert "Gold Nuggets at" in screen_text(app) and "Ann, Bob" in screen_text(app)
+        await until(pilot, lambda: "Ann, Bob" in screen_text(app), "the saved games drawn")
+        assert "Gold Nuggets at" in screen_text(app)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table again")
         resumed = app.screen

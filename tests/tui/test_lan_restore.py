@@ -40,6 +40,7 @@ async def test_host_offers_the_saved_table_and_you_sit_down_again(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("o")
         await until(pilot, lambda: isinstance(app.screen, PickScreen), "the offer")
+        await until(pilot, lambda: "Saved LAN tables" in screen_text(app), "the offer drawn")
         assert "Saved LAN tables" in screen_text(app) and "Restore 1 saved table" in (
             screen_text(app)
         )

@@ -371,7 +371,8 @@ async def test_join_screen_lists_an_announced_table_live_and_joins_it(tmp_path):
             await pilot.press("tab")  # from the address field to the list
             await pilot.press("down", "enter")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            assert "Gold Nuggets at Test table" in screen_text(app)
+            await until(pilot, lambda: "Gold Nuggets at Test table" in screen_text(app),
+                        "the lobby drawn")
     finally:
         await announcer.close()
         await host.close()

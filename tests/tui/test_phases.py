@@ -440,6 +440,8 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
+            # read once drawn: the message may be pushed before the menu's first frame
+            await until(pilot, lambda: screen_text(app).strip(), "the message drawn")
             text = screen_text(app)
             assert "The game has started" in text and "The table is full" not in text
             assert "w: watch the game" in text

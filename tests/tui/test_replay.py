@@ -97,7 +97,7 @@ async def test_a_damaged_file_gets_a_message(tmp_path):
     app = make_app(tmp_path, start=("replay", str(path), None))
     async with app.run_test() as pilot:
         await until(pilot, lambda: isinstance(app.screen, MessageScreen), "a message")
-        assert "not a whole save" in screen_text(app)
+        await until(pilot, lambda: "not a whole save" in screen_text(app), "the message drawn")
 
 
 async def test_the_replay_command(tmp_path):

@@ -143,7 +143,7 @@ async def test_a_kept_seat_that_cannot_be_locked_joins_anew_rather_than_fail(
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert not app.session.welcome.resumed
-            assert "Ann" in screen_text(app)
+            await until(pilot, lambda: "Ann" in screen_text(app), "the lobby drawn")
     finally:
         await host.close()
 

@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
-import re
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Checkbox, Footer, Input, OptionList, Static
+from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import FOOLSGOLD, NUGGETS
-
-
-def with_ids(prefix: str, bindings: list[Binding]) -> list[Binding]:
-    """Give every binding an id, ``<prefix>.<action>`` (``nuggets.roll``,
-    ``foolsgold.discard-0``, ``lobby.seats-minus-1``), so the settings file can remap
-    its keys (``"keys": {"foolsgold.grab": "x"}``)."""
-    out: list[Binding] = []
-    for binding in bindings:
-        if binding.id is None:
-            action = binding.action.removeprefix("app.").replace("-", "minus-")
-            name = re.sub(r"[^a-z0-9_]+", "-", action.lower()).strip("-")
-            ident = f"{prefix}.{name}"
-            if any(b.id == ident for b in out):  # a second key for one action: its own id
-                ident += "-" + re.sub(r"[^a-z0-9_]+", "-", binding.key.lower())
-            binding = dataclasses.replace(binding, id=ident)
-        out.append(binding)
-    return out
+from tui.keys import with_ids
+from tui.widgets.footer import Footer
 
 
 def _key_name(key: str) -> str:

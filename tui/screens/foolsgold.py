@@ -7,18 +7,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Footer
 
 from net import protocol as p
 from net import views as v
 from net.catalogue import FOOLSGOLD
 from net.text import clean_text
+from tui.keys import with_ids
 from tui.messages import CardClicked, SendAction
 from tui.phases import FOOLSGOLD_ACTIONS, Now, foolsgold_now
-from tui.screens.common import reconnecting, with_ids
+from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TooSmall, TurnBanner
 from tui.widgets.cards import HandView, Piles, Reveal, Seats
+from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
 FLASH_SECONDS = 0.5

@@ -9,11 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
+from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from net.catalogue import NUGGETS
-from tui.screens.common import FieldInput, OnOffBox, with_ids
+from tui.keys import with_ids
+from tui.screens.common import FieldInput, OnOffBox
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
+from tui.widgets.footer import Footer
 
 
 class SettingsScreen(Screen[None]):

@@ -11,11 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import title
-from tui.screens.common import FieldInput, with_ids
+from tui.keys import with_ids
+from tui.screens.common import FieldInput
+from tui.widgets.footer import Footer
 
 
 class JoinScreen(Screen[None]):

@@ -9,16 +9,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from net import protocol as p
 from net.catalogue import FOOLSGOLD, title
 from net.text import clean_text
+from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, Now, lobby_now
-from tui.screens.common import reconnecting, with_ids
+from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
-from tui.widgets.board import TooSmall, cells
+from tui.widgets.board import TABLES_CSS, TooSmall, cells
+from tui.widgets.footer import Footer
 
 #: the round caps `h` steps through (the house rule; None is off)
 ROUND_CAPS = (None, 10, 20, 40)
@@ -26,6 +28,8 @@ ROUND_CAPS = (None, 10, 20, 40)
 
 class LobbyScreen(Screen[None]):
     """Renders `TableInfo`; keys post lobby requests (`SendAction`) for the app to send."""
+
+    CSS_PATH = TABLES_CSS
 
     BINDINGS = with_ids("lobby", [
         Binding("r", "ready", "Ready"),

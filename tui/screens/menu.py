@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import FOOLSGOLD, NUGGETS
-from tui.screens.common import with_ids
+from tui.keys import with_ids
+from tui.widgets.footer import Footer
 
 LOGO = r"""
  __  __       _   _               _           _

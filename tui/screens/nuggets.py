@@ -10,20 +10,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import Footer
 
 from net import protocol as p
 from net import views as v
 from net.catalogue import NUGGETS
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
+from tui.keys import with_ids
 from tui.messages import DieClicked, SendAction
 from tui.phases import NUGGETS_ACTIONS, Now, nuggets_now
-from tui.screens.common import PickScreen, reconnecting, with_ids
+from tui.screens.common import PickScreen, reconnecting
 from tui.screens.table import TableScreen
 from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.dice import DiceTray, KeptTray
+from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
 MOMENT_SECONDS = 1.6

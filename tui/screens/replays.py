@@ -11,12 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import title
 from net.text import clean_text
-from tui.screens.common import ConfirmScreen, with_ids
+from tui.keys import with_ids
+from tui.screens.common import ConfirmScreen
+from tui.widgets.footer import Footer
 
 MAX_LISTED = 300
 

@@ -17,11 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import FOOLSGOLD, NUGGETS, title
-from tui.screens.common import with_ids
+from tui.keys import with_ids
+from tui.widgets.footer import Footer
 
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
 FIXED = [

@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from tui.screens.common import with_ids
+from tui.keys import with_ids
+from tui.widgets.footer import Footer
 
 
 def stats_text(bots: bool = False) -> tuple[str, str]:

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from net.views import FoolsGoldView, NuggetsView
-from tui.screens.common import with_ids
-from tui.widgets.board import Hint
+from tui.keys import with_ids
+from tui.widgets.board import TABLES_CSS, Hint
 from tui.widgets.log import EventLog
 
 
@@ -18,6 +18,7 @@ class TableScreen(Screen[None]):
     """Base of the Gold Nuggets and Fool's Gold tables. Subclasses render ``view`` and
     define ``show_state(view, events)``."""
 
+    CSS_PATH = TABLES_CSS
     view: Any
     # while the host is gone: try now (the status line says so)
     BINDINGS = with_ids("table", [Binding("j", "retry_now", "Try now")])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
@@ -107,6 +108,11 @@ def names_line(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 MIN_SIZE = (80, 24)
+
+#: The stylesheet of these widgets, the tables and the lobby (their screens' CSS_PATH):
+#: Textual loads it when the first of them opens, so the menu's first frame parses only
+#: the app's. An absolute path, so that a subclass defined anywhere finds it.
+TABLES_CSS = str(Path(__file__).resolve().parent.parent / "tables.tcss")
 
 
 class TooSmall(Widget):
