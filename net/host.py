@@ -89,6 +89,10 @@ class Host:
         self._closing = False
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
+        # peers holding bytes until the store's commit of this tick (``Peer.send``)
+        self._held: list[Peer] = []
+        if store is not None:
+            store.on_flushed(self._release)
         self._table_listeners: list[Callable[[Table], None]] = []
         self._removed_listeners: list[Callable[[Table], None]] = []
 
@@ -292,6 +296,16 @@ class Host:
         except Exception:  # a bug in a game must not take the host down
             log.exception("table %s failed in tick", table.name)
         self.touched(table)
+
+    def hold(self, peer: Peer) -> None:
+        """``peer`` holds bytes until the store's commit of this tick."""
+        self._held.append(peer)
+
+    def _release(self) -> None:
+        """The store committed (or failed to): every held byte goes out, in order."""
+        peers, self._held = self._held, []
+        for peer in peers:
+            peer.release()
 
     def encode(self, message: Any) -> bytes:
         last = self._last

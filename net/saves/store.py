@@ -21,12 +21,13 @@ count: every pending deadline keeps the time it had left at the last save.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,19 @@ class _Game:
     taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
     stored: bool = False  # its row exists
     done: bool = False  # finished (or left): the next game gets a new save
+
+
+Work = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass
+class _Change:
+    """One queued change of a tick's group commit (``Store.flush``)."""
+
+    work: Work
+    moves: int
+    done: Callable[[], None] | None
+    undo: list[tuple[Any, dict[str, Any]]]
 
 
 @dataclass
@@ -142,7 +156,10 @@ class Store:
         self._games: dict[int, _Game] = {}  # by id(table)
         self._lobbies: dict[int, _Lobby] = {}  # by id(table)
         self._failed = False
-        self.saves = 0  # commits (figures for the benchmarks)
+        self._pending: list[_Change] = []  # this tick's changes, committed by flush
+        self._listeners: list[Callable[[], None]] = []
+        self.saves = 0  # changes committed (figures for the benchmarks and tests)
+        self.groups = 0  # transactions: each group commit holds a tick's changes
 
     @classmethod
     def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
@@ -187,26 +204,91 @@ class Store:
     def _stage(self, name: str) -> None:
         """Called between the steps of a commit; a no-op (the crash tests override it)."""
 
-    def _commit(self, work, moves: int = 0) -> None:
-        """Run ``work(conn)`` in one transaction and commit it."""
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+    @property
+    def pending(self) -> bool:
+        """Whether changes wait for this tick's commit (``flush``): until then nobody
+        may be sent their views (the host holds its peers' bytes)."""
+        return bool(self._pending)
+
+    def on_flushed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after each group commit, committed or failed (the host
+        then releases the bytes it held for it)."""
+        self._listeners.append(listener)
+
+    def _queue(self, work: Work, moves: int = 0, done: Callable[[], None] | None = None,
+               undo: Iterable[Any] = ()) -> None:  # fmt: skip
+        """Add a change to this tick's group commit. ``done()`` runs once it is
+        committed. ``undo`` puts back the records (``_Game``, ``_Lobby``) the change
+        already moved on, if the commit fails: each a pair of the record and its fields
+        before the change (``_before``). Without a running loop (a table driven by
+        plain calls) the change is committed at once."""
+        was_empty = not self._pending
+        self._pending.append(_Change(work, moves, done, list(undo)))
+        if not was_empty:
+            return
         try:
-            work(conn)
-            self._stage("moves written" if moves else "written")
-            conn.execute("COMMIT")
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        loop.call_soon(self._tick)
+
+    def _tick(self) -> None:
+        try:
+            self.flush()
+        except Exception as exc:  # reported once; the game goes on unsaved
+            self._failure(None, exc)
+
+    def flush(self) -> None:
+        """Commit every queued change in one transaction, then tell the listeners.
+        Raises the commit's error (the changes are then put back as they were before
+        them, to be saved with the table's next change)."""
+        changes, self._pending = self._pending, []
+        if not changes:
+            return
+        try:
+            conn = self.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for change in changes:
+                    change.work(conn)
+                    self._stage("moves written" if change.moves else "written")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            for change in reversed(changes):  # the earliest state last: it wins
+                for obj, fields in change.undo:
+                    vars(obj).update(fields)
+            self._flushed()
             raise
         db.Checkpointer.get().dirty(self.path)
-        self.saves += 1
-        self._stage("committed")
+        self.groups += 1
+        for change in changes:
+            self.saves += 1
+            if change.done is not None:
+                change.done()
+            self._stage("committed")
+        self._flushed()
+
+    def _flushed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+    def _commit(self, work: Work, moves: int = 0) -> None:
+        """Run ``work(conn)`` in one transaction and commit it now, after the changes
+        queued before it."""
+        self._queue(work, moves)
+        self.flush()
 
     def _read(self, query):
         """``query(conn)``'s statements, all on one snapshot of the database: a host
         (another process, say) may commit between two of them, and a save read half
         before and half after its commit looked damaged."""
+        if self._pending:  # what was queued is what a reader must see
+            self.flush()
         try:
             conn = self.conn
             if conn.in_transaction:
@@ -252,9 +334,10 @@ class Store:
         )
 
     def touched(self, table: Table, now: float) -> None:
-        """Commit ``table`` if it changed since its last save; the table calls this
-        before it sends anyone the views of a change. Never raises: a failed save is
-        reported once and logged, and the game goes on."""
+        """Queue ``table``'s change, if it changed since its last save, for this tick's
+        group commit; the table calls this before it sends anyone the views of a
+        change, and the host holds every byte it sends until the commit (``flush``).
+        Never raises: a failed save is reported once and logged, and the game goes on."""
         try:
             if table.driver is not None and table.seed is not None:
                 if self._touched_game(table, now):
@@ -262,14 +345,18 @@ class Store:
             if self.lobbies:
                 self._touched_lobby(table, now)
         except Exception as exc:  # a full disk, a damaged database: the game goes on
-            log.exception("cannot save the table %s", table.name)
-            if not self._failed:
-                self._failed = True
-                self.report(f"cannot save {table.name!r}: {exc}; the game goes on unsaved")
+            self._failure(table, exc)
+
+    def _failure(self, table: Table | None, exc: Exception) -> None:
+        name = "the tables" if table is None else repr(table.name)
+        log.error("cannot save %s", name, exc_info=exc)
+        if not self._failed:
+            self._failed = True
+            self.report(f"cannot save {name}: {exc}; the game goes on unsaved")
 
     def _touched_game(self, table: Table, now: float) -> bool:
-        """Save the table's current game; False once that game is over (then the
-        table is saved as a lobby)."""
+        """Queue the save of the table's current game; False once that game is over
+        (then the table is saved as a lobby)."""
         record = self._games.get(id(table))
         if record is None or record.game_no != table.games_played:
             record = self._games[id(table)] = self._new_game(table, now)
@@ -294,36 +381,48 @@ class Store:
         document = documents.game_document(
             table, record.id, record.game, now, "finished" if finished else "playing", taken
         )
-        lobby = self._lobby_change(table, now) if finished and self.lobbies else None
+        lobby = self._lobby(table)
+        undo = [_before(record), _before(lobby)]
+        # the game's save holds the seats now: its table's lobby save goes
+        dropped = lobby.id if not record.stored and lobby.saved else None
+        if dropped is not None:
+            lobby.saved, lobby.key = False, ()
+        after = self._lobby_change(table, now) if finished and self.lobbies else None
         first, was_stored = record.written, record.stored
+        seats = [(s.name, s.kind) for s in table.seats]
+        entries = [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)]
+        row = _row(document, self.kind, table.moves)
+        stats = None
+        if finished:
+            winners, _ = driver.result()
+            stats = tally.rows(record.id, table.game, seats, winners)
 
         def work(conn: sqlite3.Connection) -> None:
-            if new:
-                conn.executemany(
-                    "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
-                    [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)],
-                )
-            row = _row(document, self.kind, table.moves)
+            if entries:
+                conn.executemany("INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)", entries)
             if was_stored and not finished:
                 conn.execute(_UPDATE, (*row[5:], row[0]))
             else:
                 conn.execute(_UPSERT, row)
-            if not record.stored:
-                self._drop_lobby_in(conn, table)  # the game's save holds the seats now
-            if finished:
-                winners, _ = driver.result()
-                seats = [(s.name, s.kind) for s in table.seats]
-                conn.executemany(INSERT_STATS, tally.rows(record.id, table.game, seats, winners))
-                if lobby is not None:
-                    lobby(conn)  # the table after the game, in the same commit
+            if dropped is not None:
+                _delete(conn, dropped)
+            if stats is not None:
+                conn.executemany(INSERT_STATS, stats)
+            if after is not None:
+                after(conn)  # the table after the game, in the same commit
 
-        self._commit(work, len(new))
+        # the record moves on now, so the next change of this tick follows this one;
+        # a failed commit puts it back (``flush``)
         record.written = table.moves
         record.tally, record.taken = tally, taken
         record.key, record.stored, record.done = key, True, finished
-        table.forget(len(table.log))  # committed: the table needs none of them
-        if not was_stored and not finished:
-            self._lobby_dropped(table)
+        written = table.moves
+
+        def done() -> None:
+            # committed: the table needs none of these moves in memory
+            table.forget(written - table.log_base)
+
+        self._queue(work, len(new), done, undo)
         return True
 
     def _new_game(self, table: Table, now: float) -> _Game:
@@ -343,54 +442,44 @@ class Store:
                      written=table.log_base)  # fmt: skip
 
     def _touched_lobby(self, table: Table, now: float) -> None:
+        undo = [_before(self._lobby(table))]
         change = self._lobby_change(table, now)
         if change is not None:
-            self._commit(change)
+            self._queue(change, undo=undo)
+
+    def _lobby(self, table: Table) -> _Lobby:
+        lobby = self._lobbies.get(id(table))
+        if lobby is None:
+            lobby = self._lobbies[id(table)] = _Lobby(self._new_id(table))
+        return lobby
 
     def _lobby_change(self, table: Table, now: float):
         """The work that saves the table outside a game (its seats, tokens, owner and
         settings) while a person holds a seat, or deletes its save once nobody can come
-        back; None if nothing changed."""
-        lobby = self._lobbies.get(id(table))
-        if lobby is None:
-            lobby = self._lobbies[id(table)] = _Lobby(self._new_id(table))
+        back; None if nothing changed. The lobby's record moves on at once (the
+        caller's commit puts it back if it fails)."""
+        lobby = self._lobby(table)
+        ident = lobby.id
         if not any(s.member is not None for s in table.seats):
             if not lobby.saved:
                 return None
-
-            def drop(conn: sqlite3.Connection) -> None:
-                _delete(conn, lobby.id)
-                lobby.saved, lobby.key = False, ()
-
-            return drop
+            lobby.saved, lobby.key = False, ()
+            return lambda conn: _delete(conn, ident)
         key = self._lobby_key(table)
         if lobby.saved and key == lobby.key:
             return None
-        document = documents.lobby_document(table, lobby.id, now)
-
-        def save(conn: sqlite3.Connection) -> None:
-            conn.execute(_UPSERT, _row(document, self.kind, 0))
-            lobby.key, lobby.saved = key, True
-
-        return save
-
-    def _drop_lobby_in(self, conn: sqlite3.Connection, table: Table) -> None:
-        lobby = self._lobbies.get(id(table))
-        if lobby is not None and lobby.saved:
-            _delete(conn, lobby.id)
-
-    def _lobby_dropped(self, table: Table) -> None:
-        lobby = self._lobbies.get(id(table))
-        if lobby is not None and lobby.saved:
-            lobby.saved, lobby.key = False, ()
+        row = _row(documents.lobby_document(table, ident, now), self.kind, 0)
+        lobby.key, lobby.saved = key, True
+        return lambda conn: conn.execute(_UPSERT, row)
 
     def closed(self, table: Table) -> None:
         """The host closed cleanly and told everyone: a table outside a game has
         nothing to resume, so its lobby save goes (a game in play stays saved)."""
         lobby = self._lobbies.get(id(table))
         if table.phase != "playing" and lobby is not None and lobby.saved:
+            ident = lobby.id
             try:
-                self._commit(lambda conn: _delete(conn, lobby.id))
+                self._commit(lambda conn: _delete(conn, ident))
                 lobby.saved, lobby.key = False, ()
             except (sqlite3.Error, SaveError):
                 log.exception("cannot remove the lobby save of %s", table.name)
@@ -535,6 +624,11 @@ def _taken(save: Saved) -> tuple[int, str] | None:
     if snap is None:
         return None
     return (snap.entries if snap.digest_entries is None else snap.digest_entries, snap.digest)
+
+
+def _before(record: Any) -> tuple[Any, dict[str, Any]]:
+    """A record (``_Game``, ``_Lobby``) and its fields now, to put back (``flush``)."""
+    return record, dict(vars(record))
 
 
 def _row(document: dict[str, Any], kind: str, moves: int) -> tuple[Any, ...]:
