@@ -218,18 +218,6 @@ def game_document(
     the moves). ``game`` is the fixed part: players, seed, first player, start.
     ``taken`` is an earlier digest of the views (moves then, digest) to keep; None
     takes one now."""
-    driver = table.driver
-    assert driver is not None and table.seed is not None
-    players = game["players"]
-    snapshot: dict[str, Any] = {
-        "entries": table.moves,
-        "over": driver.over,
-        "public": driver.view(None),
-    }
-    if taken is None or taken[0] == table.moves:
-        snapshot["digest"] = taken[1] if taken else digest(driver, len(players))
-    else:
-        snapshot["digest"], snapshot["digest_entries"] = taken[1], taken[0]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -243,10 +231,40 @@ def game_document(
         "members": _members(table.seats),
         "owner": None if table.owner is None else table.owner.id,
         "game": game,
-        "snapshot": snapshot,
+        "snapshot": snapshot(table, len(game["players"]), taken),
         "history": None,
         "log": [],  # last: the record splices the moves in here
     }
+
+
+#: the fields of a game's document that change with each move (``game_patch``); the
+#: others change only with its seats, members, owner or settings
+PATCHED = ("saved_at", "saved_wall", "clock", "snapshot")
+
+
+def game_patch(table: Table, seats: int, now: float,
+               taken: tuple[int, str] | None = None) -> tuple[bytes, ...]:  # fmt: skip
+    """The values of :data:`PATCHED` for the document ``game_document`` would build
+    now, each encoded as JSON: a move rewrites these, not the whole document."""
+    values = (now, time.time(), table.clock(now), snapshot(table, seats, taken))
+    return tuple(ENCODER.encode(value) for value in values)
+
+
+def snapshot(table: Table, seats: int, taken: tuple[int, str] | None) -> dict[str, Any]:
+    """What everyone sees of the game now, and a digest of every seat's view (now,
+    or ``taken`` earlier)."""
+    driver = table.driver
+    assert driver is not None and table.seed is not None
+    found: dict[str, Any] = {
+        "entries": table.moves,
+        "over": driver.over,
+        "public": driver.view(None),
+    }
+    if taken is None or taken[0] == table.moves:
+        found["digest"] = taken[1] if taken else digest(driver, seats)
+    else:
+        found["digest"], found["digest_entries"] = taken[1], taken[0]
+    return found
 
 
 def lobby_document(table: Table, ident: str, now: float) -> dict[str, Any]:

@@ -51,6 +51,12 @@ _ENTRY = msgspec.json.Decoder(Entry)
 # not 5: the save's row, its new moves, the file's header)
 _UPDATE = ("UPDATE saves SET players = ?, moves = ?, saved_at = ?, saved_wall = ?, doc = ? "
            "WHERE id = ?")  # fmt: skip
+# a move of a game whose seats, members, owner and settings stay: the document's
+# fields that change with a move (documents.PATCHED) are set in place, the rest of it
+# is not built, encoded nor sent again
+_PATCH = ("UPDATE saves SET moves = ?, saved_at = ?, saved_wall = ?, doc = CAST(json_set(doc, "
+          + ", ".join(f"'$.{name}', json(?)" for name in documents.PATCHED)
+          + ") AS BLOB) WHERE id = ?")  # fmt: skip
 _UPSERT = (
     "INSERT INTO saves (id, kind, status, name, game, players, moves, saved_at, saved_wall, doc) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = "
@@ -68,6 +74,7 @@ class _Game:
     game: dict[str, Any]  # the fixed part of the document: players, seed, first, start
     tally: Tally
     key: tuple = ()
+    shape: tuple = ()  # the document's fields that moves do not change, as last written
     written: int = 0  # moves committed
     taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
     stored: bool = False  # its row exists
@@ -333,6 +340,19 @@ class Store:
             tuple((s.name, s.kind, id(s.member), s.standin) for s in table.seats),
         )
 
+    @staticmethod
+    def _shape(table: Table) -> tuple:
+        # what a game's document holds besides its moves, clock and snapshot: the
+        # table's name and settings, its seats, their members, the owner
+        return (
+            table.name,
+            table.games_played,
+            id(table.owner),
+            tuple((s.name, s.kind, s.difficulty, s.member, s.member and s.member.name)
+                  for s in table.seats),  # fmt: skip
+            tuple(vars(table.settings).values()),
+        )
+
     def touched(self, table: Table, now: float) -> None:
         """Queue ``table``'s change, if it changed since its last save, for this tick's
         group commit; the table calls this before it sends anyone the views of a
@@ -378,9 +398,17 @@ class Store:
         if (finished or taken is None or not table.moves
                 or table.moves - taken[0] >= documents.DIGEST_EVERY):
             taken = (table.moves, documents.digest(driver, len(record.game["players"])))
-        document = documents.game_document(
-            table, record.id, record.game, now, "finished" if finished else "playing", taken
-        )
+        was_stored = record.stored
+        shape = self._shape(table)
+        if was_stored and not finished and shape == record.shape:
+            patch = documents.game_patch(table, len(record.game["players"]), now, taken)
+            update = (table.moves, now, float(patch[1]), *patch, record.id)
+            row = None
+        else:
+            document = documents.game_document(
+                table, record.id, record.game, now, "finished" if finished else "playing",
+                taken)  # fmt: skip
+            row, update = _row(document, self.kind, table.moves), None
         lobby = self._lobby(table)
         undo = [_before(record), _before(lobby)]
         # the game's save holds the seats now: its table's lobby save goes
@@ -388,10 +416,9 @@ class Store:
         if dropped is not None:
             lobby.saved, lobby.key = False, ()
         after = self._lobby_change(table, now) if finished and self.lobbies else None
-        first, was_stored = record.written, record.stored
+        first = record.written
         seats = [(s.name, s.kind) for s in table.seats]
         entries = [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)]
-        row = _row(document, self.kind, table.moves)
         stats = None
         if finished:
             winners, _ = driver.result()
@@ -400,7 +427,9 @@ class Store:
         def work(conn: sqlite3.Connection) -> None:
             if entries:
                 conn.executemany("INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)", entries)
-            if was_stored and not finished:
+            if row is None:
+                conn.execute(_PATCH, update)
+            elif was_stored and not finished:
                 conn.execute(_UPDATE, (*row[5:], row[0]))
             else:
                 conn.execute(_UPSERT, row)
@@ -416,6 +445,7 @@ class Store:
         record.written = table.moves
         record.tally, record.taken = tally, taken
         record.key, record.stored, record.done = key, True, finished
+        record.shape = shape
         written = table.moves
 
         def done() -> None:

@@ -220,3 +220,38 @@ async def test_a_failed_group_commit_is_reported_once_and_its_moves_saved_later(
         assert saved.replay().over
     await host.close()
     await asyncio.wait_for(reader, 10)
+
+
+async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(store_dir):
+    """A move writes only the document's changing fields (``documents.PATCHED``): the
+    row reads back as the whole document built at the same moment would, and a seat
+    changing hands mid-game rewrites the whole document."""
+    from net.saves import documents
+
+    clock = FakeClock()
+    store = Store(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    table = host.create_table("A", "foolsgold", seats=3, bots=3, seed="patch", bot_pace=0.2)
+    host.start_game(table)
+    await drive(clock, lambda: table.moves >= 2 * documents.DIGEST_EVERY + 3)
+    await settle()
+
+    def compare() -> None:
+        ident = store.live_save(table)
+        record = store._games[id(table)]
+        whole = documents.as_json(documents.game_document(
+            table, ident, record.game, clock.now(), "playing", record.taken))  # fmt: skip
+        saved = store.load(ident)
+        assert saved.moves == table.moves
+        got = {k: v for k, v in saved.raw.items() if k != "saved_wall"}
+        assert got == {k: v for k, v in whole.items() if k != "saved_wall"}
+        assert saved.replay() is not None
+
+    compare()
+    table.seats[1].name = "Renamed"  # a seat changes: the next move rewrites it all
+    moves = table.moves
+    await drive(clock, lambda: table.moves > moves)
+    await settle()
+    compare()
+    assert store.load(store.live_save(table)).doc.seats[1].name == "Renamed"
+    await host.close()
