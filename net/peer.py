@@ -1,7 +1,9 @@
 """One connection to the host: its reader loop, the hello time-out, the rate limit,
 and a bounded outgoing queue with its writer task. A client that falls too far behind
-is dropped and goes down the reconnect path; it never stalls a table. The host
-(``net.host.Host``) makes one per TCP or in-process connection."""
+is dropped and goes down the reconnect path; it never stalls a table. While the host's
+saves store has changes to commit, a connection holds what it sends (``Peer.held``)
+and writes it, in order and in one write, once they are committed (``release``). The
+host (``net.host.Host``) makes one per TCP or in-process connection."""
 
 from __future__ import annotations
 

@@ -1,13 +1,25 @@
 """The store a host saves its tables into (``Host(store=...)``), and reading saves back.
 
-Every change of a table is committed before anyone is sent its views: the table calls
-:meth:`Store.touched` synchronously after each change, before it sends anything about
-it, and ``touched`` commits one transaction holding everything the change made: the
-new moves, the table's document (seats, tokens, settings, the snapshot of the views),
-and at a game's start or end the hand-over between the game's save and the table's
-lobby save. A commit is a write to SQLite's log without fsync (``net.saves.db``), so it
-costs the loop tens of microseconds, and it survives a killed process the moment it
-returns. The moves are committed as they happen, so the table keeps none in memory.
+Every change of a table is committed before anyone is sent its views. The table calls
+:meth:`Store.touched` after each change, before it sends anything about it; ``touched``
+builds what the change wrote (the new moves, the table's document: seats, tokens,
+settings, the snapshot of the views; at a game's start or end the hand-over between
+the game's save and the table's lobby save) and queues it. Once a loop turn
+(``loop.call_soon``) :meth:`Store.flush` commits every queued change, of every table,
+in one transaction: a group commit. Until then the host holds every byte its peers
+send, and writes them in order once the store tells it the commit is done
+(:meth:`Store.on_flushed`), so no view of a change reaches a socket before the change
+is committed. Without a running loop a change is committed at once; reads and direct
+commits commit what is queued first. A move of a game whose seats, members, owner and
+settings stay as last written rewrites only the document's changing fields
+(``documents.PATCHED``, with SQLite's ``json_set``); the row reads back as the whole
+document would. A commit is a write to SQLite's log without fsync (``net.saves.db``),
+and it survives a killed process the moment it returns. The moves are committed as
+they happen, so the table keeps none in memory once their commit is done.
+
+A failed commit (a full disk, a damaged database) is reported once and logged; the
+records of its changes are put back, so the table's next commit carries its moves,
+and the game goes on.
 
 A LAN host's store (kind ``tables``, ``lobbies=True``) also saves each table outside a
 game, in the lobby and between games, while a person holds a seat (status ``lobby``:
