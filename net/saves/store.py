@@ -253,10 +253,11 @@ class Store:
         loop.call_soon(self._tick)
 
     def _tick(self) -> None:
-        try:
-            self.flush()
-        except Exception as exc:  # reported once; the game goes on unsaved
-            self._failure(None, exc)
+        if self._pending:
+            try:
+                self.flush()
+            except Exception as exc:  # reported once; the game goes on unsaved
+                self._failure(None, exc)
 
     def flush(self) -> None:
         """Commit every queued change in one transaction, then tell the listeners.
@@ -298,7 +299,8 @@ class Store:
 
     def _commit(self, work: Work, moves: int = 0) -> None:
         """Run ``work(conn)`` in one transaction and commit it now, after the changes
-        queued before it."""
+        queued before it (their failure is theirs: reported, not raised here)."""
+        self._tick()
         self._queue(work, moves)
         self.flush()
 
@@ -306,8 +308,7 @@ class Store:
         """``query(conn)``'s statements, all on one snapshot of the database: a host
         (another process, say) may commit between two of them, and a save read half
         before and half after its commit looked damaged."""
-        if self._pending:  # what was queued is what a reader must see
-            self.flush()
+        self._tick()  # what was queued is what a reader must see
         try:
             conn = self.conn
             if conn.in_transaction:
