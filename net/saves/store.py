@@ -11,11 +11,12 @@ send, and writes them in order once the store tells it the commit is done
 (:meth:`Store.on_flushed`), so no view of a change reaches a socket before the change
 is committed. Without a running loop a change is committed at once; reads and direct
 commits commit what is queued first. A move of a game whose seats, members, owner and
-settings stay as last written rewrites only the document's changing fields
-(``documents.PATCHED``, with SQLite's ``json_set``); the row reads back as the whole
-document would. A commit is a write to SQLite's log without fsync (``net.saves.db``),
-and it survives a killed process the moment it returns. The moves are committed as
-they happen, so the table keeps none in memory once their commit is done.
+settings stay as last written builds only the document's changing fields (times,
+clock, snapshot) into the cached bytes of the rest (``documents.game_frame``): the
+very bytes the whole document encodes to. A commit is a write to SQLite's log without
+fsync (``net.saves.db``), and it survives a killed process the moment it returns. The
+moves are committed as they happen, so the table keeps none in memory once their
+commit is done.
 
 A failed commit (a full disk, a damaged database) is reported once and logged; the
 records of its changes are put back, so the table's next commit carries its moves,
@@ -63,12 +64,9 @@ _ENTRY = msgspec.json.Decoder(Entry)
 # not 5: the save's row, its new moves, the file's header)
 _UPDATE = ("UPDATE saves SET players = ?, moves = ?, saved_at = ?, saved_wall = ?, doc = ? "
            "WHERE id = ?")  # fmt: skip
-# a move of a game whose seats, members, owner and settings stay: the document's
-# fields that change with a move (documents.PATCHED) are set in place, the rest of it
-# is not built, encoded nor sent again
-_PATCH = ("UPDATE saves SET moves = ?, saved_at = ?, saved_wall = ?, doc = CAST(json_set(doc, "
-          + ", ".join(f"'$.{name}', json(?)" for name in documents.PATCHED)
-          + ") AS BLOB) WHERE id = ?")  # fmt: skip
+# a move of a game whose seats, members, owner and settings stay: its document is the
+# bytes of the last whole one around the fields a move changes (documents.game_frame)
+_MOVED = "UPDATE saves SET moves = ?, saved_at = ?, saved_wall = ?, doc = ? WHERE id = ?"
 _UPSERT = (
     "INSERT INTO saves (id, kind, status, name, game, players, moves, saved_at, saved_wall, doc) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = "
@@ -87,6 +85,7 @@ class _Game:
     tally: Tally
     key: tuple = ()
     shape: tuple = ()  # the document's fields that moves do not change, as last written
+    frame: tuple[bytes, bytes] | None = None  # those fields encoded (documents.game_frame)
     written: int = 0  # moves committed
     taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
     stored: bool = False  # its row exists
@@ -414,8 +413,13 @@ class Store:
         was_stored = record.stored
         shape = self._shape(table)
         if was_stored and not finished and shape == record.shape:
-            patch = documents.game_patch(table, len(record.game["players"]), now, taken)
-            update = (table.moves, now, float(patch[1]), *patch, record.id)
+            frame = record.frame
+            if frame is None:
+                frame = record.frame = documents.game_frame(table, record.id, record.game)
+            wall = time.time()
+            doc = documents.game_moved(frame, table, len(record.game["players"]), now, wall,
+                                       taken)  # fmt: skip
+            update = (table.moves, now, wall, doc, record.id)
             row = None
         else:
             document = documents.game_document(
@@ -441,7 +445,7 @@ class Store:
             if entries:
                 conn.executemany("INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)", entries)
             if row is None:
-                conn.execute(_PATCH, update)
+                conn.execute(_MOVED, update)
             elif was_stored and not finished:
                 conn.execute(_UPDATE, (*row[5:], row[0]))
             else:
@@ -458,7 +462,8 @@ class Store:
         record.written = table.moves
         record.tally, record.taken = tally, taken
         record.key, record.stored, record.done = key, True, finished
-        record.shape = shape
+        if record.shape != shape:
+            record.shape, record.frame = shape, None
         written = table.moves
 
         def done() -> None:

@@ -223,9 +223,9 @@ async def test_a_failed_group_commit_is_reported_once_and_its_moves_saved_later(
 
 
 async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(store_dir):
-    """A move writes only the document's changing fields (``documents.PATCHED``): the
-    row reads back as the whole document built at the same moment would, and a seat
-    changing hands mid-game rewrites the whole document."""
+    """A move builds only the document's changing fields into the bytes of the fixed
+    ones (``documents.game_frame``): the row reads back as the whole document built at
+    the same moment would, and a seat renamed mid-game rewrites the whole document."""
     from net.saves import documents
 
     clock = FakeClock()
@@ -241,6 +241,11 @@ async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(stor
         record = store._games[id(table)]
         whole = documents.as_json(documents.game_document(
             table, ident, record.game, clock.now(), "playing", record.taken))  # fmt: skip
+        frame = documents.game_frame(table, ident, record.game)
+        moved = documents.game_moved(frame, table, len(table.seats), clock.now(), 5.0,
+                                     record.taken)  # fmt: skip
+        assert moved == documents.ENCODER.encode(documents.game_document(
+            table, ident, record.game, clock.now(), "playing", record.taken, wall=5.0))
         saved = store.load(ident)
         assert saved.moves == table.moves
         got = {k: v for k, v in saved.raw.items() if k != "saved_wall"}
