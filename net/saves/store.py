@@ -464,11 +464,13 @@ class Store:
         record.key, record.stored, record.done = key, True, finished
         if record.shape != shape:
             record.shape, record.frame = shape, None
-        written = table.moves
+        written, log = table.moves, table.log
 
         def done() -> None:
-            # committed: the table needs none of these moves in memory
-            table.forget(written - table.log_base)
+            # committed: the table needs none of these moves in memory (unless a new
+            # game, with a new log, began before this commit)
+            if table.log is log and written > table.log_base:
+                table.forget(written - table.log_base)
 
         self._queue(work, len(new), done, undo)
         return True
