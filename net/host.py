@@ -300,6 +300,8 @@ class Host:
     def hold(self, peer: Peer) -> None:
         """``peer`` holds bytes until the store's commit of this tick."""
         self._held.append(peer)
+        if self.store is not None:
+            self.store.schedule()  # (it is, unless its loop went away)
 
     def _release(self) -> None:
         """The store committed (or failed to): every held byte goes out, in order."""

@@ -176,6 +176,7 @@ class Store:
         self._failed = False
         self._pending: list[_Change] = []  # this tick's changes, committed by flush
         self._listeners: list[Callable[[], None]] = []
+        self._scheduled: asyncio.AbstractEventLoop | None = None  # the loop of the next tick
         self.saves = 0  # changes committed (figures for the benchmarks and tests)
         self.groups = 0  # transactions: each group commit holds a tick's changes
 
@@ -240,18 +241,27 @@ class Store:
         already moved on, if the commit fails: each a pair of the record and its fields
         before the change (``_before``). Without a running loop (a table driven by
         plain calls) the change is committed at once."""
-        was_empty = not self._pending
         self._pending.append(_Change(work, moves, done, list(undo)))
-        if not was_empty:
+        self.schedule()
+
+    def schedule(self) -> None:
+        """Commit what is queued on the running loop's next turn (once a turn), or now
+        without a running loop. A turn scheduled on a loop that has since gone (a
+        store that outlives its host's loop) does not hold the queue up: the next
+        call on another loop schedules it again."""
+        if not self._pending:
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             self.flush()
             return
-        loop.call_soon(self._tick)
+        if self._scheduled is not loop:
+            self._scheduled = loop
+            loop.call_soon(self._tick)
 
     def _tick(self) -> None:
+        self._scheduled = None
         if self._pending:
             try:
                 self.flush()

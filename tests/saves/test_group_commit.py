@@ -260,3 +260,34 @@ async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(stor
     compare()
     assert store.load(store.live_save(table)).doc.seats[1].name == "Renamed"
     await host.close()
+
+
+def test_a_store_that_outlives_its_loop_still_commits_and_releases(store_dir):
+    """A change queued on a loop that stops before its turn does not hold the store
+    up: the next loop commits it, and a host there releases what it holds."""
+    store = Store(store_dir, "tables")
+
+    async def first() -> None:
+        host = Host(clock=FakeClock(), store=store)
+        host.start_game(bot_table(host, "A", "gone"))
+        assert store.pending  # its commit was due on this loop's next turn
+        asyncio.get_running_loop().stop()  # the loop ends before that turn
+
+    loop = asyncio.new_event_loop()
+    with contextlib.suppress(RuntimeError):
+        loop.run_until_complete(first())
+    loop.close()
+    assert store.pending
+
+    async def second() -> None:
+        host = Host(clock=FakeClock(), store=store)
+        watcher = await Watcher.watch(host, "A")  # no such table: refused, held
+        reader = asyncio.create_task(watcher.read())
+        await settle()
+        assert not store.pending
+        assert any(isinstance(m, p.Error) for m in watcher.messages)
+        await host.close()
+        await asyncio.wait_for(reader, 10)
+
+    asyncio.run(second())
+    assert read(store.path, PLAYING) == 1
