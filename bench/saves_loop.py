@@ -7,11 +7,14 @@ For each host, "late" is how late the event loop runs the tables' timers (the bo
 planned moves, the time-outs): the time between a timer's due time and its callback,
 every timer of the run. The figure is the late p99 after a warm-up (the first
 quarter), saves on against saves off in the same run; the goal is on within 1.25x of
-off. The saving host also times every ``Store.touched`` (the loop's cost of a committed
-change) and counts the changes a second: its wall time, and the loop thread's CPU
-time in it (``thread_time``), which other processes' load does not inflate. Both hosts
-settle their collector (``net.gctune``) once their tables are dealt, as ``motherlode
-host`` does. ``--rounds`` repeats the pair and prints medians and ranges.
+off. The saving host also times the loop's cost of each committed change and counts the
+changes a second: ``Store.touched`` (which queues the change) plus its share of the
+tick's group commit (``Store.flush``, divided evenly among the changes it holds; a
+store that commits in ``touched`` is timed there alone), as wall time and as the loop
+thread's CPU time (``thread_time``), which other processes' load does not inflate;
+and the size and time of each group commit. Both hosts settle their collector
+(``net.gctune``) once their tables are dealt, as ``motherlode host`` does. ``--rounds``
+repeats the pair and prints medians and ranges.
 
     .venv/bin/python bench/saves_loop.py [--tables 200] [--seats 6] [--seconds 120] [--tmpfs]
         [--rounds 1]
@@ -53,18 +56,41 @@ async def child(args: argparse.Namespace) -> None:
         if args.child == "on" else None  # fmt: skip
     touched: list[float] = []
     touched_cpu: list[float] = []
+    flushes: list[tuple[int, float]] = []  # (changes, seconds) of each group commit
     if store is not None:
         real = store.touched
+        waiting: list[tuple[float, float]] = []  # the queued changes' own times
 
         def timed(table, now) -> None:
-            commits = store.saves
+            queued, commits = len(getattr(store, "_pending", ())), store.saves
             began, began_cpu = time.perf_counter(), time.thread_time()
             real(table, now)
-            if store.saves != commits:  # a change committed (not a call with none)
-                touched.append(time.perf_counter() - began)
-                touched_cpu.append(time.thread_time() - began_cpu)
+            spent, spent_cpu = time.perf_counter() - began, time.thread_time() - began_cpu
+            if store.saves != commits:  # committed at once (a store before group commits)
+                touched.append(spent)
+                touched_cpu.append(spent_cpu)
+            elif len(getattr(store, "_pending", ())) != queued:  # queued for the tick's commit
+                waiting.append((spent, spent_cpu))
 
         store.touched = timed  # type: ignore[method-assign]
+        if hasattr(store, "flush"):
+            real_flush = store.flush
+
+            def timed_flush() -> None:
+                # each change's loop time: its own queueing, and its share of the
+                # tick's group commit
+                changes = list(waiting)
+                waiting.clear()
+                began, began_cpu = time.perf_counter(), time.thread_time()
+                real_flush()
+                spent, spent_cpu = time.perf_counter() - began, time.thread_time() - began_cpu
+                if changes:
+                    flushes.append((len(changes), spent))
+                    for own, own_cpu in changes:
+                        touched.append(own + spent / len(changes))
+                        touched_cpu.append(own_cpu + spent_cpu / len(changes))
+
+            store.flush = timed_flush  # type: ignore[method-assign]
     host = Host(clock=clock, store=store)
     tables = [
         host.create_table(f"T{i}", "foolsgold", seats=args.seats, bots=args.seats,
@@ -88,6 +114,7 @@ async def child(args: argparse.Namespace) -> None:
     await host.close()
     print(json.dumps({
         "late": late, "touched": touched, "touched_cpu": touched_cpu, "matches": matches,
+        "flushes": flushes,
         "commits": moves,
         "checkpoints": Checkpointer.get().checkpoints if store is not None else 0,
         "restarts": Checkpointer.get().restarts if store is not None else 0,
@@ -164,6 +191,12 @@ def one_round(args: argparse.Namespace) -> tuple[float, float, float]:
     cpu = on["touched_cpu"]
     print(f"saves on: loop thread CPU per committed change p50 {pct(cpu, 0.5) * 1000:.3f} ms, "
           f"p99 {pct(cpu, 0.99) * 1000:.3f} ms, max {max(cpu) * 1000:.1f} ms")
+    flushes = on.get("flushes") or []
+    if flushes:
+        sizes, seconds = [n for n, _ in flushes], [t for _, t in flushes]
+        print(f"saves on: {len(flushes)} group commits, changes in one p50 {pct(sizes, 0.5)}, "
+              f"p99 {pct(sizes, 0.99)}, max {max(sizes)}; loop time per group commit p50 "
+              f"{pct(seconds, 0.5) * 1000:.3f} ms, p99 {pct(seconds, 0.99) * 1000:.3f} ms")
     print(f"late p99, saves on / off: {lates['on'] / lates['off']:.2f}", flush=True)
     return lates["on"] / lates["off"], pct(touched, 0.99) * 1000, pct(cpu, 0.99) * 1000
 

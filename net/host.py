@@ -127,6 +127,10 @@ class Host:
         self._closing = False
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
+        # peers holding bytes until the store's commit of this tick (``Peer.send``)
+        self._held: list[Peer] = []
+        if store is not None:
+            store.on_flushed(self._release)
         self._table_listeners: list[Callable[[Table], None]] = []
         self._removed_listeners: list[Callable[[Table], None]] = []
         self._turns: Turns | None = None
@@ -358,6 +362,18 @@ class Host:
         self.touched(table)
         if alone:
             turns.charge(turns.meter() - started)
+
+    def hold(self, peer: Peer) -> None:
+        """``peer`` holds bytes until the store's commit of this tick."""
+        self._held.append(peer)
+        if self.store is not None:
+            self.store.schedule()  # (it is, unless its loop went away)
+
+    def _release(self) -> None:
+        """The store committed (or failed to): every held byte goes out, in order."""
+        peers, self._held = self._held, []
+        for peer in peers:
+            peer.release()
 
     def encode(self, message: Any) -> bytes:
         last = self._last

@@ -1,7 +1,9 @@
 """One connection to the host: its reader loop, the hello time-out, the rate limit,
 and a bounded outgoing queue with its writer task. A client that falls too far behind
-is dropped and goes down the reconnect path; it never stalls a table. The host
-(``net.host.Host``) makes one per TCP or in-process connection."""
+is dropped and goes down the reconnect path; it never stalls a table. While the host's
+saves store has changes to commit, a connection holds what it sends (``Peer.held``)
+and writes it, in order and in one write, once they are committed (``release``). The
+host (``net.host.Host``) makes one per TCP or in-process connection."""
 
 from __future__ import annotations
 
@@ -37,6 +39,10 @@ class Peer:
         self.member: Member | None = None
         self.queue: deque[bytes] = deque()
         self.queued = 0
+        # bytes sent while the host's store has changes to commit: they reach the
+        # transport, in order and in one write, once that tick's commit is done
+        # (``release``), so nobody sees a change that is not committed
+        self.held: list[bytes] = []
         self.wake = asyncio.Event()
         self.closing = False
         self.closed = False
@@ -77,6 +83,26 @@ class Peer:
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
+        store = self.host.store
+        if store is not None and store.pending:
+            if not self.held:
+                self.host.hold(self)
+            self.held.append(data)
+            return
+        self._write(data)
+
+    def release(self) -> None:
+        """The tick's commit is done: write what was held, in one write."""
+        if not self.held:
+            return
+        data = b"".join(self.held) if len(self.held) > 1 else self.held[0]
+        self.held.clear()
+        if not self.closed:
+            self._write(data)
+            if self.closing:  # its writer waited for these to close
+                self.wake.set()
+
+    def _write(self, data: bytes) -> None:
         if self.writer.is_closing():
             # the peer has closed (or is gone): writing would only make asyncio log
             # "socket.send() raised exception". Its last messages may still wait in
@@ -106,7 +132,7 @@ class Peer:
 
     def close_after_flush(self) -> None:
         """Stop reading, send what is queued, then close."""
-        self.closing = True
+        self.closing = True  # (bytes held for a commit go first: ``release``)
         self.wake.set()
 
     def drop(self, reason: str) -> None:
@@ -119,6 +145,7 @@ class Peer:
             return
         self.closed = True
         self.closing = True
+        self.held.clear()
         self.queue.clear()
         self.queued = 0
         self.wake.set()
@@ -195,7 +222,7 @@ class Peer:
                     self.blocked = True
                     await self.writer.drain()
                     self.blocked = False
-                if self.closing:
+                if self.closing and not self.held:
                     break
         except (ConnectionError, OSError):
             pass

@@ -212,41 +212,73 @@ def _history(path: Path, ident: str, history: History) -> list[Entry]:
 
 def game_document(
     table: Table, ident: str, game: dict[str, Any], now: float, status: str,
-    taken: tuple[int, str] | None = None,
+    taken: tuple[int, str] | None = None, wall: float | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The document of the table's current game without its log (the database keeps
     the moves). ``game`` is the fixed part: players, seed, first player, start.
     ``taken`` is an earlier digest of the views (moves then, digest) to keep; None
-    takes one now."""
-    driver = table.driver
-    assert driver is not None and table.seed is not None
-    players = game["players"]
-    snapshot: dict[str, Any] = {
-        "entries": table.moves,
-        "over": driver.over,
-        "public": driver.view(None),
-    }
-    if taken is None or taken[0] == table.moves:
-        snapshot["digest"] = taken[1] if taken else digest(driver, len(players))
-    else:
-        snapshot["digest"], snapshot["digest_entries"] = taken[1], taken[0]
+    takes one now. ``wall``: the wall clock's time (now if None)."""
     return {
         "format": FORMAT,
         "version": VERSION,
         "status": status,
         "id": ident,
         "saved_at": now,
-        "saved_wall": time.time(),
+        "saved_wall": time.time() if wall is None else wall,
         "clock": table.clock(now),
         "table": _table(table),
         "seats": _seats(table.seats),
         "members": _members(table.seats),
         "owner": None if table.owner is None else table.owner.id,
         "game": game,
-        "snapshot": snapshot,
+        "snapshot": snapshot(table, len(game["players"]), taken),
         "history": None,
         "log": [],  # last: the record splices the moves in here
     }
+
+
+def game_frame(table: Table, ident: str, game: dict[str, Any]) -> tuple[bytes, bytes]:
+    """The encoded parts of a game in play's document that moves do not change (its
+    table, seats, members, owner and game), around the parts they do: a move's
+    document is ``game_moved(frame, ...)``, the very bytes ``game_document`` encodes."""
+    head = ENCODER.encode({"format": FORMAT, "version": VERSION, "status": "playing",
+                           "id": ident})  # fmt: skip
+    middle = ENCODER.encode({
+        "table": _table(table),
+        "seats": _seats(table.seats),
+        "members": _members(table.seats),
+        "owner": None if table.owner is None else table.owner.id,
+        "game": game,
+    })  # fmt: skip
+    return head[:-1] + b',"saved_at":', b"," + middle[1:-1] + b',"snapshot":'
+
+
+def game_moved(frame: tuple[bytes, bytes], table: Table, seats: int, now: float,
+               wall: float, taken: tuple[int, str] | None = None) -> bytes:  # fmt: skip
+    """The encoded document of a game in play after a move, in its ``game_frame``: only
+    the times, the table's clock and the snapshot are built anew."""
+    return b"".join((
+        frame[0], ENCODER.encode(now), b',"saved_wall":', ENCODER.encode(wall), b',"clock":',
+        ENCODER.encode(table.clock(now)), frame[1], ENCODER.encode(snapshot(table, seats, taken)),
+        b',"history":null,"log":[]}',
+    ))  # fmt: skip
+
+
+def snapshot(table: Table, seats: int, taken: tuple[int, str] | None) -> dict[str, Any]:
+    """What everyone sees of the game now, and a digest of every seat's view (now,
+    or ``taken`` earlier)."""
+    driver = table.driver
+    assert driver is not None and table.seed is not None
+    found: dict[str, Any] = {
+        "entries": table.moves,
+        "over": driver.over,
+        "public": driver.view(None),
+    }
+    if taken is None or taken[0] == table.moves:
+        found["digest"] = taken[1] if taken else digest(driver, seats)
+    else:
+        found["digest"], found["digest_entries"] = taken[1], taken[0]
+    return found
 
 
 def lobby_document(table: Table, ident: str, now: float) -> dict[str, Any]:

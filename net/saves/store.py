@@ -1,13 +1,26 @@
 """The store a host saves its tables into (``Host(store=...)``), and reading saves back.
 
-Every change of a table is committed before anyone is sent its views: the table calls
-:meth:`Store.touched` synchronously after each change, before it sends anything about
-it, and ``touched`` commits one transaction holding everything the change made: the
-new moves, the table's document (seats, tokens, settings, the snapshot of the views),
-and at a game's start or end the hand-over between the game's save and the table's
-lobby save. A commit is a write to SQLite's log without fsync (``net.saves.db``), so it
-costs the loop tens of microseconds, and it survives a killed process the moment it
-returns. The moves are committed as they happen, so the table keeps none in memory.
+Every change of a table is committed before anyone is sent its views. The table calls
+:meth:`Store.touched` after each change, before it sends anything about it; ``touched``
+builds what the change wrote (the new moves, the table's document: seats, tokens,
+settings, the snapshot of the views; at a game's start or end the hand-over between
+the game's save and the table's lobby save) and queues it. Once a loop turn
+(``loop.call_soon``) :meth:`Store.flush` commits every queued change, of every table,
+in one transaction: a group commit. Until then the host holds every byte its peers
+send, and writes them in order once the store tells it the commit is done
+(:meth:`Store.on_flushed`), so no view of a change reaches a socket before the change
+is committed. Without a running loop a change is committed at once; reads and direct
+commits commit what is queued first. A move of a game whose seats, members, owner and
+settings stay as last written builds only the document's changing fields (times,
+clock, snapshot) into the cached bytes of the rest (``documents.game_frame``): the
+very bytes the whole document encodes to. A commit is a write to SQLite's log without
+fsync (``net.saves.db``), and it survives a killed process the moment it returns. The
+moves are committed as they happen, so the table keeps none in memory once their
+commit is done.
+
+A failed commit (a full disk, a damaged database) is reported once and logged; the
+records of its changes are put back, so the table's next commit carries its moves,
+and the game goes on.
 
 A LAN host's store (kind ``tables``, ``lobbies=True``) also saves each table outside a
 game, in the lobby and between games, while a person holds a seat (status ``lobby``:
@@ -21,12 +34,13 @@ count: every pending deadline keeps the time it had left at the last save.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +64,9 @@ _ENTRY = msgspec.json.Decoder(Entry)
 # not 5: the save's row, its new moves, the file's header)
 _UPDATE = ("UPDATE saves SET players = ?, moves = ?, saved_at = ?, saved_wall = ?, doc = ? "
            "WHERE id = ?")  # fmt: skip
+# a move of a game whose seats, members, owner and settings stay: its document is the
+# bytes of the last whole one around the fields a move changes (documents.game_frame)
+_MOVED = "UPDATE saves SET moves = ?, saved_at = ?, saved_wall = ?, doc = ? WHERE id = ?"
 _UPSERT = (
     "INSERT INTO saves (id, kind, status, name, game, players, moves, saved_at, saved_wall, doc) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = "
@@ -67,10 +84,25 @@ class _Game:
     game: dict[str, Any]  # the fixed part of the document: players, seed, first, start
     tally: Tally
     key: tuple = ()
+    shape: tuple = ()  # the document's fields that moves do not change, as last written
+    frame: tuple[bytes, bytes] | None = None  # those fields encoded (documents.game_frame)
     written: int = 0  # moves committed
     taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
     stored: bool = False  # its row exists
     done: bool = False  # finished (or left): the next game gets a new save
+
+
+Work = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass
+class _Change:
+    """One queued change of a tick's group commit (``Store.flush``)."""
+
+    work: Work
+    moves: int
+    done: Callable[[], None] | None
+    undo: list[tuple[Any, dict[str, Any]]]
 
 
 @dataclass
@@ -142,7 +174,11 @@ class Store:
         self._games: dict[int, _Game] = {}  # by id(table)
         self._lobbies: dict[int, _Lobby] = {}  # by id(table)
         self._failed = False
-        self.saves = 0  # commits (figures for the benchmarks)
+        self._pending: list[_Change] = []  # this tick's changes, committed by flush
+        self._listeners: list[Callable[[], None]] = []
+        self._scheduled: asyncio.AbstractEventLoop | None = None  # the loop of the next tick
+        self.saves = 0  # changes committed (figures for the benchmarks and tests)
+        self.groups = 0  # transactions: each group commit holds a tick's changes
 
     @classmethod
     def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
@@ -187,26 +223,101 @@ class Store:
     def _stage(self, name: str) -> None:
         """Called between the steps of a commit; a no-op (the crash tests override it)."""
 
-    def _commit(self, work, moves: int = 0) -> None:
-        """Run ``work(conn)`` in one transaction and commit it."""
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+    @property
+    def pending(self) -> bool:
+        """Whether changes wait for this tick's commit (``flush``): until then nobody
+        may be sent their views (the host holds its peers' bytes)."""
+        return bool(self._pending)
+
+    def on_flushed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after each group commit, committed or failed (the host
+        then releases the bytes it held for it)."""
+        self._listeners.append(listener)
+
+    def _queue(self, work: Work, moves: int = 0, done: Callable[[], None] | None = None,
+               undo: Iterable[Any] = ()) -> None:  # fmt: skip
+        """Add a change to this tick's group commit. ``done()`` runs once it is
+        committed. ``undo`` puts back the records (``_Game``, ``_Lobby``) the change
+        already moved on, if the commit fails: each a pair of the record and its fields
+        before the change (``_before``). Without a running loop (a table driven by
+        plain calls) the change is committed at once."""
+        self._pending.append(_Change(work, moves, done, list(undo)))
+        self.schedule()
+
+    def schedule(self) -> None:
+        """Commit what is queued on the running loop's next turn (once a turn), or now
+        without a running loop. A turn scheduled on a loop that has since gone (a
+        store that outlives its host's loop) does not hold the queue up: the next
+        call on another loop schedules it again."""
+        if not self._pending:
+            return
         try:
-            work(conn)
-            self._stage("moves written" if moves else "written")
-            conn.execute("COMMIT")
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        if self._scheduled is not loop:
+            self._scheduled = loop
+            loop.call_soon(self._tick)
+
+    def _tick(self) -> None:
+        self._scheduled = None
+        if self._pending:
+            try:
+                self.flush()
+            except Exception as exc:  # reported once; the game goes on unsaved
+                self._failure(None, exc)
+
+    def flush(self) -> None:
+        """Commit every queued change in one transaction, then tell the listeners.
+        Raises the commit's error (the changes are then put back as they were before
+        them, to be saved with the table's next change)."""
+        changes, self._pending = self._pending, []
+        if not changes:
+            return
+        try:
+            conn = self.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for change in changes:
+                    change.work(conn)
+                    self._stage("moves written" if change.moves else "written")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            for change in reversed(changes):  # the earliest state last: it wins
+                for obj, fields in change.undo:
+                    vars(obj).update(fields)
+            self._flushed()
             raise
         db.Checkpointer.get().dirty(self.path)
-        self.saves += 1
-        self._stage("committed")
+        self.groups += 1
+        for change in changes:
+            self.saves += 1
+            if change.done is not None:
+                change.done()
+            self._stage("committed")
+        self._flushed()
+
+    def _flushed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+    def _commit(self, work: Work, moves: int = 0) -> None:
+        """Run ``work(conn)`` in one transaction and commit it now, after the changes
+        queued before it (their failure is theirs: reported, not raised here)."""
+        self._tick()
+        self._queue(work, moves)
+        self.flush()
 
     def _read(self, query):
         """``query(conn)``'s statements, all on one snapshot of the database: a host
         (another process, say) may commit between two of them, and a save read half
         before and half after its commit looked damaged."""
+        self._tick()  # what was queued is what a reader must see
         try:
             conn = self.conn
             if conn.in_transaction:
@@ -251,10 +362,24 @@ class Store:
             tuple((s.name, s.kind, id(s.member), s.standin) for s in table.seats),
         )
 
+    @staticmethod
+    def _shape(table: Table) -> tuple:
+        # what a game's document holds besides its moves, clock and snapshot: the
+        # table's name and settings, its seats, their members, the owner
+        return (
+            table.name,
+            table.games_played,
+            id(table.owner),
+            tuple((s.name, s.kind, s.difficulty, s.member, s.member and s.member.name)
+                  for s in table.seats),  # fmt: skip
+            tuple(vars(table.settings).values()),
+        )
+
     def touched(self, table: Table, now: float) -> None:
-        """Commit ``table`` if it changed since its last save; the table calls this
-        before it sends anyone the views of a change. Never raises: a failed save is
-        reported once and logged, and the game goes on."""
+        """Queue ``table``'s change, if it changed since its last save, for this tick's
+        group commit; the table calls this before it sends anyone the views of a
+        change, and the host holds every byte it sends until the commit (``flush``).
+        Never raises: a failed save is reported once and logged, and the game goes on."""
         try:
             if table.driver is not None and table.seed is not None:
                 if self._touched_game(table, now):
@@ -262,14 +387,18 @@ class Store:
             if self.lobbies:
                 self._touched_lobby(table, now)
         except Exception as exc:  # a full disk, a damaged database: the game goes on
-            log.exception("cannot save the table %s", table.name)
-            if not self._failed:
-                self._failed = True
-                self.report(f"cannot save {table.name!r}: {exc}; the game goes on unsaved")
+            self._failure(table, exc)
+
+    def _failure(self, table: Table | None, exc: Exception) -> None:
+        name = "the tables" if table is None else repr(table.name)
+        log.error("cannot save %s", name, exc_info=exc)
+        if not self._failed:
+            self._failed = True
+            self.report(f"cannot save {name}: {exc}; the game goes on unsaved")
 
     def _touched_game(self, table: Table, now: float) -> bool:
-        """Save the table's current game; False once that game is over (then the
-        table is saved as a lobby)."""
+        """Queue the save of the table's current game; False once that game is over
+        (then the table is saved as a lobby)."""
         record = self._games.get(id(table))
         if record is None or record.game_no != table.games_played:
             record = self._games[id(table)] = self._new_game(table, now)
@@ -291,39 +420,69 @@ class Store:
         if (finished or taken is None or not table.moves
                 or table.moves - taken[0] >= documents.DIGEST_EVERY):
             taken = (table.moves, documents.digest(driver, len(record.game["players"])))
-        document = documents.game_document(
-            table, record.id, record.game, now, "finished" if finished else "playing", taken
-        )
-        lobby = self._lobby_change(table, now) if finished and self.lobbies else None
-        first, was_stored = record.written, record.stored
+        was_stored = record.stored
+        shape = self._shape(table)
+        if was_stored and not finished and shape == record.shape:
+            frame = record.frame
+            if frame is None:
+                frame = record.frame = documents.game_frame(table, record.id, record.game)
+            wall = time.time()
+            doc = documents.game_moved(frame, table, len(record.game["players"]), now, wall,
+                                       taken)  # fmt: skip
+            update = (table.moves, now, wall, doc, record.id)
+            row = None
+        else:
+            document = documents.game_document(
+                table, record.id, record.game, now, "finished" if finished else "playing",
+                taken)  # fmt: skip
+            row, update = _row(document, self.kind, table.moves), None
+        lobby = self._lobby(table)
+        undo = [_before(record), _before(lobby)]
+        # the game's save holds the seats now: its table's lobby save goes
+        dropped = lobby.id if not record.stored and lobby.saved else None
+        if dropped is not None:
+            lobby.saved, lobby.key = False, ()
+        after = self._lobby_change(table, now) if finished and self.lobbies else None
+        first = record.written
+        seats = [(s.name, s.kind) for s in table.seats]
+        entries = [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)]
+        stats = None
+        if finished:
+            winners, _ = driver.result()
+            stats = tally.rows(record.id, table.game, seats, winners)
 
         def work(conn: sqlite3.Connection) -> None:
-            if new:
-                conn.executemany(
-                    "INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
-                    [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)],
-                )
-            row = _row(document, self.kind, table.moves)
-            if was_stored and not finished:
+            if entries:
+                conn.executemany("INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)", entries)
+            if row is None:
+                conn.execute(_MOVED, update)
+            elif was_stored and not finished:
                 conn.execute(_UPDATE, (*row[5:], row[0]))
             else:
                 conn.execute(_UPSERT, row)
-            if not record.stored:
-                self._drop_lobby_in(conn, table)  # the game's save holds the seats now
-            if finished:
-                winners, _ = driver.result()
-                seats = [(s.name, s.kind) for s in table.seats]
-                conn.executemany(INSERT_STATS, tally.rows(record.id, table.game, seats, winners))
-                if lobby is not None:
-                    lobby(conn)  # the table after the game, in the same commit
+            if dropped is not None:
+                _delete(conn, dropped)
+            if stats is not None:
+                conn.executemany(INSERT_STATS, stats)
+            if after is not None:
+                after(conn)  # the table after the game, in the same commit
 
-        self._commit(work, len(new))
+        # the record moves on now, so the next change of this tick follows this one;
+        # a failed commit puts it back (``flush``)
         record.written = table.moves
         record.tally, record.taken = tally, taken
         record.key, record.stored, record.done = key, True, finished
-        table.forget(len(table.log))  # committed: the table needs none of them
-        if not was_stored and not finished:
-            self._lobby_dropped(table)
+        if record.shape != shape:
+            record.shape, record.frame = shape, None
+        written, log = table.moves, table.log
+
+        def done() -> None:
+            # committed: the table needs none of these moves in memory (unless a new
+            # game, with a new log, began before this commit)
+            if table.log is log and written > table.log_base:
+                table.forget(written - table.log_base)
+
+        self._queue(work, len(new), done, undo)
         return True
 
     def _new_game(self, table: Table, now: float) -> _Game:
@@ -343,54 +502,44 @@ class Store:
                      written=table.log_base)  # fmt: skip
 
     def _touched_lobby(self, table: Table, now: float) -> None:
+        undo = [_before(self._lobby(table))]
         change = self._lobby_change(table, now)
         if change is not None:
-            self._commit(change)
+            self._queue(change, undo=undo)
+
+    def _lobby(self, table: Table) -> _Lobby:
+        lobby = self._lobbies.get(id(table))
+        if lobby is None:
+            lobby = self._lobbies[id(table)] = _Lobby(self._new_id(table))
+        return lobby
 
     def _lobby_change(self, table: Table, now: float):
         """The work that saves the table outside a game (its seats, tokens, owner and
         settings) while a person holds a seat, or deletes its save once nobody can come
-        back; None if nothing changed."""
-        lobby = self._lobbies.get(id(table))
-        if lobby is None:
-            lobby = self._lobbies[id(table)] = _Lobby(self._new_id(table))
+        back; None if nothing changed. The lobby's record moves on at once (the
+        caller's commit puts it back if it fails)."""
+        lobby = self._lobby(table)
+        ident = lobby.id
         if not any(s.member is not None for s in table.seats):
             if not lobby.saved:
                 return None
-
-            def drop(conn: sqlite3.Connection) -> None:
-                _delete(conn, lobby.id)
-                lobby.saved, lobby.key = False, ()
-
-            return drop
+            lobby.saved, lobby.key = False, ()
+            return lambda conn: _delete(conn, ident)
         key = self._lobby_key(table)
         if lobby.saved and key == lobby.key:
             return None
-        document = documents.lobby_document(table, lobby.id, now)
-
-        def save(conn: sqlite3.Connection) -> None:
-            conn.execute(_UPSERT, _row(document, self.kind, 0))
-            lobby.key, lobby.saved = key, True
-
-        return save
-
-    def _drop_lobby_in(self, conn: sqlite3.Connection, table: Table) -> None:
-        lobby = self._lobbies.get(id(table))
-        if lobby is not None and lobby.saved:
-            _delete(conn, lobby.id)
-
-    def _lobby_dropped(self, table: Table) -> None:
-        lobby = self._lobbies.get(id(table))
-        if lobby is not None and lobby.saved:
-            lobby.saved, lobby.key = False, ()
+        row = _row(documents.lobby_document(table, ident, now), self.kind, 0)
+        lobby.key, lobby.saved = key, True
+        return lambda conn: conn.execute(_UPSERT, row)
 
     def closed(self, table: Table) -> None:
         """The host closed cleanly and told everyone: a table outside a game has
         nothing to resume, so its lobby save goes (a game in play stays saved)."""
         lobby = self._lobbies.get(id(table))
         if table.phase != "playing" and lobby is not None and lobby.saved:
+            ident = lobby.id
             try:
-                self._commit(lambda conn: _delete(conn, lobby.id))
+                self._commit(lambda conn: _delete(conn, ident))
                 lobby.saved, lobby.key = False, ()
             except (sqlite3.Error, SaveError):
                 log.exception("cannot remove the lobby save of %s", table.name)
@@ -535,6 +684,11 @@ def _taken(save: Saved) -> tuple[int, str] | None:
     if snap is None:
         return None
     return (snap.entries if snap.digest_entries is None else snap.digest_entries, snap.digest)
+
+
+def _before(record: Any) -> tuple[Any, dict[str, Any]]:
+    """A record (``_Game``, ``_Lobby``) and its fields now, to put back (``flush``)."""
+    return record, dict(vars(record))
 
 
 def _row(document: dict[str, Any], kind: str, moves: int) -> tuple[Any, ...]:

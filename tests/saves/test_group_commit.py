@@ -1,0 +1,293 @@
+"""The saves' group commit (``net.saves.store``): a tick's changes are committed in
+one transaction, and the host holds every byte it sends meanwhile, so no view of a
+change reaches a client before that change is committed. In-process hosts on a fake
+clock, read by in-process clients; every table seeded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from net import host as hosting
+from net import protocol as p
+from net.clock import FakeClock
+from net.host import Host
+from net.pipe import PipeWriter
+from net.saves import Store
+
+pytestmark = pytest.mark.timeout(120)
+PLAYING = "SELECT count(*) FROM saves WHERE status = 'playing'"
+
+
+@pytest.fixture
+def store_dir():
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    with tempfile.TemporaryDirectory(dir=base) as directory:
+        yield Path(directory)
+
+
+async def settle(turns: int = 50) -> None:
+    for _ in range(turns):
+        await asyncio.sleep(0)
+
+
+async def drive(clock: FakeClock, done, limit: int = 100_000, step: float = 0.1) -> None:
+    for _ in range(limit):
+        await settle(10)
+        if done():
+            return
+        due = clock.next_due()
+        clock.advance(step if due is None else min(max(due - clock.now(), 0.0), step))
+    raise AssertionError("drive: never done")
+
+
+def committed_moves(path: Path) -> int:
+    """The moves of every save, as another connection reads them: committed only."""
+    return read(path, "SELECT coalesce(sum(moves), 0) FROM saves")
+
+
+def read(path: Path, query: str) -> int:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute(query).fetchone()[0]
+
+
+class Watcher:
+    """An in-process spectator that reads every byte the host sends it."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: PipeWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.conn = p.Connection(p.CLIENT)
+        self.received = bytearray()
+        self.messages: list = []
+
+    @classmethod
+    async def watch(cls, host: Host, table: str) -> Watcher:
+        watcher = cls(*host.open_local())
+        watcher.writer.write(p.encode(p.Hello(protocol=p.PROTOCOL_VERSION, name="Eve",
+                                              table=table, spectate=True)))  # fmt: skip
+        return watcher
+
+    async def read(self) -> None:
+        while data := await self.reader.read(65536):
+            self.received += data
+            self.conn.receive_data(data)
+            while (message := self.conn.next_message()) is not p.NEED_DATA:
+                self.messages.append(message)
+
+
+def bot_table(host: Host, name: str, seed: str, supply: int = 10):
+    return host.create_table(name, "nuggets", seats=3, bots=3, seed=seed, supply=supply,
+                             bot_pace=0.2)  # fmt: skip
+
+
+async def test_no_view_reaches_a_client_before_its_change_is_committed(store_dir, monkeypatch):
+    """Every write of a state to a client's transport finds the database (read by
+    another connection) holding every move the table had made by then."""
+    tables = []
+    writes: list[tuple[int, int]] = []  # (the tables' moves, committed moves) at each write
+
+    class Observed(PipeWriter):
+        def write(self, data: bytes) -> None:
+            if b'"type":"state"' in data:
+                writes.append((sum(t.moves for t in tables), committed_moves(store.path)))
+            super().write(data)
+
+    monkeypatch.setattr(hosting, "PipeWriter", Observed)
+    clock = FakeClock()
+    store = Store(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    tables.extend([bot_table(host, "A", "one"), bot_table(host, "B", "two")])
+    watchers = [await Watcher.watch(host, "A"), await Watcher.watch(host, "B")]
+    readers = [asyncio.create_task(w.read()) for w in watchers]
+    await settle()
+    for table in tables:
+        host.start_game(table)
+    await drive(clock, lambda: all(t.phase == "over" for t in tables))
+    await settle()
+    await host.close()
+    await asyncio.wait_for(asyncio.gather(*readers), 10)
+    assert len(writes) > 20 and writes[-1][0] > 20  # states of many moves were written
+    ahead = [(moves, done) for moves, done in writes if done < moves]
+    assert not ahead, f"states written before their moves were committed: {ahead[:5]}"
+    assert all(any(isinstance(m, p.Over) for m in w.messages) for w in watchers)
+
+
+async def test_a_clients_bytes_keep_their_order_across_ticks(store_dir, monkeypatch):
+    """What a client reads is exactly what the host encoded for it, in that order,
+    over a whole game of held and released ticks."""
+    encoded: list[bytes] = []
+    clock = FakeClock()
+    store = Store(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    real = host.encode
+
+    def encode(message) -> bytes:
+        data = real(message)
+        encoded.append(data)
+        return data
+
+    monkeypatch.setattr(host, "encode", encode)
+    table = bot_table(host, "A", "order")
+    watcher = await Watcher.watch(host, "A")
+    reader = asyncio.create_task(watcher.read())
+    await settle()
+    host.start_game(table)
+    await drive(clock, lambda: table.phase == "over", step=0.05)
+    await settle()
+    assert store.groups > 10  # many ticks, each its own group commit
+    await host.close()
+    await asyncio.wait_for(reader, 10)
+    assert bytes(watcher.received) == b"".join(encoded)
+    states = [m for m in watcher.messages if isinstance(m, p.State)]
+    assert len(states) > 10
+    assert [s.at for s in states] == sorted(s.at for s in states)
+
+
+async def test_several_tables_changed_in_one_tick_share_one_commit(store_dir):
+    clock = FakeClock()
+    store = Store(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    store.check()  # the database exists (it opens on first use)
+    tables = [bot_table(host, f"T{i}", f"seed-{i}") for i in range(3)]
+    await settle()
+    saves, groups = store.saves, store.groups
+    for table in tables:
+        host.start_game(table)
+    assert store.pending and store.saves == saves  # queued, nothing committed yet
+    assert committed_moves(store.path) == 0
+    assert read(store.path, PLAYING) == 0
+    await asyncio.sleep(0)  # the next turn of the loop: one commit for all three
+    assert not store.pending
+    assert store.groups == groups + 1 and store.saves >= saves + 3
+    assert read(store.path, PLAYING) == 3
+    # time passes: every table's bots move in the same turn of the loop (a fake clock
+    # runs them together), and their moves are committed together too
+    moves = [t.moves for t in tables]
+    clock.advance(5.0)
+    assert all(t.moves > m for t, m in zip(tables, moves, strict=True))
+    groups = store.groups
+    await asyncio.sleep(0)
+    assert store.groups == groups + 1
+    assert committed_moves(store.path) == sum(t.moves for t in tables)
+    await host.close()
+
+
+async def test_a_failed_group_commit_is_reported_once_and_its_moves_saved_later(store_dir):
+    """A commit that fails (the disk full for a while) puts the tables' records back:
+    it is reported once, the clients still get every view (the game goes on), and the
+    moves of the failed commits are written by the next one that succeeds."""
+
+    class Full(Store):
+        full = False
+
+        def _stage(self, name: str) -> None:
+            if self.full and name in ("written", "moves written"):
+                raise OSError(28, "No space left on device")
+
+    reports: list[str] = []
+    clock = FakeClock()
+    store = Full(store_dir, "tables", report=reports.append)
+    host = Host(clock=clock, store=store)
+    tables = [bot_table(host, "A", "full-a", 30), bot_table(host, "B", "full-b", 30)]
+    watcher = await Watcher.watch(host, "A")
+    reader = asyncio.create_task(watcher.read())
+    await settle()
+    for table in tables:
+        host.start_game(table)
+    await drive(clock, lambda: all(t.moves >= 3 for t in tables))
+    before, seen = committed_moves(store.path), len(watcher.messages)
+    store.full = True
+    await drive(clock, lambda: all(t.moves >= 12 for t in tables))
+    await settle()
+    assert all(t.phase == "playing" for t in tables)
+    assert committed_moves(store.path) == before  # nothing got in
+    assert len(watcher.messages) > seen  # the game went on, its views sent
+    store.full = False
+    await drive(clock, lambda: all(t.phase == "over" for t in tables))
+    await settle()
+    assert len([r for r in reports if "cannot save" in r]) == 1
+    for table in tables:
+        (ident,) = [k.id for k in store.kept() if k.status == "finished"
+                    and store.load(k.id).name == table.name]  # fmt: skip
+        saved = store.load(ident)
+        assert saved.moves == table.moves  # the moves of the failed commits too
+        assert saved.replay().over
+    await host.close()
+    await asyncio.wait_for(reader, 10)
+
+
+async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(store_dir):
+    """A move builds only the document's changing fields into the bytes of the fixed
+    ones (``documents.game_frame``): the row reads back as the whole document built at
+    the same moment would, and a seat renamed mid-game rewrites the whole document."""
+    from net.saves import documents
+
+    clock = FakeClock()
+    store = Store(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    table = host.create_table("A", "foolsgold", seats=3, bots=3, seed="patch", bot_pace=0.2)
+    host.start_game(table)
+    await drive(clock, lambda: table.moves >= 2 * documents.DIGEST_EVERY + 3)
+    await settle()
+
+    def compare() -> None:
+        ident = store.live_save(table)
+        record = store._games[id(table)]
+        whole = documents.as_json(documents.game_document(
+            table, ident, record.game, clock.now(), "playing", record.taken))  # fmt: skip
+        frame = documents.game_frame(table, ident, record.game)
+        moved = documents.game_moved(frame, table, len(table.seats), clock.now(), 5.0,
+                                     record.taken)  # fmt: skip
+        assert moved == documents.ENCODER.encode(documents.game_document(
+            table, ident, record.game, clock.now(), "playing", record.taken, wall=5.0))
+        saved = store.load(ident)
+        assert saved.moves == table.moves
+        got = {k: v for k, v in saved.raw.items() if k != "saved_wall"}
+        assert got == {k: v for k, v in whole.items() if k != "saved_wall"}
+        assert saved.replay() is not None
+
+    compare()
+    table.seats[1].name = "Renamed"  # a seat changes: the next move rewrites it all
+    moves = table.moves
+    await drive(clock, lambda: table.moves > moves)
+    await settle()
+    compare()
+    assert store.load(store.live_save(table)).doc.seats[1].name == "Renamed"
+    await host.close()
+
+
+def test_a_store_that_outlives_its_loop_still_commits_and_releases(store_dir):
+    """A change queued on a loop that stops before its turn does not hold the store
+    up: the next loop commits it, and a host there releases what it holds."""
+    store = Store(store_dir, "tables")
+
+    async def first() -> None:
+        host = Host(clock=FakeClock(), store=store)
+        host.start_game(bot_table(host, "A", "gone"))
+        assert store.pending  # its commit was due on this loop's next turn
+        asyncio.get_running_loop().stop()  # the loop ends before that turn
+
+    loop = asyncio.new_event_loop()
+    with contextlib.suppress(RuntimeError):
+        loop.run_until_complete(first())
+    loop.close()
+    assert store.pending
+
+    async def second() -> None:
+        host = Host(clock=FakeClock(), store=store)
+        watcher = await Watcher.watch(host, "A")  # no such table: refused, held
+        reader = asyncio.create_task(watcher.read())
+        await settle()
+        assert not store.pending
+        assert any(isinstance(m, p.Error) for m in watcher.messages)
+        await host.close()
+        await asyncio.wait_for(reader, 10)
+
+    asyncio.run(second())
+    assert read(store.path, PLAYING) == 1
