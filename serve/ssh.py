@@ -43,7 +43,7 @@ import struct
 import termios
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +129,10 @@ class DoorConfig:
 
     max_sessions: int = 16  # live apps, attached or waiting for their player (a
     # waiting game is never hung up on to make room)
-    max_startups: int = 4  # apps starting at once
+    # apps starting at once: an app's start is 0.56 CPU-seconds, so at most half the
+    # cores start apps and the rest stay with the apps already playing
+    max_startups: int = field(
+        default_factory=lambda: max(1, (os.cpu_count() or 2) // 2))
     startup_timeout: float = 15.0
     keep_detached: float = 600.0  # seconds a dropped player's app waits for them
     login_timeout: float = 20.0  # accept -> logged in
