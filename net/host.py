@@ -20,6 +20,7 @@ import logging
 import math
 import socket
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -70,13 +71,16 @@ class HostConfig:
 class Turns:
     """People first when the loop is busy: the timer work of tables with nobody at
     them (bots playing alone, as on a busy ``serve``) is capped per turn of the event
-    loop. Past ``budget`` seconds of it in one turn, such a table's timer waits for the
-    next turn (``call_soon``), and asyncio reads the sockets between two turns, so a
-    person's move waits for at most one budget of bots' work, not for every bot due.
+    loop. Past ``budget`` seconds of it in one turn, such a table's timer waits in a
+    queue (``waiting``, first come first served) that one callback a turn drains up to
+    the budget, and asyncio reads the sockets between two turns, so a person's move
+    waits for at most one budget of bots' work, not for every bot due. The queue costs
+    one callback a turn however long it is (re-queueing every waiting timer each turn
+    made a backlog cost more than the work it held back).
 
     A turn ends when the callback ``charge`` schedules on first use runs: it was queued
-    before anything deferred in the same turn, so it resets the budget at the start of
-    the next. ``meter`` is the clock of work done (``time.perf_counter``; a test's own)."""
+    before the drain of the same turn, so it resets the budget at the start of the
+    next. ``meter`` is the clock of work done (``time.perf_counter``; a test's own)."""
 
     def __init__(self, budget: float, meter: Callable[[], float],
                  call_soon: Callable[..., Any]) -> None:  # fmt: skip
@@ -85,7 +89,9 @@ class Turns:
         self.call_soon = call_soon
         self.spent = 0.0
         self._armed = False
-        self.deferred = 0  # timers moved to a later turn (figures and tests)
+        self.waiting: deque[_Waiting] = deque()
+        self._draining = False
+        self.deferred = 0  # timers that waited for a later turn (figures and tests)
 
     def full(self) -> bool:
         return self.spent >= self.budget
@@ -98,6 +104,40 @@ class Turns:
 
     def _next_turn(self) -> None:
         self.spent, self._armed = 0.0, False
+
+    def wait(self, run: Callable[[], None]) -> _Waiting:
+        """Queue ``run`` for a later turn; the handle's ``cancel`` takes it out."""
+        entry = _Waiting(run)
+        self.waiting.append(entry)
+        self.deferred += 1
+        self._drain_soon()
+        return entry
+
+    def _drain_soon(self) -> None:
+        if not self._draining:
+            self._draining = True
+            self.call_soon(self._drain)
+
+    def _drain(self) -> None:
+        self._draining = False
+        waiting = self.waiting
+        while waiting and not self.full():
+            entry = waiting.popleft()
+            if not entry.cancelled:
+                entry.run()
+        if waiting:
+            self._drain_soon()
+
+
+class _Waiting:
+    __slots__ = ("cancelled", "run")
+
+    def __init__(self, run: Callable[[], None]) -> None:
+        self.run = run
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class Host:
@@ -345,23 +385,33 @@ class Host:
 
     def _fire(self, table: Table, when: float) -> None:
         self._timers.pop(table, None)
-        alone = not table.members  # bots playing with nobody there: they can wait
-        if alone:
-            turns = self.turns
-            if turns.full():  # this turn has had its bots' share: after the people
-                turns.deferred += 1
-                handle = turns.call_soon(self._fire, table, when)
-                self._timers[table] = (when, handle)
-                return
-            started = turns.meter()
+        if table.members:
+            self._run(table, when)
+            return
+        # bots playing with nobody there: they wait for a turn with room, in order
+        turns = self.turns
+        if turns.full() or turns.waiting:
+            entry = turns.wait(lambda: self._run_alone(table, when))
+            self._timers[table] = (when, entry)
+            return
+        self._run_alone(table, when)
+
+    def _run_alone(self, table: Table, when: float) -> None:
+        current = self._timers.get(table)
+        if current is not None and isinstance(current[1], _Waiting):
+            del self._timers[table]  # this one: it runs now
+        turns = self.turns
+        started = turns.meter()
+        self._run(table, when)
+        turns.charge(turns.meter() - started)
+
+    def _run(self, table: Table, when: float) -> None:
         # a loop may run a callback a hair early; the table must see its own time
         try:
             table.tick(max(self.clock.now(), when))
         except Exception:  # a bug in a game must not take the host down
             log.exception("table %s failed in tick", table.name)
         self.touched(table)
-        if alone:
-            turns.charge(turns.meter() - started)
 
     def hold(self, peer: Peer) -> None:
         """``peer`` holds bytes until the store's commit of this tick."""
