@@ -174,7 +174,7 @@ class WebDoor(Server):
 
     def _protocol(self) -> asyncio.Protocol:
         assert self._runner is not None and self._runner.server is not None
-        return _Counted(self, self._runner.server())
+        return _Counted(self, self._runner.server)
 
     # -- the guard: Host, Origin, the password -----------------------------------------
 
@@ -401,37 +401,45 @@ class WebDoor(Server):
 
 class _Counted(asyncio.Protocol):
     """aiohttp's protocol for one connection, counted in the ledger (it has slots: it
-    cannot be patched, so it is wrapped)."""
+    cannot be patched, so it is wrapped). aiohttp's protocol is built only for a
+    connection the ledger admits: a loop opening sockets is turned away for the cost of
+    a write and a close."""
 
-    def __init__(self, door: WebDoor, inner: Any) -> None:
+    def __init__(self, door: WebDoor, make_inner: Callable[[], Any]) -> None:
         self.door = door
-        self.inner = inner
+        self.make_inner = make_inner
+        self.inner: Any = None
         self.transport: Any = None
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
         conn = _Conn(self.door, transport)
         self.door._conns[transport] = conn
-        conn.arrive()
-        self.inner.connection_made(transport)
+        if conn.arrive():
+            self.inner = self.make_inner()
+            self.inner.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         conn = self.door._conns.pop(self.transport, None)
         if conn is not None:
             conn.gone()
-        self.inner.connection_lost(exc)
+        if self.inner is not None:
+            self.inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
+        if self.inner is not None:
+            self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self.inner.eof_received()
+        return self.inner.eof_received() if self.inner is not None else None
 
     def pause_writing(self) -> None:
-        self.inner.pause_writing()
+        if self.inner is not None:
+            self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.inner.resume_writing()
+        if self.inner is not None:
+            self.inner.resume_writing()
 
 
 class _Conn:
@@ -447,13 +455,15 @@ class _Conn:
         self.timer: asyncio.TimerHandle | None = None
         self.active = 0
 
-    def arrive(self) -> None:
-        """A new connection: pending, or turned away at once (a loop opening sockets)."""
+    def arrive(self) -> bool:
+        """A new connection: pending (True), or turned away at once (a loop opening
+        sockets)."""
         why = self.door.ledger.arrive(self, _Conn.refuse)
         if why is not None:
             self.refuse(why)
-            return
+            return False
         self.arm()
+        return True
 
     def enter(self, stage: str) -> bool:
         return self.door.ledger.settle(self, stage, _Conn.refuse)
