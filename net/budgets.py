@@ -72,8 +72,8 @@ class Budgets:
     header_timeout: float = 5.0  # web: accept -> a whole request's headers
     #: seconds between two log lines about accept() out of descriptors
     accept_log_every: float = 10.0
-    #: apps started for one address (a new SSH session or web tab runs an app, about
-    #: half a CPU-second to start): this many at once, then one per ``app_start_every``
+    #: apps started for one address (a new SSH session or web tab runs an app, 0.56
+    #: CPU-seconds to its menu): this many at once, then one per ``app_start_every``
     #: seconds. A dropped player's app waits for them, so coming back starts nothing
     app_start_burst: int = 8
     app_start_every: float = 5.0
@@ -203,19 +203,14 @@ class Ledger:
         if address not in LOCAL:
             now = time.monotonic() if now is None else now
             budgets = self.budgets
-            tokens, at = self._connects.get(address, (float(budgets.connect_burst), now))
-            tokens = min(float(budgets.connect_burst), tokens + (now - at) * budgets.connect_rate)
+            every = 1.0 / budgets.connect_rate
+            tokens = _refill(self._connects, address, budgets.connect_burst, every, now)
             if tokens < 1:
-                self._connects[address] = (tokens, now)
                 self.connects_refused += 1
                 return (f"Too many new connections from your address ({address}): at most "
                         f"{budgets.connect_burst} at once, then {budgets.connect_rate:g} a "
                         "second. Wait a moment and try again.")
-            self._connects[address] = (tokens - 1, now)
-            if len(self._connects) > 4096:  # forget the addresses whose bucket is full
-                self._connects = {
-                    a: (t, w) for a, (t, w) in self._connects.items()
-                    if t + (now - w) * budgets.connect_rate < budgets.connect_burst}
+            _take(self._connects, address, budgets.connect_burst, every, now)
         self.settle(holder, PENDING, evict)
         return None
 
@@ -227,8 +222,9 @@ class Ledger:
         the words to refuse it with (and no token is taken)."""
         now = time.monotonic() if now is None else now
         budgets = self.budgets
-        mine = self._tokens(address, budgets.app_start_burst, budgets.app_start_every, now)
-        every = self._tokens(ALL, budgets.app_starts, budgets.app_starts_every, now)
+        mine = _refill(self._starts, address, budgets.app_start_burst,
+                       budgets.app_start_every, now)  # fmt: skip
+        every = _refill(self._starts, ALL, budgets.app_starts, budgets.app_starts_every, now)
         if mine < 1:
             self.starts_refused += 1
             wait = math.ceil((1 - mine) * budgets.app_start_every)
@@ -242,20 +238,9 @@ class Ledger:
                     f"{budgets.app_starts} at once, then one every "
                     f"{budgets.app_starts_every:g} seconds); players already here come "
                     f"first. Try again in {wait} s.")
-        self._starts[address] = (mine - 1, now)
-        self._starts[ALL] = (every - 1, now)
-        if len(self._starts) > 4096:  # forget the addresses whose bucket is full again
-            self._starts = {
-                a: (t, w) for a, (t, w) in self._starts.items()
-                if a == ALL or t + (now - w) / budgets.app_start_every < budgets.app_start_burst}
+        _take(self._starts, ALL, budgets.app_starts, budgets.app_starts_every, now)
+        _take(self._starts, address, budgets.app_start_burst, budgets.app_start_every, now)
         return None
-
-    def _tokens(self, key: str, burst: int, every: float, now: float) -> float:
-        """A bucket's tokens now (kept as (tokens, at) in ``_starts``)."""
-        tokens, at = self._starts.get(key, (float(burst), now))
-        tokens = min(float(burst), tokens + (now - at) / every)
-        self._starts[key] = (tokens, now)
-        return tokens
 
     def _busiest(self, stage: str) -> str:
         return max(self._items[stage].items(), key=lambda pair: len(pair[1]))[0]
@@ -265,6 +250,28 @@ class Ledger:
                 "evicted": dict(self.evicted), "starts_refused": self.starts_refused,
                 "connects_refused": self.connects_refused,
                 "nofile": self.nofile}
+
+
+def _refill(buckets: dict[str, tuple[float, float]], key: str, burst: int, every: float,
+            now: float) -> float:  # fmt: skip
+    """A token bucket's tokens at ``now`` (``burst`` at most, one more per ``every``
+    seconds), kept in ``buckets`` as (tokens, when)."""
+    tokens, at = buckets.get(key, (float(burst), now))
+    tokens = min(float(burst), tokens + (now - at) / every)
+    buckets[key] = (tokens, now)
+    return tokens
+
+
+def _take(buckets: dict[str, tuple[float, float]], key: str, burst: int, every: float,
+          now: float) -> None:  # fmt: skip
+    """Take a token just refilled (:func:`_refill`). Past 4,096 keys, the buckets that
+    are full again are forgotten (the whole server's ``ALL`` is kept)."""
+    tokens, _ = buckets[key]
+    buckets[key] = (tokens - 1, now)
+    if len(buckets) > 4096:
+        for stale in [k for k, (t, w) in buckets.items()
+                      if k != ALL and t + (now - w) / every >= burst]:  # fmt: skip
+            del buckets[stale]
 
 
 _ledger: Ledger | None = None

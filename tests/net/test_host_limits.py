@@ -333,3 +333,22 @@ async def test_a_loop_opening_sockets_is_turned_away_at_accept_with_words(make_h
     await _still_fine(ann, ann)
     for _, w in held:
         w.close()
+
+
+def test_the_buckets_forget_addresses_that_are_full_again():
+    """A scan from thousands of addresses leaves no lasting memory in the ledger."""
+    from net import budgets as b
+
+    class Holder:
+        def __init__(self, address):
+            self.address, self.stage = address, None
+
+    ledger = b.Ledger(b.Budgets(pending=1 << 20, pending_per_address=1 << 20), nofile=1 << 20)
+    for i in range(5000):
+        assert ledger.arrive(Holder(f"10.1.{i // 250}.{i % 250}"), print, now=0.0) is None
+        ledger.start_app(f"10.1.{i // 250}.{i % 250}", now=0.0)
+    assert len(ledger._connects) == 5000  # each took a token: none is full yet
+    ledger.arrive(Holder("10.9.9.9"), print, now=1000.0)  # everyone refilled long ago
+    assert len(ledger._connects) <= 2
+    assert ledger.start_app("10.9.9.9", now=1000.0) is None
+    assert len(ledger._starts) <= 3 and b.ALL in ledger._starts
