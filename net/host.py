@@ -397,9 +397,9 @@ class Host:
         self._run_alone(table, when)
 
     def _run_alone(self, table: Table, when: float) -> None:
-        current = self._timers.get(table)
-        if current is not None and isinstance(current[1], _Waiting):
-            del self._timers[table]  # this one: it runs now
+        # its waiting entry, if it waited (an entry replaced by a new timer was cancelled
+        # and never runs)
+        self._timers.pop(table, None)
         turns = self.turns
         started = turns.meter()
         self._run(table, when)

@@ -1,16 +1,12 @@
 """Resize storms are coalesced (issue 20): the app hears the first change at once, then
 at most one change per interval (the latest), and never the size it has already. Time
-is a stand-in scheduler here, fired by hand; the web door's storm runs for real."""
+is a stand-in scheduler here, fired by hand; the web door's storm runs for real in
+``test_web_limits``."""
 
-import asyncio
-import json
-import sys
 
-import aiohttp
 import pytest
 
 from serve.resize import Coalesced
-from serve.web import WebDoor
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -84,38 +80,3 @@ def test_a_storm_that_comes_back_to_the_size_costs_nothing_more():
     assert told == [(90, 30)]
     sizes.cancel()
     assert later.waiting == []
-
-
-APP = """
-import sys
-out = open(sys.argv[1], "a")
-while True:
-    head = sys.stdin.buffer.read(5)
-    if len(head) < 5:
-        break
-    body = sys.stdin.buffer.read(int.from_bytes(head[1:], "big"))
-    out.write(body.decode("utf-8", "replace") + "\\n")
-    out.flush()
-"""
-
-
-async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(tmp_path):
-    log = tmp_path / "app.log"
-    door = WebDoor([sys.executable, "-c", APP, str(log)])
-    await door.start("127.0.0.1", 0)
-    try:
-        async with aiohttp.ClientSession() as http:
-            ws = await http.ws_connect(f"http://127.0.0.1:{door.port}/ws?width=90&height=30")
-            for _ in range(100):
-                await ws.send_json(["resize", {"width": 30000, "height": 30000}])
-            await ws.send_json(["resize", {"width": 33, "height": 11}])
-            for _ in range(400):
-                if log.exists() and '"width": 33' in log.read_text():
-                    break
-                await asyncio.sleep(0.05)
-            await ws.close()
-    finally:
-        await door.close()
-    sizes = [json.loads(line) for line in log.read_text().splitlines()
-             if '"resize"' in line]  # fmt: skip
-    assert [(s["width"], s["height"]) for s in sizes] == [(400, 200), (33, 11)]

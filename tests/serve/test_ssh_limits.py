@@ -19,9 +19,9 @@ pytestmark = pytest.mark.timeout(60)
 ECHO = "import sys; print('ready', flush=True); sys.stdin.read(1)"
 
 
-async def _door(tmp_path, password=None, **config) -> Door:
+async def _door(tmp_path, password=None, ledger=None, **config) -> Door:
     door = Door(lambda name: [sys.executable, "-c", ECHO], tmp_path / "serve",
-                config=DoorConfig(**config), password=password)
+                config=DoorConfig(**config), password=password, ledger=ledger)
     await door.start("127.0.0.1", 0)
     return door
 
@@ -31,6 +31,16 @@ def _connect(door, name="ann", **kw):
     return asyncio.wait_for(asyncssh.connect(
         "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
         agent_path=None, **kw), 20)
+
+
+def _session(conn):
+    return conn.create_process(term_type="xterm", term_size=(80, 24))
+
+
+async def _refusal(conn) -> bytes:
+    """What a session the door refuses is told."""
+    refused = await _session(conn)
+    return await asyncio.wait_for(refused.stderr.read(), 20)
 
 
 async def _ready(proc) -> None:
@@ -54,7 +64,7 @@ async def test_one_session_per_connection(tmp_path):
     door = await _door(tmp_path)
     try:
         conn = await _connect(door)
-        first = await conn.create_process(term_type="xterm", term_size=(80, 24))
+        first = await _session(conn)
         await _ready(first)
         with pytest.raises(asyncssh.ChannelOpenError):
             await conn.create_process(term_type="xterm", term_size=(80, 24))
@@ -106,16 +116,13 @@ async def test_a_busy_door_pins_nothing_and_look_alikes_are_refused(tmp_path):
     door = await _door(tmp_path, max_sessions=1)
     try:
         ann = await _connect(door, "ann")
-        proc = await ann.create_process(term_type="xterm", term_size=(80, 24))
-        await _ready(proc)
+        await _ready(await _session(ann))
         bob = await _connect(door, "bob")
-        refused = await bob.create_process(term_type="xterm", term_size=(80, 24))
-        assert b"busy" in await asyncio.wait_for(refused.stderr.read(), 20)
+        assert b"busy" in await _refusal(bob)
         assert door.pins.get("bob") is None  # refused: not pinned
         assert door.pins.get("ann") is not None
         fake = await _connect(door, "\u0430nn")  # a Cyrillic a, another key
-        proc2 = await fake.create_process(term_type="xterm", term_size=(80, 24))
-        assert b"belongs to another key" in await asyncio.wait_for(proc2.stderr.read(), 20)
+        assert b"belongs to another key" in await _refusal(fake)
         for conn in (ann, bob, fake):
             conn.close()
     finally:
@@ -147,11 +154,9 @@ async def test_a_refused_session_takes_its_connection_with_it(tmp_path):
     door = await _door(tmp_path, max_sessions=1)
     try:
         ann = await _connect(door, "ann")
-        proc = await ann.create_process(term_type="xterm", term_size=(80, 24))
-        await _ready(proc)
+        await _ready(await _session(ann))
         bob = await _connect(door, "bob")
-        refused = await bob.create_process(term_type="xterm", term_size=(80, 24))
-        assert b"busy" in await asyncio.wait_for(refused.stderr.read(), 20)
+        assert b"busy" in await _refusal(bob)
         await asyncio.wait_for(bob.wait_closed(), 10)
         assert door.ledger.count("seated") == 1
         ann.close()
@@ -163,20 +168,18 @@ async def test_churned_sessions_from_one_address_are_refused_with_words(tmp_path
     """Opening and closing sessions in a loop starts an app each time: past the
     address's burst the door refuses at once, saying how long to wait; the session
     already playing is not touched."""
-    door = await _door(tmp_path)
-    door.ledger.budgets.app_start_burst = 2
-    door.ledger.budgets.app_start_every = 600.0
+    from net.budgets import Budgets, Ledger
+
+    door = await _door(tmp_path, ledger=Ledger(Budgets(app_start_burst=2,
+                                                       app_start_every=600.0)))  # fmt: skip
     try:
         ann = await _connect(door, "ann")
-        playing = await ann.create_process(term_type="xterm", term_size=(80, 24))
+        playing = await _session(ann)
         await _ready(playing)
         churn = await _connect(door, "bob")
-        first = await churn.create_process(term_type="xterm", term_size=(80, 24))
-        await _ready(first)
+        await _ready(await _session(churn))
         churn.close()
-        again = await _connect(door, "cal")
-        refused = await again.create_process(term_type="xterm", term_size=(80, 24))
-        said = await asyncio.wait_for(refused.stderr.read(), 20)
+        said = await _refusal(await _connect(door, "cal"))
         assert b"Too many new sessions from your address (127.0.0.1)" in said
         assert b"Try again in 600 s." in said
         playing.stdin.write(b"x\r")  # ann's app was untouched until now
@@ -189,18 +192,14 @@ async def test_churned_sessions_from_one_address_are_refused_with_words(tmp_path
 async def test_a_loop_opening_connections_is_turned_away_at_accept_with_words(tmp_path):
     from net.budgets import Budgets, Ledger
 
-    ledger = Ledger(Budgets(connect_burst=1, connect_rate=0.001))
-    door = Door(lambda name: [sys.executable, "-c", ECHO], tmp_path / "serve",
-                ledger=ledger)  # fmt: skip
-    await door.start("127.0.0.1", 0)
+    door = await _door(tmp_path, ledger=Ledger(Budgets(connect_burst=1, connect_rate=0.001)))
     try:
         first = await _connect(door, "ann", local_addr=("127.0.0.2", 0))
         with pytest.raises(asyncssh.DisconnectError) as refused:
             await _connect(door, "bob", local_addr=("127.0.0.2", 0))
         assert "Too many new connections from your address (127.0.0.2)" in refused.value.reason
-        proc = await first.create_process(term_type="xterm", term_size=(80, 24))
-        await _ready(proc)  # the first one plays on
-        assert ledger.snapshot()["connects_refused"] == 1
+        await _ready(await _session(first))  # the first one plays on
+        assert door.ledger.snapshot()["connects_refused"] == 1
         first.close()
     finally:
         await door.close()

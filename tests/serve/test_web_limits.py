@@ -178,3 +178,24 @@ async def test_a_loop_opening_sockets_gets_503_at_accept(tmp_path, monkeypatch):
         writer.close()
     finally:
         await door.close()
+
+
+async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(tmp_path,
+                                                                               monkeypatch):
+    """The storm, for real (``serve.resize``): the first size at once, clamped; the
+    latest after the interval; nothing between."""
+    log = tmp_path / "app.log"
+    door = await _door(tmp_path, monkeypatch)
+    try:
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(f"http://127.0.0.1:{door.port}/ws?width=90&height=30")
+            for _ in range(100):
+                await ws.send_json(["resize", {"width": 30000, "height": 30000}])
+            await ws.send_json(["resize", {"width": 33, "height": 11}])
+            await _until(log, '"width": 33')
+            await ws.close()
+    finally:
+        await door.close()
+    sizes = [json.loads(line) for line in log.read_text().splitlines()
+             if '"resize"' in line]  # fmt: skip
+    assert [(s["width"], s["height"]) for s in sizes] == [(400, 200), (33, 11)]
