@@ -196,22 +196,30 @@ class Ledger:
     def arrive(self, holder: Any, evict: Callable[[Any, str], None],
                now: float | None = None) -> str | None:
         """A new connection from ``holder.address``: within the address's rate of new
-        connections (``connect_burst``, then ``connect_rate`` a second) it enters
-        ``pending`` (:meth:`settle`) and this says None; past it, nothing is counted
-        and this says why, for the door to close it with."""
-        address = holder.address
-        if address not in LOCAL:
-            now = time.monotonic() if now is None else now
-            budgets = self.budgets
-            every = 1.0 / budgets.connect_rate
-            tokens = _refill(self._connects, address, budgets.connect_burst, every, now)
-            if tokens < 1:
-                self.connects_refused += 1
-                return (f"Too many new connections from your address ({address}): at most "
-                        f"{budgets.connect_burst} at once, then {budgets.connect_rate:g} a "
-                        "second. Wait a moment and try again.")
-            _take(self._connects, address, budgets.connect_burst, every, now)
-        self.settle(holder, PENDING, evict)
+        connections (:meth:`knock`) it enters ``pending`` (:meth:`settle`) and this says
+        None; past it, nothing is counted and this says why, for the door to close it
+        with."""
+        why = self.knock(holder.address, now)
+        if why is None:
+            self.settle(holder, PENDING, evict)
+        return why
+
+    def knock(self, address: str, now: float | None = None) -> str | None:
+        """Take one new connection from ``address`` out of its bucket (``connect_burst``
+        at once, then ``connect_rate`` a second): None if it may come in, else the words
+        to turn it away with (and nothing is taken). Loopback is not counted: the
+        server's own apps connect from there."""
+        if address in LOCAL:
+            return None
+        now = time.monotonic() if now is None else now
+        budgets = self.budgets
+        every = 1.0 / budgets.connect_rate
+        if _refill(self._connects, address, budgets.connect_burst, every, now) < 1:
+            self.connects_refused += 1
+            return (f"Too many new connections from your address ({address}): at most "
+                    f"{budgets.connect_burst} at once, then {budgets.connect_rate:g} a "
+                    "second. Wait a moment and try again.")
+        _take(self._connects, address, budgets.connect_burst, every, now)
         return None
 
     def start_app(self, address: str, now: float | None = None) -> str | None:

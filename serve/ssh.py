@@ -340,11 +340,8 @@ class _Gate(asyncssh.SSHServer):
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else ""
-        why = self.door.ledger.arrive(self, _Gate.disconnect)
-        if why is not None:  # a loop opening sockets: turned away before the key exchange
-            # (once asyncssh has sent its version, which follows this call, so the
-            # client can read the words)
-            asyncio.get_running_loop().call_soon(self.disconnect, why)
+        # admitted by ``_Screen``'s knock: a connection, pending until it logs in
+        self.door.ledger.settle(self, b.PENDING, _Gate.disconnect)
 
     def _enter(self, stage: str) -> None:
         """Move to ``stage``; a full stage makes room from its busiest address."""
@@ -451,6 +448,88 @@ def _capped_env(channel: Any, config: DoorConfig) -> Callable[[Any], bool]:
     return process
 
 
+def _refusal(text: str) -> bytes:
+    """What a connection turned away at accept is sent: an SSH version line, then a
+    disconnect packet carrying ``text`` (sent in the clear, as packets are before the key
+    exchange), so every client prints the words."""
+    words = text.encode()
+    payload = (struct.pack(">BI", 1, asyncssh.DISC_TOO_MANY_CONNECTIONS)  # DISCONNECT
+               + struct.pack(">I", len(words)) + words + struct.pack(">I", 0))
+    pad = 8 - (len(payload) + 5) % 8
+    pad += 8 if pad < 4 else 0
+    packet = struct.pack(">IB", len(payload) + pad + 1, pad) + payload + bytes(pad)
+    return b"SSH-2.0-AsyncSSH_" + asyncssh.__version__.encode() + b"\r\n" + packet
+
+
+class _Screen(asyncio.Protocol):
+    """One accepted socket, screened before asyncssh sees it (the web door's
+    ``_Counted``, for SSH): a loop opening sockets is turned away for the cost of one
+    write and a close, and asyncssh builds its connection (and key exchange) only for a
+    socket the ledger's knock admits.
+
+    A refused socket is closed once the client's version line is in, or after
+    ``LINGER`` seconds: OpenSSH writes its key exchange after reading ours, and had we
+    closed first, that write fails ("Broken pipe") before it reads the words. At most
+    ``LINGER_MAX`` refused sockets linger at once; past that they are closed at once."""
+
+    LINGER = 0.5
+    LINGER_MAX = 32
+
+    def __init__(self, door: Door) -> None:
+        self.door = door
+        self.inner: Any = None
+        self.transport: Any = None
+        self.linger: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        why = self.door.ledger.knock(str(peer[0]) if peer else "")
+        if why is None:
+            self.inner = asyncssh.SSHServerConnection(asyncio.get_running_loop(),
+                                                      self.door._options)
+            self.inner.connection_made(transport)
+            return
+        transport.write(_refusal(why))
+        if self.door.lingering < self.LINGER_MAX:
+            self.door.lingering += 1
+            self.linger = asyncio.get_running_loop().call_later(self.LINGER, self._close)
+        else:
+            transport.close()
+
+    def _unlinger(self) -> None:
+        if self.linger is not None:
+            self.linger.cancel()
+            self.linger = None
+            self.door.lingering -= 1
+
+    def _close(self) -> None:
+        self._unlinger()
+        self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self.inner is not None:
+            self.inner.data_received(data)
+        elif b"\n" in data:  # its version line: it reads the words next
+            self._close()
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.inner is not None:
+            self.inner.connection_lost(exc)
+        self._unlinger()
+
+    def pause_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+
 class Door:
     """The SSH door: see the module docstring. ``command(name)`` is the argv of one
     served app; ``root`` is the serve data directory (host key, pins, players)."""
@@ -487,6 +566,8 @@ class Door:
         self.closing = False
         self._startups = asyncio.Semaphore(self.config.max_startups)
         self._server: Any = None
+        self._options: Any = None
+        self.lingering = 0  # refused sockets waiting to be closed (``_Screen``)
         self._tasks: set[asyncio.Task] = set()
 
     @property
@@ -496,14 +577,16 @@ class Door:
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
         config = self.config
-        self._server = await asyncssh.create_server(
-            lambda: _Gate(self), bind or "", port,
+        self._options = await asyncssh.SSHServerConnectionOptions.construct(
+            server_factory=lambda: _Gate(self),
             server_host_keys=[self.host_key], encoding=None, line_editor=False,
             allow_pty=True, agent_forwarding=False, x11_forwarding=False,
             allow_scp=False, sftp_factory=None,
             login_timeout=config.login_timeout, keepalive_interval=config.keepalive_interval,
             keepalive_count_max=config.keepalive_count_max,
         )  # fmt: skip
+        self._server = await asyncio.get_running_loop().create_server(
+            lambda: _Screen(self), bind or None, port, backlog=100)
         return self.port
 
     @property

@@ -203,3 +203,63 @@ async def test_a_loop_opening_connections_is_turned_away_at_accept_with_words(tm
         first.close()
     finally:
         await door.close()
+
+
+async def test_openssh_turned_away_at_accept_prints_the_words(tmp_path):
+    """OpenSSH writes its key exchange after reading the server's version: the refusal
+    waits for the client's version line, so the words arrive before the close."""
+    from net.budgets import Budgets, Ledger
+
+    door = await _door(tmp_path, ledger=Ledger(Budgets(connect_burst=1, connect_rate=0.001)))
+    try:
+        first = await _connect(door, "ann", local_addr=("127.0.0.2", 0))
+        ssh = await asyncio.create_subprocess_exec(
+            "ssh", "-F", "/dev/null", "-b", "127.0.0.2", "-p", str(door.port),
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "BatchMode=yes", "bob@127.0.0.1", "-T",
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        _, said = await asyncio.wait_for(ssh.communicate(), 20)
+        assert ssh.returncode == 255
+        assert b"Too many new connections from your address (127.0.0.2)" in said
+        assert b"Broken pipe" not in said
+        await _ready(await _session(first))  # ann plays on
+        first.close()
+    finally:
+        await door.close()
+
+
+async def test_refused_sockets_linger_boundedly(tmp_path, monkeypatch):
+    """A refused socket waits (for the client's version) only while fewer than
+    LINGER_MAX others do: a flood of silent sockets is closed at once past that."""
+    from net.budgets import Budgets, Ledger
+    from serve.ssh import _Screen
+
+    monkeypatch.setattr(_Screen, "LINGER", 60.0)  # none closes on its timer here
+    door = await _door(tmp_path, ledger=Ledger(Budgets(connect_burst=0, connect_rate=0.001)))
+    held = []
+    try:
+        for _ in range(_Screen.LINGER_MAX + 8):
+            held.append(await asyncio.open_connection("127.0.0.1", door.port,
+                                                      local_addr=("127.0.0.2", 0)))
+        told = [await asyncio.wait_for(reader.read(4096), 20) for reader, _ in held]
+        assert all(b"Too many new connections" in words for words in told)
+        # the last 8 were closed at once; the first LINGER_MAX wait
+        for reader, _ in held[_Screen.LINGER_MAX:]:
+            assert await asyncio.wait_for(reader.read(), 20) == b""
+        assert door.lingering == _Screen.LINGER_MAX
+        reader, writer = held[0]
+        writer.write(b"SSH-2.0-OpenSSH_9.6\r\n")  # its version line: closed now
+        assert await asyncio.wait_for(reader.read(), 20) == b""
+        await asyncio.sleep(0)
+        assert door.lingering == _Screen.LINGER_MAX - 1
+        assert door.ledger.count("pending") == 0  # nothing refused was counted
+    finally:
+        for _, writer in held:
+            writer.close()
+        await door.close()
+    for _ in range(200):  # the closed sockets' ends reach the door
+        if door.lingering == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert door.lingering == 0
