@@ -376,7 +376,11 @@ async def attack(family: str, ports: dict[str, int], seconds: float) -> dict:
         text = data.decode("latin-1")
         for found in re.findall(r'"message":"([^"]+)"|(HTTP/1.1 5\d\d[^\r]*\r\n(?:.*\r\n)*'
                                 r'\r\n.*)|([ -~]{20,})', text):
-            note(next(f for f in found if f))
+            words = next(f for f in found if f)
+            if words.startswith("SSH-"):  # the SSH door's version line: its words follow
+                continue
+            # the SSH door's words come in a disconnect packet: drop its length bytes
+            note(re.sub(r"^[ -~]?(?=Too many )", "", words))
         writer.close()
 
     async def flood(port: int, count: int, payload: bytes = b"") -> None:

@@ -41,6 +41,9 @@ from net.text import clean_text
 
 #: the environment variable that carries a served app's link id (set by its door)
 LINK_ENV = "MOTHERLODE_LINK"
+#: set ("1") for an app whose player cannot come back to it (an SSH login without a
+#: key): a hang-up gives the seat up rather than keep it for nobody
+KEYLESS_ENV = "MOTHERLODE_KEYLESS"
 
 MAX_REQUEST = 4096
 # an answer's longest line: the list of a busy host's tables (under 1 KiB each)

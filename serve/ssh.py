@@ -51,7 +51,7 @@ import asyncssh
 
 from net import budgets as b
 from net.latency import DelayMeter
-from net.served import LINK_ENV, Links
+from net.served import KEYLESS_ENV, LINK_ENV, Links
 from net.text import clean_text
 from serve.pins import OK, Pins, slug
 from serve.resize import Coalesced
@@ -749,6 +749,8 @@ class Door:
         child.session = session
         self.children.add(child)
         env = self._environment(process, home)
+        if key is None:  # nobody can come back to this app: its hang-up leaves the seat
+            env[KEYLESS_ENV] = "1"
         if self.links is not None:
             child.link, child.meter = self.links.new()
             env[LINK_ENV] = child.link

@@ -845,10 +845,25 @@ class MotherlodeApp(App[int]):
 
     def on_terminal_signal(self) -> None:
         """SIGTERM or SIGHUP: close the connection as a dropped line would (the seat
-        waits for its player), and exit so the terminal is restored."""
+        waits for its player), and exit so the terminal is restored. A served app whose
+        player cannot come back (an SSH login without a key) gives the seat up instead,
+        so the others are not told it waits for them."""
         if self.session is not None:
+            from net.served import KEYLESS_ENV
+
             session, self.session = self.session, None
-            session.close(give_up=False)
+            leave = self.start[0] == "served" and os.environ.get(KEYLESS_ENV) == "1"
+            closing = session.close(give_up=leave)
+            if leave and closing is not None:
+                self._leaving = asyncio.get_running_loop().create_task(
+                    self._exit_after(closing))
+                return
+        self.exit(self.return_code or 0)
+
+    async def _exit_after(self, closing: asyncio.Task) -> None:
+        """Exit once the goodbye is sent (2 s at most: the door's hang-up waits 5)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(closing, 2.0)
         self.exit(self.return_code or 0)
 
     # -- failures ----------------------------------------------------------------------

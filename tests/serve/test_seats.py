@@ -79,6 +79,31 @@ async def test_a_real_ssh_client_killed_mid_turn_is_seen_by_the_other_seat_at_on
         await serve.stop()
 
 
+async def test_a_keyless_player_who_drops_gives_the_seat_up_and_the_others_are_told(tmp_path):
+    """Without a key nobody can come back to the app: the others must not be told the
+    seat waits for its player. The app leaves it, and a bot plays it at once."""
+    serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
+                                     "--seed", "seats-2", "--grace", "600")
+    ann = bob = None
+    try:
+        ann = await Player.connect(serve.ssh_port, "ann", None)  # no key
+        bob = await Player.connect(serve.ssh_port, "bob", asyncssh.generate_private_key(
+            "ssh-ed25519"))
+        await _seat_both(ann, bob)
+        await ann.wait_for(r"ann, your turn")
+        ann.conn.abort()  # the line drops, no goodbye
+        took = await bob.wait_for(r"ann left", timeout=5.0)
+        assert took <= 5.0  # not the 600 s grace
+        assert "take the seat back" not in bob.text
+        await bob.wait_for(r"ann (rolled|set aside|took|busts)|bob, your turn", timeout=20)
+    finally:
+        for player in (ann, bob):
+            if player is not None:
+                with contextlib.suppress(Exception):
+                    await player.close()
+        await serve.stop()
+
+
 async def test_after_a_server_restart_both_players_land_in_their_seats_with_no_key(tmp_path):
     ports = ("--ssh", str(free_port()), "--port", str(free_port()))
     serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
