@@ -18,7 +18,7 @@ refused or lost a seat, the server's RSS (the serve process, and with its apps) 
 descriptors, its CPU during and after the attack, and what the attacker was told.
 
     .venv/bin/python bench/attack_doors.py [--seconds 20] [--families a,b] [--password]
-        [--pace 0.5] [--attacker-nice 19]
+        [--pace 0.5] [--attacker-nice 19] [--rounds 1]
 
 Without ``--password`` the keyless families run (logins with no session, channels, env);
 with it, password guessing. Figures go to docs/RELIABILITY.md.
@@ -34,6 +34,7 @@ import os
 import random
 import re
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -607,6 +608,7 @@ async def run_family(serve, players, family: str | None, seconds: float, nice: i
         "cpu_during": round((during["cpu"] - before["cpu"]) / seconds, 2),
         "cpu_after": round((after["cpu"] - settle_from["cpu"]) / 3.0, 2),
         "attacker": told, "wall": round(seconds_run, 1),
+        "_samples": [s for _, s in samples],
     }
 
 
@@ -625,12 +627,14 @@ async def main(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.5)
         print(f"seated: {players.seated}; problems: {players.problems}", file=sys.stderr)
         await asyncio.sleep(3.0)
-        for family in wanted:  # each attack right after a quiet window of its own
-            for run in (None, family):
-                result = await run_family(serve, players, run, args.seconds,
-                                          args.attacker_nice)
-                results.append(result)
-                print(json.dumps(result), flush=True)
+        for _ in range(args.rounds):
+            for family in wanted:  # each attack right after a quiet window of its own
+                for run in (None, family):
+                    result = await run_family(serve, players, run, args.seconds,
+                                              args.attacker_nice)
+                    results.append(result)
+                    print(json.dumps({k: v for k, v in result.items() if k != "_samples"}),
+                          flush=True)
     finally:
         players.stop()
         await serve.stop()
@@ -642,6 +646,19 @@ async def main(args: argparse.Namespace) -> None:
               f"{quiet['p99_ms']}) | {r['p50_ms']} ({quiet['p50_ms']}) | {r['samples']} | "
               f"{len(r['problems'])} | {r['rss_mib']} ({r['rss_tree_mib']}) | "
               f"{r['fds_peak']} | {r['cpu_during']} / {r['cpu_after']} | {told[:80]} |")
+    if args.rounds > 1:  # every round's samples together: a p99 of n*rounds samples
+        print("\n| family | rounds' ratios | median ratio | pooled p99 ms (x pooled quiet) "
+              "| n |")
+        for family in wanted:
+            pairs = [(q, r) for q, r in zip(results[::2], results[1::2], strict=True)
+                     if r["family"] == family]
+            ratios = sorted(r["p99_ms"] / q["p99_ms"] for q, r in pairs)
+            quiet = [x for q, _ in pairs for x in q["_samples"]]
+            attacked = [x for _, r in pairs for x in r["_samples"]]
+            p99q, p99a = pct(quiet, 0.99) * 1000, pct(attacked, 0.99) * 1000
+            print(f"| {family} | {', '.join(f'{x:.1f}' for x in ratios)} | "
+                  f"{statistics.median(ratios):.1f}x | {p99a:.0f} ({p99a / p99q:.1f}x "
+                  f"{p99q:.0f}) | {len(attacked)} |")
 
 
 if __name__ == "__main__":
@@ -649,6 +666,9 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--families", default="")
     parser.add_argument("--password", action="store_true")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run every family (each after its quiet window) this many "
+                        "times; prints the ratios' median and a p99 of all rounds' samples")
     parser.add_argument("--pace", type=float, default=0.5,
                         help="seconds a player waits after an answer (give or take 30%%)")
     parser.add_argument("--attacker-nice", type=int, default=19,
