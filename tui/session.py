@@ -405,6 +405,8 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
     """A notice in words; with the table, a drop says what happens next and when."""
     if notice.event == "away" and table is not None:
         return _dropped(notice.name, table)
+    if notice.event == "left" and table is not None and table.phase == "playing":
+        return f"{notice.name} left the game: a bot plays their seat to the end"
     what = {
         "joined": "joined",
         "left": "left",
@@ -412,7 +414,7 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
         "away": "is away (a bot stands in after the grace period)",
         "stepped_away": "stepped away (a bot plays until they are back)",
         "back": "is back and has the seat again",
-        "standin": "is played by a stand-in bot until they are back",
+        "standin": "is played by a stand-in bot",
         "owner": "now owns the table",
         "bot": "sits down",
         "renamed": "is your name here (yours was taken)",
