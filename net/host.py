@@ -57,6 +57,10 @@ class HostConfig:
     max_connections: int | None = None
     rate: float = 20.0  # messages per second, sustained
     burst: float = 40.0  # messages at once
+    # a spectator only chats (one line a few seconds reaches the table) and leaves: its
+    # flood is turned away before the table spends anything on it
+    spectator_rate: float = 2.0
+    spectator_burst: float = 10.0
     max_queue_bytes: int = 1 << 20  # unsent bytes before a client is dropped
     sndbuf: int | None = None  # the kernel's send buffer per TCP connection (None: OS)
     read_size: int = 65536

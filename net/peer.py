@@ -305,7 +305,11 @@ class Peer:
 
     def _within_rate(self) -> bool:
         config, now = self.host.config, self.host.clock.now()
-        self.tokens = min(config.burst, self.tokens + (now - self.refilled) * config.rate)
+        if self.member is not None and self.member.spectator:
+            rate, burst = config.spectator_rate, config.spectator_burst
+        else:
+            rate, burst = config.rate, config.burst
+        self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
         self.refilled = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -315,7 +319,7 @@ class Peer:
             self.send(
                 p.Error(
                     code=Code.RATE_LIMITED,
-                    message=f"Too many messages: at most {config.rate:g} a second. "
+                    message=f"Too many messages: at most {rate:g} a second. "
                     "Messages over the limit are dropped.",
                 )
             )

@@ -206,6 +206,33 @@ async def test_flood_is_rate_limited(make_host):
     assert (await raw.expect(p.Bye)).reason == "left"
 
 
+async def test_a_spectator_floods_at_a_spectator_s_rate(make_host):
+    """A spectator only chats and leaves: its messages are capped lower than a
+    player's (``spectator_rate``, ``spectator_burst``), before the table sees them."""
+    clock = FakeClock()
+    host = await make_host(clock=clock, rate=20, burst=40, spectator_rate=2,
+                           spectator_burst=10)
+    host.create_table("Saloon", "nuggets")
+    raw = await Raw.open(host.port)
+    await raw.hello("Spec", spectate=True)
+    await raw.send(b"".join(p.encode(p.Ping(id=i)) for i in range(100)))
+    pongs, errors = [], []
+    while not errors:
+        message = await raw.recv()
+        if isinstance(message, p.Pong):
+            pongs.append(message.id)
+        elif isinstance(message, p.Error):
+            errors.append(message)
+    assert pongs == list(range(10))
+    assert errors[0].code == Code.RATE_LIMITED and "at most 2 a second" in errors[0].message
+    clock.advance(1.0)  # 2 tokens come back
+    await raw.send(p.encode(p.Ping(id="a")) + p.encode(p.Ping(id="b")))
+    assert (await raw.expect(p.Pong)).id == "a"
+    assert (await raw.expect(p.Pong)).id == "b"
+    await raw.send(p.Leave())  # never the message dropped
+    assert (await raw.expect(p.Bye)).reason == "left"
+
+
 async def test_a_non_reading_client_is_dropped_and_the_others_keep_pace(make_host):
     from net.budgets import Budgets
 
