@@ -15,12 +15,14 @@
   against a bare Textual app that repaints a counter on the same keys, in alternating
   windows. Keys go at a person's pace: each a reaction time after the screen asks for
   it (``--pace``, seconds, with +-30% jitter), not the instant a paint lands;
+  ``--against DIR`` adds the table of another checkout, in turn (A B C A B C);
 - peak RSS of each process (ru_maxrss of the finished child).
 
 Every figure is printed with its n, median and range; the load average before and after.
 
 Usage: python bench/tui_terminal.py [--starts 10] [--seconds 20] [--pace 0.3] [--rounds 4]
        python bench/tui_terminal.py --only start --starts 20 [--switch] [--against DIR]
+       python bench/tui_terminal.py --only keys --seconds 120 --rounds 12 --against DIR
 """
 
 from __future__ import annotations
@@ -241,8 +243,9 @@ class KeyDriver:
     """One app on a pty, driven at a person's pace: when its screen asks for a discard
     (or a draw), it waits a reaction time, writes the key, and times the repaint."""
 
-    def __init__(self, command: list[str], pace: float, rng: random.Random) -> None:
-        self.pid, self.fd = spawn(command, environment())
+    def __init__(self, command: list[str], pace: float, rng: random.Random,
+                 cwd: str | None = None) -> None:
+        self.pid, self.fd = spawn(command, environment(), cwd)
         self.pace, self.rng = pace, rng
         self.samples: list[float] = []
         self.stale = 0  # answers too quick to be a repaint of the key (see STALE)
@@ -327,8 +330,8 @@ def main() -> None:
     parser.add_argument("--switch", action="store_true",
                         help="start: also time the first screen switch (menu to a table)")
     parser.add_argument("--against", metavar="DIR", action="append",
-                        help="start: also start the menu of the checkout in DIR, in turn "
-                        "(repeatable)")
+                        help="also start the menu (start) and drive the busy table (keys) "
+                        "of the checkout in DIR, in turn (repeatable)")
     args = parser.parse_args()
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.only != "keys":
@@ -337,16 +340,22 @@ def main() -> None:
         print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
     rng = random.Random(1)
-    table = KeyDriver([sys.executable, "-m", "tui.cli", "solo", "--game", "foolsgold",
-                       "--bots", "7"], args.pace, rng)  # fmt: skip
-    bare = KeyDriver([sys.executable, "-c", BASELINE_KEYS], args.pace, rng)
+    table_command = [sys.executable, "-m", "tui.cli", "solo", "--game", "foolsgold",
+                     "--bots", "7"]
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    drivers = [("a busy Fool's Gold table (8 seats)", KeyDriver(table_command, args.pace, rng,
+                                                                here)),
+               ("a bare Textual app (floor)", KeyDriver([sys.executable, "-c", BASELINE_KEYS],
+                                                        args.pace, rng))]
+    for other in args.against or ():
+        drivers.append((f"the busy table of {other}",
+                        KeyDriver(table_command, args.pace, rng, other)))
     window = args.seconds / max(1, args.rounds)
-    for _ in range(args.rounds):  # alternating windows: A B A B
-        table.drive(window)
-        bare.drive(window)
-    table_rss, bare_rss = table.finish(), bare.finish()
-    for label, driver in (("a busy Fool's Gold table (8 seats)", table),
-                          ("a bare Textual app (floor)", bare)):  # fmt: skip
+    for _ in range(args.rounds):  # alternating windows: A B (C) A B (C)
+        for _, driver in drivers:
+            driver.drive(window)
+    rss = [driver.finish() for _, driver in drivers]
+    for label, driver in drivers:
         if driver.samples:
             ms = [s * 1000 for s in driver.samples]
             print(
@@ -356,6 +365,7 @@ def main() -> None:
             )
         else:
             print(f"key to repaint on {label}: no samples (it never asked for a key)")
+    table_rss, bare_rss = rss[0], rss[1]
     print(
         f"peak RSS: the busy table {table_rss / 1024:.1f} MiB, the bare app "
         f"{bare_rss / 1024:.1f} MiB"
