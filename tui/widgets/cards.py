@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from net.views import Card, FoolsGoldView
@@ -41,7 +41,29 @@ def progress(hand: list[Card]) -> list[tuple[str, int, int]]:
     return sorted(rows, key=lambda r: (r[2] - r[1], -r[1], r[0]))
 
 
-class HandView(Widget):
+class RepaintsOnChange:
+    """For a widget fed every view of a busy table, most of which leave it as it was: a
+    new view repaints it only when the text it shows changes. ``content()`` builds that
+    text from what the widget holds now; ``render`` draws it and keeps it, and
+    ``repaint_if_changed`` (called when new data is set) compares against it. Rebuilding
+    the text is cheap; Textual's repaint of it is not (a few milliseconds a widget)."""
+
+    _shown: Text | None = None
+
+    def content(self) -> Text:
+        raise NotImplementedError
+
+    def shown(self) -> Text:
+        """The text to draw now, kept to compare the next view's against."""
+        self._shown = self.content()
+        return self._shown
+
+    def repaint_if_changed(self) -> None:
+        if self.content() != self._shown:
+            self.refresh()  # type: ignore[attr-defined]
+
+
+class HandView(RepaintsOnChange, Widget):
     """Your hand as cards with their pass keys 1-6 (face-down for a spectator).
 
     Cards keep their slots: passing one leaves its slot empty until the next card comes,
@@ -71,14 +93,17 @@ class HandView(Widget):
         else:
             self.slots = layout(hand, slots)
             self.fresh = drawn if slots is not None else None
-        self.hand = None if hand is None else tuple(hand)
-        self.refresh()
+        self.set_reactive(HandView.hand, None if hand is None else tuple(hand))
+        self.repaint_if_changed()
 
     def card_at(self, index: int) -> Card | None:
         """The card under key ``index + 1``, or None for an empty slot."""
         return self.slots[index] if 0 <= index < len(self.slots) else None
 
     def render(self) -> Text:
+        return self.shown()
+
+    def content(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         if self.hand is None:
             return Text("You are watching: no hand.", self.get_component_rich_style("hand--empty"))
@@ -135,19 +160,25 @@ def lag_note(lags: list[float], order: int) -> str:
     return f" (lag +{ms}ms)" if ms > 0 else ""
 
 
-class Seats(FitsContent, Widget):
+class Seats(RepaintsOnChange, FitsContent, Widget):
     """One line per seat: name, hand and incoming sizes, score, grab, call."""
 
     COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab"}
 
-    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
+    view: var[FoolsGoldView | None] = var(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
     ascii_mode: reactive[bool] = reactive(False)
 
+    def watch_view(self) -> None:
+        self.repaint_if_changed()
+
     def render(self) -> Text:
+        return self.fit(self.shown())
+
+    def content(self) -> Text:
         view = self.view
         if view is None:
-            return self.fit(Text(""))
+            return Text("")
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"{'':2}{'player':<15}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
@@ -179,21 +210,27 @@ class Seats(FitsContent, Widget):
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat < view.players - 1:
                 out.append("\n")
-        return self.fit(out)
+        return out
 
 
-class Piles(FitsContent, Widget):
+class Piles(RepaintsOnChange, FitsContent, Widget):
     """Your incoming pile, the draw and trash piles, the nuggets left, and the race."""
 
     COMPONENT_CLASSES = {"piles--incoming"}
 
-    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
+    view: var[FoolsGoldView | None] = var(None, always_update=True)
     ascii_mode: reactive[bool] = reactive(False)
 
+    def watch_view(self) -> None:
+        self.repaint_if_changed()
+
     def render(self) -> Text:
+        return self.fit(self.shown())
+
+    def content(self) -> Text:
         view = self.view
         if view is None:
-            return self.fit(Text(""))
+            return Text("")
         out = Text(overflow="fold")
         seat = view.seat
         incoming = view.incoming_sizes
@@ -210,20 +247,26 @@ class Piles(FitsContent, Widget):
         out.append(full * left + empty * taken)
         if view.round_no:
             out.append(f"\nRound {view.round_no}")
-        return self.fit(out)
+        return out
 
 
-class Reveal(FitsContent, Widget):
+class Reveal(RepaintsOnChange, FitsContent, Widget):
     """After a call: the grabber's hand, face up, and whether it holds a set."""
 
-    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
+    view: var[FoolsGoldView | None] = var(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
 
+    def watch_view(self) -> None:
+        self.repaint_if_changed()
+
     def render(self) -> Text:
+        return self.fit(self.shown(), wraps=True)
+
+    def content(self) -> Text:
         view = self.view
         out = Text(overflow="fold")
         if view is None or not view.revealed:
-            return self.fit(out)
+            return out
         grabbed = view.grabbed
         seat = grabbed[0][0] if grabbed else None
         who = self.names[seat] if seat is not None and seat < len(self.names) else "?"
@@ -231,4 +274,4 @@ class Reveal(FitsContent, Widget):
         out.append("'s hand: ")
         out.append(", ".join(f"{c.name} {c.variant}" for c in view.revealed))
         out.append("  - a set!" if view.revealed_set else "  - no set!", "bold")
-        return self.fit(out, wraps=True)
+        return out
