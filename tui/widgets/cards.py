@@ -45,8 +45,9 @@ class RepaintsOnChange:
     """For a widget fed every view of a busy table, most of which leave it as it was: a
     new view repaints it only when the text it shows changes. ``content()`` builds that
     text from what the widget holds now; ``render`` draws it and keeps it, and
-    ``repaint_if_changed`` (called when new data is set) compares against it. Rebuilding
-    the text is cheap; Textual's repaint of it is not (a few milliseconds a widget)."""
+    ``repaint_if_changed`` (called when new data is set) compares against it. Building
+    the text is cheap (a fraction of a millisecond); Textual's repaint of it is not (a
+    few milliseconds a widget, on this 2-core machine under load)."""
 
     _shown: Text | None = None
 
@@ -63,7 +64,7 @@ class RepaintsOnChange:
             self.refresh()  # type: ignore[attr-defined]
 
 
-class HandView(RepaintsOnChange, Widget):
+class HandView(Widget):
     """Your hand as cards with their pass keys 1-6 (face-down for a spectator).
 
     Cards keep their slots: passing one leaves its slot empty until the next card comes,
@@ -87,23 +88,23 @@ class HandView(RepaintsOnChange, Widget):
 
     def show(self, hand: list[Card] | None, slots: list[int | None] | None = None,
              drawn: int | None = None) -> None:
-        """A seat's hand (None: watching) laid out in the host's slots."""
+        """A seat's hand (None: watching) laid out in the host's slots. Repainted only
+        when it changed: most views of a busy table are other seats' moves."""
+        before = (self.hand, self.slots, self.fresh)
         if hand is None:
             self.slots, self.fresh = [], None
         else:
             self.slots = layout(hand, slots)
             self.fresh = drawn if slots is not None else None
         self.set_reactive(HandView.hand, None if hand is None else tuple(hand))
-        self.repaint_if_changed()
+        if (self.hand, self.slots, self.fresh) != before:  # (frozen, ascii: reactives)
+            self.refresh()
 
     def card_at(self, index: int) -> Card | None:
         """The card under key ``index + 1``, or None for an empty slot."""
         return self.slots[index] if 0 <= index < len(self.slots) else None
 
     def render(self) -> Text:
-        return self.shown()
-
-    def content(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         if self.hand is None:
             return Text("You are watching: no hand.", self.get_component_rich_style("hand--empty"))
@@ -160,25 +161,20 @@ def lag_note(lags: list[float], order: int) -> str:
     return f" (lag +{ms}ms)" if ms > 0 else ""
 
 
-class Seats(RepaintsOnChange, FitsContent, Widget):
+class Seats(FitsContent, Widget):
     """One line per seat: name, hand and incoming sizes, score, grab, call."""
 
     COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab"}
 
-    view: var[FoolsGoldView | None] = var(None, always_update=True)
+    # nearly every view changes a hand or an incoming pile: repainted for each
+    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
     ascii_mode: reactive[bool] = reactive(False)
 
-    def watch_view(self) -> None:
-        self.repaint_if_changed()
-
     def render(self) -> Text:
-        return self.fit(self.shown())
-
-    def content(self) -> Text:
         view = self.view
         if view is None:
-            return Text("")
+            return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"{'':2}{'player':<15}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
@@ -210,7 +206,7 @@ class Seats(RepaintsOnChange, FitsContent, Widget):
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat < view.players - 1:
                 out.append("\n")
-        return out
+        return self.fit(out)
 
 
 class Piles(RepaintsOnChange, FitsContent, Widget):
