@@ -16,7 +16,9 @@
   windows. Keys go at a person's pace: each a reaction time after the screen asks for
   it (``--pace``, seconds, with +-30% jitter), not the instant a paint lands;
   ``--against DIR`` adds the table of another checkout, in turn (A B C A B C);
-- peak RSS of each process (ru_maxrss of the finished child).
+- peak RSS of each process (ru_maxrss of the finished child), and for key to repaint
+  the CPU each app used in all (user + system; the busy table's includes its host and
+  bots), which the machine's load moves far less than it moves the latencies.
 
 Every figure is printed with its n, median and range; the load average before and after.
 
@@ -67,6 +69,11 @@ def read_some(fd: int, timeout: float) -> bytes:
 
 def finish(pid: int, fd: int) -> int:
     """Quit the app (ctrl+q), reap it, and return its peak RSS in KiB."""
+    return finish_usage(pid, fd).ru_maxrss
+
+
+def finish_usage(pid: int, fd: int):
+    """Quit the app (ctrl+q), reap it, and return its resource usage."""
     try:
         os.write(fd, b"\x11")
     except OSError:
@@ -77,11 +84,11 @@ def finish(pid: int, fd: int) -> int:
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             os.close(fd)
-            return usage.ru_maxrss
+            return usage
     os.kill(pid, signal.SIGKILL)
     _, _, usage = os.wait4(pid, 0)
     os.close(fd)
-    return usage.ru_maxrss
+    return usage
 
 
 #: Compiled bytecode of every started process, kept between starts as an installed
@@ -301,8 +308,9 @@ class KeyDriver:
         # not read while the other app was driven: neither a sample nor a prompt
         self.pending = self.due = None
 
-    def finish(self) -> int:
-        return finish(self.pid, self.fd)
+    def finish(self):
+        """Quit the app; its resource usage."""
+        return finish_usage(self.pid, self.fd)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -354,18 +362,20 @@ def main() -> None:
     for _ in range(args.rounds):  # alternating windows: A B (C) A B (C)
         for _, driver in drivers:
             driver.drive(window)
-    rss = [driver.finish() for _, driver in drivers]
-    for label, driver in drivers:
+    usages = [driver.finish() for _, driver in drivers]
+    for (label, driver), usage in zip(drivers, usages, strict=True):
+        cpu = usage.ru_utime + usage.ru_stime
         if driver.samples:
             ms = [s * 1000 for s in driver.samples]
             print(
                 f"key to repaint on {label}, n={len(ms)}, keys at {args.pace:g} s +-30%: "
                 f"median {statistics.median(ms):.1f} ms, p95 {pct(ms, 0.95):.1f} ms, "
-                f"range {min(ms):.1f}-{max(ms):.1f} ms"
+                f"range {min(ms):.1f}-{max(ms):.1f} ms; CPU {cpu:.2f} s in all"
             )
         else:
-            print(f"key to repaint on {label}: no samples (it never asked for a key)")
-    table_rss, bare_rss = rss[0], rss[1]
+            print(f"key to repaint on {label}: no samples (it never asked for a key); "
+                  f"CPU {cpu:.2f} s in all")
+    table_rss, bare_rss = usages[0].ru_maxrss, usages[1].ru_maxrss
     print(
         f"peak RSS: the busy table {table_rss / 1024:.1f} MiB, the bare app "
         f"{bare_rss / 1024:.1f} MiB"
