@@ -15,12 +15,16 @@
   against a bare Textual app that repaints a counter on the same keys, in alternating
   windows. Keys go at a person's pace: each a reaction time after the screen asks for
   it (``--pace``, seconds, with +-30% jitter), not the instant a paint lands;
-- peak RSS of each process (ru_maxrss of the finished child).
+  ``--against DIR`` adds the table of another checkout, in turn (A B C A B C);
+- peak RSS of each process (ru_maxrss of the finished child), and for key to repaint
+  the CPU each app used in all (user + system; the busy table's includes its host and
+  bots), which the machine's load moves far less than it moves the latencies.
 
 Every figure is printed with its n, median and range; the load average before and after.
 
 Usage: python bench/tui_terminal.py [--starts 10] [--seconds 20] [--pace 0.3] [--rounds 4]
        python bench/tui_terminal.py --only start --starts 20 [--switch] [--against DIR]
+       python bench/tui_terminal.py --only keys --seconds 120 --rounds 12 --against DIR
 """
 
 from __future__ import annotations
@@ -65,6 +69,11 @@ def read_some(fd: int, timeout: float) -> bytes:
 
 def finish(pid: int, fd: int) -> int:
     """Quit the app (ctrl+q), reap it, and return its peak RSS in KiB."""
+    return finish_usage(pid, fd).ru_maxrss
+
+
+def finish_usage(pid: int, fd: int):
+    """Quit the app (ctrl+q), reap it, and return its resource usage."""
     try:
         os.write(fd, b"\x11")
     except OSError:
@@ -75,11 +84,11 @@ def finish(pid: int, fd: int) -> int:
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             os.close(fd)
-            return usage.ru_maxrss
+            return usage
     os.kill(pid, signal.SIGKILL)
     _, _, usage = os.wait4(pid, 0)
     os.close(fd)
-    return usage.ru_maxrss
+    return usage
 
 
 #: Compiled bytecode of every started process, kept between starts as an installed
@@ -241,8 +250,9 @@ class KeyDriver:
     """One app on a pty, driven at a person's pace: when its screen asks for a discard
     (or a draw), it waits a reaction time, writes the key, and times the repaint."""
 
-    def __init__(self, command: list[str], pace: float, rng: random.Random) -> None:
-        self.pid, self.fd = spawn(command, environment())
+    def __init__(self, command: list[str], pace: float, rng: random.Random,
+                 cwd: str | None = None) -> None:
+        self.pid, self.fd = spawn(command, environment(), cwd)
         self.pace, self.rng = pace, rng
         self.samples: list[float] = []
         self.stale = 0  # answers too quick to be a repaint of the key (see STALE)
@@ -298,8 +308,9 @@ class KeyDriver:
         # not read while the other app was driven: neither a sample nor a prompt
         self.pending = self.due = None
 
-    def finish(self) -> int:
-        return finish(self.pid, self.fd)
+    def finish(self):
+        """Quit the app; its resource usage."""
+        return finish_usage(self.pid, self.fd)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -327,8 +338,8 @@ def main() -> None:
     parser.add_argument("--switch", action="store_true",
                         help="start: also time the first screen switch (menu to a table)")
     parser.add_argument("--against", metavar="DIR", action="append",
-                        help="start: also start the menu of the checkout in DIR, in turn "
-                        "(repeatable)")
+                        help="also start the menu (start) and drive the busy table (keys) "
+                        "of the checkout in DIR, in turn (repeatable)")
     args = parser.parse_args()
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.only != "keys":
@@ -337,25 +348,34 @@ def main() -> None:
         print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
     rng = random.Random(1)
-    table = KeyDriver([sys.executable, "-m", "tui.cli", "solo", "--game", "foolsgold",
-                       "--bots", "7"], args.pace, rng)  # fmt: skip
-    bare = KeyDriver([sys.executable, "-c", BASELINE_KEYS], args.pace, rng)
+    table_command = [sys.executable, "-m", "tui.cli", "solo", "--game", "foolsgold",
+                     "--bots", "7"]
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    drivers = [("a busy Fool's Gold table (8 seats)", KeyDriver(table_command, args.pace, rng,
+                                                                here)),
+               ("a bare Textual app (floor)", KeyDriver([sys.executable, "-c", BASELINE_KEYS],
+                                                        args.pace, rng))]
+    for other in args.against or ():
+        drivers.append((f"the busy table of {other}",
+                        KeyDriver(table_command, args.pace, rng, other)))
     window = args.seconds / max(1, args.rounds)
-    for _ in range(args.rounds):  # alternating windows: A B A B
-        table.drive(window)
-        bare.drive(window)
-    table_rss, bare_rss = table.finish(), bare.finish()
-    for label, driver in (("a busy Fool's Gold table (8 seats)", table),
-                          ("a bare Textual app (floor)", bare)):  # fmt: skip
+    for _ in range(args.rounds):  # alternating windows: A B (C) A B (C)
+        for _, driver in drivers:
+            driver.drive(window)
+    usages = [driver.finish() for _, driver in drivers]
+    for (label, driver), usage in zip(drivers, usages, strict=True):
+        cpu = usage.ru_utime + usage.ru_stime
         if driver.samples:
             ms = [s * 1000 for s in driver.samples]
             print(
                 f"key to repaint on {label}, n={len(ms)}, keys at {args.pace:g} s +-30%: "
                 f"median {statistics.median(ms):.1f} ms, p95 {pct(ms, 0.95):.1f} ms, "
-                f"range {min(ms):.1f}-{max(ms):.1f} ms"
+                f"range {min(ms):.1f}-{max(ms):.1f} ms; CPU {cpu:.2f} s in all"
             )
         else:
-            print(f"key to repaint on {label}: no samples (it never asked for a key)")
+            print(f"key to repaint on {label}: no samples (it never asked for a key); "
+                  f"CPU {cpu:.2f} s in all")
+    table_rss, bare_rss = usages[0].ru_maxrss, usages[1].ru_maxrss
     print(
         f"peak RSS: the busy table {table_rss / 1024:.1f} MiB, the bare app "
         f"{bare_rss / 1024:.1f} MiB"

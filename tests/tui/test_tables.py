@@ -432,3 +432,53 @@ async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert again.theme == "ansi-dark"
+
+
+def _record_refreshes(node, into: list[str]) -> None:
+    """Note the class name of ``node`` in ``into`` each time it is refreshed."""
+    refresh = node.refresh
+
+    def spy(*args, **kwargs):
+        into.append(type(node).__name__)
+        return refresh(*args, **kwargs)
+
+    node.refresh = spy
+
+
+async def test_a_view_repaints_only_the_widgets_whose_text_it_changes(tmp_path):
+    """A busy table sends a view for every card anyone moves: each repaints the widgets
+    it changes, not the whole screen, and not a hand, pile or reveal it left as it was
+    (Textual's repaint of a widget costs milliseconds; issue 22's key to repaint). The
+    seats, which nearly every view changes, are repainted for each."""
+    from tui.widgets.cards import Piles, Reveal, Seats
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _table(app, pilot, foolsgold_view())
+        await pilot.pause()
+        painted: list[str] = []
+        for node in (screen, *screen.query("HandView, Seats, Piles, Reveal")):
+            _record_refreshes(node, painted)
+        # Bob passes Cy a card: only the seats' counts change
+        screen.show_state(foolsgold_view(hand_sizes=[6, 4, 6, 5], incoming_sizes=[0, 2, 2, 0]),
+                          [])
+        await pilot.pause()
+        assert painted == ["Seats"]
+        assert "Cy" in screen_text(app) and screen.query_one(Seats).render().plain.count(" 6 ") == 2
+        # you draw a card: your hand, the seats and your incoming pile change
+        painted.clear()
+        drawn = card("Mule", "a")
+        screen.show_state(foolsgold_view(
+            hand=[*foolsgold_view().hand[:5], drawn], hand_sizes=[6, 4, 6, 5],
+            incoming_sizes=[1, 2, 2, 0], slots=[0, 1, 2, 3, 4, 5], drawn=5), [])
+        await pilot.pause()
+        assert sorted(painted) == ["HandView", "Piles", "Seats"]
+        assert "Your incoming  1" in screen_text(app)
+        assert "new" in screen_text(app)
+        # the same view again: only the seats, which nearly every view changes
+        painted.clear()
+        screen.show_state(screen.view, [])
+        await pilot.pause()
+        assert painted == ["Seats"]
+        assert screen.query_one(Reveal).render().plain == ""
+        assert "Your incoming  1" in screen.query_one(Piles).render().plain

@@ -6,7 +6,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 
 from net import protocol as p
 from net import views as v
@@ -49,7 +49,9 @@ class FoolsGoldScreen(TableScreen):
         ("q", "leave the table"),
     ]
 
-    view: reactive[v.FoolsGoldView | None] = reactive(None, always_update=True)
+    # a var, not a reactive: the widgets it feeds repaint themselves, and a reactive on
+    # the screen would repaint the whole screen for every view of a busy table
+    view: var[v.FoolsGoldView | None] = var(None, always_update=True)
 
     def __init__(self, seat: int | None, names: list[str], *, ascii_mode: bool = False,
                  host_now=None) -> None:

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 
 from net import protocol as p
 from net import views as v
@@ -76,9 +76,11 @@ class NuggetsScreen(TableScreen):
         ("q", "leave the table"),
     ]
 
-    view: reactive[v.NuggetsView | None] = reactive(None, always_update=True)
-    selected: reactive[frozenset[int]] = reactive(frozenset())
-    advisor_on: reactive[bool] = reactive(True)
+    # vars, not reactives: the widgets they feed repaint themselves, and a reactive on
+    # the screen would repaint the whole screen for every view and every selection
+    view: var[v.NuggetsView | None] = var(None, always_update=True)
+    selected: var[frozenset[int]] = var(frozenset())
+    advisor_on: var[bool] = var(True)
 
     def __init__(self, seats: list[int], *, ascii_mode: bool = False, advisor: bool = True,
                  hotseat: bool = False, turn_pause: float = TURN_PAUSE) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from net.views import Card, FoolsGoldView
@@ -41,6 +41,29 @@ def progress(hand: list[Card]) -> list[tuple[str, int, int]]:
     return sorted(rows, key=lambda r: (r[2] - r[1], -r[1], r[0]))
 
 
+class RepaintsOnChange:
+    """For a widget fed every view of a busy table, most of which leave it as it was: a
+    new view repaints it only when the text it shows changes. ``content()`` builds that
+    text from what the widget holds now; ``render`` draws it and keeps it, and
+    ``repaint_if_changed`` (called when new data is set) compares against it. Building
+    the text is cheap (a fraction of a millisecond); Textual's repaint of it is not (a
+    few milliseconds a widget, on this 2-core machine under load)."""
+
+    _shown: Text | None = None
+
+    def content(self) -> Text:
+        raise NotImplementedError
+
+    def shown(self) -> Text:
+        """The text to draw now, kept to compare the next view's against."""
+        self._shown = self.content()
+        return self._shown
+
+    def repaint_if_changed(self) -> None:
+        if self.content() != self._shown:
+            self.refresh()  # type: ignore[attr-defined]
+
+
 class HandView(Widget):
     """Your hand as cards with their pass keys 1-6 (face-down for a spectator).
 
@@ -65,14 +88,17 @@ class HandView(Widget):
 
     def show(self, hand: list[Card] | None, slots: list[int | None] | None = None,
              drawn: int | None = None) -> None:
-        """A seat's hand (None: watching) laid out in the host's slots."""
+        """A seat's hand (None: watching) laid out in the host's slots. Repainted only
+        when it changed: most views of a busy table are other seats' moves."""
+        before = (self.hand, self.slots, self.fresh)
         if hand is None:
             self.slots, self.fresh = [], None
         else:
             self.slots = layout(hand, slots)
             self.fresh = drawn if slots is not None else None
-        self.hand = None if hand is None else tuple(hand)
-        self.refresh()
+        self.set_reactive(HandView.hand, None if hand is None else tuple(hand))
+        if (self.hand, self.slots, self.fresh) != before:  # (frozen, ascii: reactives)
+            self.refresh()
 
     def card_at(self, index: int) -> Card | None:
         """The card under key ``index + 1``, or None for an empty slot."""
@@ -140,6 +166,7 @@ class Seats(FitsContent, Widget):
 
     COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab"}
 
+    # nearly every view changes a hand or an incoming pile: repainted for each
     view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
     ascii_mode: reactive[bool] = reactive(False)
@@ -182,18 +209,24 @@ class Seats(FitsContent, Widget):
         return self.fit(out)
 
 
-class Piles(FitsContent, Widget):
+class Piles(RepaintsOnChange, FitsContent, Widget):
     """Your incoming pile, the draw and trash piles, the nuggets left, and the race."""
 
     COMPONENT_CLASSES = {"piles--incoming"}
 
-    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
+    view: var[FoolsGoldView | None] = var(None, always_update=True)
     ascii_mode: reactive[bool] = reactive(False)
 
+    def watch_view(self) -> None:
+        self.repaint_if_changed()
+
     def render(self) -> Text:
+        return self.fit(self.shown())
+
+    def content(self) -> Text:
         view = self.view
         if view is None:
-            return self.fit(Text(""))
+            return Text("")
         out = Text(overflow="fold")
         seat = view.seat
         incoming = view.incoming_sizes
@@ -210,20 +243,26 @@ class Piles(FitsContent, Widget):
         out.append(full * left + empty * taken)
         if view.round_no:
             out.append(f"\nRound {view.round_no}")
-        return self.fit(out)
+        return out
 
 
-class Reveal(FitsContent, Widget):
+class Reveal(RepaintsOnChange, FitsContent, Widget):
     """After a call: the grabber's hand, face up, and whether it holds a set."""
 
-    view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
+    view: var[FoolsGoldView | None] = var(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
 
+    def watch_view(self) -> None:
+        self.repaint_if_changed()
+
     def render(self) -> Text:
+        return self.fit(self.shown(), wraps=True)
+
+    def content(self) -> Text:
         view = self.view
         out = Text(overflow="fold")
         if view is None or not view.revealed:
-            return self.fit(out)
+            return out
         grabbed = view.grabbed
         seat = grabbed[0][0] if grabbed else None
         who = self.names[seat] if seat is not None and seat < len(self.names) else "?"
@@ -231,4 +270,4 @@ class Reveal(FitsContent, Widget):
         out.append("'s hand: ")
         out.append(", ".join(f"{c.name} {c.variant}" for c in view.revealed))
         out.append("  - a set!" if view.revealed_set else "  - no set!", "bold")
-        return self.fit(out, wraps=True)
+        return out
