@@ -43,6 +43,13 @@ class Peer:
         # transport, in order and in one write, once that tick's commit is done
         # (``release``), so nobody sees a change that is not committed
         self.held: list[bytes] = []
+        # bytes sent while the host gathers (``Host.gather``: one read's messages, one
+        # table's timer): written in one write when that work is done, so a peer sent
+        # several messages in it costs one system call, not one each
+        self.gathered: list[bytes] = []
+        # the transport's own methods when there is one (TCP): StreamWriter's
+        # ``write`` and ``is_closing`` only forward to them, a call each per message
+        self._transport = getattr(writer, "transport", None)
         self.wake = asyncio.Event()
         self.closing = False
         self.closed = False
@@ -78,23 +85,44 @@ class Peer:
     def send(self, message: Any) -> None:
         if self.closing or self.closed:
             return
+        host = self.host
         try:
-            data = self.host.encode(message)
+            data = host.encode(message)
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
-        store = self.host.store
+        store = host.store
         if store is not None and store.pending:
             if not self.held:
-                self.host.hold(self)
+                host.hold(self)
             self.held.append(data)
             return
+        if host.gathering:
+            if not self.gathered:
+                host.gathered.append(self)
+            self.gathered.append(data)
+            return
         self._write(data)
+
+    def flush(self) -> None:
+        """The host's gathering is over: write what was gathered, in one write."""
+        gathered = self.gathered
+        if not gathered:
+            return
+        data = b"".join(gathered) if len(gathered) > 1 else gathered[0]
+        gathered.clear()
+        if not self.closed:
+            self._write(data)
+            if self.closing:  # its writer waited for these to close
+                self.wake.set()
 
     def release(self) -> None:
         """The tick's commit is done: write what was held, in one write."""
         if not self.held:
             return
+        # what was gathered before the commit went ahead of what was held (a commit
+        # made at once, inside the host's gathering)
+        self.flush()
         data = b"".join(self.held) if len(self.held) > 1 else self.held[0]
         self.held.clear()
         if not self.closed:
@@ -103,7 +131,8 @@ class Peer:
                 self.wake.set()
 
     def _write(self, data: bytes) -> None:
-        if self.writer.is_closing():
+        transport = self._transport
+        if (self.writer if transport is None else transport).is_closing():
             # the peer has closed (or is gone): writing would only make asyncio log
             # "socket.send() raised exception". Its last messages may still wait in
             # the reader (a leave, say), which then ends the connection in order.
@@ -112,11 +141,10 @@ class Peer:
             # the common case: the transport takes the bytes now, without waking the
             # writer task (a task switch per message is most of a message's cost)
             try:
-                self.writer.write(data)
+                (self.writer if transport is None else transport).write(data)
             except (ConnectionError, OSError, RuntimeError):
                 self.drop("write failed")
                 return
-            transport = getattr(self.writer, "transport", None)
             if transport is not None and transport.get_write_buffer_size() > HIGH_WATER:
                 self.blocked = True  # the peer is not reading: queue from now on
                 self.wake.set()
@@ -146,6 +174,7 @@ class Peer:
         self.closed = True
         self.closing = True
         self.held.clear()
+        self.gathered.clear()
         self.queue.clear()
         self.queued = 0
         self.wake.set()
@@ -222,7 +251,7 @@ class Peer:
                     self.blocked = True
                     await self.writer.drain()
                     self.blocked = False
-                if self.closing and not self.held:
+                if self.closing and not self.held and not self.gathered:
                     break
         except (ConnectionError, OSError):
             pass
@@ -256,7 +285,14 @@ class Peer:
                 if self.closing:
                     break
                 self.conn.receive_data(data)
-                if not self._process():
+                # what the messages of this read send goes out at the end, one write
+                # per peer (``Host.begin_gather``)
+                self.host.begin_gather()
+                try:
+                    going = self._process()
+                finally:
+                    self.host.end_gather()
+                if not going:
                     break
         finally:
             hello_timer.cancel()
