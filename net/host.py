@@ -170,8 +170,8 @@ class Host:
         # peers holding bytes until the store's commit of this tick (``Peer.send``)
         self._held: list[Peer] = []
         # while above 0, what is sent waits in each peer (``Peer.gathered``) until the
-        # work under way (one read's messages, one table's timer) is done: a peer sent
-        # several messages by it gets them in one write (``begin_gather``)
+        # work under way (one table's timer) is done: a peer sent several messages by
+        # it gets them in one write (``begin_gather``)
         self.gathering = 0
         self.gathered: list[Peer] = []
         if store is not None:
@@ -427,7 +427,9 @@ class Host:
         sent and writes it in one write at the end (a table's timer wakes several
         bots, a spectator is sent each of their moves: one system call, not one a
         message). Order per peer is kept, and bytes held for a commit still wait for
-        it (``Peer.release`` writes what was gathered first)."""
+        it (``Peer.release`` writes what was gathered first). A person's message is
+        not gathered: it is sent one message a peer, and gathering would only hold
+        the first seats' views back until the last is built."""
         self.gathering += 1
 
     def end_gather(self) -> None:

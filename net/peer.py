@@ -43,9 +43,9 @@ class Peer:
         # transport, in order and in one write, once that tick's commit is done
         # (``release``), so nobody sees a change that is not committed
         self.held: list[bytes] = []
-        # bytes sent while the host gathers (``Host.gather``: one read's messages, one
-        # table's timer): written in one write when that work is done, so a peer sent
-        # several messages in it costs one system call, not one each
+        # bytes sent while the host gathers (``Host.begin_gather``: one table's timer):
+        # written in one write when that work is done, so a peer sent several
+        # messages by it costs one system call, not one each
         self.gathered: list[bytes] = []
         # the transport's own methods when there is one (TCP): StreamWriter's
         # ``write`` and ``is_closing`` only forward to them, a call each per message
@@ -285,14 +285,7 @@ class Peer:
                 if self.closing:
                     break
                 self.conn.receive_data(data)
-                # what the messages of this read send goes out at the end, one write
-                # per peer (``Host.begin_gather``)
-                self.host.begin_gather()
-                try:
-                    going = self._process()
-                finally:
-                    self.host.end_gather()
-                if not going:
+                if not self._process():
                     break
         finally:
             hello_timer.cancel()

@@ -1,7 +1,6 @@
-"""A peer's messages from one piece of the host's work (one read's messages, one
-table's timer) go out in one write (``Host.begin_gather``), in order, and bytes held
-for a commit still wait for it, after what was gathered before them. In-process hosts
-on a fake clock; every table seeded."""
+"""A peer's messages from one table's timer go out in one write (``Host.begin_gather``),
+in order, and bytes held for a commit still wait for it, after what was gathered
+before them. In-process hosts on a fake clock; every table seeded."""
 
 from __future__ import annotations
 
