@@ -169,11 +169,6 @@ class Host:
         self._last: tuple[Any, bytes] | None = None
         # peers holding bytes until the store's commit of this tick (``Peer.send``)
         self._held: list[Peer] = []
-        # while above 0, what is sent waits in each peer (``Peer.gathered``) until the
-        # work under way (one table's timer) is done: a peer sent several messages by
-        # it gets them in one write (``begin_gather``)
-        self.gathering = 0
-        self.gathered: list[Peer] = []
         if store is not None:
             store.on_flushed(self._release)
         self._table_listeners: list[Callable[[Table], None]] = []
@@ -411,33 +406,12 @@ class Host:
         turns.charge(turns.meter() - started)
 
     def _run(self, table: Table, when: float) -> None:
-        self.begin_gather()
+        # a loop may run a callback a hair early; the table must see its own time
         try:
-            # a loop may run a callback a hair early; the table must see its own time
-            try:
-                table.tick(max(self.clock.now(), when))
-            except Exception:  # a bug in a game must not take the host down
-                log.exception("table %s failed in tick", table.name)
-            self.touched(table)
-        finally:
-            self.end_gather()
-
-    def begin_gather(self) -> None:
-        """From now until the matching ``end_gather``, each peer gathers what it is
-        sent and writes it in one write at the end (a table's timer wakes several
-        bots, a spectator is sent each of their moves: one system call, not one a
-        message). Order per peer is kept, and bytes held for a commit still wait for
-        it (``Peer.release`` writes what was gathered first). A person's message is
-        not gathered: it is sent one message a peer, and gathering would only hold
-        the first seats' views back until the last is built."""
-        self.gathering += 1
-
-    def end_gather(self) -> None:
-        self.gathering -= 1
-        if not self.gathering and self.gathered:
-            peers, self.gathered = self.gathered, []
-            for peer in peers:
-                peer.flush()
+            table.tick(max(self.clock.now(), when))
+        except Exception:  # a bug in a game must not take the host down
+            log.exception("table %s failed in tick", table.name)
+        self.touched(table)
 
     def hold(self, peer: Peer) -> None:
         """``peer`` holds bytes until the store's commit of this tick."""

@@ -43,10 +43,6 @@ class Peer:
         # transport, in order and in one write, once that tick's commit is done
         # (``release``), so nobody sees a change that is not committed
         self.held: list[bytes] = []
-        # bytes sent while the host gathers (``Host.begin_gather``: one table's timer):
-        # written in one write when that work is done, so a peer sent several
-        # messages by it costs one system call, not one each
-        self.gathered: list[bytes] = []
         # the transport's own methods when there is one (TCP): StreamWriter's
         # ``write`` and ``is_closing`` only forward to them, a call each per message
         self._transport = getattr(writer, "transport", None)
@@ -97,32 +93,12 @@ class Peer:
                 host.hold(self)
             self.held.append(data)
             return
-        if host.gathering:
-            if not self.gathered:
-                host.gathered.append(self)
-            self.gathered.append(data)
-            return
         self._write(data)
-
-    def flush(self) -> None:
-        """The host's gathering is over: write what was gathered, in one write."""
-        gathered = self.gathered
-        if not gathered:
-            return
-        data = b"".join(gathered) if len(gathered) > 1 else gathered[0]
-        gathered.clear()
-        if not self.closed:
-            self._write(data)
-            if self.closing:  # its writer waited for these to close
-                self.wake.set()
 
     def release(self) -> None:
         """The tick's commit is done: write what was held, in one write."""
         if not self.held:
             return
-        # what was gathered before the commit went ahead of what was held (a commit
-        # made at once, inside the host's gathering)
-        self.flush()
         data = b"".join(self.held) if len(self.held) > 1 else self.held[0]
         self.held.clear()
         if not self.closed:
@@ -174,7 +150,6 @@ class Peer:
         self.closed = True
         self.closing = True
         self.held.clear()
-        self.gathered.clear()
         self.queue.clear()
         self.queued = 0
         self.wake.set()
@@ -251,7 +226,7 @@ class Peer:
                     self.blocked = True
                     await self.writer.drain()
                     self.blocked = False
-                if self.closing and not self.held and not self.gathered:
+                if self.closing and not self.held:
                     break
         except (ConnectionError, OSError):
             pass
