@@ -43,6 +43,9 @@ class Peer:
         # transport, in order and in one write, once that tick's commit is done
         # (``release``), so nobody sees a change that is not committed
         self.held: list[bytes] = []
+        # the transport's own methods when there is one (TCP): StreamWriter's
+        # ``write`` and ``is_closing`` only forward to them, a call each per message
+        self._transport = getattr(writer, "transport", None)
         self.wake = asyncio.Event()
         self.closing = False
         self.closed = False
@@ -78,15 +81,16 @@ class Peer:
     def send(self, message: Any) -> None:
         if self.closing or self.closed:
             return
+        host = self.host
         try:
-            data = self.host.encode(message)
+            data = host.encode(message)
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
-        store = self.host.store
+        store = host.store
         if store is not None and store.pending:
             if not self.held:
-                self.host.hold(self)
+                host.hold(self)
             self.held.append(data)
             return
         self._write(data)
@@ -103,7 +107,8 @@ class Peer:
                 self.wake.set()
 
     def _write(self, data: bytes) -> None:
-        if self.writer.is_closing():
+        transport = self._transport
+        if (self.writer if transport is None else transport).is_closing():
             # the peer has closed (or is gone): writing would only make asyncio log
             # "socket.send() raised exception". Its last messages may still wait in
             # the reader (a leave, say), which then ends the connection in order.
@@ -112,11 +117,10 @@ class Peer:
             # the common case: the transport takes the bytes now, without waking the
             # writer task (a task switch per message is most of a message's cost)
             try:
-                self.writer.write(data)
+                (self.writer if transport is None else transport).write(data)
             except (ConnectionError, OSError, RuntimeError):
                 self.drop("write failed")
                 return
-            transport = getattr(self.writer, "transport", None)
             if transport is not None and transport.get_write_buffer_size() > HIGH_WATER:
                 self.blocked = True  # the peer is not reading: queue from now on
                 self.wake.set()
