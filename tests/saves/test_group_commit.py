@@ -37,9 +37,15 @@ async def settle(turns: int = 50) -> None:
         await asyncio.sleep(0)
 
 
-async def drive(clock: FakeClock, done, limit: int = 100_000, step: float = 0.1) -> None:
-    for _ in range(limit):
+async def drive(clock: FakeClock, done, limit: int = 100_000, step: float = 0.1,
+                store: Store | None = None) -> None:  # fmt: skip
+    """Run the fake clock until ``done()``; with ``store``, every third step waits for
+    its commits to land (else the writer thread may still hold the first batch when
+    the game ends: the moves made meanwhile all go in the next one)."""
+    for i in range(limit):
         await settle(10)
+        if store is not None and i % 3 == 0:
+            await store.wait_committed()
         if done():
             return
         due = clock.next_due()
@@ -88,20 +94,32 @@ def bot_table(host: Host, name: str, seed: str, supply: int = 10):
 
 async def test_no_view_reaches_a_client_before_its_change_is_committed(store_dir, monkeypatch):
     """Every write of a state to a client's transport finds the database (read by
-    another connection) holding every move the table had made by then."""
+    another connection) holding every move the tables had made when that state was
+    encoded (the tables may have moved on since: their moves wait for a later commit,
+    and so do their states)."""
     tables = []
-    writes: list[tuple[int, int]] = []  # (the tables' moves, committed moves) at each write
+    made: dict[bytes, int] = {}  # a state's line: the tables' moves when it was encoded
+    writes: list[tuple[int, int]] = []  # (those moves, committed moves) at each write
 
     class Observed(PipeWriter):
         def write(self, data: bytes) -> None:
-            if b'"type":"state"' in data:
-                writes.append((sum(t.moves for t in tables), committed_moves(store.path)))
+            for line in data.splitlines(keepends=True):
+                if b'"type":"state"' in line:
+                    writes.append((made[line], committed_moves(store.path)))
             super().write(data)
 
     monkeypatch.setattr(hosting, "PipeWriter", Observed)
     clock = FakeClock()
     store = Store(store_dir, "tables")
     host = Host(clock=clock, store=store)
+    real = host.encode
+
+    def encode(message) -> bytes:
+        data = real(message)
+        made.setdefault(data, sum(t.moves for t in tables))
+        return data
+
+    monkeypatch.setattr(host, "encode", encode)
     tables.extend([bot_table(host, "A", "one"), bot_table(host, "B", "two")])
     watchers = [await Watcher.watch(host, "A"), await Watcher.watch(host, "B")]
     readers = [asyncio.create_task(w.read()) for w in watchers]
@@ -138,7 +156,7 @@ async def test_a_clients_bytes_keep_their_order_across_ticks(store_dir, monkeypa
     reader = asyncio.create_task(watcher.read())
     await settle()
     host.start_game(table)
-    await drive(clock, lambda: table.phase == "over", step=0.05)
+    await drive(clock, lambda: table.phase == "over", step=0.05, store=store)
     await settle()
     assert store.groups > 10  # many ticks, each its own group commit
     await host.close()
@@ -162,7 +180,7 @@ async def test_several_tables_changed_in_one_tick_share_one_commit(store_dir):
     assert store.pending and store.saves == saves  # queued, nothing committed yet
     assert committed_moves(store.path) == 0
     assert read(store.path, PLAYING) == 0
-    await asyncio.sleep(0)  # the next turn of the loop: one commit for all three
+    await store.wait_committed()  # the next turn of the loop hands all three over
     assert not store.pending
     assert store.groups == groups + 1 and store.saves >= saves + 3
     assert read(store.path, PLAYING) == 3
@@ -172,7 +190,7 @@ async def test_several_tables_changed_in_one_tick_share_one_commit(store_dir):
     clock.advance(5.0)
     assert all(t.moves > m for t, m in zip(tables, moves, strict=True))
     groups = store.groups
-    await asyncio.sleep(0)
+    await store.wait_committed()
     assert store.groups == groups + 1
     assert committed_moves(store.path) == sum(t.moves for t in tables)
     await host.close()
@@ -201,9 +219,11 @@ async def test_a_failed_group_commit_is_reported_once_and_its_moves_saved_later(
     for table in tables:
         host.start_game(table)
     await drive(clock, lambda: all(t.moves >= 3 for t in tables))
+    await store.wait_committed()  # nothing with the writer thread: the disk fills now
     before, seen = committed_moves(store.path), len(watcher.messages)
     store.full = True
-    await drive(clock, lambda: all(t.moves >= 12 for t in tables))
+    await drive(clock, lambda: all(t.moves >= 12 for t in tables), store=store)
+    await store.wait_committed()
     await settle()
     assert all(t.phase == "playing" for t in tables)
     assert committed_moves(store.path) == before  # nothing got in
@@ -283,7 +303,7 @@ def test_a_store_that_outlives_its_loop_still_commits_and_releases(store_dir):
         host = Host(clock=FakeClock(), store=store)
         watcher = await Watcher.watch(host, "A")  # no such table: refused, held
         reader = asyncio.create_task(watcher.read())
-        await settle()
+        await asyncio.wait_for(store.wait_committed(), 10)  # (it schedules nothing itself)
         assert not store.pending
         assert any(isinstance(m, p.Error) for m in watcher.messages)
         await host.close()
