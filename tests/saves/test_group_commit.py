@@ -10,6 +10,7 @@ import contextlib
 import os
 import sqlite3
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -311,3 +312,64 @@ def test_a_store_that_outlives_its_loop_still_commits_and_releases(store_dir):
 
     asyncio.run(second())
     assert read(store.path, PLAYING) == 1
+
+
+async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
+    """While the writer thread commits one batch, the next changes queue as the next
+    batch: when the first lands, its views go out and nothing later; the later views
+    wait for their own commit. The writer is held at a gate (``_stage``)."""
+
+    class Gated(Store):
+        gate: threading.Semaphore | None = None
+
+        def _stage(self, name: str) -> None:
+            if self.gate is not None and name != "committed":  # on the writer thread
+                assert self.gate.acquire(timeout=10)
+
+    clock = FakeClock()
+    store = Gated(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    landed = asyncio.Event()
+    store.on_flushed(landed.set)
+    table = bot_table(host, "A", "pipelined", 30)
+    watcher = await Watcher.watch(host, "A")
+    reader = asyncio.create_task(watcher.read())
+    await settle()
+    host.start_game(table)
+    await store.wait_committed()
+    await settle()
+    store.gate = threading.Semaphore(0)
+
+    def states() -> int:
+        return sum(isinstance(m, p.State) for m in watcher.messages)
+
+    def move() -> int:  # the bots' next timers, until the table has moved
+        moves = table.moves
+        while table.moves == moves:
+            clock.advance(max(clock.next_due() - clock.now(), 0.0))
+        return table.moves
+
+    seen = states()
+    first = move()
+    await settle()  # the loop's turn hands it to the writer, which waits at the gate
+    batch = store._inflight
+    assert batch is not None and not batch.landed.is_set()
+    second = move()
+    await settle()
+    assert store._inflight is batch and store.pending  # the second change waits its turn
+    assert states() == seen  # no view of either move went out
+    assert committed_moves(store.path) < first
+    store.gate.release(len(batch.changes))  # the first batch commits
+    await asyncio.wait_for(landed.wait(), 10)
+    await settle()
+    assert committed_moves(store.path) == first
+    assert states() > seen  # the first move's views went out...
+    after_first = states()
+    assert store.pending  # ...and the second's wait for the second batch, at the gate
+    assert store._inflight is not None and store._inflight is not batch
+    store.gate.release(1000)
+    await asyncio.wait_for(store.wait_committed(), 10)
+    await settle()
+    assert committed_moves(store.path) == second and states() > after_first
+    await host.close()
+    await asyncio.wait_for(reader, 10)
