@@ -515,9 +515,11 @@ class Store:
         assert driver is not None
         finished = driver.over or table.phase != "playing"
         new = table.log[max(0, record.written - table.log_base) :]
-        tally = record.tally.copy()
-        for entry in new:
-            tally.step(driver, entry["events"])
+        tally = record.tally
+        if any(Tally.reads(entry["events"]) for entry in new):
+            tally = tally.copy()  # (the record's stays as it was, for an undo)
+            for entry in new:
+                tally.step(driver, entry["events"])
         taken = record.taken
         if (finished or taken is None or not table.moves
                 or table.moves - taken[0] >= documents.DIGEST_EVERY):
