@@ -5,12 +5,17 @@ Every change of a table is committed before anyone is sent its views. The table 
 builds what the change wrote (the new moves, the table's document: seats, tokens,
 settings, the snapshot of the views; at a game's start or end the hand-over between
 the game's save and the table's lobby save) and queues it. Once a loop turn
-(``loop.call_soon``) :meth:`Store.flush` commits every queued change, of every table,
-in one transaction: a group commit. Until then the host holds every byte its peers
-send, and writes them in order once the store tells it the commit is done
-(:meth:`Store.on_flushed`), so no view of a change reaches a socket before the change
-is committed. Without a running loop a change is committed at once; reads and direct
-commits commit what is queued first. A move of a game whose seats, members, owner and
+(``loop.call_soon``) the changes queued so far, of every table, go as one batch to the
+store's writer thread (:class:`_Writer`), which commits them in one transaction (a
+group commit) while the loop goes on: SQLite releases the GIL while it works. One batch
+is in flight at a time; the changes queued meanwhile form the next, handed over when
+the first lands back on the loop (``call_soon_threadsafe``). Until a change's batch has
+landed the host holds every byte its peers send after it, and writes them in order
+once the store tells it (:meth:`Store.on_sealed` marks which bytes a batch covers,
+:meth:`Store.on_flushed` says it landed), so no view of a change reaches a socket
+before the change is committed. Without a running loop a change is committed at once;
+reads and direct commits wait for the batch in flight and commit what is queued first,
+so only one thread at a time uses the connection. A move of a game whose seats, members, owner and
 settings stay as last written builds only the document's changing fields (times,
 clock, snapshot) into the cached bytes of the rest (``documents.game_frame``): the
 very bytes the whole document encodes to. A commit is a write to SQLite's log without
