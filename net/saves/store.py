@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import re
 import secrets
 import sqlite3
@@ -293,7 +294,7 @@ class Store:
         self._scheduled = None
         batch = self._inflight
         if batch is not None:
-            if not batch.landed.is_set() and batch.loop is _running_loop():
+            if not batch.landed and batch.loop is _running_loop():
                 return  # (``_landed`` hands the queue over)
             self._drain()  # landed, or sent by a loop that went away
         if not self._pending:
@@ -327,7 +328,7 @@ class Store:
         reported, not raised)."""
         batch = self._inflight
         if batch is not None:
-            batch.landed.wait()
+            batch.wait()
             self._finish(batch)
 
     def _finish(self, batch: _Batch) -> None:
@@ -790,13 +791,27 @@ class Store:
 class _Batch:
     """The changes the loop handed to the writer thread in one go, and how it went."""
 
-    __slots__ = ("changes", "loop", "error", "landed")
+    __slots__ = ("changes", "loop", "error", "_busy")
 
     def __init__(self, changes: list[_Change], loop: asyncio.AbstractEventLoop) -> None:
         self.changes = changes
         self.loop = loop  # told when the batch has landed
         self.error: BaseException | None = None
-        self.landed = threading.Event()
+        self._busy = threading.Lock()  # held until the writer is done with it
+        self._busy.acquire()
+
+    @property
+    def landed(self) -> bool:
+        """Whether the writer is done with it (its loop may not know yet)."""
+        return not self._busy.locked()
+
+    def wait(self) -> None:
+        """Until the writer is done with it."""
+        with self._busy:
+            pass
+
+    def land(self) -> None:
+        self._busy.release()
 
 
 def _write(store: Store, conn: sqlite3.Connection, changes: list[_Change]) -> None:
@@ -824,45 +839,48 @@ class _Writer:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._cond = threading.Condition()
-        self._next: tuple[_Batch, sqlite3.Connection] | None = None
+        self._queue: queue.SimpleQueue[tuple[_Batch, sqlite3.Connection] | None] = (
+            queue.SimpleQueue())  # fmt: skip
+        self._lock = threading.Lock()  # guards _thread: started, or ended when idle
         self._thread: threading.Thread | None = None
-        self._stopping = False
 
     def hand(self, batch: _Batch, conn: sqlite3.Connection) -> None:
-        with self._cond:
-            self._next = (batch, conn)
+        self._queue.put((batch, conn))
+        with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="saves-writer",
                                                 daemon=True)  # fmt: skip
                 self._thread.start()
-            else:
-                self._cond.notify()
 
     def stop(self) -> None:
         """End the thread once its batch is done (the store has drained it)."""
-        with self._cond:
-            self._stopping = True
+        self._queue.put(None)
+        with self._lock:
             thread = self._thread
-            self._cond.notify()
         if thread is not None and thread is not threading.current_thread():
             thread.join()
 
     def _run(self) -> None:
         store = self._store
         while True:
-            with self._cond:
-                if self._next is None and not self._stopping:
-                    self._cond.wait(WRITER_IDLE)
-                if self._next is None:
-                    self._thread = None  # idle or stopped: the next batch starts another
-                    return
-                (batch, conn), self._next = self._next, None
+            try:
+                item = self._queue.get(timeout=WRITER_IDLE)
+            except queue.Empty:
+                with self._lock:
+                    if self._queue.empty():  # (else a batch came just now: go on)
+                        self._thread = None  # the next batch starts another
+                        return
+                continue
+            if item is None:  # stopped
+                with self._lock:
+                    self._thread = None
+                return
+            batch, conn = item
             try:
                 _write(store, conn, batch.changes)
             except BaseException as exc:  # the loop reports it and puts the records back
                 batch.error = exc
-            batch.landed.set()
+            batch.land()
             try:
                 batch.loop.call_soon_threadsafe(store._landed, batch)
             except RuntimeError:

@@ -353,7 +353,7 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     first = move()
     await settle()  # the loop's turn hands it to the writer, which waits at the gate
     batch = store._inflight
-    assert batch is not None and not batch.landed.is_set()
+    assert batch is not None and not batch.landed
     second = move()
     await settle()
     assert store._inflight is batch and store.pending  # the second change waits its turn
