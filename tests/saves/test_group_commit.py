@@ -359,6 +359,7 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     assert store._inflight is batch and store.pending  # the second change waits its turn
     assert states() == seen  # no view of either move went out
     assert committed_moves(store.path) < first
+    landed.clear()
     store.gate.release(len(batch.changes))  # the first batch commits
     await asyncio.wait_for(landed.wait(), 10)
     await settle()
