@@ -40,6 +40,7 @@ count: every pending deadline keeps the time it had left at the last save.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import queue
 import re
@@ -47,6 +48,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -839,6 +841,7 @@ class _Writer:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        _WRITERS.add(self)
         self._queue: queue.SimpleQueue[tuple[_Batch, sqlite3.Connection] | None] = (
             queue.SimpleQueue())  # fmt: skip
         self._lock = threading.Lock()  # guards _thread: started, or ended when idle
@@ -885,6 +888,18 @@ class _Writer:
                 batch.loop.call_soon_threadsafe(store._landed, batch)
             except RuntimeError:
                 pass  # its loop is closed: the store's next turn finishes it (``_tick``)
+
+
+# every writer of this process: a batch in flight when the interpreter exits (a host
+# stopped while its last batch commits) still lands; the thread is a daemon, so one
+# that waits for nothing never holds the exit up
+_WRITERS: weakref.WeakSet[_Writer] = weakref.WeakSet()
+
+
+@atexit.register
+def _drain_writers() -> None:
+    for writer in list(_WRITERS):
+        writer.stop()
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

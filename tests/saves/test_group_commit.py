@@ -9,6 +9,8 @@ import asyncio
 import contextlib
 import os
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -374,3 +376,39 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     assert committed_moves(store.path) == second and states() > after_first
     await host.close()
     await asyncio.wait_for(reader, 10)
+
+
+EXITING = """
+import asyncio, atexit, sys, threading
+from net.saves import Store
+
+store = Store(sys.argv[1], "tables")
+store.check()
+exiting = threading.Event()
+atexit.register(exiting.set)  # registered after the store's own: runs before it
+
+
+def work(conn):
+    assert exiting.wait(30)  # still committing when the interpreter exits
+    conn.execute("CREATE TABLE landed (x)")
+
+
+async def main():
+    store._queue(work)
+    await asyncio.sleep(0)  # the loop's turn hands it to the writer thread
+    assert store._inflight is not None
+
+
+asyncio.run(main())
+"""
+
+
+def test_a_batch_in_flight_when_the_process_exits_still_lands(store_dir):
+    """A host stopped while its last batch commits (the writer thread is a daemon):
+    the interpreter's exit waits for it."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", EXITING, str(store_dir)], cwd=root,
+                          capture_output=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    assert read(store_dir / "motherlode.db",
+                "SELECT count(*) FROM sqlite_master WHERE name = 'landed'") == 1  # fmt: skip
