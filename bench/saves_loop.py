@@ -9,10 +9,17 @@ every timer of the run. The figure is the late p99 after a warm-up (the first
 quarter), saves on against saves off in the same run; the goal is on within 1.25x of
 off. The saving host also times the loop's cost of each committed change and counts the
 changes a second: ``Store.touched`` (which queues the change) plus its share of the
-tick's group commit (``Store.flush``, divided evenly among the changes it holds; a
-store that commits in ``touched`` is timed there alone), as wall time and as the loop
-thread's CPU time (``thread_time``), which other processes' load does not inflate;
-and the size and time of each group commit. Both hosts settle their collector
+loop's work for the commit that holds it, divided evenly among the changes there, as
+wall time and as the loop thread's CPU time (``thread_time``), which other processes'
+load does not inflate; and the size and time of each group commit. With a writer
+thread (``Store._landed``, issue 22) the loop's work for a commit is handing the batch
+over (``Store._tick``) and its landing (``Store._landed``: the done callbacks and the
+release of held bytes); the statements and ``COMMIT`` run on the writer thread and are
+not the loop's (the GIL they hold while in Python shows in the loop's wall time, not
+its CPU). The time from a batch's handing over to its landing (its bytes held
+meanwhile) is printed too. Before the writer thread, the loop's work was the tick's
+whole group commit (``Store.flush``); a store that commits in ``touched`` is timed
+there alone. Both hosts settle their collector
 (``net.gctune``) once their tables are dealt, as ``motherlode host`` does. ``--rounds``
 repeats the pair and prints medians and ranges.
 
@@ -57,6 +64,7 @@ async def child(args: argparse.Namespace) -> None:
     touched: list[float] = []
     touched_cpu: list[float] = []
     flushes: list[tuple[int, float]] = []  # (changes, seconds) of each group commit
+    in_flight: list[float] = []  # seconds from a batch's handing over to its landing
     if store is not None:
         real = store.touched
         waiting: list[tuple[float, float]] = []  # the queued changes' own times
@@ -73,7 +81,53 @@ async def child(args: argparse.Namespace) -> None:
                 waiting.append((spent, spent_cpu))
 
         store.touched = timed  # type: ignore[method-assign]
-        if hasattr(store, "flush"):
+        if hasattr(store, "_landed"):
+            # a writer thread commits: the loop's share of a change is its queueing,
+            # its share of handing the batch over (``_tick``) and of the landing
+            # (``_landed``: the done callbacks, the release of held bytes), never the
+            # statements, which run on the writer thread
+            real_tick, real_landed = store._tick, store._landed
+            batches: dict[int, list[tuple[float, float]]] = {}  # id(batch): the changes'
+            nested = [0.0, 0.0]  # a tick run inside a landing: counted as the tick's
+            handed: dict[int, float] = {}  # id(batch): when it was handed over
+
+            def timed_tick() -> None:
+                changes = list(waiting)
+                began, began_cpu = time.perf_counter(), time.thread_time()
+                before = store._inflight
+                real_tick()
+                spent, spent_cpu = time.perf_counter() - began, time.thread_time() - began_cpu
+                nested[0] += spent
+                nested[1] += spent_cpu
+                batch = store._inflight
+                if batch is None or batch is before:
+                    return  # nothing handed over (the writer still busy): later
+                waiting.clear()
+                handed[id(batch)] = time.perf_counter()
+                if changes:
+                    batches[id(batch)] = [(own + spent / len(changes),
+                                           cpu + spent_cpu / len(changes))
+                                          for own, cpu in changes]  # fmt: skip
+
+            def timed_landed(batch) -> None:
+                nested[0] = nested[1] = 0.0
+                began, began_cpu = time.perf_counter(), time.thread_time()
+                real_landed(batch)
+                spent = time.perf_counter() - began - nested[0]
+                spent_cpu = time.thread_time() - began_cpu - nested[1]
+                changes = batches.pop(id(batch), None)
+                at = handed.pop(id(batch), None)
+                if changes:
+                    flushes.append((len(changes), spent))
+                    if at is not None:
+                        in_flight.append(began - at)
+                    for own, own_cpu in changes:
+                        touched.append(own + spent / len(changes))
+                        touched_cpu.append(own_cpu + spent_cpu / len(changes))
+
+            store._tick = timed_tick  # type: ignore[method-assign]
+            store._landed = timed_landed  # type: ignore[method-assign]
+        elif hasattr(store, "flush"):
             real_flush = store.flush
 
             def timed_flush() -> None:
@@ -114,7 +168,7 @@ async def child(args: argparse.Namespace) -> None:
     await host.close()
     print(json.dumps({
         "late": late, "touched": touched, "touched_cpu": touched_cpu, "matches": matches,
-        "flushes": flushes,
+        "flushes": flushes, "in_flight": in_flight,
         "commits": moves,
         "checkpoints": Checkpointer.get().checkpoints if store is not None else 0,
         "restarts": Checkpointer.get().restarts if store is not None else 0,
@@ -197,6 +251,11 @@ def one_round(args: argparse.Namespace) -> tuple[float, float, float]:
         print(f"saves on: {len(flushes)} group commits, changes in one p50 {pct(sizes, 0.5)}, "
               f"p99 {pct(sizes, 0.99)}, max {max(sizes)}; loop time per group commit p50 "
               f"{pct(seconds, 0.5) * 1000:.3f} ms, p99 {pct(seconds, 0.99) * 1000:.3f} ms")
+    in_flight = on.get("in_flight") or []
+    if in_flight:
+        print(f"saves on: a batch with the writer thread (handed over to landed on the loop, "
+              f"its bytes held meanwhile) p50 {pct(in_flight, 0.5) * 1000:.3f} ms, p99 "
+              f"{pct(in_flight, 0.99) * 1000:.3f} ms, max {max(in_flight) * 1000:.1f} ms")
     print(f"late p99, saves on / off: {lates['on'] / lates['off']:.2f}", flush=True)
     return lates["on"] / lates["off"], pct(touched, 0.99) * 1000, pct(cpu, 0.99) * 1000
 

@@ -171,9 +171,12 @@ class Host:
         self._closing = False
         # the last message encoded, so one State sent to many spectators is encoded once
         self._last: tuple[Any, bytes] | None = None
-        # peers holding bytes until the store's commit of this tick (``Peer.send``)
+        # peers holding bytes until the store's commit (``Peer.send``), and how many
+        # messages each held when the store sealed the batch in flight (``_seal``)
         self._held: list[Peer] = []
+        self._sealed: list[tuple[Peer, int]] = []
         if store is not None:
+            store.on_sealed(self._seal)
             store.on_flushed(self._release)
         self._table_listeners: list[Callable[[Table], None]] = []
         self._removed_listeners: list[Callable[[Table], None]] = []
@@ -423,9 +426,23 @@ class Host:
         if self.store is not None:
             self.store.schedule()  # (it is, unless its loop went away)
 
+    def _seal(self) -> None:
+        """The store sends the changes queued so far to a commit: the bytes held now
+        are theirs (or older), and go out when it lands; later bytes wait for the
+        commit of the changes queued after (the writer thread's next batch)."""
+        self._sealed = [(peer, len(peer.held)) for peer in self._held]
+
     def _release(self) -> None:
-        """The store committed (or failed to): every held byte goes out, in order."""
-        peers, self._held = self._held, []
+        """The store committed (or failed to): the bytes held for that commit go out,
+        in order; every held byte once nothing else waits for a commit."""
+        store = self.store
+        if store is not None and store.pending:
+            sealed, self._sealed = self._sealed, []
+            for peer, count in sealed:
+                peer.release(count)
+            self._held = [peer for peer in self._held if peer.held]
+            return
+        peers, self._held, self._sealed = self._held, [], []
         for peer in peers:
             peer.release()
 

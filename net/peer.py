@@ -95,12 +95,18 @@ class Peer:
             return
         self._write(data)
 
-    def release(self) -> None:
-        """The tick's commit is done: write what was held, in one write."""
-        if not self.held:
+    def release(self, count: int | None = None) -> None:
+        """A commit is done: write what was held for it (the first ``count`` messages
+        held; all by default), in one write."""
+        held = self.held
+        if not held or count == 0:
             return
-        data = b"".join(self.held) if len(self.held) > 1 else self.held[0]
-        self.held.clear()
+        if count is None or count >= len(held):
+            data = b"".join(held) if len(held) > 1 else held[0]
+            held.clear()
+        else:
+            data = b"".join(held[:count])
+            del held[:count]
         if not self.closed:
             self._write(data)
             if self.closing:  # its writer waited for these to close

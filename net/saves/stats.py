@@ -26,6 +26,8 @@ from foolsgold import is_set
 
 COUNTS = ("turns", "gained", "busts", "steals", "rounds", "grabs", "bluffs", "calls",
           "calls_right")  # fmt: skip
+# the events a tally reads (``Tally.step``); every other event leaves it as it was
+COUNTED = frozenset(("took", "stole", "bust", "round_started", "grabbed", "called", "revealed"))
 
 
 @dataclass
@@ -42,6 +44,11 @@ class Tally:
 
     def copy(self) -> Tally:
         return Tally(self.seats, {k: list(v) for k, v in self.counts.items()}, self._caller)
+
+    @staticmethod
+    def reads(events: list[dict[str, Any]]) -> bool:
+        """Whether ``step`` would count anything in ``events`` (else it is a no-op)."""
+        return any(event.get("type") in COUNTED for event in events)
 
     def _add(self, name: str, seat: Any, amount: int = 1) -> None:
         if isinstance(seat, int) and 0 <= seat < self.seats:

@@ -32,8 +32,26 @@ def store_dir():
         yield Path(directory)
 
 
+# the stores of the hosts a test runs, by directory: their writer threads' batches are
+# committed before a read from another connection (``_committed``)
+_HOST_STORES: dict[Path, list[Store]] = {}
+
+
+def _host_store(store_dir: Path, **options) -> Store:
+    store = Store(store_dir, **options)
+    _HOST_STORES.setdefault(store_dir, []).append(store)
+    return store
+
+
+def _committed(store_dir: Path) -> None:
+    """Every change the hosts of ``store_dir`` queued so far, committed."""
+    for store in _HOST_STORES.get(store_dir, ()):
+        store.flush()
+
+
 def _live(store_dir: Path) -> list[Saved]:
     """The saves to resume (LAN tables), as another connection reads them."""
+    _committed(store_dir)
     store = Store(store_dir)
     try:
         return [store.load(ident) for ident in store.unfinished()]
@@ -49,6 +67,7 @@ async def _crash(host: Host, store_dir: Path) -> None:
 
 
 def _sql(store_dir: Path, sql: str, *args) -> list:
+    _committed(store_dir)
     conn = sqlite3.connect(store_dir / "motherlode.db")
     try:
         rows = conn.execute(sql, args).fetchall()
@@ -76,7 +95,7 @@ def _copy_row(store_dir: Path, row: tuple, ident: str | None = None, change=None
 
 async def _lobby(store_dir: Path, **store_options):
     clock = FakeClock(50.0)
-    host = Host(clock=clock, store=Store(store_dir, **store_options))
+    host = Host(clock=clock, store=_host_store(store_dir, **store_options))
     await host.start("127.0.0.1", 0)
     table = host.create_table("Saloon", "nuggets", seats=3, seed="lobby", supply=6,
                               bot_pace=0.5, first_player=0)  # fmt: skip
@@ -105,7 +124,7 @@ async def test_a_lobby_is_saved_while_someone_holds_a_seat_and_restored_by_token
     saves, problems = persist.load_all(Store(store_dir))
     assert problems == [] and len(saves) == 1
     clock2 = FakeClock(persist.resume_time(saves))
-    host2 = Host(clock=clock2, store=Store(store_dir))
+    host2 = Host(clock=clock2, store=_host_store(store_dir))
     calls = []
     host2.on_table_update(calls.append)
     await host2.start("127.0.0.1", 0)
