@@ -55,7 +55,8 @@ async def games(host: Host, stop: asyncio.Event, seed: int) -> tuple[int, int]:
 
 
 async def run(args) -> int:
-    host = Host(config=HostConfig(rate=1e9, burst=1e9, max_connections=1024))
+    host = Host(config=HostConfig(rate=1e9, burst=1e9, spectator_rate=1e9, spectator_burst=1e9,
+                                  max_connections=1024))
     await host.start("127.0.0.1", 0)
     host.create_table("Camp", "nuggets", seats=2, first_player=0)
     host.create_table("Fuzz", "foolsgold", seats=2)

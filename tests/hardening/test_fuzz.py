@@ -144,7 +144,8 @@ def test_a_decoded_mutation_is_a_whole_valid_message(line, seed):
 async def test_hostile_frames_over_tcp_while_a_game_finishes_at_another_table():
     clock = FakeClock()  # never advanced: no hello time-out, no rate refill
     max_line = 4096
-    host = Host(clock=clock, config=HostConfig(max_line=max_line, rate=1e9, burst=1e9))
+    host = Host(clock=clock, config=HostConfig(max_line=max_line, rate=1e9, burst=1e9,
+                                                   spectator_rate=1e9, spectator_burst=1e9))
     await host.start("127.0.0.1", 0)
     try:
         host.create_table("Camp", "nuggets", seats=2, seed="fuzz-game", first_player=0)

@@ -213,7 +213,8 @@ def dealt(seed: str, players: int, first_player: int | None, rounds: int) -> lis
 
 async def test_over_tcp_unseeded_matches_leak_nothing_and_follow_the_revealed_seed():
     clock = FakeClock()
-    host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9))
+    host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9, spectator_rate=1e9,
+                                               spectator_burst=1e9))
     await host.start("127.0.0.1", 0)
     try:
         sizes = [3, 5]

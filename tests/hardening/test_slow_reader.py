@@ -56,7 +56,8 @@ async def test_a_reader_that_stops_is_dropped_before_its_queue_exceeds_the_limit
     from net.budgets import Budgets
 
     chatty = Budgets(spectator_chat_rate=1e9, spectator_chat_burst=1e9, spectator_chat_every=0)
-    config = HostConfig(rate=1e9, burst=1e9, max_queue_bytes=LIMIT, sndbuf=8 * 1024,
+    config = HostConfig(rate=1e9, burst=1e9, spectator_rate=1e9, spectator_burst=1e9,
+                        max_queue_bytes=LIMIT, sndbuf=8 * 1024,
                         budgets=chatty)
     host = Host(clock=clock, config=config)
     await host.start("127.0.0.1", 0)

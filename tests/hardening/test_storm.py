@@ -114,7 +114,8 @@ def describe(tables, players, clock) -> str:
 
 async def test_drops_and_reconnects_during_many_games_lose_no_seat():
     clock = FakeClock()
-    host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9))
+    host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9, spectator_rate=1e9,
+                                               spectator_burst=1e9))
     await host.start("127.0.0.1", 0)
     rng = random.Random(2026)
     try:
