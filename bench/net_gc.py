@@ -12,7 +12,7 @@ few minutes). At the end, per table count and mode: medians over the rounds and 
 range.
 
     .venv/bin/python bench/net_gc.py [--steps 200,400,600] [--seconds 15] [--rounds 2]
-        [--modes default,settle,settle=5000/5/10]
+        [--modes default,settle,settle=5000/5/10,settle@0.02]
 """
 
 from __future__ import annotations
@@ -62,11 +62,15 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
     host = Host()
     bots = BotTables(host, tables, SEATS)
     made, late = bots.tables, bots.late
+    young_every = gctune.YOUNG_EVERY
+    if "@" in mode:  # settle@0.02: young collections every 20 ms of the loop
+        mode, every = mode.split("@")
+        young_every = float(every)
     if "=" in mode:  # settle=5000/20/10: settle with these thresholds
         mode, given = mode.split("=")
         thresholds = tuple(int(x) for x in given.split("/"))  # type: ignore[assignment]
     if mode == "settle":
-        gctune.settle(thresholds)
+        gctune.settle(thresholds, young_every)
     elif mode == "freeze":
         gctune.settle(None)
     elif mode == "thresholds":
@@ -136,7 +140,7 @@ def main() -> None:
         default="default,settle",
         help="default, settle (freeze + young collections only), freeze, "
         "thresholds; settle=5000/5/10 settles with those thresholds "
-        "(the issue-22 first cut)",
+        "(the issue-22 first cut); settle@0.02 runs the young collections every 20 ms",
     )
     parser.add_argument("--thresholds", default=",".join(map(str, _default_thresholds())))
     args = parser.parse_args()
