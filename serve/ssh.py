@@ -55,6 +55,7 @@ from net.served import KEYLESS_ENV, LINK_ENV, Links
 from net.text import clean_text
 from serve.pins import OK, Pins, slug
 from serve.resize import Coalesced
+from serve.wrapped import Wrapped
 
 __all__ = ["Door", "DoorConfig", "DoorError", "Pins", "inside", "load_host_key",
            "player_name", "slug"]
@@ -461,7 +462,7 @@ def _refusal(text: str) -> bytes:
     return b"SSH-2.0-AsyncSSH_" + asyncssh.__version__.encode() + b"\r\n" + packet
 
 
-class _Screen(asyncio.Protocol):
+class _Screen(Wrapped):
     """One accepted socket, screened before asyncssh sees it (the web door's
     ``_Counted``, for SSH): a loop opening sockets is turned away for the cost of one
     write and a close, and asyncssh builds its connection (and key exchange) only for a
@@ -477,8 +478,6 @@ class _Screen(asyncio.Protocol):
 
     def __init__(self, door: Door) -> None:
         self.door = door
-        self.inner: Any = None
-        self.transport: Any = None
         self.linger: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: Any) -> None:
@@ -513,21 +512,9 @@ class _Screen(asyncio.Protocol):
         elif b"\n" in data:  # its version line: it reads the words next
             self._close()
 
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.inner is not None else None
-
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.inner is not None:
-            self.inner.connection_lost(exc)
+        super().connection_lost(exc)
         self._unlinger()
-
-    def pause_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.resume_writing()
 
 
 class Door:

@@ -47,6 +47,7 @@ from net import budgets as b
 from net.latency import DelayMeter
 from net.served import LINK_ENV, Links
 from serve.resize import Coalesced
+from serve.wrapped import Wrapped
 
 log = logging.getLogger(__name__)
 
@@ -399,7 +400,7 @@ class WebDoor(Server):
                 await app_service.focus()
 
 
-class _Counted(asyncio.Protocol):
+class _Counted(Wrapped):
     """aiohttp's protocol for one connection, counted in the ledger (it has slots: it
     cannot be patched, so it is wrapped). aiohttp's protocol is built only for a
     connection the ledger admits: a loop opening sockets is turned away for the cost of
@@ -408,8 +409,6 @@ class _Counted(asyncio.Protocol):
     def __init__(self, door: WebDoor, make_inner: Callable[[], Any]) -> None:
         self.door = door
         self.make_inner = make_inner
-        self.inner: Any = None
-        self.transport: Any = None
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -423,23 +422,7 @@ class _Counted(asyncio.Protocol):
         conn = self.door._conns.pop(self.transport, None)
         if conn is not None:
             conn.gone()
-        if self.inner is not None:
-            self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self.inner is not None:
-            self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.inner is not None else None
-
-    def pause_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.inner is not None:
-            self.inner.resume_writing()
+        super().connection_lost(exc)
 
 
 class _Conn:

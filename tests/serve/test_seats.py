@@ -34,6 +34,13 @@ async def _game_of_two(serve, ann_key, tmp_path):
     return ann, bob
 
 
+async def _close(*players) -> None:
+    for player in players:
+        if player is not None:
+            with contextlib.suppress(Exception):
+                await player.close()
+
+
 async def _seat_both(ann, bob) -> None:
     """From the menu to Ann's first turn: Ann opens the table, Bob joins, both ready."""
     await ann.wait_for(MENU, 30)
@@ -98,10 +105,7 @@ async def test_a_keyless_player_who_drops_gives_the_seat_up_and_the_others_are_t
         assert "take the seat back" not in bob.text and "until they are back" not in bob.text
         await bob.wait_for(r"ann (rolled|set aside|took|busts)|bob, your turn", timeout=20)
     finally:
-        for player in (ann, bob):
-            if player is not None:
-                with contextlib.suppress(Exception):
-                    await player.close()
+        await _close(ann, bob)
         await serve.stop()
 
 
@@ -129,10 +133,7 @@ async def test_after_a_server_restart_both_players_land_in_their_seats_with_no_k
             await player.wait_for("You have your seat back")
         await serve.wait_for_line("the game goes on")
     finally:
-        for player in (ann, bob):
-            if player is not None:
-                with contextlib.suppress(Exception):
-                    await player.close()
+        await _close(ann, bob)
         await serve.stop()
 
 
