@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import resource
 import sys
 import time
@@ -53,8 +54,31 @@ def main() -> int:
     return serve.cli.run(serve_args)
 
 
+class Passes:
+    """The garbage collector's passes (``gc.callbacks``): how long each took."""
+
+    def __init__(self) -> None:
+        self.took: list[float] = []
+        self._started = 0.0
+        gc.callbacks.append(self)
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.took.append(time.perf_counter() - self._started)
+
+    def line(self, wall: float) -> str:
+        took, self.took = sorted(self.took), []
+        if not took:
+            return "no collector passes"
+        return (f"{len(took)} collector passes, {sum(took) / wall:.1%} of the time, "
+                f"p50 {took[len(took) // 2] * 1e3:.1f} ms, longest {took[-1] * 1e3:.1f} ms")
+
+
 async def keep_playing(host, tables) -> None:
     """Matches back to back; a line of figures every 10 s."""
+    passes = Passes()
     cpu0, wall0 = time.process_time(), time.monotonic()
     seen = {table: table.moves for table in tables}
     actions = 0
@@ -72,7 +96,7 @@ async def keep_playing(host, tables) -> None:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(f"busy: {len(tables)} tables, CPU {(cpu - cpu0) / (wall - wall0):.0%} of a "
                   f"core, {actions / (wall - wall0):.0f} bot actions/s, "
-                  f"peak RSS {rss:.0f} MiB", flush=True)
+                  f"peak RSS {rss:.0f} MiB; {passes.line(wall - wall0)}", flush=True)
             cpu0, wall0, actions = cpu, wall, 0
 
 

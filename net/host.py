@@ -434,12 +434,17 @@ class Host:
 
     def _release(self) -> None:
         """The store committed (or failed to): the bytes held for that commit go out,
-        in order; every held byte once nothing else waits for a commit."""
+        in order; all a peer holds once its table waits for no commit, and every held
+        byte once nothing else waits for a commit."""
         store = self.store
         if store is not None and store.pending:
             sealed, self._sealed = self._sealed, []
-            for peer, count in sealed:
-                peer.release(count)
+            counts = dict(sealed)
+            for peer in self._held:
+                if not peer.waiting():
+                    peer.release()
+                elif peer in counts:
+                    peer.release(counts[peer])
             self._held = [peer for peer in self._held if peer.held]
             return
         peers, self._held, self._sealed = self._held, [], []

@@ -1,9 +1,10 @@
 """One connection to the host: its reader loop, the hello time-out, the rate limit,
 and a bounded outgoing queue with its writer task. A client that falls too far behind
 is dropped and goes down the reconnect path; it never stalls a table. While the host's
-saves store has changes to commit, a connection holds what it sends (``Peer.held``)
-and writes it, in order and in one write, once they are committed (``release``). The
-host (``net.host.Host``) makes one per TCP or in-process connection."""
+saves store has changes of its table to commit, a connection holds what it sends
+(``Peer.held``) and writes it, in order and in one write, once they are committed
+(``release``). The host (``net.host.Host``) makes one per TCP or in-process
+connection."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.host")
 
+ALL = "every commit"  # what a peer at no table holds its bytes for (``Peer.held_for``)
+
 # bytes in a transport's buffer above which asyncio pauses writing (its default)
 HIGH_WATER = 64 * 1024
 
@@ -39,10 +42,12 @@ class Peer:
         self.member: Member | None = None
         self.queue: deque[bytes] = deque()
         self.queued = 0
-        # bytes sent while the host's store has changes to commit: they reach the
-        # transport, in order and in one write, once that tick's commit is done
-        # (``release``), so nobody sees a change that is not committed
+        # bytes sent while the store has changes of this peer's table to commit (and
+        # any sent after them): they reach the transport, in order and in one write,
+        # once that commit is done (``release``), so nobody sees a change that is not
+        # committed
         self.held: list[bytes] = []
+        self.held_for: set[Any] = set()  # the tables (or ALL) the held bytes wait for
         # the transport's own methods when there is one (TCP): StreamWriter's
         # ``write`` and ``is_closing`` only forward to them, a call each per message
         self._transport = getattr(writer, "transport", None)
@@ -87,13 +92,37 @@ class Peer:
         except p.LocalProtocolError:
             log.exception("cannot send %r", message)
             return
-        store = host.store
-        if store is not None and store.pending:
+        wait = self._waits_for()
+        if wait is not None or self.held:
             if not self.held:
                 host.hold(self)
             self.held.append(data)
+            if wait is not None:
+                self.held_for.add(wait)
             return
         self._write(data)
+
+    def _waits_for(self) -> Any:
+        """What a message sent now must wait for: its table, while a change of that
+        table waits for its commit; every commit (``ALL``), while any waits, for a peer
+        at no table (a hello's welcome is sent before the peer knows its table); None
+        if nothing. Other tables' commits do not hold a player up."""
+        store = self.host.store
+        if store is None:
+            return None
+        member = self.member
+        table = member.table if member is not None else None
+        if table is None:
+            return ALL if store.pending else None
+        return table if store.unsaved(table) else None
+
+    def waiting(self) -> bool:
+        """Whether what this peer holds still waits for a commit (``held_for``)."""
+        store = self.host.store
+        if store is None:
+            return False
+        return any(store.pending if wait is ALL else store.unsaved(wait)
+                   for wait in self.held_for)  # fmt: skip
 
     def release(self, count: int | None = None) -> None:
         """A commit is done: write what was held for it (the first ``count`` messages
@@ -104,6 +133,7 @@ class Peer:
         if count is None or count >= len(held):
             data = b"".join(held) if len(held) > 1 else held[0]
             held.clear()
+            self.held_for.clear()
         else:
             data = b"".join(held[:count])
             del held[:count]

@@ -113,6 +113,7 @@ class _Change:
     moves: int
     done: Callable[[], None] | None
     undo: list[tuple[Any, dict[str, Any]]]
+    table: int = 0  # id() of the table it saves (0: none)
 
 
 @dataclass
@@ -185,6 +186,9 @@ class Store:
         self._lobbies: dict[int, _Lobby] = {}  # by id(table)
         self._failed = False
         self._pending: list[_Change] = []  # this tick's changes, committed by flush
+        # each table's changes not yet committed (queued or with the writer thread), by
+        # id(table): only that table's views wait for a commit (``unsaved``)
+        self._unsaved: dict[int, int] = {}
         self._listeners: list[Callable[[], None]] = []
         self._sealers: list[Callable[[], None]] = []
         self._waiters: list[asyncio.Future] = []  # wait_committed's
@@ -248,9 +252,14 @@ class Store:
 
     @property
     def pending(self) -> bool:
-        """Whether changes wait for their commit (queued, or with the writer thread):
-        until then nobody may be sent their views (the host holds its peers' bytes)."""
+        """Whether changes wait for their commit (queued, or with the writer thread)."""
         return bool(self._pending) or self._inflight is not None
+
+    def unsaved(self, table: Any) -> bool:
+        """Whether a change of ``table`` waits for its commit: until then nobody at that
+        table may be sent its views (the host holds their bytes). The other tables'
+        players are not held up by it."""
+        return id(table) in self._unsaved
 
     def on_flushed(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` after each group commit, committed or failed (the host
@@ -264,14 +273,29 @@ class Store:
         self._sealers.append(listener)
 
     def _queue(self, work: Work, moves: int = 0, done: Callable[[], None] | None = None,
-               undo: Iterable[Any] = ()) -> None:  # fmt: skip
-        """Add a change to the next group commit. ``done()`` runs once it is
-        committed. ``undo`` puts back the records (``_Game``, ``_Lobby``) the change
-        already moved on, if the commit fails: each a pair of the record and its fields
-        before the change (``_before``). Without a running loop (a table driven by
-        plain calls) the change is committed at once."""
-        self._pending.append(_Change(work, moves, done, list(undo)))
+               undo: Iterable[Any] = (), table: Any = None) -> None:  # fmt: skip
+        """Add a change (of ``table``, if it saves one) to the next group commit.
+        ``done()`` runs once it is committed. ``undo`` puts back the records (``_Game``,
+        ``_Lobby``) the change already moved on, if the commit fails: each a pair of the
+        record and its fields before the change (``_before``). Without a running loop
+        (a table driven by plain calls) the change is committed at once."""
+        key = 0 if table is None else id(table)
+        if key:
+            self._unsaved[key] = self._unsaved.get(key, 0) + 1
+        self._pending.append(_Change(work, moves, done, list(undo), key))
         self.schedule()
+
+    def _settled(self, changes: list[_Change]) -> None:
+        """``changes`` are committed, or failed and put back: their tables' views may go."""
+        unsaved = self._unsaved
+        for change in changes:
+            key = change.table
+            if key:
+                left = unsaved[key] - 1
+                if left:
+                    unsaved[key] = left
+                else:
+                    del unsaved[key]
 
     def schedule(self) -> None:
         """Hand what is queued to the writer thread on the running loop's next turn
@@ -345,6 +369,7 @@ class Store:
 
     def _failed_batch(self, changes: list[_Change], exc: BaseException) -> None:
         self._undo(changes)
+        self._settled(changes)
         self._flushed()
         self._failure(None, exc)
 
@@ -372,6 +397,7 @@ class Store:
             _write(self, self.conn, changes)
         except BaseException:
             self._undo(changes)
+            self._settled(changes)
             self._flushed()
             raise
         self._committed(changes)
@@ -389,6 +415,7 @@ class Store:
     def _committed(self, changes: list[_Change]) -> None:
         db.Checkpointer.get().dirty(self.path)
         self.groups += 1
+        self._settled(changes)
         for change in changes:
             self.saves += 1
             if change.done is not None:
@@ -594,7 +621,7 @@ class Store:
             if table.log is log and written > table.log_base:
                 table.forget(written - table.log_base)
 
-        self._queue(work, len(new), done, undo)
+        self._queue(work, len(new), done, undo, table)
         return True
 
     def _new_game(self, table: Table, now: float) -> _Game:
@@ -617,7 +644,7 @@ class Store:
         undo = [_before(self._lobby(table))]
         change = self._lobby_change(table, now)
         if change is not None:
-            self._queue(change, undo=undo)
+            self._queue(change, undo=undo, table=table)
 
     def _lobby(self, table: Table) -> _Lobby:
         lobby = self._lobbies.get(id(table))

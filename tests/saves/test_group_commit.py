@@ -56,9 +56,14 @@ async def drive(clock: FakeClock, done, limit: int = 100_000, step: float = 0.1,
     raise AssertionError("drive: never done")
 
 
-def committed_moves(path: Path) -> int:
-    """The moves of every save, as another connection reads them: committed only."""
-    return read(path, "SELECT coalesce(sum(moves), 0) FROM saves")
+def committed_moves(path: Path, table: str | None = None) -> int:
+    """The moves of every save (of one table's, by name), as another connection reads
+    them: committed only."""
+    if table is None:
+        return read(path, "SELECT coalesce(sum(moves), 0) FROM saves")
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute("SELECT coalesce(sum(moves), 0) FROM saves WHERE name = ?",
+                            (table,)).fetchone()[0]  # fmt: skip
 
 
 def read(path: Path, query: str) -> int:
@@ -97,18 +102,20 @@ def bot_table(host: Host, name: str, seed: str, supply: int = 10):
 
 async def test_no_view_reaches_a_client_before_its_change_is_committed(store_dir, monkeypatch):
     """Every write of a state to a client's transport finds the database (read by
-    another connection) holding every move the tables had made when that state was
-    encoded (the tables may have moved on since: their moves wait for a later commit,
-    and so do their states)."""
+    another connection) holding every move the client's table had made when that
+    state was encoded (the table may have moved on since: its moves wait for a later
+    commit, and so do their states). Only that table's commits hold its client up."""
     tables = []
-    made: dict[bytes, int] = {}  # a state's line: the tables' moves when it was encoded
-    writes: list[tuple[int, int]] = []  # (those moves, committed moves) at each write
+    made: dict[bytes, dict[str, int]] = {}  # a state's line: each table's moves then
+    writes: list[tuple[str, int, int]] = []  # (table, its moves, committed) at each write
+    watched: dict[int, str] = {}  # id() of a watcher's reader: its table
 
     class Observed(PipeWriter):
         def write(self, data: bytes) -> None:
+            name = watched.get(id(self._reader))
             for line in data.splitlines(keepends=True):
-                if b'"type":"state"' in line:
-                    writes.append((made[line], committed_moves(store.path)))
+                if name is not None and b'"type":"state"' in line:
+                    writes.append((name, made[line][name], committed_moves(store.path, name)))
             super().write(data)
 
     monkeypatch.setattr(hosting, "PipeWriter", Observed)
@@ -119,12 +126,13 @@ async def test_no_view_reaches_a_client_before_its_change_is_committed(store_dir
 
     def encode(message) -> bytes:
         data = real(message)
-        made.setdefault(data, sum(t.moves for t in tables))
+        made.setdefault(data, {t.name: t.moves for t in tables})
         return data
 
     monkeypatch.setattr(host, "encode", encode)
     tables.extend([bot_table(host, "A", "one"), bot_table(host, "B", "two")])
     watchers = [await Watcher.watch(host, "A"), await Watcher.watch(host, "B")]
+    watched.update({id(watchers[0].reader): "A", id(watchers[1].reader): "B"})
     readers = [asyncio.create_task(w.read()) for w in watchers]
     await settle()
     for table in tables:
@@ -133,8 +141,9 @@ async def test_no_view_reaches_a_client_before_its_change_is_committed(store_dir
     await settle()
     await host.close()
     await asyncio.wait_for(asyncio.gather(*readers), 10)
-    assert len(writes) > 20 and writes[-1][0] > 20  # states of many moves were written
-    ahead = [(moves, done) for moves, done in writes if done < moves]
+    for name in "AB":  # states of many moves were written to each table's watcher
+        assert max(moves for table, moves, _ in writes if table == name) > 20
+    ahead = [write for write in writes if write[2] < write[1]]
     assert not ahead, f"states written before their moves were committed: {ahead[:5]}"
     assert all(any(isinstance(m, p.Over) for m in w.messages) for w in watchers)
 
@@ -376,6 +385,56 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     assert committed_moves(store.path) == second and states() > after_first
     await host.close()
     await asyncio.wait_for(reader, 10)
+
+
+async def test_a_tables_commit_holds_up_only_its_own_clients(store_dir):
+    """While the writer thread commits table A's move, A's watcher gets nothing (its
+    pong waits behind the move's views), but B's watcher, at a table with nothing to
+    commit, gets its pong at once; once A's batch lands, A's views and pong go out in
+    order. The writer is held at a gate (``_stage``)."""
+
+    class Gated(Store):
+        gate: threading.Semaphore | None = None
+
+        def _stage(self, name: str) -> None:
+            if self.gate is not None and name != "committed":  # on the writer thread
+                assert self.gate.acquire(timeout=10)
+
+    clock = FakeClock()
+    store = Gated(store_dir, "tables")
+    host = Host(clock=clock, store=store)
+    a, b = bot_table(host, "A", "busy", 30), bot_table(host, "B", "idle", 30)
+    watchers = [await Watcher.watch(host, "A"), await Watcher.watch(host, "B")]
+    readers = [asyncio.create_task(w.read()) for w in watchers]
+    await settle()
+    host.start_game(a)
+    await store.wait_committed()
+    await settle()
+    store.gate = threading.Semaphore(0)
+    moves = a.moves
+    while a.moves == moves:  # A's bots' next timers, until A has moved
+        clock.advance(max(clock.next_due() - clock.now(), 0.0))
+    await settle()  # the loop's turn hands A's move to the writer, which waits at the gate
+    batch = store._inflight
+    assert batch is not None and not batch.landed and store.unsaved(a)
+    assert not store.unsaved(b)
+    seen = [len(w.messages) for w in watchers]
+    for n, watcher in enumerate(watchers, 1):
+        watcher.writer.write(p.encode(p.Ping(id=n)))
+    await settle()
+    pongs = [[m for m in w.messages if isinstance(m, p.Pong)] for w in watchers]
+    assert [m.id for m in pongs[1]] == [2]  # B's pong went out at once...
+    assert pongs[0] == [] and len(watchers[0].messages) == seen[0]  # ...A's waits
+    landed = asyncio.Event()
+    store.on_flushed(landed.set)
+    store.gate.release(1000)
+    await asyncio.wait_for(landed.wait(), 10)
+    await settle()
+    after = watchers[0].messages[seen[0]:]
+    assert any(isinstance(m, p.State) for m in after)  # A's move's views, then the pong
+    assert [type(m) for m in after][-1] is p.Pong
+    await host.close()
+    await asyncio.wait_for(asyncio.gather(*readers), 10)
 
 
 EXITING = """
