@@ -34,6 +34,9 @@ def main() -> int:
     ours, theirs = argv[:cut], argv[cut + 1:]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=400)
+    parser.add_argument("--bots-per-turn", type=float, default=None, metavar="MS",
+                        help="the host's cap on bots' timer work per loop turn (net.host."
+                             "Turns; default its own, 5 ms)")  # fmt: skip
     args = parser.parse_args(ours)
     serve_args = build_parser().parse_args(["serve", *theirs])
     open_host = serve.cli.open_host
@@ -43,6 +46,8 @@ def main() -> int:
         if isinstance(opened, int):
             return opened
         host = opened[0].host
+        if args.bots_per_turn is not None:
+            host.config.bots_per_turn = args.bots_per_turn / 1000
         tables = [host.create_table(f"Bots {n}", "foolsgold", seats=SEATS, bots=SEATS)
                   for n in range(args.tables)]
         for table in tables:
