@@ -356,15 +356,22 @@ class TableCore:
                 return candidate
         raise AssertionError("unreachable")
 
+    def _started_refusal(self, name: str) -> str:
+        """Why a newcomer cannot sit at a game in play; a newcomer with the name of a
+        person's seat (back without that seat's token: a new app, an SSH login without
+        a key) is told the seat is kept for whoever holds the token."""
+        if any(s.kind == "human" and skeleton(s.name) == skeleton(name) for s in self.seats):
+            return (f"The game at {self.name!r} has started, and the seat of {name!r} is "
+                    "kept for the app that holds its seat token (an SSH login without a "
+                    "key cannot take it back). Join as a spectator to watch.")  # fmt: skip
+        return f"The game at {self.name!r} has started; join as a spectator to watch."
+
     def join(self, member: Member, now: float) -> None:
         """Seat a new member (or add a spectator) and welcome it; raises Refusal."""
         self._now = now
         if not member.spectator:
             if self.phase == "playing":
-                raise Refusal(
-                    Code.TABLE_FULL,
-                    f"The game at {self.name!r} has started; join as a spectator to watch.",
-                )
+                raise Refusal(Code.TABLE_FULL, self._started_refusal(member.name))
             if len(self.seats) >= self.settings.seats:
                 raise Refusal(
                     Code.TABLE_FULL,

@@ -10,7 +10,7 @@ import pytest
 
 from net import protocol as p
 from net.saves import Saved, Store
-from net.table import Settings, Table, Tables
+from net.table import Refusal, Settings, Table, Tables
 
 from .test_table import Inbox, hello, join
 
@@ -154,3 +154,26 @@ def test_a_second_crash_after_a_wait_keeps_the_games_clock(tmp_path):
     assert restored.clock(now) == pytest.approx(table.clock(now))
     assert restored.driver.deadline() == table.driver.deadline()
     assert restored.moves == table.moves == len(again.doc.log)
+
+
+def test_a_person_back_without_their_token_is_told_the_seat_is_kept(tmp_path):
+    """Ann's app died with the host, and she comes back from a new one (or an SSH login
+    without a key) with no seat token: she is told her seat is kept for the app that
+    holds its token, not only that the game has started; a stranger gets the plain
+    refusal. Neither changes the table."""
+    saved, _ = _saved_game("foolsgold", tmp_path)
+    start = saved.saved_at + 100.0
+    table = saved.restore(start)
+    tables = Tables()
+    tables.adopt(table)
+    moves, views = table.moves, _views(table)
+    refused: dict[str, str] = {}
+    for name in ("Ann", "Zed"):
+        with pytest.raises(Refusal) as caught:
+            tables.hello(hello(name, table="Camp"), Inbox().append, lambda r: None, start + 1)
+        assert caught.value.code == p.Code.TABLE_FULL
+        refused[name] = caught.value.message
+    assert "the seat of 'Ann' is kept for the app that holds its seat token" in refused["Ann"]
+    assert "without a key" in refused["Ann"] and "spectator" in refused["Ann"]
+    assert refused["Zed"] == "The game at 'Camp' has started; join as a spectator to watch."
+    assert table.moves == moves and _views(table) == views and table.waiting_for() == [0, 1]
