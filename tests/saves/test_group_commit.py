@@ -95,6 +95,17 @@ class Watcher:
                 self.messages.append(message)
 
 
+class GatedStore(Store):
+    """A store whose writer thread waits at ``gate`` (once set) before each step of a
+    commit, so a test can hold a batch in flight."""
+
+    gate: threading.Semaphore | None = None
+
+    def _stage(self, name: str) -> None:
+        if self.gate is not None and name != "committed":  # on the writer thread
+            assert self.gate.acquire(timeout=10)
+
+
 def bot_table(host: Host, name: str, seed: str, supply: int = 10):
     return host.create_table(name, "nuggets", seats=3, bots=3, seed=seed, supply=supply,
                              bot_pace=0.2)  # fmt: skip
@@ -330,15 +341,8 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     batch: when the first lands, its views go out and nothing later; the later views
     wait for their own commit. The writer is held at a gate (``_stage``)."""
 
-    class Gated(Store):
-        gate: threading.Semaphore | None = None
-
-        def _stage(self, name: str) -> None:
-            if self.gate is not None and name != "committed":  # on the writer thread
-                assert self.gate.acquire(timeout=10)
-
     clock = FakeClock()
-    store = Gated(store_dir, "tables")
+    store = GatedStore(store_dir, "tables")
     host = Host(clock=clock, store=store)
     landed = asyncio.Event()
     store.on_flushed(landed.set)
@@ -393,15 +397,8 @@ async def test_a_tables_commit_holds_up_only_its_own_clients(store_dir):
     commit, gets its pong at once; once A's batch lands, A's views and pong go out in
     order. The writer is held at a gate (``_stage``)."""
 
-    class Gated(Store):
-        gate: threading.Semaphore | None = None
-
-        def _stage(self, name: str) -> None:
-            if self.gate is not None and name != "committed":  # on the writer thread
-                assert self.gate.acquire(timeout=10)
-
     clock = FakeClock()
-    store = Gated(store_dir, "tables")
+    store = GatedStore(store_dir, "tables")
     host = Host(clock=clock, store=store)
     a, b = bot_table(host, "A", "busy", 30), bot_table(host, "B", "idle", 30)
     watchers = [await Watcher.watch(host, "A"), await Watcher.watch(host, "B")]
