@@ -119,6 +119,9 @@ class Ledger:
         self._items: dict[str, dict[str, OrderedDict[Hashable, float]]] = {
             stage: {} for stage in STAGES}
         self._count = dict.fromkeys(STAGES, 0)
+        # each settled holder's own eviction: a stage is shared by every door, so the
+        # holder evicted to make room may be another door's (``settle``)
+        self._evictors: dict[Hashable, Callable[[Any, str], None]] = {}
         self.refused = dict.fromkeys(STAGES, 0)
         self.evicted = dict.fromkeys(STAGES, 0)
         self._starts: dict[str, tuple[float, float]] = {}  # address -> (tokens, at)
@@ -174,12 +177,14 @@ class Ledger:
     def settle(self, holder: Any, stage: str | None,
                evict: Callable[[Any, str], None]) -> bool:
         """Move ``holder`` (anything with ``stage`` and ``address``) to ``stage`` (None:
-        gone). Refused, it keeps its stage and this says False. Whoever is evicted to
-        make room loses its stage and goes to ``evict`` with the reason, in words."""
+        gone). Refused, it keeps its stage and this says False. ``evict`` is how this
+        holder goes if it is ever evicted: whoever is evicted to make room (of any door)
+        loses its stage and goes to its own ``evict`` with the reason, in words."""
         if stage == holder.stage:
             return True
         if stage is None:
             self.leave(holder.stage, holder.address, holder)
+            self._evictors.pop(holder, None)
             holder.stage = None
             return True
         admitted, evicted = self.enter(stage, holder.address, holder)
@@ -188,9 +193,10 @@ class Ledger:
         if holder.stage is not None:
             self.leave(holder.stage, holder.address, holder)
         holder.stage = stage
+        self._evictors[holder] = evict
         for victim in evicted:
             victim.stage = None
-            evict(victim, self.why(stage, victim.address))
+            self._evictors.pop(victim, evict)(victim, self.why(stage, victim.address))
         return True
 
     def arrive(self, holder: Any, evict: Callable[[Any, str], None],

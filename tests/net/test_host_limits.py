@@ -379,3 +379,37 @@ def test_the_buckets_forget_addresses_that_are_full_again():
     assert len(ledger._connects) <= 2
     assert ledger.start_app("10.9.9.9", now=1000.0) is None
     assert len(ledger._starts) <= 3 and b.ALL in ledger._starts
+
+
+async def test_a_full_waiting_room_evicts_another_doors_connection_its_own_way():
+    """The ledger is shared by the LAN host and the doors of ``serve``: when a LAN
+    connection fills the waiting room, the oldest waiting connection may be the SSH
+    door's, and it goes the way its own door said when it came in (the door closes
+    it, with the words), not the host's way (a protocol error to a peer it is not).
+    The newcomer says hello and sits."""
+    from net import budgets as b
+    from net.host import Host
+
+    class Gate:  # how the SSH door's connections stand in the ledger (serve.ssh._Gate)
+        def __init__(self):
+            self.address, self.stage = "127.0.0.2", None
+
+    told: list = []
+    ledger = b.Ledger(b.Budgets(pending=2, pending_per_address=2), nofile=4096)
+    host = Host(ledger=ledger)
+    host.create_table("Saloon", "nuggets")
+    await host.start("127.0.0.1", 0)
+    try:
+        gates = [Gate(), Gate()]
+        for gate in gates:
+            assert ledger.settle(gate, b.PENDING, lambda victim, why: told.append((victim, why)))
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            "127.0.0.1", host.port, local_addr=("127.0.0.2", 0)), 10)  # fmt: skip
+        raw = Raw(reader, writer)
+        assert (await raw.hello("Cy")).seat == 0
+        assert [victim for victim, _ in told] == [gates[0]]
+        assert "pending" in told[0][1] and "127.0.0.2" in told[0][1]
+        assert gates[0].stage is None and gates[1].stage == b.PENDING
+        raw.close()
+    finally:
+        await host.close()
