@@ -6,6 +6,12 @@ the next refresh. The menu opened with an empty footer bar, then rebuilt it thre
 for the same keys, each rebuild restyling every key twice (a new key starts compact and
 is made wide again) and laying the screen out again. This one draws the same footer,
 from its first compose, and rebuilds it only for a change.
+
+A busy table's keys come and go with every card (``d Draw`` only while a draw would be
+accepted). A rebuild for each made a new widget a key, styled and mounted, on the path
+from a key to its repaint (issue 22: 4 ms of its median). So this footer builds a key
+for every binding its screen could show, hides those that do nothing now, and for a
+change of which keys work only shows and hides the keys it built.
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from textual.widgets._footer import FooterKey
 
 
 class Footer(TextualFooter):
-    """A Footer that skips a rebuild showing the same keys as the one on screen."""
+    """A Footer that skips a rebuild showing the same keys as the one on screen, and
+    shows and hides the keys it built when only which of them work changes."""
 
     _shown: tuple[Any, ...] | None = None
+    _possible: tuple[Any, ...] | None = None  # every key it built, shown or not
 
     def _keys_shown(self) -> tuple[Any, ...] | None:
         """Everything `compose` reads to draw the keys (None: not ready yet)."""
@@ -41,10 +49,83 @@ class Footer(TextualFooter):
                            enabled, tooltip, binding.tooltip)
         return (self.compact, self.combine_groups, keys, palette)
 
+    def _keys_possible(self) -> list[tuple[Any, ...]] | None:
+        """The keys the footer would show if every binding's action worked, in
+        `compose`'s order, each ``(key, display, description, action, enabled or
+        None if hidden now, tooltip)``: one for an action's first binding, as `compose`
+        draws them. None where this footer cannot draw them itself (a group of keys,
+        the command palette's key)."""
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            return None
+        app = self.app
+        found: dict[str, tuple[Any, Any]] = {}
+        try:  # (Textual's own, as ``Screen.active_bindings`` reads them; gone: rebuild)
+            chain = self.screen._modal_binding_chain
+            check = app._check_action_state
+        except AttributeError:
+            return None
+        for namespace, bindings in chain:
+            for key, binding in bindings:
+                existing = found.get(key)
+                if existing is None or (binding.priority and not existing[0].priority):
+                    # (as ``Screen.active_bindings``; ``_agrees`` checks the keys shown)
+                    found[key] = (binding, check(binding.action, namespace))
+        keys, actions = [], set()
+        for binding, state in found.values():
+            if not binding.show:
+                continue
+            if binding.group is not None:
+                return None
+            if binding.action in actions:
+                continue
+            actions.add(binding.action)
+            keys.append((binding.key, app.get_key_display(binding), binding.description,
+                         binding.action, None if state is False else bool(state),
+                         binding.tooltip))
+        return keys
+
     async def recompose(self) -> None:
-        if self.is_attached and self._shown is not None and self._keys_shown() == self._shown:
-            return
+        if self.is_attached and self._shown is not None:
+            shown = self._keys_shown()
+            if shown == self._shown:
+                return
+            if self._show_in_place(shown):
+                return
         await super().recompose()
+
+    def _show_in_place(self, shown: tuple[Any, ...] | None) -> bool:
+        """Show the keys of ``shown`` by showing and hiding the keys built, if they are
+        the same keys; False if not (the footer is then built again)."""
+        possible = self._keys_possible()
+        if shown is None or possible is None or self._possible is None:
+            return False
+        built = list(self.query_children(FooterKey))
+        layout = [(k, d, s, a, t) for k, d, s, a, _, t in possible]
+        if (shown[:2] != self._shown[:2] or len(built) != len(layout)
+                or layout != [(k, d, s, a, t) for k, d, s, a, _, t in self._possible]):
+            return False
+        if not self._agrees(possible, shown):
+            return False
+        for widget, (*_, enabled, _tooltip) in zip(built, possible, strict=True):
+            widget.display = enabled is not None
+            if enabled is not None and widget.has_class("-disabled") == enabled:
+                # what FooterKey(disabled=...) sets: its class, and the flag a click reads
+                widget._disabled = not enabled
+                widget.set_class(not enabled, "-disabled")
+        self._shown, self._possible = shown, tuple(possible)
+        return True
+
+    @staticmethod
+    def _agrees(possible: list[tuple[Any, ...]], shown: tuple[Any, ...]) -> bool:
+        """Whether the keys ``possible`` shows are the ones Textual's footer would."""
+        drawn, actions = [], set()
+        for key, display, description, action, _group, enabled, tooltip, _ in shown[2]:
+            if action in actions:
+                continue
+            actions.add(action)
+            drawn.append((key, display, description, action, enabled, tooltip))
+        mine = [(k, d, s, a, e, t) for k, d, s, a, e, t in possible if e is not None]
+        return mine == drawn
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready and self.is_attached:
@@ -54,10 +135,26 @@ class Footer(TextualFooter):
             # rebuilds it
             self.set_reactive(TextualFooter._bindings_ready, True)
         self._shown = self._keys_shown()
-        for widget in super().compose():
+        possible = self._keys_possible() if self._shown is not None else None
+        if possible is None or not self._agrees(possible, self._shown):
+            self._possible = None
+            yield from self._styled(super().compose(), bind=False)
+            return
+        self._possible = tuple(possible)
+        self.styles.grid_size_columns = len(possible)
+        for key, display, description, action, enabled, tooltip in possible:
+            widget = FooterKey(key, display, description, action,
+                               disabled=enabled is False, tooltip=tooltip)
+            widget.display = enabled is not None
+            yield from self._styled([widget], bind=True)
+
+    def _styled(self, widgets: Any, bind: bool) -> ComposeResult:
+        for widget in widgets:
             if isinstance(widget, FooterKey):
                 # born with the footer's compact, not restyled once to its default
                 # and again to the footer's (what data_bind does once it is mounted)
                 widget.set_reactive(FooterKey.compact, self.compact)
                 widget.set_class(self.compact, "-compact", update=False)
+                if bind:  # (Textual's compose binds its own)
+                    widget.data_bind(compact=TextualFooter.compact)
             yield widget
