@@ -112,6 +112,7 @@ class Footer(TextualFooter):
                 # what FooterKey(disabled=...) sets: its class, and the flag a click reads
                 widget._disabled = not enabled
                 widget.set_class(not enabled, "-disabled")
+        self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
         self._shown, self._possible = shown, tuple(possible)
         return True
 
@@ -141,7 +142,8 @@ class Footer(TextualFooter):
             yield from self._styled(super().compose(), bind=False)
             return
         self._possible = tuple(possible)
-        self.styles.grid_size_columns = len(possible)
+        # (as Textual's: a column a key shown)
+        self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
         for key, display, description, action, enabled, tooltip in possible:
             widget = FooterKey(key, display, description, action,
                                disabled=enabled is False, tooltip=tooltip)
