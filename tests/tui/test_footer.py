@@ -7,22 +7,19 @@ from __future__ import annotations
 from textual.widgets._footer import FooterKey
 
 from net.clock import FakeClock
-from tui.screens.foolsgold import FoolsGoldScreen
 from tui.widgets.footer import Footer
 
 from .helpers import footer_text
-from .test_modes import make_app, until
-from .test_phases import labels
+from .test_phases import dealt, labels, solo_fools_gold
 
 
-async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(tmp_path):
+async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(
+    tmp_path, monkeypatch
+):
     clock = FakeClock()
-    app = make_app(tmp_path, start=("solo", "foolsgold", 2), host_clock=clock,
-                   table_options={"seed": "phases-cards", "bot_pace": 0.5, "first_player": 0})
+    app = solo_fools_gold(tmp_path, clock, first_player=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
-        screen: FoolsGoldScreen = app.screen
-        await until(pilot, lambda: screen.view is not None and screen.view.hand, "a hand")
+        screen = await dealt(app, pilot)
         footer = screen.query_one(Footer)
         built = list(footer.query_children(FooterKey))
         rebuilds = 0
@@ -33,28 +30,25 @@ async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(tm
             rebuilds += 1
             return real(self)
 
-        Footer.compose = counted  # type: ignore[method-assign]
-        try:
-            seen: list[frozenset[str]] = []
-            for _ in range(400):
-                now = screen.now()
-                shown = labels(await footer_text(pilot))
-                if not seen or shown != seen[-1]:
-                    seen.append(frozenset(shown))
-                # what it shows is what works now, drawn as Textual's own footer would
-                expected = {"Draw"} if "draw" in now.keys else set()
-                assert shown == expected | {"Grab!", "Leave", "Keys"}, (now, shown)
-                assert footer._shown == footer._keys_shown()
-                if len(seen) >= 4:
-                    break
-                if now.phase == "draw":
-                    await pilot.press("d")
-                elif now.phase == "discard":
-                    await pilot.press("1")
-                clock.advance(0.1)
-                await pilot.pause(0.002)
-        finally:
-            Footer.compose = real  # type: ignore[method-assign]
+        monkeypatch.setattr(Footer, "compose", counted)
+        seen: list[frozenset[str]] = []
+        for _ in range(400):
+            now = screen.now()
+            shown = labels(await footer_text(pilot))
+            if not seen or shown != seen[-1]:
+                seen.append(frozenset(shown))
+            # what it shows is what works now, drawn as Textual's own footer would
+            expected = {"Draw"} if "draw" in now.keys else set()
+            assert shown == expected | {"Grab!", "Leave", "Keys"}, (now, shown)
+            assert footer._shown == footer._keys_shown()
+            if len(seen) >= 4:
+                break
+            if now.phase == "draw":
+                await pilot.press("d")
+            elif now.phase == "discard":
+                await pilot.press("1")
+            clock.advance(0.1)
+            await pilot.pause(0.002)
         assert len(seen) >= 4, seen  # Draw came and went, twice
         # the same key widgets all along, the hidden ones kept: no rebuild
         assert rebuilds == 0

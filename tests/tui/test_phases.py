@@ -334,17 +334,30 @@ async def test_hotseat_footer_belongs_to_whoever_moves(tmp_path):
         assert "enter rolls all seven dice." in screen_text(app)
 
 
+def solo_fools_gold(tmp_path, clock: FakeClock, first_player: int):
+    """The app of a solo Fool's Gold game against two bots, on a host clock that moves
+    only when told (its cards always the same)."""
+    return make_app(tmp_path, start=("solo", "foolsgold", 2), host_clock=clock,
+                    table_options={"seed": "phases-cards", "bot_pace": 0.5,
+                                   "first_player": first_player})  # fmt: skip
+
+
+async def dealt(app, pilot) -> FoolsGoldScreen:
+    """The table's screen, once it shows a hand."""
+    await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
+    screen: FoolsGoldScreen = app.screen
+    await until(pilot, lambda: screen.view is not None and screen.view.hand, "a hand")
+    return screen
+
+
 async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
     """Solo Fool's Gold on a host clock that moves only when told: before and after a
     draw, waiting for a card, the frozen race after a bot's grab, after Ann's grab, the
     call window open then closed, no nuggets left, and the round over."""
     clock = FakeClock()
-    app = make_app(tmp_path, start=("solo", "foolsgold", 2), host_clock=clock,
-                   table_options={"seed": "phases-cards", "bot_pace": 0.5, "first_player": 1})
+    app = solo_fools_gold(tmp_path, clock, first_player=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
-        screen: FoolsGoldScreen = app.screen
-        await until(pilot, lambda: screen.view is not None and screen.view.hand, "a hand")
+        screen = await dealt(app, pilot)
         assert screen.view.start != screen.seat  # a bot starts: Ann waits for a card
         assert labels(await footer_text(pilot)) == {"Grab!", "Leave", "Keys"}
         assert "Waiting for a card from your right neighbour." in screen_text(app)

@@ -70,19 +70,16 @@ class Footer(TextualFooter):
                 if existing is None or (binding.priority and not existing[0].priority):
                     # (as ``Screen.active_bindings``; ``_agrees`` checks the keys shown)
                     found[key] = (binding, check(binding.action, namespace))
-        keys, actions = [], set()
+        keys: dict[str, tuple[Any, ...]] = {}
         for binding, state in found.values():
             if not binding.show:
                 continue
             if binding.group is not None:
                 return None
-            if binding.action in actions:
-                continue
-            actions.add(binding.action)
-            keys.append((binding.key, app.get_key_display(binding), binding.description,
-                         binding.action, None if state is False else bool(state),
-                         binding.tooltip))
-        return keys
+            keys.setdefault(binding.action, (
+                binding.key, app.get_key_display(binding), binding.description,
+                binding.action, None if state is False else bool(state), binding.tooltip))
+        return list(keys.values())
 
     async def recompose(self) -> None:
         if self.is_attached and self._shown is not None:
@@ -100,11 +97,9 @@ class Footer(TextualFooter):
         if shown is None or possible is None or self._possible is None:
             return False
         built = list(self.query_children(FooterKey))
-        layout = [(k, d, s, a, t) for k, d, s, a, _, t in possible]
-        if (shown[:2] != self._shown[:2] or len(built) != len(layout)
-                or layout != [(k, d, s, a, t) for k, d, s, a, _, t in self._possible]):
-            return False
-        if not self._agrees(possible, shown):
+        if (shown[:2] != self._shown[:2] or len(built) != len(possible)
+                or _unlit(possible) != _unlit(self._possible)
+                or not self._agrees(possible, shown)):  # fmt: skip
             return False
         for widget, (*_, enabled, _tooltip) in zip(built, possible, strict=True):
             widget.display = enabled is not None
@@ -112,21 +107,23 @@ class Footer(TextualFooter):
                 # what FooterKey(disabled=...) sets: its class, and the flag a click reads
                 widget._disabled = not enabled
                 widget.set_class(not enabled, "-disabled")
-        self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
-        self._shown, self._possible = shown, tuple(possible)
+        self._lay_out(possible)
+        self._shown = shown
         return True
+
+    def _lay_out(self, possible: list[tuple[Any, ...]]) -> None:
+        self._possible = tuple(possible)
+        # (as Textual's: a column a key shown)
+        self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
 
     @staticmethod
     def _agrees(possible: list[tuple[Any, ...]], shown: tuple[Any, ...]) -> bool:
-        """Whether the keys ``possible`` shows are the ones Textual's footer would."""
-        drawn, actions = [], set()
+        """Whether the keys ``possible`` shows are the ones Textual's footer would (an
+        action's first binding, as ``compose`` draws them)."""
+        drawn: dict[str, tuple[Any, ...]] = {}
         for key, display, description, action, _group, enabled, tooltip, _ in shown[2]:
-            if action in actions:
-                continue
-            actions.add(action)
-            drawn.append((key, display, description, action, enabled, tooltip))
-        mine = [(k, d, s, a, e, t) for k, d, s, a, e, t in possible if e is not None]
-        return mine == drawn
+            drawn.setdefault(action, (key, display, description, action, enabled, tooltip))
+        return [k for k in possible if k[4] is not None] == list(drawn.values())
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready and self.is_attached:
@@ -141,9 +138,7 @@ class Footer(TextualFooter):
             self._possible = None
             yield from self._styled(super().compose(), bind=False)
             return
-        self._possible = tuple(possible)
-        # (as Textual's: a column a key shown)
-        self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
+        self._lay_out(possible)
         for key, display, description, action, enabled, tooltip in possible:
             widget = FooterKey(key, display, description, action,
                                disabled=enabled is False, tooltip=tooltip)
@@ -160,3 +155,8 @@ class Footer(TextualFooter):
                 if bind:  # (Textual's compose binds its own)
                     widget.data_bind(compact=TextualFooter.compact)
             yield widget
+
+
+def _unlit(keys: Any) -> list[tuple[Any, ...]]:
+    """The keys without whether each works now: what the built widgets draw."""
+    return [key[:4] + key[5:] for key in keys]
