@@ -4,6 +4,8 @@ back to back, and how late each bot action is applied after its planned time."""
 
 from __future__ import annotations
 
+import random
+
 import net.table as table_module
 
 SEATS = 6
@@ -12,9 +14,15 @@ SEATS = 6
 class BotTables:
     """Opens and starts ``tables`` tables on ``host``; ``late`` collects, in seconds, how
     long after its planned time each bot action was applied. :meth:`close` restores the
-    patched ``Table`` methods."""
+    patched ``Table`` methods.
 
-    def __init__(self, host, tables: int, seats: int = SEATS) -> None:
+    With ``stagger`` (seconds; needs a running loop) each table starts at a random time
+    in the first ``stagger`` seconds instead of all at once: tables that start together
+    play their matches in step for a minute, so their load comes in waves (each match's
+    pace rises and falls together) that no night of separate tables has."""
+
+    def __init__(self, host, tables: int, seats: int = SEATS, stagger: float = 0.0,
+                 seed: int = 1) -> None:  # fmt: skip
         self.late: list[float] = []
         self._submit, self._tick = table_module.Table._submit, table_module.Table.tick
         submit, tick, clock, late = self._submit, self._tick, host.clock, self.late
@@ -36,8 +44,15 @@ class BotTables:
         self.host = host
         self.tables = [host.create_table(f"T{n}", "foolsgold", seats=seats, bots=seats)
                        for n in range(tables)]  # fmt: skip
+        if stagger <= 0:
+            for table in self.tables:
+                host.start_game(table)
+            return
+        import asyncio
+
+        rng, loop = random.Random(seed), asyncio.get_running_loop()
         for table in self.tables:
-            host.start_game(table)
+            loop.call_later(rng.uniform(0.0, stagger), host.start_game, table)
 
     @property
     def moves(self) -> int:

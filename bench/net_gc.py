@@ -12,7 +12,11 @@ few minutes). At the end, per table count and mode: medians over the rounds and 
 range.
 
     .venv/bin/python bench/net_gc.py [--steps 200,400,600] [--seconds 15] [--rounds 2]
-        [--modes default,settle,settle=5000/5/10,settle@0.02]
+        [--modes default,settle,settle=5000/5/10,settle@0.02,off] [--stagger S --warmup W]
+
+``top1s`` is the busiest second's CPU share: tables that start at once play in step and
+their load comes in waves, so a run's mean share hides seconds at a full core
+(``--stagger`` starts them apart, as a night's tables are).
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ def pct(data: list[float], q: float) -> float:
     return statistics.quantiles(data, n=1000)[int(q * 10) - 1]
 
 
-async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, int, int]):
+async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, int, int],
+                stagger: float, warmup: float):  # fmt: skip
     from inhost import BotTables
 
     from net import gctune
@@ -60,7 +65,7 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
             )
 
     host = Host()
-    bots = BotTables(host, tables, SEATS)
+    bots = BotTables(host, tables, SEATS, stagger=stagger)
     made, late = bots.tables, bots.late
     young_every = gctune.YOUNG_EVERY
     if "@" in mode:  # settle@0.02: young collections every 20 ms of the loop
@@ -73,9 +78,12 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
         gctune.settle(thresholds, young_every)
     elif mode == "freeze":
         gctune.settle(None)
+    elif mode == "off":  # freeze, then no collection at all: what the collector costs
+        gctune.settle(None, None)
+        gc.disable()
     elif mode == "thresholds":
         gc.set_threshold(*thresholds)
-    await asyncio.sleep(3.0)
+    await asyncio.sleep(warmup)
     gc.callbacks.append(on_gc)
     late.clear()
     for v in pauses.values():
@@ -83,9 +91,15 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
     cpu0, wall0 = time.process_time(), time.perf_counter()
     actions0 = sum(t.moves for t in made)
     end = wall0 + seconds
+    shares: list[float] = []  # the CPU share of each second: the load comes in waves
+    second = (wall0, cpu0)
     while time.perf_counter() < end:
         await asyncio.sleep(0.5)
         bots.restart_finished()  # matches back to back
+        if time.perf_counter() - second[0] >= 1.0:
+            now = (time.perf_counter(), time.process_time())
+            shares.append((now[1] - second[1]) / (now[0] - second[0]))
+            second = now
     wall = time.perf_counter() - wall0
     cpu = time.process_time() - cpu0
     actions = sum(t.moves for t in made) - actions0
@@ -103,6 +117,7 @@ async def child(tables: int, seconds: float, mode: str, thresholds: tuple[int, i
         "late_p99": pct(late, 99),
         "gc": {g: [list(x) for x in v] for g, v in pauses.items()},
         "sweep": sweep,
+        "busiest": max(shares, default=0.0),
     }
     print(json.dumps(out))
 
@@ -111,7 +126,7 @@ def summary(mode: str, tables: int, r: dict) -> str:
     acts = r["actions"]
     parts = [
         f"{tables:6} {mode:>18} {acts / r['wall']:8.0f} {r['late_p50'] * 1e3:8.2f} "
-        f"{r['late_p99'] * 1e3:8.2f} {r['cpu'] / r['wall']:5.0%} "
+        f"{r['late_p99'] * 1e3:8.2f} {r['cpu'] / r['wall']:5.0%} {r['busiest']:5.0%} "
         f"{r['cpu'] / max(acts, 1) * 1e6:8.0f}"
     ]
     for g in ("0", "1", "2"):
@@ -129,7 +144,8 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         tables, seconds, mode = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
         thresholds = tuple(int(x) for x in sys.argv[5].split(","))
-        asyncio.run(child(tables, seconds, mode, thresholds))  # type: ignore[arg-type]
+        stagger, warmup = float(sys.argv[6]), float(sys.argv[7])
+        asyncio.run(child(tables, seconds, mode, thresholds, stagger, warmup))  # type: ignore[arg-type]
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", default="200,400,600")
@@ -140,8 +156,16 @@ def main() -> None:
         default="default,settle",
         help="default, settle (freeze + young collections only), freeze, "
         "thresholds; settle=5000/5/10 settles with those thresholds "
-        "(the issue-22 first cut); settle@0.02 runs the young collections every 20 ms",
+        "(the issue-22 first cut); settle@0.02 runs the young collections every 20 ms; "
+        "off freezes and then never collects (what the collector costs at all)",
     )
+    parser.add_argument(
+        "--stagger", type=float, default=0.0,
+        help="start each table at a random time in the first S seconds (default: all at "
+        "once, so their matches play in step and the load comes in waves)",
+    )  # fmt: skip
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds before measuring (more than --stagger)")  # fmt: skip
     parser.add_argument("--thresholds", default=",".join(map(str, _default_thresholds())))
     args = parser.parse_args()
     modes = args.modes.split(",")
@@ -151,7 +175,7 @@ def main() -> None:
     )
     print(
         f"{'tables':>6} {'mode':>18} {'acts/s':>8} {'late p50':>8} {'late p99':>8} "
-        f"{'CPU':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
+        f"{'CPU':>5} {'top1s':>5} {'µs/act':>8} |{'gen0: n  max ms  cpu max  cpu sum':>32}"
         f" |{'gen1 (same)':>30} |{'gen2 (same)':>30} |{'full ms, cpu':>13}"
     )
     results: dict[tuple[int, str], list[dict]] = {}
@@ -160,7 +184,7 @@ def main() -> None:
             for mode in modes:  # interleaved: A B A B
                 done = subprocess.run(
                     [sys.executable, __file__, "--child", str(tables), str(args.seconds), mode,
-                     args.thresholds],
+                     args.thresholds, str(args.stagger), str(args.warmup)],
                     capture_output=True, text=True, check=True,
                 )  # fmt: skip
                 r = json.loads(done.stdout.strip().splitlines()[-1])
@@ -169,7 +193,8 @@ def main() -> None:
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("medians over the rounds (range), n = rounds:")
     print(
-        f"{'tables':>6} {'mode':>18} {'n':>3} {'CPU share':>16} {'late p99 ms':>22} "
+        f"{'tables':>6} {'mode':>18} {'n':>3} {'CPU share':>16} {'busiest second':>16} "
+        f"{'late p99 ms':>22} "
         f"{'longest pause ms (CPU)':>24} {'full collection ms':>22}"
     )
     for (tables, mode), rows in results.items():
@@ -184,6 +209,7 @@ def main() -> None:
         print(
             f"{tables:6} {mode:>18} {len(rows):3} "
             f"{spread([r['cpu'] / r['wall'] for r in rows], 100, '.0f'):>16} "
+            f"{spread([r['busiest'] for r in rows], 100, '.0f'):>16} "
             f"{spread([r['late_p99'] for r in rows], 1e3):>22} "
             f"{spread(longest, 1e3) + ' (' + spread(longest_cpu, 1e3) + ')':>24} "
             f"{spread([r['sweep'][0] for r in rows], 1e3):>22}"
