@@ -227,9 +227,12 @@ class Bot:
         self._last_draw_pile = view["draw_pile"]
         if fresh:
             self._new_round(now)
+        # A view is read-only once given (a fresh one each call, or a table's shared
+        # lists), so the bot keeps its lists rather than copies: every copy was one
+        # more object for a busy host's collector to walk (docs/BENCHMARKS.md).
         raw = view["hand"] or []
         if fresh or raw != self._raw_hand:
-            self._raw_hand = list(raw)
+            self._raw_hand = raw
             self._hand_changed([self._card(d) for d in raw], now)
         # Others' draws, from their hand sizes.
         sizes = view["hand_sizes"]
@@ -239,7 +242,7 @@ class Bot:
                     if new > old:
                         self.draws[seat] += new - old
                         self.last_draw[seat] = now
-            self.last_sizes = list(sizes)
+            self.last_sizes = sizes
         if view["grabbed"] and self.grab_evidence is None:
             self._note_grab(view, now)
         if view["revealed"] is not None and not self.revealed_noted:

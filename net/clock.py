@@ -1,7 +1,7 @@
 """The host's clock, injected: the real one for play, a fake one for tests.
 
-A clock gives ``now()`` (seconds since the clock started) and ``call_at(when, fn)``,
-which runs ``fn()`` once ``now()`` reaches ``when`` and returns a handle with
+A clock gives ``now()`` (seconds since the clock started) and ``call_at(when, fn,
+*args)``, which runs ``fn(*args)`` once ``now()`` reaches ``when`` and returns a handle with
 ``cancel()``. ``sleep_until(when)`` is the awaitable form. Tests drive a
 :class:`FakeClock` by hand (``advance``), so nothing in a test sleeps.
 """
@@ -22,7 +22,7 @@ class Handle(Protocol):
 class Clock(Protocol):
     def now(self) -> float: ...
 
-    def call_at(self, when: float, callback: Callable[[], object]) -> Handle: ...
+    def call_at(self, when: float, callback: Callable[..., object], *args: object) -> Handle: ...
 
     async def sleep_until(self, when: float) -> None: ...
 
@@ -38,8 +38,8 @@ class RealClock:
     def now(self) -> float:
         return self._loop.time() - self._epoch
 
-    def call_at(self, when: float, callback: Callable[[], object]) -> Handle:
-        return self._loop.call_at(when + self._epoch, callback)
+    def call_at(self, when: float, callback: Callable[..., object], *args: object) -> Handle:
+        return self._loop.call_at(when + self._epoch, callback, *args)
 
     async def sleep_until(self, when: float) -> None:
         delay = when - self.now()
@@ -48,10 +48,11 @@ class RealClock:
 
 
 class _FakeHandle:
-    __slots__ = ("callback", "cancelled", "soon")
+    __slots__ = ("args", "callback", "cancelled", "soon")
 
-    def __init__(self, callback: Callable[[], object]) -> None:
+    def __init__(self, callback: Callable[..., object], args: tuple) -> None:
         self.callback = callback
+        self.args = args
         self.cancelled = False
         self.soon: asyncio.Handle | None = None
 
@@ -74,10 +75,10 @@ class FakeClock:
     def now(self) -> float:
         return self._now
 
-    def call_at(self, when: float, callback: Callable[[], object]) -> Handle:
-        handle = _FakeHandle(callback)
+    def call_at(self, when: float, callback: Callable[..., object], *args: object) -> Handle:
+        handle = _FakeHandle(callback, args)
         if when <= self._now:
-            handle.soon = asyncio.get_running_loop().call_soon(callback)
+            handle.soon = asyncio.get_running_loop().call_soon(callback, *args)
         else:
             heapq.heappush(self._heap, (when, next(self._seq), handle))
         return handle
@@ -104,5 +105,5 @@ class FakeClock:
         while (due := self.next_due()) is not None and due <= when:
             _, _, handle = heapq.heappop(self._heap)
             self._now = max(self._now, due)
-            handle.callback()
+            handle.callback(*handle.args)
         self._now = max(self._now, when)

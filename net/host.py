@@ -387,7 +387,9 @@ class Host:
             del self._timers[table]
         if when is None or self._closing:
             return
-        handle = self.clock.call_at(when, lambda: self._fire(table, when))
+        # the arguments, not a closure: a busy host arms a timer per change, and a
+        # closure's cells are young objects for the collector to walk (BENCHMARKS)
+        handle = self.clock.call_at(when, self._fire, table, when)
         self._timers[table] = (when, handle)
 
     def _fire(self, table: Table, when: float) -> None:
