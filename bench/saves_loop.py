@@ -51,10 +51,10 @@ async def child(args: argparse.Namespace) -> None:
     late: list[tuple[float, float]] = []  # (when, seconds late)
 
     class TimedClock(RealClock):
-        def call_at(self, when, callback):
+        def call_at(self, when, callback, *args):
             def run() -> None:
                 late.append((when, self.now() - when))
-                callback()
+                callback(*args)
 
             return super().call_at(when, run)
 

@@ -38,8 +38,8 @@ class ScaledClock:
     def now(self) -> float:
         return (self._loop.time() - self._epoch) * self.speed
 
-    def call_at(self, when: float, callback: Callable[[], object]):
-        return self._loop.call_at(self._epoch + when / self.speed, callback)
+    def call_at(self, when: float, callback: Callable[..., object], *args: object):
+        return self._loop.call_at(self._epoch + when / self.speed, callback, *args)
 
     async def sleep_until(self, when: float) -> None:
         delay = (when - self.now()) / self.speed
