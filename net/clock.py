@@ -1,8 +1,8 @@
 """The host's clock, injected: the real one for play, a fake one for tests.
 
 A clock gives ``now()`` (seconds since the clock started) and ``call_at(when, fn,
-*args)``, which runs ``fn(*args)`` once ``now()`` reaches ``when`` and returns a handle with
-``cancel()``. ``sleep_until(when)`` is the awaitable form. Tests drive a
+*args)``, which runs ``fn(*args)`` once ``now()`` reaches ``when`` and returns a
+handle with ``cancel()``. ``sleep_until(when)`` is the awaitable form. Tests drive a
 :class:`FakeClock` by hand (``advance``), so nothing in a test sleeps.
 """
 

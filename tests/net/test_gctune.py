@@ -143,8 +143,8 @@ async def test_a_bots_table_leaves_few_young_objects_an_action(collector) -> Non
             await asyncio.sleep(0)  # timers already due run on the loop's next turn
             due = clock.next_due()
             if due is None:
-                if table.phase == "over":
-                    host.start_game(table)
+                assert table.phase == "over", "the table stopped with nothing due"
+                host.start_game(table)
                 continue
             clock.advance_to(due)
             if count:
