@@ -458,6 +458,8 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
             text = screen_text(app)
             assert "The game has started" in text and "The table is full" not in text
             assert "w: watch the game" in text
+            # the footer offers it too, beside the way out
+            assert labels(await footer_text(pilot)) == {"Watch the game", "OK"}
             await pilot.press("w")
             await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "watching")
             screen = app.screen

@@ -142,7 +142,8 @@ class MessageScreen(ModalScreen[str | None]):
     """A clear message (a failure, the end of a game) that enter or esc closes.
 
     ``keys`` offers a way on, e.g. ``[("w", "watch the game"), ("esc", "back")]``: the
-    screen dismisses with the key pressed (None for enter, esc, space or q)."""
+    screen dismisses with the key pressed (None for enter, esc, space or q). Each
+    letter it offers is bound too, so the footer shows it beside ``esc OK``."""
 
     BINDINGS = with_ids("message", [Binding("escape,enter,space,q", "close", "OK")])
 
@@ -152,6 +153,9 @@ class MessageScreen(ModalScreen[str | None]):
         self.title_text = title
         self.body = body
         self.keys = list(keys or [("enter", "OK")])
+        for key, what in self.keys:
+            if len(key) == 1 and key.isalpha() and key != "q":  # (q closes)
+                self._bindings.bind(key, f"pick({key!r})", what[:1].upper() + what[1:])
 
     def compose(self) -> ComposeResult:
         hint = "   ".join(f"{key}: {what}" for key, what in self.keys)
@@ -161,10 +165,8 @@ class MessageScreen(ModalScreen[str | None]):
             yield Static(Text(hint, "dim"), id="message-keys")
         yield Footer(show_command_palette=False)
 
-    def on_key(self, event) -> None:
-        if len(event.key) == 1 and event.key in {key for key, _ in self.keys}:
-            event.stop()
-            self.dismiss(event.key)
+    def action_pick(self, key: str) -> None:
+        self.dismiss(key)
 
     def action_close(self) -> None:
         self.dismiss(None)
