@@ -359,8 +359,16 @@ class TableCore:
     def _started_refusal(self, name: str) -> str:
         """Why a newcomer cannot sit at a game in play; a newcomer with the name of a
         person's seat (back without that seat's token: a new app, an SSH login without
-        a key) is told the seat is kept for whoever holds the token."""
-        if any(s.kind == "human" and skeleton(s.name) == skeleton(name) for s in self.seats):
+        a key) is told the seat is kept for whoever holds the token, or, if its person
+        left the game (an SSH session that ended leaves it), that a bot plays it to the
+        end."""
+        for seat in self.seats:
+            if seat.kind != "human" or skeleton(seat.name) != skeleton(name):
+                continue
+            if seat.member is None:  # its person left: a stand-in plays it to the end
+                return (f"The game at {self.name!r} has started, and {seat.name!r} left "
+                        "it: a bot plays that seat to the end of this game. Join as a "
+                        "spectator to watch.")  # fmt: skip
             return (f"The game at {self.name!r} has started, and the seat of {name!r} is "
                     "kept for the app that holds its seat token (an SSH login without a "
                     "key cannot take it back). Join as a spectator to watch.")  # fmt: skip

@@ -177,3 +177,30 @@ def test_a_person_back_without_their_token_is_told_the_seat_is_kept(tmp_path):
     assert "without a key" in refused["Ann"] and "spectator" in refused["Ann"]
     assert refused["Zed"] == "The game at 'Camp' has started; join as a spectator to watch."
     assert table.moves == moves and _views(table) == views and table.waiting_for() == [0, 1]
+
+
+def test_a_person_who_left_the_game_is_told_a_bot_plays_the_seat_to_the_end():
+    """Ann left the game (an SSH session that ends leaves it: its token ends with it). A
+    new login as Ann is told a bot plays that seat to the end, not that it is kept for
+    a token nobody holds; Bob, whose seat is his, still gets the kept-seat answer. The
+    table is unchanged."""
+    tables = Tables()
+    table = tables.add(Table("Camp", "foolsgold", Settings(seats=3, seed="left")))
+    ann, _ = join(tables, "Ann")
+    bob, _ = join(tables, "Bob")
+    table.add_bot()
+    table.start(0.0)
+    table.handle(ann, p.Leave(), 1.0)
+    assert table.seats[0].standin and table.seats[0].member is None
+    moves, views = table.moves, _views(table)
+    refused: dict[str, str] = {}
+    for name in ("Ann", "Bob"):
+        with pytest.raises(Refusal) as caught:
+            tables.hello(hello(name, table="Camp"), Inbox().append, lambda r: None, 2.0)
+        assert caught.value.code == p.Code.TABLE_FULL
+        refused[name] = caught.value.message
+    assert refused["Ann"] == ("The game at 'Camp' has started, and 'Ann' left it: a bot "
+                              "plays that seat to the end of this game. Join as a spectator "
+                              "to watch.")  # fmt: skip
+    assert "the seat of 'Bob' is kept for the app that holds its seat token" in refused["Bob"]
+    assert table.moves == moves and _views(table) == views
