@@ -4,6 +4,7 @@ back to back, and how late each bot action is applied after its planned time."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import net.table as table_module
@@ -48,8 +49,6 @@ class BotTables:
             for table in self.tables:
                 host.start_game(table)
             return
-        import asyncio
-
         rng, loop = random.Random(seed), asyncio.get_running_loop()
         for table in self.tables:
             loop.call_later(rng.uniform(0.0, stagger), host.start_game, table)

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from net import gctune
+from net.clock import FakeClock
 from net.games import make_brain
 from net.host import Host
 from net.table import Member, Settings, Table
@@ -129,8 +130,6 @@ async def test_a_bots_table_leaves_few_young_objects_an_action(collector) -> Non
     seeded table on a made-up clock. Before the fifth pass (a closure per timer, the
     bots' copies of their views' lists, a new plan tuple for every bot at every change)
     this was 56 an action; now 41."""
-    from net.clock import FakeClock
-
     clock = FakeClock()
     host = Host(clock=clock)
     table = host.create_table("T", "foolsgold", seats=6, bots=6, seed="young")

@@ -10,7 +10,7 @@ from net.clock import FakeClock
 from tui.widgets.footer import Footer
 
 from .helpers import footer_text
-from .test_phases import dealt, labels, solo_fools_gold
+from .test_phases import dealt, labels, pass_a_card, solo_fools_gold
 
 
 async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(
@@ -43,12 +43,7 @@ async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(
             assert footer._shown == footer._keys_shown()
             if len(seen) >= 4:
                 break
-            if now.phase == "draw":
-                await pilot.press("d")
-            elif now.phase == "discard":
-                await pilot.press("1")
-            clock.advance(0.1)
-            await pilot.pause(0.002)
+            await pass_a_card(pilot, now, clock)
         assert len(seen) >= 4, seen  # Draw came and went, twice
         # the same key widgets all along, the hidden ones kept: no rebuild
         assert rebuilds == 0

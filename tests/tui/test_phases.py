@@ -350,6 +350,17 @@ async def dealt(app, pilot) -> FoolsGoldScreen:
     return screen
 
 
+async def pass_a_card(pilot, now, clock: FakeClock) -> None:
+    """Ann's part in passing cards on, if she has one now (draw, or discard her first
+    card), then 0.1 s more of the host's clock."""
+    if now.phase == "draw":
+        await pilot.press("d")
+    elif now.phase == "discard":
+        await pilot.press("1")
+    clock.advance(0.1)
+    await pilot.pause(0.002)
+
+
 async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
     """Solo Fool's Gold on a host clock that moves only when told: before and after a
     draw, waiting for a card, the frozen race after a bot's grab, after Ann's grab, the
@@ -374,12 +385,7 @@ async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
                             "wait-card": {"Grab!"}}[now.phase]
                 assert footer == expected | {"Leave", "Keys"}, (now, footer)
                 assert now.status in screen_text(app)
-            if now.phase == "draw":
-                await pilot.press("d")
-            elif now.phase == "discard":
-                await pilot.press("1")
-            clock.advance(0.1)
-            await pilot.pause(0.002)
+            await pass_a_card(pilot, now, clock)
         assert {"draw", "discard", "wait-card"} <= seen
         await until(pilot, lambda: screen.view.grabbed or screen.view.settled, "a grab")
         assert screen.view.grabbed[0][0] != screen.seat  # a bot grabbed first
