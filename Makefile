@@ -1,12 +1,13 @@
 # `make play` and `make test` work on a fresh clone with only python3 (>= 3.11) and
 # make: each creates or refreshes .venv and installs the project with its test extra.
-# `make play` then opens the game; `make test` runs ruff and the whole pytest suite.
+# `make play` then opens the game; `make test` runs ruff and the whole pytest suite;
+# `make test-fast` runs ruff and every test not marked slow.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint clean
+.PHONY: play test test-fast lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,9 +18,15 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/motherlode
 
+# The whole suite, in a random order (pytest-randomly prints its seed first).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The inner loop: everything not marked slow (see the markers in pyproject.toml).
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

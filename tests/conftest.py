@@ -21,3 +21,11 @@ def _private_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("MOTHERLODE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     # the seats a client keeps to take back (net.seats): never the user's own
     monkeypatch.setenv("MOTHERLODE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Print the run's order seed last, beside the result, even under ``-q``: a failure
+    that shows only in some orders is replayed with ``pytest --randomly-seed=N``."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"random order: replay with --randomly-seed={seed}")

@@ -74,6 +74,7 @@ ok = f"{NUGGETS.title} table"
     ]
 
 
+@pytest.mark.slow
 def test_no_game_literal_outside_the_catalogue():
     offenders = []
     for package in SCANNED:

@@ -24,6 +24,7 @@ print("\\n".join(sorted({{m.split(".")[0] for m in sys.modules}})))
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
+@pytest.mark.slow
 def test_package_does_not_import_upper_layers(package):
     out = subprocess.run(
         [sys.executable, "-c", PROBE.format(pkg=package)],
@@ -125,6 +126,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 @pytest.mark.parametrize("package", ["tui", "net", "nuggets", "foolsgold", "serve"])
+@pytest.mark.slow
 def test_no_package_has_an_import_cycle(package):
     assert find_cycle(import_graph(ROOT, package)) is None
 

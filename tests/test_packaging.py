@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.slow
 def test_the_wheel_holds_every_package_and_the_rules_text(tmp_path):
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path)],

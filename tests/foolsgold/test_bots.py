@@ -257,6 +257,7 @@ def test_a_hard_bot_outscores_an_easy_one():
     assert points["hard"] > points["easy"]
 
 
+@pytest.mark.slow
 def test_the_ladder_holds_at_a_small_seeded_mixed_table():
     # The full figures, with intervals, are in bench/foolsgold_ladder.py and
     # docs/BENCHMARKS.md; this checks the order on a small seeded run.
@@ -343,6 +344,7 @@ def test_whole_match_sims_report_lengths():
     assert all(r.winner is not None and r.scores.count(max(r.scores)) == 1 for r in capped)
 
 
+@pytest.mark.slow
 def test_a_table_bluffs_no_more_than_a_table_of_four_and_least_at_two_seats():
     # Every called bluff lowers the table's total and stretches the match (issue 19):
     # a bigger table does not bluff more in all than a table of four, and at two

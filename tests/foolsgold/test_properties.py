@@ -4,6 +4,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,12 +110,14 @@ def check(r: Round, deck: list[Card]) -> None:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rounds(), steps)
+@pytest.mark.slow
 def test_invariants_hold_after_every_action(game, script):
     run(*game, script)
 
 
 @settings(max_examples=40, deadline=None)
 @given(rounds(), steps)
+@pytest.mark.slow
 def test_same_deck_and_actions_give_the_same_result(game, script):
     a, trace_a = run(*game, script, checked=False)
     b, trace_b = run(*game, script, checked=False)

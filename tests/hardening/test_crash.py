@@ -41,6 +41,7 @@ CASES = [
 @pytest.mark.timeout(90)
 @pytest.mark.parametrize(("game", "seed", "kills", "humans", "bots", "speed", "mid_commit"),
                          CASES)  # fmt: skip
+@pytest.mark.slow
 async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bots, speed,
                                                   mid_commit):  # fmt: skip
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
@@ -92,6 +93,7 @@ async def _play_until(player: Raw, seat: int, done, first: p.State | None = None
                 await player.send(greedy_nuggets(view))
 
 
+@pytest.mark.slow
 async def test_motherlode_host_resume_after_kill_9(tmp_path):
     """The real command: `motherlode host`, kill -9 mid-game, `motherlode host --resume`;
     both players come back with their tokens to the same position and play on; after a

@@ -71,6 +71,7 @@ TEN_K = "A" * 10_000
 DONE = "ZZDONE"
 
 @pytest.mark.timeout(90)
+@pytest.mark.slow
 def test_escape_payloads_never_reach_the_terminal(tmp_path):
     host = HostProcess({"tables": [{"name": "Den", "game": "nuggets"}]})
     peers: list[Peer] = []

@@ -51,6 +51,7 @@ async def _hello(port, name, source="127.0.0.1", **kw):
     return msgspec.json.decode(line), reader, writer
 
 
+@pytest.mark.slow
 async def test_a_flood_past_the_descriptor_limit_leaves_seats_and_newcomers_in():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
@@ -122,6 +123,7 @@ ACCEPTOR = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 async def test_accept_out_of_descriptors_backs_off_and_logs_once():
     """A plain asyncio server at 48 descriptors, sent 100 connections: without the
     guard, asyncio logs (and re-arms a retry) for every attempt and spins a core."""

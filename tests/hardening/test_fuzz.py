@@ -12,6 +12,7 @@ per-line oracle (one line's fate never depends on its neighbours) and the live h
 import asyncio
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,6 +68,7 @@ def results(conn: p.Connection, chunks: list[bytes]) -> list:
 
 @settings(max_examples=400, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_each_hostile_family_gets_its_code(seed):
     rng = random.Random(seed)
     for _ in range(10):
@@ -141,6 +143,7 @@ def test_a_decoded_mutation_is_a_whole_valid_message(line, seed):
     assert again.next_message() == outcome
 
 
+@pytest.mark.slow
 async def test_hostile_frames_over_tcp_while_a_game_finishes_at_another_table():
     clock = FakeClock()  # never advanced: no hello time-out, no rate refill
     max_line = 4096

@@ -73,6 +73,7 @@ def _join(port: int, tmp_path) -> Pty:
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.slow
 def test_the_hand_keeps_its_slots_and_looks_after_a_kill_and_a_host_restart(tmp_path):
     port = free_port()
     host = HostCommand(port, tmp_path / "host1.log", *GAME)

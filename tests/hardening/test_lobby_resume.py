@@ -51,6 +51,7 @@ async def _seated(port: int, name: str, token: str) -> tuple[Raw, p.Welcome]:
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.slow
 async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_seat(tmp_path):
     host = HostCommand(tmp_path, free_port())
     await host.start()

@@ -532,6 +532,7 @@ async def test_replay_steps_show_each_seat_only_its_own_hand(store_dir):
 
 
 @pytest.mark.timeout(180)  # a whole match of bots, every save reread: 37 s at load 1.5
+@pytest.mark.slow
 async def test_a_long_match_keeps_memory_and_the_save_flat(store_dir):
     """A Fool's Gold match of many rounds: the table holds no move once it is
     committed, the save's document stays small while its moves grow, a restore at any

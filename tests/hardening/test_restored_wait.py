@@ -30,6 +30,7 @@ async def _within(awaitable, what: str, seconds: float = 15.0):
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.slow
 async def test_kill_9_mid_round_and_resume_waits_for_the_players():
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(dir=base) as name:

@@ -132,6 +132,7 @@ def play_foolsgold(seed: str, rng: random.Random) -> tuple[Table, list, int]:
 
 
 @pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.slow
 def test_fools_gold_matches_leak_no_card_deck_or_seed(chunk):
     rounds = 0
     for n in range(8):
@@ -192,6 +193,7 @@ def play_nuggets_game(n: int) -> tuple[list, int]:
     return problems, sum(box.count for box in boxes)
 
 
+@pytest.mark.slow
 def test_gold_nuggets_games_never_show_the_seed_before_the_end():
     for n in range(150):
         problems, checked = play_nuggets_game(n)
@@ -211,6 +213,7 @@ def dealt(seed: str, players: int, first_player: int | None, rounds: int) -> lis
     return decks
 
 
+@pytest.mark.slow
 async def test_over_tcp_unseeded_matches_leak_nothing_and_follow_the_revealed_seed():
     clock = FakeClock()
     host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9, spectator_rate=1e9,

@@ -10,6 +10,8 @@ The host and the clients run on one fake clock; drops are seeded.
 import asyncio
 import random
 
+import pytest
+
 from net import protocol as p
 from net.botclient import run_bot
 from net.client import Client, Disconnected, Reconnected
@@ -112,6 +114,7 @@ def describe(tables, players, clock) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 async def test_drops_and_reconnects_during_many_games_lose_no_seat():
     clock = FakeClock()
     host = Host(clock=clock, config=HostConfig(rate=1e9, burst=1e9, spectator_rate=1e9,

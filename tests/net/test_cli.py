@@ -68,6 +68,7 @@ async def test_headless_host_prints_addresses_joins_and_says_bye_on_ctrl_c():
             await proc.wait()
 
 
+@pytest.mark.slow
 async def test_bot_command_joins_and_plays_over_tcp(make_host):
     host = await make_host()
     table = host.create_table("Saloon", "nuggets", seats=2, bot_pace=0.0, seed="cli")

@@ -191,6 +191,7 @@ async def _connect(port: int, answer: float = ANSWER) -> Client | NetError:
     cuts=st.lists(st.integers(0, 10**6), max_size=12),
     read_hello=st.booleans(),
 )
+@pytest.mark.slow
 def test_any_peer_gives_a_welcome_or_a_net_error_in_bounded_time(parts, ending, cuts, read_hello):
     async def run() -> None:
         async with peer(parts, ending, cuts, read_hello) as port:
@@ -239,6 +240,7 @@ class _Writer:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(parts=st.lists(PART, max_size=4), ending=st.sampled_from(["close", "stall"]))
+@pytest.mark.slow
 def test_any_answer_fed_byte_by_byte_gives_a_welcome_or_a_net_error(parts, ending):
     """The same rule with every byte its own read: the handshake sees each boundary."""
     data = b"".join(parts)[:3000]  # a huge line is the whole-write test's
@@ -326,6 +328,7 @@ async def test_a_web_server_is_not_a_motherlode_host():
         ),
     ],
 )
+@pytest.mark.slow
 async def test_each_kind_of_wrong_peer_has_its_error(parts, ending, kind, words):
     async with peer(parts, ending) as port:
         outcome = await _connect(port, answer=0.5)  # time enough for the peer to answer

@@ -559,6 +559,7 @@ async def until(browser, predicate):
 """
 
 
+@pytest.mark.slow
 def test_mdns_and_multicast_beacon_on_a_private_loopback(isolate):
     script = """
     async def main():
@@ -766,6 +767,7 @@ asyncio.run(main())
 )
 
 
+@pytest.mark.slow
 async def test_host_and_client_in_two_namespaces_over_veth(veth_lan):
     host_ns, client_ns = veth_lan
     client = await asyncio.create_subprocess_exec(

@@ -93,6 +93,7 @@ def play_match(seed, players, spectators=1):
 
 
 @pytest.mark.parametrize(("seed", "players"), [(f"hidden-{n}", 2 + n % 6) for n in range(12)])
+@pytest.mark.slow
 def test_hidden_information_over_whole_matches(seed, players):
     table, seated, problems = play_match(seed, players)
     assert problems == []
@@ -106,6 +107,7 @@ def test_hidden_information_over_whole_matches(seed, players):
         assert states and all(m.seat == i and m.view.seat == i for m in states)
 
 
+@pytest.mark.slow
 def test_time_outs_run_off_the_deadline():
     table, seated, problems = play_match("timeouts", 3)
     events = [e for entry in table.log for e in entry["events"]]

@@ -69,6 +69,7 @@ def _play(game: str, seats: int, spectators: int, games: int) -> tuple[int, Tabl
 
 
 @pytest.mark.parametrize(("game", "seats", "games"), [("foolsgold", 4, 1), ("nuggets", 3, 3)])
+@pytest.mark.slow
 def test_play_makes_no_cyclic_garbage(collector, game: str, seats: int, games: int) -> None:
     _play(game, seats, spectators=2, games=1)  # what the first game imports or caches
     gc.collect()

@@ -3,6 +3,8 @@ spectator, a drop with a stand-in, and automatic reconnect."""
 
 import asyncio
 
+import pytest
+
 from net import protocol as p
 from net.botclient import run_bot
 from net.client import Client, Reconnected, Reconnecting
@@ -23,6 +25,7 @@ async def drive(clock, done, limit=100_000):
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 async def test_bot_clients_play_a_match_to_the_end(make_host):
     clock = FakeClock()
     host = await make_host(clock=clock, log_keep=None)  # these read the whole log
@@ -59,6 +62,7 @@ def scripted_action(view, seat):
     return p.Draw() if can_draw else None
 
 
+@pytest.mark.slow
 async def test_mixed_table_scripted_client_bots_and_a_spectator(make_host):
     clock = FakeClock()
     host = await make_host(clock=clock, log_keep=None)  # these read the whole log
@@ -125,6 +129,7 @@ async def test_drop_stand_in_and_take_the_seat_back(make_host):
     keeper_bot.cancel()
 
 
+@pytest.mark.slow
 async def test_client_reconnects_on_its_own_and_plays_on(make_host):
     clock = FakeClock()
     host = await make_host(clock=clock)
@@ -155,6 +160,7 @@ async def test_client_reconnects_on_its_own_and_plays_on(make_host):
     assert task.result() and task.result()[0].winners
 
 
+@pytest.mark.slow
 async def test_without_saves_a_table_keeps_a_bounded_log(make_host):
     """Nothing reads the log of a host without saves: a long match keeps only the last
     ``log_keep`` entries in memory and still counts every move. The same seeded match

@@ -102,6 +102,7 @@ def test_a_long_unknown_type_is_cut():
     ),
     role=st.sampled_from([p.HOST, p.CLIENT]),
 )
+@pytest.mark.slow
 def test_no_decode_error_echoes_peer_text_uncleaned(text, shape, role):
     import json
 
@@ -257,6 +258,7 @@ NAME_CHARS = st.characters(
         st.tuples(st.integers(0, NAME_MAX), st.sampled_from(INVISIBLES)), min_size=1, max_size=4
     ),
 )
+@pytest.mark.slow
 def test_hidden_characters_never_make_a_name_new(name, hidden):
     """Any name, with invisible characters slipped in anywhere, reads as the same
     name: it gets a suffix beside the plain one, and neither shows anything hidden."""
@@ -280,6 +282,7 @@ def test_hidden_characters_never_make_a_name_new(name, hidden):
 
 
 @given(st.text())
+@pytest.mark.slow
 def test_cleaned_text_shows_nothing_invisible(raw):
     out = clean_text(raw)
     assert out == clean_text(out)  # idempotent

@@ -257,6 +257,7 @@ def chunked(data, cuts):
 
 @settings(max_examples=300, deadline=None)
 @given(parts=st.lists(junk, max_size=8), cuts=st.lists(st.integers(0, 4000), max_size=12))
+@pytest.mark.slow
 def test_fuzz_any_input_decodes_or_raises_the_protocol_error(parts, cuts):
     data = b"".join(parts)
     whole = feed(Connection(HOST, max_line=256), [data])

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import msgspec
+import pytest
 
 import nuggets
 from net import protocol as p
@@ -243,6 +244,7 @@ def omitted_when_default(struct) -> set[str]:
     return {name for name, default in defaults.items() if default is msgspec.UNSET}
 
 
+@pytest.mark.slow
 def test_every_view_key_and_event_seen_in_whole_games_is_documented():
     from net import views as typed
 

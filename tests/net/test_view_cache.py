@@ -69,6 +69,7 @@ def random_action(driver: FoolsGoldDriver, rng: random.Random):
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
+@pytest.mark.slow
 def test_the_cached_views_are_the_plain_ones_after_every_change(players):
     rng = random.Random(players)
     changes = matches = 0

@@ -65,6 +65,7 @@ def _kinds(events) -> set[str]:
     return {views.tag(e) for e in events}
 
 
+@pytest.mark.slow
 def test_fools_gold_views_and_events_go_out_as_the_rules_wrote_them(converted):
     for n in range(3):
         play_match(f"codec-{n}", 3 + n)

@@ -203,6 +203,7 @@ def test_optimal_beats_cautious_over_seeded_games():
     assert r.bots[0].nuggets_per_turn > r.bots[1].nuggets_per_turn
 
 
+@pytest.mark.slow
 def test_the_ladder_holds_on_small_seeded_runs():
     # easy < normal < hard head to head; the full intervals are in
     # bench/nuggets_ladder.py and docs/BENCHMARKS.md.

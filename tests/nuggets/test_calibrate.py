@@ -66,6 +66,7 @@ def test_the_map_is_increasing_and_keeps_0_and_1():
     assert table.apply("turn", 2, 0.3) == 0.3  # two players: exact, not mapped
 
 
+@pytest.mark.slow
 def test_a_small_sample_is_roughly_calibrated():
     """A loose smoke check on 40 fresh games of 4 players (the bench measures it
     properly): the shipped chances beat 1/n on the Brier score, and on average they

@@ -60,6 +60,7 @@ def test_the_state_space_is_what_the_docs_say():
 
 
 @pytest.mark.parametrize("n", range(1, 7))
+@pytest.mark.slow
 def test_bust_chance_matches_brute_force_over_all_rolls(n):
     for kept in all_states():
         if 7 - len(kept) != n:

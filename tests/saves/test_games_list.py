@@ -31,6 +31,7 @@ def _games(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow
 def test_a_game_its_host_was_stopped_in_is_listed_as_playing(tmp_path):
     port = free_port()
     host = HostCommand(port, tmp_path / "host.log", "--game", "nuggets", "--seats", "2",

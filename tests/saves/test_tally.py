@@ -17,6 +17,7 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.mark.parametrize(("game", "options"), [("nuggets", {"supply": 20}),
                                                ("foolsgold", {})])  # fmt: skip
+@pytest.mark.slow
 async def test_moves_the_tally_does_not_read_leave_it_as_it_was(store_dir, game, options):  # noqa: F811
     clock = FakeClock()
     store = Store(store_dir, "tables")

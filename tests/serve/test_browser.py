@@ -124,6 +124,7 @@ async def wait_for_line(serve, text: str, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
+@pytest.mark.slow
 async def test_a_browser_types_a_name_and_reaches_the_lobby(tmp_path):
     async with serving(tmp_path, "--web", "0", "--game", "nuggets") as (serve, _):
         async with Browser.open(tmp_path / "profile") as browser:

@@ -42,6 +42,7 @@ async def _until(what: str, done, timeout: float = 20.0):
     raise AssertionError(f"never: {what}")
 
 
+@pytest.mark.slow
 async def test_a_reattached_ssh_player_sees_the_same_hand(tmp_path):
     serve = await ServeProcess.start(tmp_path / "data", "--game", "foolsgold", "--seats", "2",
                                      "--seed", "slots")  # fmt: skip

@@ -43,6 +43,7 @@ def short_dir():
     shutil.rmtree(directory, ignore_errors=True)
 
 
+@pytest.mark.slow
 async def test_a_served_connection_is_judged_by_its_doors_measurement(make_host, short_dir):
     host = await make_host()
     table = host.create_table("Camp", "foolsgold", seats=2)
@@ -102,6 +103,7 @@ async def test_a_served_app_binds_every_connection_it_opens(make_host, short_dir
         await directory.close()
 
 
+@pytest.mark.slow
 async def test_the_ssh_door_times_keepalive_round_trips():
     class Connection:
         async def _make_global_request(self, request: bytes):

@@ -55,6 +55,7 @@ async def _seat_both(ann, bob) -> None:
     await bob.wait_for(r"ann's turn")  # the seed gives Ann the first turn
 
 
+@pytest.mark.slow
 async def test_a_real_ssh_client_killed_mid_turn_is_seen_by_the_other_seat_at_once(tmp_path):
     serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
                                      "--seed", "seats-2", "--grace", str(GRACE))
@@ -86,6 +87,7 @@ async def test_a_real_ssh_client_killed_mid_turn_is_seen_by_the_other_seat_at_on
         await serve.stop()
 
 
+@pytest.mark.slow
 async def test_a_keyless_player_who_drops_gives_the_seat_up_and_the_others_are_told(tmp_path):
     """Without a key nobody can come back to the app: the others must not be told the
     seat waits for its player. The app leaves it, and a bot plays it at once."""
@@ -109,6 +111,7 @@ async def test_a_keyless_player_who_drops_gives_the_seat_up_and_the_others_are_t
         await serve.stop()
 
 
+@pytest.mark.slow
 async def test_after_a_server_restart_both_players_land_in_their_seats_with_no_key(tmp_path):
     ports = ("--ssh", str(free_port()), "--port", str(free_port()))
     serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
@@ -137,6 +140,7 @@ async def test_after_a_server_restart_both_players_land_in_their_seats_with_no_k
         await serve.stop()
 
 
+@pytest.mark.slow
 async def test_a_web_tab_closed_is_away_for_the_other_seat_at_once(tmp_path):
     """The web door's app ends with its tab: the host sees the line drop at once."""
     import aiohttp
@@ -177,6 +181,7 @@ async def test_a_web_tab_closed_is_away_for_the_other_seat_at_once(tmp_path):
 
 
 @pytest.mark.parametrize("how", ["SIGHUP", "SIGKILL"])
+@pytest.mark.slow
 async def test_no_served_app_outlives_its_server(tmp_path, how):
     """The server's terminal closes (SIGHUP: a clean stop, everyone told) or the server
     is killed (-9: nobody hangs up on the apps): either way no app is left behind,

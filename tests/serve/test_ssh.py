@@ -39,6 +39,7 @@ def new_key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
 
 
+@pytest.mark.slow
 async def test_player_lands_in_the_lobby_under_their_ssh_name(tmp_path):
     async with serving(tmp_path, "--game", "nuggets") as (serve, players):
         ann = await connect(serve, players, "ann", new_key())
@@ -51,6 +52,7 @@ async def test_player_lands_in_the_lobby_under_their_ssh_name(tmp_path):
         await serve.wait_for_line("SSH: ann connected")
 
 
+@pytest.mark.slow
 async def test_a_resize_changes_the_layout(tmp_path):
     async with serving(tmp_path) as (serve, players):
         ann = await connect(serve, players, "ann", new_key(), size=(100, 30))
@@ -64,6 +66,7 @@ async def test_a_resize_changes_the_layout(tmp_path):
         assert len(narrow.rstrip()) < len(wide.rstrip())  # the menu box follows the width
 
 
+@pytest.mark.slow
 async def test_help_then_a_lone_esc_closes_it(tmp_path):
     async with serving(tmp_path) as (serve, players):
         ann = await connect(serve, players, "ann", new_key())
@@ -76,6 +79,7 @@ async def test_help_then_a_lone_esc_closes_it(tmp_path):
         await ann.wait_for(MENU)
 
 
+@pytest.mark.slow
 async def test_a_session_without_a_pty_gets_a_message_and_exit_1(tmp_path):
     async with serving(tmp_path) as (serve, players):
         ann = await connect(serve, players, "ann", new_key(), term=False)
@@ -83,6 +87,7 @@ async def test_a_session_without_a_pty_gets_a_message_and_exit_1(tmp_path):
         assert b"needs a terminal" in ann.raw
 
 
+@pytest.mark.slow
 async def test_a_hostile_user_name_stays_inside_the_data_directory(tmp_path):
     async with serving(tmp_path) as (serve, players):
         evil = await connect(serve, players, "../../etc", new_key())
@@ -104,6 +109,7 @@ async def test_a_hostile_user_name_stays_inside_the_data_directory(tmp_path):
         await option.wait_for("You play as --help")
 
 
+@pytest.mark.slow
 async def test_sessions_over_the_cap_get_busy(tmp_path):
     async with serving(tmp_path, "--max-sessions", "1") as (serve, players):
         ann = await connect(serve, players, "ann", new_key())
@@ -114,6 +120,7 @@ async def test_sessions_over_the_cap_get_busy(tmp_path):
         await ann.wait_for(MENU)  # the first player is not disturbed
 
 
+@pytest.mark.slow
 async def test_a_game_waiting_for_its_player_is_never_evicted_at_the_cap(tmp_path):
     """--max-sessions refuses a newcomer rather than hang up on a dropped player's game:
     its player gets it back."""
@@ -131,6 +138,7 @@ async def test_a_game_waiting_for_its_player_is_never_evicted_at_the_cap(tmp_pat
         await back.wait_for("New dice table")  # her menu, repainted
 
 
+@pytest.mark.slow
 async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path):
     async with serving(tmp_path, "--game", "nuggets") as (serve, players):
         key = new_key()
@@ -167,6 +175,7 @@ async def test_a_drop_reattaches_with_the_same_key_and_not_with_another(tmp_path
         await back.wait_for(r"1\. ann +not ready +\(you\)")
 
 
+@pytest.mark.slow
 async def test_ctrl_q_ends_the_session_with_0(tmp_path):
     async with serving(tmp_path) as (serve, players):
         ann = await connect(serve, players, "ann", new_key())
@@ -175,6 +184,7 @@ async def test_ctrl_q_ends_the_session_with_0(tmp_path):
         assert await ann.exit_status() == 0
 
 
+@pytest.mark.slow
 async def test_a_host_shutdown_tells_every_ssh_player(tmp_path):
     async with serving(tmp_path, "--game", "nuggets") as (serve, players):
         ann = await connect(serve, players, "ann", new_key())
@@ -190,6 +200,7 @@ async def test_a_host_shutdown_tells_every_ssh_player(tmp_path):
         await serve.wait_for_line("telling every player goodbye")
 
 
+@pytest.mark.slow
 async def test_the_host_key_is_kept_0600_and_never_regenerated(tmp_path):
     async with serving(tmp_path) as (serve, players):
         first = next(line for line in serve.lines if "fingerprint is" in line)
@@ -203,6 +214,7 @@ async def test_the_host_key_is_kept_0600_and_never_regenerated(tmp_path):
     assert first == again
 
 
+@pytest.mark.slow
 async def test_authorized_keys_lock_the_door(tmp_path):
     friend, stranger = new_key(), new_key()
     keys = tmp_path / "authorized_keys"
@@ -229,6 +241,7 @@ async def test_no_forwarding(tmp_path):
             conn.close()
 
 
+@pytest.mark.slow
 async def test_a_shared_password(tmp_path, monkeypatch):
     monkeypatch.setenv("MOTHERLODE_SERVE_PASSWORD", "gold rush")
     async with serving(tmp_path, "--password") as (serve, players):
@@ -275,6 +288,7 @@ def test_a_name_like_an_option_stays_a_name(tmp_path, name):
                                         True)
 
 
+@pytest.mark.slow
 async def test_a_flood_of_silent_sockets_from_one_machine_leaves_the_door_open(tmp_path):
     async with serving(tmp_path) as (serve, players):
         silent = [await asyncio.open_connection("127.0.0.1", serve.ssh_port)

@@ -149,6 +149,7 @@ def test_pins_expire_and_never_follow_a_symlink(tmp_path):
     assert not path.is_symlink()
 
 
+@pytest.mark.slow
 async def test_a_refused_session_takes_its_connection_with_it(tmp_path):
     """A login whose one session is refused (the door is full) holds no place after."""
     door = await _door(tmp_path, max_sessions=1)

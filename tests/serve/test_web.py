@@ -51,6 +51,7 @@ class Tab:
         await self.ws.send_json(["stdin", text])
 
 
+@pytest.mark.slow
 async def test_the_page_is_offline_and_follows_the_request_host(tmp_path):
     async with serving(tmp_path, "--web", "0") as (serve, _):
         base = f"http://127.0.0.1:{serve.web_port}"
@@ -70,6 +71,7 @@ async def test_the_page_is_offline_and_follows_the_request_host(tmp_path):
                 assert bad.status == 400
 
 
+@pytest.mark.slow
 async def test_a_websocket_client_reaches_the_lobby(tmp_path):
     async with serving(tmp_path, "--web", "0", "--game", "nuggets") as (serve, _):
         async with aiohttp.ClientSession() as http:
@@ -88,6 +90,7 @@ async def test_a_websocket_client_reaches_the_lobby(tmp_path):
                 await tab.wait_for("Leave this table")
 
 
+@pytest.mark.slow
 async def test_web_sessions_are_capped(tmp_path):
     async with serving(tmp_path, "--web", "0", "--max-sessions", "1") as (serve, _):
         async with aiohttp.ClientSession() as http:

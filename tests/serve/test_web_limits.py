@@ -69,6 +69,7 @@ async def test_a_foreign_host_or_origin_gets_403(tmp_path, monkeypatch):
         await door.close()
 
 
+@pytest.mark.slow
 async def test_the_password_page_then_a_cookie(tmp_path, monkeypatch):
     door = await _door(tmp_path, monkeypatch, password="gold rush 1849")
     base = f"http://127.0.0.1:{door.port}"
@@ -89,6 +90,7 @@ async def test_the_password_page_then_a_cookie(tmp_path, monkeypatch):
         await door.close()
 
 
+@pytest.mark.slow
 async def test_every_resize_is_clamped_and_the_app_sees_no_secret(tmp_path, monkeypatch):
     door = await _door(tmp_path, monkeypatch)
     try:
@@ -106,6 +108,7 @@ async def test_every_resize_is_clamped_and_the_app_sees_no_secret(tmp_path, monk
     assert '"width": 400' in log and '"height": 200' in log and "30000" not in log
 
 
+@pytest.mark.slow
 async def test_slow_headers_are_closed_and_tabs_capped_per_address(tmp_path, monkeypatch):
     ledger = Ledger(Budgets(header_timeout=0.3))
     door = await _door(tmp_path, monkeypatch, ledger=ledger, per_address=1)
@@ -128,6 +131,7 @@ async def test_slow_headers_are_closed_and_tabs_capped_per_address(tmp_path, mon
         await door.close()
 
 
+@pytest.mark.slow
 async def test_tabs_opened_and_closed_in_a_loop_are_refused_with_words(tmp_path, monkeypatch):
     """Each tab starts an app: an address that churns tabs past its burst is told how
     long to wait, and no app starts for it."""
@@ -180,6 +184,7 @@ async def test_a_loop_opening_sockets_gets_503_at_accept(tmp_path, monkeypatch):
         await door.close()
 
 
+@pytest.mark.slow
 async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(tmp_path,
                                                                                monkeypatch):
     """The storm, for real (``serve.resize``): the first size at once, clamped; the

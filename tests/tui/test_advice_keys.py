@@ -72,6 +72,7 @@ async def _last_turn(tmp_path, pilot_keys):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_the_panel_and_hint_name_the_steal_and_space_plays_it(tmp_path):
     async def keys(pilot, screen, bob):
         text = flat(pilot.app)
@@ -90,6 +91,7 @@ async def test_the_panel_and_hint_name_the_steal_and_space_plays_it(tmp_path):
     assert not game.over
 
 
+@pytest.mark.slow
 async def test_enter_alone_plays_the_steal_too(tmp_path):
     async def keys(pilot, screen, bob):
         await pilot.press("enter")  # nothing selected: the advice, asked first
@@ -102,6 +104,7 @@ async def test_enter_alone_plays_the_steal_too(tmp_path):
     assert (game.holdings[me], game.holdings[bob]) == (32, 40) and not game.over
 
 
+@pytest.mark.slow
 async def test_after_the_set_aside_the_hint_names_s_and_space_steals(tmp_path):
     async def keys(pilot, screen, bob):
         await pilot.press("l", "f5")

@@ -57,6 +57,7 @@ async def _into_game(pilot, app, bob, screen_type):
 
 @pytest.mark.parametrize("game, screen_type", [("nuggets", NuggetsScreen),
                                                ("foolsgold", FoolsGoldScreen)])
+@pytest.mark.slow
 async def test_the_others_read_who_dropped_when_a_bot_plays_and_that_they_are_back(
         tmp_path, game, screen_type):
     clock = FakeClock(1000.0)
@@ -87,6 +88,7 @@ async def test_the_others_read_who_dropped_when_a_bot_plays_and_that_they_are_ba
         await host.close()
 
 
+@pytest.mark.slow
 async def test_a_detached_served_app_is_away_at_once_and_reattaching_takes_the_seat_back(
         tmp_path):
     """What the SSH door's SIGUSR1 and SIGUSR2 do in the app, seen from Bob's seat."""
@@ -120,6 +122,7 @@ async def test_a_detached_served_app_is_away_at_once_and_reattaching_takes_the_s
         await host.close()
 
 
+@pytest.mark.slow
 async def test_an_app_whose_host_is_gone_says_so_and_comes_back_with_no_key(tmp_path):
     host, table = await _host("nuggets", grace=30.0)
     port = host.port

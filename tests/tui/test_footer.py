@@ -4,6 +4,7 @@ which keys work shows and hides them. It shows exactly what Textual's footer wou
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets._footer import FooterKey
 
 from net.clock import FakeClock
@@ -13,6 +14,7 @@ from .helpers import footer_text
 from .test_phases import dealt, labels, pass_a_card, solo_fools_gold
 
 
+@pytest.mark.slow
 async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(
     tmp_path, monkeypatch
 ):

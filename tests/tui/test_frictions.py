@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from rich.cells import cell_len
 
 from net.client import Client
@@ -66,6 +67,7 @@ async def test_wide_names_keep_the_card_table_in_columns(tmp_path):
         assert len({cell_len(row.split("│")[0].rstrip()) for row in rows}) == 1, rows
 
 
+@pytest.mark.slow
 async def test_a_passing_small_size_says_nothing_and_a_lasting_one_does(tmp_path):
     """The SSH door repaints a re-attached terminal by shrinking it a row for a moment:
     no "Make the window bigger" for that. A size that stays small is still said."""

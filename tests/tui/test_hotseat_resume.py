@@ -4,6 +4,8 @@ is kept for replays."""
 
 from __future__ import annotations
 
+import pytest
+
 from net import saves as persist
 from nuggets import odds
 from tui.screens.common import PickScreen
@@ -39,6 +41,7 @@ async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
     return done
 
 
+@pytest.mark.slow
 async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
     seats = [("Ann", False), ("Bob", False), ("Robo", True)]
     app = make_app(

@@ -3,6 +3,8 @@ mid-game) and offers to restore them: you take your own seat back at once."""
 
 from __future__ import annotations
 
+import pytest
+
 from net import protocol as p
 from net import saves as persist
 from net.clock import FakeClock
@@ -34,6 +36,7 @@ async def _saved_lan_table() -> tuple[dict, int]:
     return view, seat
 
 
+@pytest.mark.slow
 async def test_host_offers_the_saved_table_and_you_sit_down_again(tmp_path):
     view, seat = await _saved_lan_table()
     app = make_app(tmp_path, lan_port=0, lan_bind="127.0.0.1")

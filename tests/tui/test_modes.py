@@ -63,6 +63,7 @@ def _keys_for(rolled: list[str], faces) -> list[str]:
 
 
 @pytest.mark.timeout(240)  # a whole game: 20 s on a quiet machine, 86 s at load 13
+@pytest.mark.slow
 async def test_hotseat_dice_to_the_end(tmp_path):
     """Two people and a bot on one keyboard, played by keys until the supply is empty."""
     seats = [("Ann", False), ("Bob", False), ("Robo", True)]
@@ -111,6 +112,7 @@ async def test_hotseat_dice_to_the_end(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
 
 
+@pytest.mark.slow
 async def test_foolsgold_against_bots_to_a_settled_round(tmp_path):
     """Solo Fool's Gold on a fake host clock: keep cards moving, call a bot's grab,
     grab a nugget, and see the reveal and the round result."""
@@ -157,6 +159,7 @@ async def _table_host(game="nuggets", seats=2, bots=1, **settings) -> Host:
     return host
 
 
+@pytest.mark.slow
 async def test_join_over_tcp_lobby_then_table(tmp_path):
     host = await _table_host()
     try:
@@ -184,6 +187,7 @@ async def test_join_over_tcp_lobby_then_table(tmp_path):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_a_lost_host_is_said_and_the_seat_comes_back(tmp_path):
     """The host's network goes away mid-game (connections cut, nothing listening);
     the screen says so while the client retries; when the host listens again the
@@ -300,6 +304,7 @@ async def test_hostile_chat_and_names_in_the_lobby_stay_literal(tmp_path):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path):
     """Host a LAN game from the menu: a TCP host runs in the app, its address shows,
     a player joins over TCP, the owner adds a bot and starts; everyone gets the table."""
@@ -402,6 +407,7 @@ async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_quitting_while_hosting_tells_the_players(tmp_path):
     app = make_app(tmp_path, lan_port=0, lan_bind="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -434,6 +440,7 @@ async def test_hotseat_form_from_the_menu_seats_people_and_a_bot(tmp_path):
         assert screen.my_seats == [0, 1]
 
 
+@pytest.mark.slow
 async def test_hosting_where_nothing_can_listen_is_a_clear_message(tmp_path):
     app = make_app(tmp_path, lan_port=0, lan_bind="192.0.2.1")  # TEST-NET: not ours
     async with app.run_test(size=(80, 24)) as pilot:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from foolsgold import Call, Discard, Draw, Grab, Round, Tick, standard_deck
 from net import protocol as p
 from net.client import Client
@@ -248,6 +250,7 @@ async def _let_the_bot_play(pilot, clock, screen) -> None:
     raise AssertionError(f"the bot never finished its turn\n{screen_text(pilot.app)}")
 
 
+@pytest.mark.slow
 async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
     """Ann against a bot: the lobby, her roll, her set-aside, the bot's turn seen from
     her seat, and a bust (hers or the bot's), each with the footer and status it needs."""
@@ -313,6 +316,7 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_hotseat_footer_belongs_to_whoever_moves(tmp_path):
     app = make_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
                    table_options={"seed": "hot-phases", "first_player": 0})
@@ -361,6 +365,7 @@ async def pass_a_card(pilot, now, clock: FakeClock) -> None:
     await pilot.pause(0.002)
 
 
+@pytest.mark.slow
 async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
     """Solo Fool's Gold on a host clock that moves only when told: before and after a
     draw, waiting for a card, the frozen race after a bot's grab, after Ann's grab, the
@@ -446,6 +451,7 @@ async def test_the_lobby_line_follows_who_is_ready(tmp_path):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_path):
     """3 of 8 seats taken and playing: not "The table is full"."""
     host = Host()

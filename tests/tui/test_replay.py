@@ -37,6 +37,7 @@ async def _saved_game(tmp_path, game: str):
     return ident
 
 
+@pytest.mark.slow
 async def test_step_through_a_dice_game_from_each_seat(tmp_path):
     ident = await _saved_game(tmp_path, "nuggets")
     saved = Store.default("solo").load(ident)
@@ -70,6 +71,7 @@ async def test_step_through_a_dice_game_from_each_seat(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
 
 
+@pytest.mark.slow
 async def test_a_card_game_shows_only_the_chosen_seats_hand(tmp_path):
     ident = await _saved_game(tmp_path, "foolsgold")
     path = tmp_path / "shared.json"  # `motherlode export`'s file: the same game

@@ -5,6 +5,8 @@ the local menu (hosting, hot-seat, files) is reachable."""
 
 from __future__ import annotations
 
+import pytest
+
 from net.lan import LanHost
 from net.served import TableDirectory
 from tui.app import MotherlodeApp
@@ -32,6 +34,7 @@ def served_app(tmp_path, lan, directory, name="Ann", named=True) -> MotherlodeAp
                          start=start, announce=False, discover=False)
 
 
+@pytest.mark.slow
 async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
     lan, directory = await _serving(tmp_path)
     try:
@@ -68,6 +71,7 @@ async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
         await lan.close()
 
 
+@pytest.mark.slow
 async def test_a_second_player_joins_the_chosen_table_and_watches_a_started_one(tmp_path):
     lan, directory = await _serving(tmp_path)
     table = lan.host.create_table("Dice", "nuggets", seats=2, bots=1)
@@ -93,6 +97,7 @@ async def test_a_second_player_joins_the_chosen_table_and_watches_a_started_one(
         await lan.close()
 
 
+@pytest.mark.slow
 async def test_the_web_asks_the_name_first(tmp_path):
     lan, directory = await _serving(tmp_path)
     try:

@@ -54,6 +54,7 @@ async def _seated_in_game(pilot, app, screen_type):
     return screen
 
 
+@pytest.mark.slow
 async def test_a_restarted_app_takes_its_seat_back_with_the_same_hand(tmp_path):
     """The app dies mid-game (its connection drops without a leave, as a killed
     process's does); the next join from this machine takes the seat back, hand and
@@ -167,6 +168,7 @@ async def test_two_apps_on_one_machine_never_take_each_others_seat(tmp_path):
 
 @pytest.mark.parametrize("game,screen_type", [("nuggets", NuggetsScreen),
                                               ("foolsgold", FoolsGoldScreen)])
+@pytest.mark.slow
 async def test_a_late_spectator_sees_the_table_at_once(tmp_path, game, screen_type):
     host, table, _ = await _host(game=game, seats=2, bots=2, start=True)
     try:
@@ -200,6 +202,7 @@ async def test_a_full_table_offers_to_watch_with_one_key(tmp_path):
         await host.close()
 
 
+@pytest.mark.slow
 async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path):
     host, table, clock = await _host(game="nuggets", seats=2, bots=1)
     try:
@@ -237,6 +240,7 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
         await host.close()
 
 
+@pytest.mark.slow
 async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
     """A host restored its game after a crash: Ann's app takes her seat back and reads
     "Waiting for Bob (... s)" until Bob is back, then the line goes."""

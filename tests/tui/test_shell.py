@@ -34,6 +34,7 @@ def make_app(tmp_path, **kwargs) -> MotherlodeApp:
     return MotherlodeApp(settings=Settings(name="Ann"), settings_path=path, **kwargs)
 
 
+@pytest.mark.slow
 async def test_menu_opens_and_every_choice_has_a_key(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -96,6 +97,7 @@ async def _nuggets(app, pilot, view, seats=(0,), **kwargs) -> NuggetsScreen:
     return screen
 
 
+@pytest.mark.slow
 async def test_dice_keys_send_a_keep_then_the_roll(tmp_path):
     recorder = Recorder()
     app = make_app(tmp_path)
@@ -137,6 +139,7 @@ async def test_an_illegal_selection_is_explained_in_place(tmp_path):
         assert "Legal:" in text
 
 
+@pytest.mark.slow
 async def test_steal_picks_a_victim(tmp_path):
     """The dialog says what each steal does, and never offers a steal of nothing."""
     recorder = Recorder()
@@ -169,6 +172,7 @@ async def test_steal_picks_a_victim(tmp_path):
         assert recorder.actions[-1] == p.Stop(steal_from=2, seat=0)
 
 
+@pytest.mark.slow
 async def test_a_steal_of_nothing_is_refused_with_a_reason(tmp_path):
     recorder = Recorder()
     app = make_app(tmp_path)
@@ -241,6 +245,7 @@ async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path)
         assert recorder.actions == [p.Roll(seat=1)]
 
 
+@pytest.mark.slow
 async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp_path):
     from nuggets import duel
 
@@ -272,6 +277,7 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         assert "enter again" not in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
     recorder = Recorder()
     app = make_app(tmp_path)
@@ -323,6 +329,7 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
 
 
 @pytest.mark.parametrize("ascii_mode", [False, True])
+@pytest.mark.slow
 async def test_hostile_names_show_literally_and_crash_nothing(tmp_path, ascii_mode):
     app = make_app(tmp_path, ascii_mode=ascii_mode)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -346,6 +353,7 @@ async def test_hostile_names_show_literally_and_crash_nothing(tmp_path, ascii_mo
             assert screen_text(app).split("\n")[3].isascii()
 
 
+@pytest.mark.slow
 async def test_resizing_keeps_the_table_whole(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

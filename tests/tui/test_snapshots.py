@@ -7,6 +7,8 @@ change, and look at the SVGs before committing them.
 
 from __future__ import annotations
 
+import pytest
+
 from tui.app import MotherlodeApp
 from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.nuggets import NuggetsScreen
@@ -56,6 +58,7 @@ def test_menu(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=SIZE)
 
 
+@pytest.mark.slow
 def test_nuggets_table(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_nuggets_table(False))
 
@@ -115,10 +118,12 @@ def test_menu_big(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=BIG)
 
 
+@pytest.mark.slow
 def test_nuggets_table_big(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_nuggets_table(True))
 
 
+@pytest.mark.slow
 def test_foolsgold_table_big(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_foolsgold_table())
 
@@ -134,6 +139,7 @@ def _chat_over_the_table():
     return run_before
 
 
+@pytest.mark.slow
 def test_chat_over_the_table(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_chat_over_the_table())
 
@@ -151,10 +157,12 @@ def _help_of_the_dice():
     return run_before
 
 
+@pytest.mark.slow
 def test_help(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_help_of_the_dice())
 
 
+@pytest.mark.slow
 def test_help_big(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_help_of_the_dice())
 
@@ -167,6 +175,7 @@ def _form(key: str):
     return run_before
 
 
+@pytest.mark.slow
 def test_settings(snap_compare, tmp_path):
     assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("s"))
 

@@ -3,6 +3,8 @@ moments that matter kept in the log, a visible race, dialogs over the table."""
 
 from __future__ import annotations
 
+import pytest
+
 from net.views import Card
 from tui import glyphs
 from tui.screens.common import ChatScreen
@@ -130,6 +132,7 @@ async def test_chat_sits_over_the_table_and_the_hand_stays_in_sight(tmp_path):
         assert "esc" in screen_text(app).splitlines()[-1]  # the footer shows esc
 
 
+@pytest.mark.slow
 async def test_footers_are_true_to_the_moment(tmp_path):
     from tui.screens.lobby import LobbyScreen
 
@@ -180,6 +183,7 @@ async def test_the_menu_footer_is_whole_at_80_columns(tmp_path):
             assert word in footer, footer
 
 
+@pytest.mark.slow
 async def test_question_mark_in_a_form_shows_help_and_types_nothing(tmp_path):
     from tui.screens.common import HelpScreen
 
@@ -261,6 +265,7 @@ async def test_settings_checkboxes_read_on_or_off_without_colour(tmp_path):
         assert "ASCII mode (no box-drawing characters): on" in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_host_a_lan_game_asks_for_the_port_and_interface(tmp_path):
     from tui.screens.lobby import LobbyScreen
 
@@ -288,6 +293,7 @@ async def test_host_a_lan_game_asks_for_the_port_and_interface(tmp_path):
         assert f"motherlode join 127.0.0.1:{app.session.lan.port}" in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tmp_path):
     """A solo game left half-way is archived; Replays shows it (who, when, how it
     ended), opens the viewer, and deletes it after a yes. A hot-seat game left before
@@ -338,6 +344,7 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
     assert Store.default("hotseat").unfinished() == []
 
 
+@pytest.mark.slow
 async def test_the_rules_have_contents_to_jump_from_and_no_bot_figures(tmp_path):
     from tui.screens.common import RulesScreen, rules_text
 
@@ -393,6 +400,7 @@ def test_every_binding_has_an_id_unique_in_its_screen():
     assert checked > 60
 
 
+@pytest.mark.slow
 async def test_keys_remapped_in_the_settings_file_work(tmp_path):
     from net import protocol as p
     from tui.app import MotherlodeApp
@@ -414,6 +422,7 @@ async def test_keys_remapped_in_the_settings_file_work(tmp_path):
         assert "x Grab!" in screen_text(app).splitlines()[-1]
 
 
+@pytest.mark.slow
 async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
     from tui.settings import Settings
 
