@@ -258,8 +258,14 @@ class Session:
             self.reconnecting = False
             self._stop_countdown()
             self._welcomed(item.welcome)
-            self._say("Reconnected: you have your seat back.")
-            asyncio.get_running_loop().call_later(STATUS_SECONDS, self._clear_reconnected)
+            if item.welcome.table.waiting:
+                # back first at a restored game: the status line says whom it waits
+                # for, so the log keeps the news that this seat is back
+                self._post(LogLine(self, "Reconnected: you have your seat back."))
+            else:
+                self._say("Reconnected: you have your seat back.")
+                asyncio.get_running_loop().call_later(STATUS_SECONDS,
+                                                      self._clear_reconnected)
         elif isinstance(item, Disconnected):
             self._disconnected(item)
 

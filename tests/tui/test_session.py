@@ -290,3 +290,32 @@ def test_a_view_of_the_other_game_is_said_and_never_drawn():
     assert "another game" in posted[0].text
     session.handle(p.State(seat=0, view=foolsgold_view(), events=[], at=0.0))
     assert [type(m) for m in posted] == [StatusLine, ViewChanged]
+
+
+async def test_back_first_at_a_restored_game_is_told_in_the_log_beside_the_wait():
+    """Bob's app comes back to a restarted host before Ann: the status line says the
+    game waits for Ann, and the log says Bob has his seat back (the status alone would
+    overwrite one news with the other, and Bob would never read that he is back)."""
+    from types import SimpleNamespace
+
+    from net import protocol as p
+    from net.client import Reconnected
+    from tui.messages import LogLine, StatusLine
+    from tui.session import SOLO, Session
+
+    seats = [SimpleNamespace(seat=0, name="Ann"), SimpleNamespace(seat=1, name="Bob")]
+    table = SimpleNamespace(game="nuggets", phase="playing", seats=seats, waiting=[0],
+                            wait_left=20.0, name="Saloon", seed_hash="", owner=0)
+    welcome = SimpleNamespace(seats=[1], table=table, token=None, resumed=True)
+    session = Session(SimpleNamespace(welcome=welcome), SOLO)
+    posted: list = []
+    session._target = SimpleNamespace(post_message=posted.append)
+    session.in_game = True
+    session.handle(Reconnected(welcome))
+    session.handle(p.TableUpdate(table=table))  # the host's update that follows
+    said = [m.text for m in posted if isinstance(m, StatusLine)]
+    logged = [m.text for m in posted if isinstance(m, LogLine)]
+    assert said and said[-1].startswith("Waiting for Ann (20 s)")
+    assert logged == ["Reconnected: you have your seat back."]
+    session.closed = True
+    session._waiting(SimpleNamespace(**{**vars(table), "waiting": []}))  # stop the tick
