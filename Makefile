@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/motherlode
 
-# The whole suite, in a random order (pytest-randomly prints its seed first).
+# The whole suite, in a random order (its seed is printed last, to replay it).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
