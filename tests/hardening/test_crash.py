@@ -89,7 +89,9 @@ async def _play_until(player: Raw, seat: int, done, first: p.State | None = None
                 return message
             view = message.view
             if not view.over and view.current == seat:
-                await asyncio.sleep(0.06)  # within the host's rate limit (20 a second)
+                # a pace, not a wait: the time is what keeps the player within the host's
+                # rate limit (20 a second, on the real clock of a separate process)
+                await asyncio.sleep(0.06)
                 await player.send(greedy_nuggets(view))
 
 

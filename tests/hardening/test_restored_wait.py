@@ -61,7 +61,8 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             host = await _start_host(
                 directory, port, resume=True, kill_at=(0, ""), options=options
             )
-            # 20 s of the host's time with nobody back: no move, no time-out
+            # 20 s of the host's time with nobody back: no move, no time-out (the time is
+            # what is tested: nothing happens however long, here 20 s of the host's clock)
             await asyncio.sleep(20 / SPEED)
             assert saved_moves(directory) == moves
             # Ann is back: she sees whom the game waits for, and cannot play yet
@@ -72,6 +73,7 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             await ann.send(p.Grab())
             error = await _within(ann.expect(p.Error), "refusal")
             assert error.code == "waiting" and "Bob" in error.message
+            # 10 s more of the host's time with Bob still away: the time is what is tested
             await asyncio.sleep(10 / SPEED)
             assert saved_moves(directory) == moves
             # Bob is back too: the game goes on from where it stood

@@ -352,7 +352,7 @@ async def test_a_peer_that_trickles_forever_is_cut_off_by_the_handshake_time_out
             while True:  # a byte every 10 ms: never a pause, never a line
                 writer.write(b"x")
                 await writer.drain()
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.01)  # the time is what is tested: a byte at a time
 
     server = await asyncio.start_server(trickle, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]

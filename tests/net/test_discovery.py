@@ -293,8 +293,10 @@ async def next_games(changes, predicate, timeout: float = WAIT):
 class FakeClock:
     def __init__(self) -> None:
         self.now = 1000.0
+        self.reads = 0  # how often the browser looked: each sweep looks once
 
     def __call__(self) -> float:
+        self.reads += 1
         return self.now
 
 
@@ -350,7 +352,8 @@ async def test_beacon_table_goes_stale_on_the_clock():
         changes = b.changes()
         await next_games(changes, bool)
         clock.now += 4.9  # not yet stale: the sweep runs, nothing changes
-        await asyncio.sleep(0.3)
+        looked = clock.reads
+        await asyncio.wait_for(_until(lambda: clock.reads > looked), WAIT)  # a sweep since
         assert b.games == [table(host="127.0.0.1")]
         clock.now += 0.2
         assert await next_games(changes, lambda g: not g) == []

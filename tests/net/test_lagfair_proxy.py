@@ -12,6 +12,7 @@ import pytest
 from net import protocol as p
 from net.host import Host
 from net.protocol import Code
+from tests.waiting import until, within
 
 from .lagproxy import Link, Setting, proxied_client, run_races, run_virtual
 
@@ -72,7 +73,8 @@ def test_a_protocol_1_client_plays_without_probes_in_arrival_order():
                 seen[name].append(message)
 
         tasks = [asyncio.ensure_future(read(old, "Old")), asyncio.ensure_future(read(new, "New"))]
-        await asyncio.sleep(5.0)
+        newcomer = next(m for m in table.members if m.name == "New")
+        await until(lambda: newcomer.lag > 0, "New's lag measured from its probe answers")
         lags = {m.name: m.lag for m in table.members}
         assert lags["Old"] == 0.0
         assert lags["New"] == pytest.approx(0.05, abs=0.001)
@@ -81,7 +83,7 @@ def test_a_protocol_1_client_plays_without_probes_in_arrival_order():
         assert not any(isinstance(m, p.Probe) for m in seen["Old"] + seen["New"])
         await old.send(p.Ready())
         await new.send(p.Ready())
-        await asyncio.sleep(1.0)
+        await until(lambda: table.phase == "playing", "the game starts")
         assert table.phase == "playing"
         for task in tasks:
             task.cancel()
@@ -99,17 +101,23 @@ def test_bad_probe_answers_get_a_clear_error_and_change_nothing():
         reader, writer = host.open_local()
         conn = p.Connection(p.CLIENT)
         writer.write(conn.send(p.Hello(protocol=2, name="Eve")))
-        await asyncio.sleep(0.1)
+        await until(lambda: table.members, "Eve at the table")
         member = table.members[0]
         for line in (b'{"type":"probe_reply","id":999}\n',
                      b'{"type":"probe_reply","id":"one"}\n',
                      b'{"type":"probe_reply","id":-1}\n'):  # fmt: skip
             writer.write(line)
-        await asyncio.sleep(0.1)
-        conn.receive_data(await reader.read(1 << 20))
         messages = []
-        while (m := conn.next_message()) is not p.NEED_DATA:
-            messages.append(m)
+
+        async def three_errors():
+            while sum(isinstance(m, p.Error) for m in messages) < 3:
+                data = await reader.read(1 << 20)
+                assert data, "the host closed the connection"
+                conn.receive_data(data)
+                while (m := conn.next_message()) is not p.NEED_DATA:
+                    messages.append(m)
+
+        await within(three_errors(), "answer to each of the three bad probe answers")
         errors = [m for m in messages if isinstance(m, p.Error)]
         assert [e.code for e in errors] == [Code.BAD_PROBE, Code.BAD_FIELD, Code.BAD_FIELD]
         assert "999" in errors[0].message
@@ -132,7 +140,9 @@ def test_probe_answers_do_not_use_up_the_rate_limit():
         b = await proxied_client(host, "B", Link(0.0), Link(0.0))
         await a.send(p.Ready())
         await b.send(p.Ready())
-        await asyncio.sleep(4.0)  # 4 probes a second during the game
+        # 4 s of the game (in virtual time) is what is tested: 4 probes a second come
+        # back, more than the rate limit lets through in that time
+        await asyncio.sleep(4.0)
         assert table.phase == "playing"
         peers = {peer.member.name: peer for peer in host._peers if peer.member}
         # more than the limit lets through in 4 s (1 a second, 2 at once): about 9

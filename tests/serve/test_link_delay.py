@@ -15,6 +15,7 @@ from net import protocol as p
 from net.client import Client
 from net.served import Links, ServedError, TableDirectory, bind_link
 from serve.ssh import measure_link
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -56,14 +57,18 @@ async def test_a_served_connection_is_judged_by_its_doors_measurement(make_host,
             meter.add(rtt)
         served = await Client.connect("127.0.0.1", host.port, "Ann", reconnect=False)
         lan = await Client.connect("127.0.0.1", host.port, "Bob", reconnect=False)
-        await asyncio.sleep(0.1)
         ann, bob = table.members
+        peer = {link.member.name: link for link in host._peers if link.member}
+        await until(lambda: peer["Ann"].meter.samples and peer["Bob"].meter.samples,
+                    "the loopback's first probe answered on both connections")
         assert ann.lag < 0.05  # the loopback's own probes
         await bind_link(path, link, served.local_port)
         assert ann.lag == pytest.approx(meter.lag) and ann.lag > 0.07
         assert bob.lag < 0.05  # only that connection
         # later probe answers keep it on the door's measurement
-        await asyncio.sleep(2.3)
+        answered = len(peer["Ann"].meter.samples)
+        await until(lambda: len(peer["Ann"].meter.samples) > answered,
+                    "a probe answered after the binding")
         assert ann.lag == pytest.approx(meter.lag)
         # a wrong id, or a port with no connection, binds nothing
         with pytest.raises(ServedError):
@@ -108,7 +113,7 @@ async def test_the_ssh_door_times_keepalive_round_trips():
     class Connection:
         async def _make_global_request(self, request: bytes):
             assert request == b"keepalive@openssh.com"
-            await asyncio.sleep(0.04)
+            await asyncio.sleep(0.04)  # the time is what is tested: a 40 ms round trip
 
     class Process:
         def get_extra_info(self, name):
@@ -117,7 +122,7 @@ async def test_the_ssh_door_times_keepalive_round_trips():
     links = Links()
     ident, meter = links.new()
     task = asyncio.ensure_future(measure_link(Process(), meter))
-    await asyncio.sleep(1.2)
+    await until(lambda: len(meter.samples) >= 2, "two keepalive round trips timed")
     task.cancel()
     assert len(meter.samples) >= 2
     assert meter.delay == pytest.approx(0.02, abs=0.015)
@@ -164,7 +169,9 @@ async def test_the_web_door_times_websocket_pings():
                 answer = await ws.receive()
                 assert answer.data == "echo hi"
                 await ws.ping(b"browser")  # the browser's own ping is answered
-                await asyncio.sleep(0.1)
+                # the door answers a close after all that came before it on the line
+                # (the pongs, the ping): once it has, it has read them all
+                await ws.close()
     finally:
         await runner.cleanup()
     assert got == ["hi"]

@@ -106,7 +106,8 @@ async def test_a_detached_served_app_is_away_at_once_and_reattaching_takes_the_s
             assert notice.name == "Ann" and loop.time() - dropped < 2.0
             assert not _seat(table, 'Ann').member.connected
             assert _seat(table, 'Ann').away_since is not None and not _seat(table, 'Ann').standin
-            # the app stays away (no attempt) however long the player is gone
+            # the app stays away (no attempt) however long the player is gone: the time is
+            # what is tested (a second of the real clock the app's retries run on)
             await asyncio.sleep(1.0)
             assert not _seat(table, 'Ann').member.connected
             back = loop.time()

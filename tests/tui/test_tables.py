@@ -348,20 +348,26 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
 async def test_the_rules_have_contents_to_jump_from_and_no_bot_figures(tmp_path):
     from tui.screens.common import RulesScreen, rules_text
 
+    from .test_modes import until
+
+    def body():
+        return [line[40:] for line in screen_text(app).splitlines()[:4]]
+
     assert "median s" not in rules_text() and "### Tuning" not in rules_text()
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen)
+                    and "The cards" in screen_text(app), "the rules and their contents")
         assert isinstance(app.screen, RulesScreen)
         text = screen_text(app)
         assert "Taking nuggets" in text and "The cards" in text  # the contents
         await pilot.press("f")
-        await pilot.pause(0.3)
-        body = [line[40:] for line in screen_text(app).splitlines()[:4]]
-        assert any("Fool's Gold" in line for line in body), body
+        await until(pilot, lambda: any("Fool's Gold" in line for line in body()),
+                    "the jump to Fool's Gold")
+        assert any("Fool's Gold" in line for line in body()), body()
         await pilot.press("t")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "├──" not in screen_text(app), "the contents hidden")
         assert "├──" not in screen_text(app)
 
 
@@ -424,16 +430,30 @@ async def test_keys_remapped_in_the_settings_file_work(tmp_path):
 
 @pytest.mark.slow
 async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
+    from textual.command import CommandList, CommandPalette
+
     from tui.settings import Settings
+
+    from .test_modes import until
+
+    def highlighted() -> str:
+        """The command the palette's enter would run now ("" for none)."""
+        palette = app.screen
+        if not isinstance(palette, CommandPalette) or not palette._list_visible:
+            return ""
+        commands = palette.query_one(CommandList)
+        if commands.highlighted is None:
+            return ""
+        return str(commands.get_option_at_index(commands.highlighted).prompt)
 
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         await pilot.press(*"theme ansi-dark")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: "ansi-dark" in highlighted(), "the theme's command found")
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.theme == "ansi-dark", "the theme taken")
         assert app.theme == "ansi-dark"
     assert Settings.load(tmp_path / "settings.json").theme == "ansi-dark"
     again = make_app(tmp_path)
