@@ -3,7 +3,9 @@ reconnects, plus forged tokens, during many concurrent games of both games, play
 bot clients and scripted clients over TCP. Every game finishes, every client sees the
 same result as its table-mates, and no seat is lost or duplicated.
 
-The host and the clients run on one fake clock; drops are seeded.
+The host and the clients run on one fake clock; drops and the bots' choices are
+seeded, so a run plays the same games whatever the machine's speed or the test order
+(unseeded bots once played a Fool's Gold match past the step limit, by chance).
 ``bench/stress_storm.py`` is the long version (200 concurrent games, real clock).
 """
 
@@ -66,7 +68,9 @@ class Player:
     async def play(self) -> None:
         self.tap()
         if self.kind == "bot":
-            results = await run_bot(self.client, "normal", games=1)
+            # seeded, as every bot in the suite: a bot's choices are the same each run
+            rng = random.Random(f"storm/{self.client.welcome.name}")
+            results = await run_bot(self.client, "normal", rng=rng, games=1)
             assert results, f"{self.client.welcome.name}: no result; byes {self.byes}"
             self.over = results[0]
             return

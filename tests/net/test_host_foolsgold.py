@@ -2,6 +2,7 @@
 spectator, a drop with a stand-in, and automatic reconnect."""
 
 import asyncio
+import random
 
 import pytest
 
@@ -11,6 +12,11 @@ from net.client import Client, Reconnected, Reconnecting
 from net.clock import FakeClock
 
 from .helpers import Raw, next_of, settle
+
+
+def seeded(client: Client) -> random.Random:
+    """A bot's own seeded choices: the same game on every run, whatever the order."""
+    return random.Random(f"bot/{client.welcome.name}")
 
 
 async def drive(clock, done, limit=100_000):
@@ -34,7 +40,7 @@ async def test_bot_clients_play_a_match_to_the_end(make_host):
         await Client.connect("127.0.0.1", host.port, f"Bot{i}", clock=clock) for i in range(4)
     ]
     watcher = await Client.connect("127.0.0.1", host.port, "Eve", spectate=True, clock=clock)
-    bots = [asyncio.create_task(run_bot(c, "normal", games=1)) for c in clients]
+    bots = [asyncio.create_task(run_bot(c, "normal", rng=seeded(c), games=1)) for c in clients]
     watched = asyncio.create_task(next_of(watcher, p.Over))
     await drive(clock, lambda: all(b.done() for b in bots) and watched.done())
     results = [b.result() for b in bots]
@@ -87,7 +93,7 @@ async def test_mixed_table_scripted_client_bots_and_a_spectator(make_host):
 
     tasks = [
         asyncio.create_task(play()),
-        asyncio.create_task(run_bot(remote_bot, "easy", games=1)),
+        asyncio.create_task(run_bot(remote_bot, "easy", rng=seeded(remote_bot), games=1)),
         asyncio.create_task(next_of(watcher, p.Over)),
     ]
     await drive(clock, lambda: all(t.done() for t in tasks))
@@ -105,7 +111,7 @@ async def test_drop_stand_in_and_take_the_seat_back(make_host):
     keeper = await Client.connect("127.0.0.1", host.port, "Kim", clock=clock)
     leaver = await Raw.open(host.port)
     welcome = await leaver.hello("Lee")
-    keeper_bot = asyncio.create_task(run_bot(keeper, "normal", games=1))
+    keeper_bot = asyncio.create_task(run_bot(keeper, "normal", rng=seeded(keeper), games=1))
     await leaver.send(p.Ready())
     await drive(clock, lambda: table.phase == "playing")
     await drive(clock, lambda: clock.now() >= 3.0)
@@ -147,7 +153,7 @@ async def test_client_reconnects_on_its_own_and_plays_on(make_host):
             return item
 
         client.recv = tapped
-        return await run_bot(client, "normal", games=1)
+        return await run_bot(client, "normal", rng=seeded(client), games=1)
 
     task = asyncio.create_task(bot_and_watch())
     await drive(clock, lambda: table.phase == "playing")
