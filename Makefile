@@ -1,7 +1,8 @@
 # `make play` and `make test` work on a fresh clone with only python3 (>= 3.11) and
 # make: each creates or refreshes .venv and installs the project with its test extra.
-# `make play` then opens the game; `make test` runs ruff and the whole pytest suite;
-# `make test-fast` runs ruff and every test not marked slow.
+# `make play` then opens the game; `make test` runs ruff, the layering contract
+# (lint-imports, [tool.importlinter] in pyproject.toml) and the whole pytest suite;
+# `make test-fast` runs the same checks and every test not marked slow.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -21,15 +22,18 @@ play: $(STAMP)
 # The whole suite, in a random order (its seed is printed last, to replay it).
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 # The inner loop: everything not marked slow (see the markers in pyproject.toml).
 test-fast: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
