@@ -1,0 +1,142 @@
+"""A game is its own folders: outside them, only the registries may name a game.
+
+Counted from the AST of every module of ``net/``, ``tui/`` and ``serve/``. A module
+names a game when it imports a rules package or a game's own module, imports a game's
+constant from the catalogue (``FOOLSGOLD``, ``NUGGETS``), writes a game's key or title
+as a string (docstrings aside), or defines or uses a name that spells a key
+(``nuggets_now``, ``FoolsGoldView``).
+
+The goal (issue 33) is at most two such modules, the registries. Until the move is
+done, :data:`STILL_NAMING` lists the modules that still do: the list may only shrink.
+A module that starts naming a game fails here; a module that stops must leave the list
+(so the count in the failure message is always the true one).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = ("net", "tui", "serve")
+KEYS = ("foolsgold", "nuggets")
+TITLES = ("Fool's Gold", "Gold Nuggets")
+RULES = ("foolsgold", "nuggets")
+CONSTANTS = ("FOOLSGOLD", "NUGGETS")
+# a name spelling a key: foolsgold, fools_gold, FoolsGold, nuggets, Nuggets, NUGGETS...
+SPELLS = re.compile(r"fools_?gold|nuggets", re.IGNORECASE)
+# a game title as text, except "Fool's Gold!", the call a player makes in that game
+TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
+
+#: a game's own folders (the rules packages, and each game's host and app sides)
+GAME_FOLDERS = ("net/games/foolsgold", "net/games/nuggets", "tui/games/")
+#: the registries: the two modules that may name the games
+REGISTRIES: frozenset[str] = frozenset()
+
+#: modules that still name a game, to be moved into a game's folders (issue 33)
+STILL_NAMING = frozenset({
+    "net/catalogue.py", "net/cli.py", "net/games/__init__.py", "net/saves/cli.py",
+    "net/saves/stats.py", "net/table/core.py", "net/verify.py", "net/views.py",
+    "tui/app.py", "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
+    "tui/phases.py", "tui/screens/common.py", "tui/screens/foolsgold.py",
+    "tui/screens/forms.py", "tui/screens/lobby.py", "tui/screens/menu.py",
+    "tui/screens/nuggets.py", "tui/screens/replay.py", "tui/screens/served.py",
+    "tui/screens/table.py", "tui/session.py", "tui/widgets/advisor.py",
+    "tui/widgets/cards.py",
+})  # fmt: skip
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _module_of(node: ast.ImportFrom, path: Path) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    parts = parts[: len(parts) - node.level]
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
+def _is_game_module(module: str) -> bool:
+    parts = module.split(".")
+    return parts[0] in RULES or any(SPELLS.fullmatch(part) for part in parts[1:])
+
+
+def naming(path: Path) -> list[str]:
+    """How the module at ``path`` names a game (empty: it does not)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    why: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            why += [f"imports {a.name}" for a in node.names if _is_game_module(a.name)]
+        elif isinstance(node, ast.ImportFrom):
+            module = _module_of(node, path)
+            if _is_game_module(module):
+                why.append(f"imports {module}")
+            why += [f"imports {module}.{a.name}" for a in node.names
+                    if a.name in CONSTANTS or _is_game_module(f"{module}.{a.name}")
+                    and SPELLS.fullmatch(a.name)]  # fmt: skip
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docs and (node.value in KEYS or TITLE.search(node.value)):
+                why.append(f"writes {node.value[:40]!r} (line {node.lineno})")
+        elif isinstance(node, ast.Name | ast.Attribute | ast.FunctionDef | ast.ClassDef
+                        | ast.AsyncFunctionDef):  # fmt: skip
+            name = node.id if isinstance(node, ast.Name) else (
+                node.attr if isinstance(node, ast.Attribute) else node.name)
+            if name in CONSTANTS or SPELLS.search(name):
+                why.append(f"spells {name} (line {node.lineno})")
+    return why
+
+
+def modules_naming_a_game() -> dict[str, list[str]]:
+    """Every module of net/, tui/ and serve/ outside a game's folders that names a game."""
+    found = {}
+    for package in SCANNED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith(GAME_FOLDERS) or rel.removesuffix(".py") in GAME_FOLDERS:
+                continue
+            if why := naming(path):
+                found[rel] = why
+    return found
+
+
+def test_only_the_registries_and_the_modules_still_to_move_name_a_game():
+    found = modules_naming_a_game()
+    new = {m: why[:3] for m, why in found.items() if m not in STILL_NAMING | REGISTRIES}
+    assert not new, f"these modules now name a game; ask the registry instead: {new}"
+    moved = sorted(STILL_NAMING - set(found))
+    assert not moved, f"these no longer name a game: take them off STILL_NAMING: {moved}"
+    assert len(REGISTRIES) <= 2
+
+
+def test_the_counter_sees_every_way_of_naming_a_game(tmp_path, monkeypatch):
+    cases = {
+        "a.py": "import foolsgold\n",
+        "b.py": "from net.catalogue import NUGGETS\n",
+        "c.py": "x = 'nuggets'\n",
+        "d.py": "def nuggets_now():\n    pass\n",
+        "e.py": "from net.views import FoolsGoldView\n",
+        "f.py": "title = \"Fool's Gold (2-8 players)\"\n",
+        "g.py": "from .games import foolsgold\n",
+    }
+    clean = "def f():\n    '''Fool's Gold is a game.'''\n    return \"Fool's Gold!\"\n"
+    pkg = tmp_path / "net"
+    pkg.mkdir()
+    for name, source in {**cases, "clean.py": clean}.items():
+        (pkg / name).write_text(source)
+    here = sys.modules[__name__]
+    monkeypatch.setattr(here, "ROOT", tmp_path)
+    monkeypatch.setattr(here, "SCANNED", ("net",))
+    found = modules_naming_a_game()
+    assert set(found) == {f"net/{name}" for name in cases}
