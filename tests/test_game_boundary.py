@@ -84,8 +84,7 @@ def naming(path: Path) -> list[str]:
             if _is_game_module(module):
                 why.append(f"imports {module}")
             why += [f"imports {module}.{a.name}" for a in node.names
-                    if a.name in CONSTANTS or _is_game_module(f"{module}.{a.name}")
-                    and SPELLS.fullmatch(a.name)]  # fmt: skip
+                    if a.name in CONSTANTS or SPELLS.search(a.name)]
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if id(node) not in docs and (node.value in KEYS or TITLE.search(node.value)):
                 why.append(f"writes {node.value[:40]!r} (line {node.lineno})")
