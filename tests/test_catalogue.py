@@ -90,7 +90,7 @@ def test_every_game_has_a_module_with_driver_brain_and_codec():
     assert tuple(MODULES) == KEYS
     for key, module in MODULES.items():
         assert module.SPEC is spec(key)
-        for name in ("make_driver", "make_brain", "make_codec", "RULES_ILLEGAL"):
+        for name in ("make_driver", "make_brain", "make_codec"):
             assert hasattr(module, name), f"net.games.{key} has no {name}"
 
 
@@ -177,13 +177,13 @@ def test_fools_gold_every_action_and_card_both_ways(players):
 
 
 def test_codecs_refuse_the_other_game_and_unknown_cards():
-    from net.games import IllegalAction, WrongGame
+    from net.games import Refused, WrongGame
 
     with pytest.raises(WrongGame, match=NUGGETS.title):
         make_codec(NUGGETS.key, 2).to_rules(p.Draw(), 0)
     with pytest.raises(WrongGame, match=FOOLSGOLD.title):
         make_codec(FOOLSGOLD.key, 3).to_rules(p.Roll(), 0)
-    with pytest.raises(IllegalAction, match="no card called"):
+    with pytest.raises(Refused, match="no card called"):
         nobody = p.CardRef(name="Nobody", variant=0)
         make_codec(FOOLSGOLD.key, 3).to_rules(p.Discard(card=nobody), 0)
     with pytest.raises(TypeError):

@@ -16,14 +16,10 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from net.catalogue import CATALOGUE, FOOLSGOLD, SUPPLY, spec
-from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
+from net.games.base import Brain, Codec, Driver, Refused, WrongGame
 
 #: the game modules, by key
 MODULES: dict[str, ModuleType] = {s.key: importlib.import_module(s.module) for s in CATALOGUE}
-
-#: what the rules raise for an illegal move, and nothing else: any other exception out
-#: of a rules package is a bug (the table logs it and answers ``internal``)
-ILLEGAL = (IllegalAction, *(module.RULES_ILLEGAL for module in MODULES.values()))
 
 
 def _module(game: str) -> ModuleType:
@@ -73,12 +69,11 @@ def make_codec(game: str, players: int) -> Codec:
 
 
 __all__ = [
-    "ILLEGAL",
     "MODULES",
     "Brain",
     "Codec",
     "Driver",
-    "IllegalAction",
+    "Refused",
     "WrongGame",
     "make_brain",
     "make_codec",

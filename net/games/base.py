@@ -14,9 +14,11 @@ from typing import Any
 from net.views import to_view
 
 
-class IllegalAction(ValueError):
-    """A move the driver itself refuses (the game is over, no such card, not your turn),
-    before the rules see it."""
+class Refused(ValueError):
+    """A move the host refuses, with a message for a person: the driver's own refusals
+    (the game is over, no such card, not your turn) and the rules' ``IllegalAction``,
+    re-raised under this one name by the driver (``__cause__`` keeps the rules' error).
+    Any other exception out of a driver is a bug."""
 
 
 class WrongGame(ValueError):
@@ -31,7 +33,7 @@ class Codec:
 
     def to_rules(self, message: Any, seat: int) -> Any:
         """The rules action for a wire action played at ``seat``; raises
-        :class:`WrongGame` for another game's action and :class:`IllegalAction` for one
+        :class:`WrongGame` for another game's action and :class:`Refused` for one
         that names what does not exist (a card not in the deck)."""
         raise NotImplementedError
 
@@ -53,9 +55,9 @@ class Driver:
     def act(
         self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
     ) -> list[dict[str, Any]]:
-        """Apply a wire action for ``seat``; raises :class:`WrongGame`, this module's
-        :class:`IllegalAction` or the rules' with a message for a person, changing
-        nothing. ``acted`` and ``lag`` time a race action (:meth:`races`) corrected
+        """Apply a wire action for ``seat``; raises :class:`WrongGame` or :class:`Refused`
+        (the rules' refusals under the host's name) with a message for a person,
+        changing nothing. ``acted`` and ``lag`` time a race action (:meth:`races`) corrected
         for the player's network delay; other actions ignore them."""
         raise NotImplementedError
 

@@ -20,10 +20,9 @@ from foolsgold.match import Match
 from net import protocol as p
 from net import views as wire
 from net.catalogue import FOOLSGOLD
-from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
+from net.games.base import Brain, Codec, Driver, Refused, WrongGame
 
 #: what the rules raise for an illegal move
-RULES_ILLEGAL = foolsgold.IllegalAction
 
 SPEC = FOOLSGOLD
 
@@ -51,9 +50,9 @@ class FoolsGoldCodec(Codec):
     def _card(self, ref: p.CardRef) -> Card:
         kind = self.kinds.get(ref.name)
         if kind is None:
-            raise IllegalAction(f"there is no card called {ref.name!r} in this deck")
+            raise Refused(f"there is no card called {ref.name!r} in this deck")
         if ref.kind is not None and ref.kind != kind:
-            raise IllegalAction(f"{ref.name} is a {kind} card, not {ref.kind!r}")
+            raise Refused(f"{ref.name} is a {kind} card, not {ref.kind!r}")
         return Card(ref.name, kind, ref.variant)
 
     def to_wire(self, action: Any, seat: int | None = None) -> Any:
@@ -196,14 +195,20 @@ class FoolsGoldDriver(Driver):
         self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
     ) -> list[dict[str, Any]]:
         self._public = None  # before anything: the views of the old state are stale
-        rules_action = self.codec.to_rules(action, seat)
-        if isinstance(rules_action, foolsgold.Grab | foolsgold.Call) and (
-            acted is not None or lag
-        ):
-            rules_action = type(rules_action)(seat, acted, lag)
+        try:
+            rules_action = self.codec.to_rules(action, seat)
+            if isinstance(rules_action, foolsgold.Grab | foolsgold.Call) and (
+                acted is not None or lag
+            ):
+                rules_action = type(rules_action)(seat, acted, lag)
+        except foolsgold.IllegalAction as exc:
+            raise Refused(str(exc)) from exc
         if self.next_round_at is not None:
-            raise IllegalAction("the round is settled: the next one is being dealt")
-        events = self.match.apply(rules_action, now)
+            raise Refused("the round is settled: the next one is being dealt")
+        try:
+            events = self.match.apply(rules_action, now)
+        except foolsgold.IllegalAction as exc:
+            raise Refused(str(exc)) from exc
         if isinstance(rules_action, foolsgold.Draw | foolsgold.Discard):
             self._replace(seat)
         return self._settle_check(events, now)

@@ -15,12 +15,11 @@ from typing import Any
 import nuggets
 from net import protocol as p
 from net.catalogue import NUGGETS
-from net.games.base import Brain, Codec, Driver, IllegalAction, WrongGame
+from net.games.base import Brain, Codec, Driver, Refused, WrongGame
 from net.views import NuggetsView, to_view
 from nuggets import bots as nuggets_bots
 
 #: what the rules raise for an illegal move
-RULES_ILLEGAL = nuggets.IllegalAction
 
 SPEC = NUGGETS
 # Bots are policies named for their style; a difficulty picks one, in the order of
@@ -73,19 +72,28 @@ class NuggetsDriver(Driver):
         if not isinstance(action, self.codec.actions):
             self.codec.to_rules(action, seat)  # raises WrongGame
         if game.over:
-            raise IllegalAction("the game is over: no more actions")
+            raise Refused("the game is over: no more actions")
         if seat != game.current:
-            raise IllegalAction(
+            raise Refused(
                 f"it is {game.players[game.current]}'s turn, not {game.players[seat]}'s"
             )
-        rules_action = self.codec.to_rules(action, seat)
+        try:
+            rules_action = self.codec.to_rules(action, seat)
+        except nuggets.IllegalAction as exc:
+            raise Refused(str(exc)) from exc
         if not isinstance(rules_action, nuggets.Roll):
-            return game.apply(rules_action)
+            try:
+                return game.apply(rules_action)
+            except nuggets.IllegalAction as exc:
+                raise Refused(str(exc)) from exc
         # The host rolls. An illegal roll must not use up random numbers, or the dice
         # of the rest of the game would no longer follow from the seed in play order.
         saved = self.rng.getstate()
         try:
             return game.apply(nuggets.Roll(nuggets.roll_dice(self.rng, game.dice_left)))
+        except nuggets.IllegalAction as exc:
+            self.rng.setstate(saved)
+            raise Refused(str(exc)) from exc
         except BaseException:
             self.rng.setstate(saved)
             raise

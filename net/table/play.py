@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import ILLEGAL, WrongGame, make_brain, make_driver
+from net.games import Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
 from net.table.core import Member, Refusal, TableCore
 
@@ -82,7 +82,7 @@ class Play(TableCore):
             self.driver.check(seat, action, max(at, self._judged), at - lag, lag)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
-        except ILLEGAL as exc:
+        except Refused as exc:
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         held = HeldRace(seat, action, by, member, at, at - lag, lag,
                         max(at, at - lag + hold), next(_arrivals))  # fmt: skip
@@ -100,7 +100,7 @@ class Play(TableCore):
             judged = max(head.arrived, self._judged)
             try:
                 events = self.driver.act(head.seat, head.action, judged, head.acted, head.lag)
-            except (WrongGame, *ILLEGAL) as exc:
+            except (WrongGame, Refused) as exc:
                 member = head.member
                 if member is not None and member.connected and head.by == "player":
                     member.deliver(p.Error(code=Code.ILLEGAL_ACTION, message=str(exc),
@@ -230,7 +230,7 @@ class Play(TableCore):
             events = self.driver.act(seat, action, at)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
-        except ILLEGAL as exc:  # exactly the rules' refusals; anything else is a bug
+        except Refused as exc:  # exactly the rules' refusals; anything else is a bug
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         entry = msgspec.to_builtins(action)
         entry["seat"] = seat

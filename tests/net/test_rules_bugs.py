@@ -11,16 +11,32 @@ from net import protocol as p
 from net import views
 from net.client import Client
 from net.clock import FakeClock
-from net.games import ILLEGAL
+from net.games import Refused, make_driver
 from net.host import Host
 
 
-def test_the_refusals_are_the_rules_own_classes():
+def test_the_host_refuses_under_its_own_name_exactly_what_the_rules_refuse():
+    """The rules' ``IllegalAction`` reaches the table as the host's ``Refused``, with the
+    rules' message and error kept; a plain ``ValueError`` (a bug) is not a refusal."""
+    import random
+
     import foolsgold
     import nuggets
 
-    assert nuggets.IllegalAction in ILLEGAL and foolsgold.IllegalAction in ILLEGAL
-    assert ValueError not in ILLEGAL and all(issubclass(c, ValueError) for c in ILLEGAL)
+    assert not issubclass(ValueError, Refused) and issubclass(Refused, ValueError)
+    dice = make_driver("nuggets", ["Ann", "Bob"], 0, random.Random(1))
+    with pytest.raises(Refused, match="turn") as refused:
+        dice.act(1, p.Roll(), 0.0)  # not Bob's turn: the driver's own refusal
+    dice.act(0, p.Roll(), 0.0)
+    with pytest.raises(Refused) as refused:
+        dice.act(0, p.Stop(), 0.0)  # nothing set aside yet: the rules refuse
+    assert isinstance(refused.value.__cause__, nuggets.IllegalAction)
+    assert str(refused.value) == str(refused.value.__cause__)
+    cards = make_driver("foolsgold", ["Ann", "Bob", "Cy"], 0, random.Random(1))
+    cards.start(0.0)
+    with pytest.raises(Refused) as refused:
+        cards.act(0, p.Call(), 0.1)  # nobody grabbed: the rules refuse
+    assert isinstance(refused.value.__cause__, foolsgold.IllegalAction)
 
 
 @pytest.mark.timeout(20)
