@@ -315,7 +315,7 @@ class Client:
 
     async def _greet(self, hello: p.Hello, answered: list[bool]) -> tuple[p.Welcome, list[Any]]:
         reader, writer = await self._opener()
-        conn = p.Connection(p.CLIENT, max_line=self._max_line)
+        conn = p.Connection(p.CLIENT, max_line=self._max_line, version=hello.protocol)
         first = b""  # the first bytes received, to say what answered
         try:
             writer.write(conn.send(hello))

@@ -65,7 +65,6 @@ class Peer:
         # lag-fair races: this connection's round trips (protocol 2 clients only);
         # a served app's link is measured by its door instead (``net.served``)
         self.meter = latency.DelayMeter()
-        self.protocol = 0
         self.link_meter: latency.DelayMeter | None = None
         self._probe_timer: Any = None
 
@@ -207,7 +206,7 @@ class Peer:
     # -- probing (lag-fair races) --
 
     def _start_probing(self) -> None:
-        if self.protocol >= p.PROBES_SINCE and self._probe_timer is None:
+        if self.conn.speaks(p.Probe) and self._probe_timer is None:
             self._probe()
 
     def _probe(self) -> None:
@@ -399,7 +398,7 @@ class Peer:
             self.member = self.host.tables.hello(
                 message, self.send, self._closed_by_table, now, self
             )
-            self.protocol = message.protocol
+            self.conn.version = message.protocol  # admitted: a version the host speaks
             self._set_lag()
             self._start_probing()
         except Refusal as refusal:

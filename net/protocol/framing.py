@@ -26,6 +26,12 @@ Rules of the framing state machine:
 - Sending something that cannot go on the wire (a message over the limit, a value
   JSON cannot hold, a message of the wrong direction) raises
   :class:`LocalProtocolError`: we broke it, not the peer.
+- Versions: a connection speaks ``version`` (the latest until the hello names one;
+  the owner sets it from the hello). Every message type carries the version that
+  brought it in (``since``). A message of a later version than the connection speaks
+  is refused when it arrives (``UNKNOWN_TYPE``: that peer cannot have meant it), and
+  :meth:`Connection.speaks` tells the owner not to send one, so adding a message
+  needs no version gate of its own.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ import msgspec
 from msgspec import Struct
 
 from net.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
-from net.protocol.messages import ClientMessage, HostMessage, State
+from net.protocol.messages import PROTOCOL_VERSION, ClientMessage, HostMessage, State
 from net.text import clean_text, quote_peer, strip_controls
 from net.views import check as check_view
 
@@ -172,8 +178,11 @@ class Connection:
         *,
         max_line: int = DEFAULT_MAX_LINE,
         max_depth: int = DEFAULT_MAX_DEPTH,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         self.role = Role(role)
+        #: the protocol version this connection speaks (see the module docstring)
+        self.version = version
         self.max_line = max_line
         self.max_depth = max_depth
         self._buffer = bytearray()
@@ -184,6 +193,10 @@ class Connection:
         self._decoder = _DECODERS[self.role]
         self._sendable = _SENDABLE[self.role]
         self._known = _RECEIVABLE_TYPES[self.role]
+
+    def speaks(self, message: Any) -> bool:
+        """Whether the peer's version knows this message (or message type)."""
+        return message.since <= self.version
 
     @property
     def errored(self) -> bool:
@@ -238,6 +251,13 @@ class Connection:
             if not line.strip():
                 continue
             message = self._decode(line)
+            if message.since > self.version:
+                raise RemoteProtocolError(
+                    Code.UNKNOWN_TYPE,
+                    f"{message.__struct_config__.tag!r} is a message of protocol "
+                    f"{message.since}; this connection speaks protocol {self.version}",
+                    message.__struct_config__.tag,
+                )
             if message.__class__ is State and (problem := check_view(message.view)):
                 raise RemoteProtocolError(Code.BAD_FIELD, f"an impossible view: {problem}", "state")
             if self.role is Role.CLIENT and _suspect(line):
@@ -275,6 +295,10 @@ class Connection:
             raise LocalProtocolError(
                 Code.INTERNAL, f"a {self.role.value} cannot send {type(message).__name__}"
             )
+        if message.since > self.version:
+            raise LocalProtocolError(
+                Code.INTERNAL, f"a {type(message).__name__} is a message of protocol "
+                f"{message.since}; this connection speaks protocol {self.version}")  # fmt: skip
         return encode(message, max_line=self.max_line)
 
 

@@ -5,7 +5,7 @@ types they share. ``docs/PROTOCOL.md`` documents every one.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType
 
@@ -14,13 +14,9 @@ from net.text import clean_text
 from net.views import Event, View
 
 PROTOCOL_VERSION = 2
-# --- lag-fair races (protocol 2) -------------------------------------------------------
-#: every version a host admits: a protocol 1 client plays on, without probes, and its
-#: races are judged as they arrive (a correction of 0)
+#: every version a host admits: a protocol 1 client plays on, without the messages of
+#: protocol 2 (probes: its races are judged as they arrive, a correction of 0)
 PROTOCOLS = (1, 2)
-#: the first version that answers the host's probes
-PROBES_SINCE = 2
-# --- end lag-fair races ---------------------------------------------------------------
 
 
 # ---------------------------------------------------------------------------
@@ -34,7 +30,11 @@ Token = Annotated[str, Meta(max_length=200)]
 
 
 class _Msg(Struct, tag_field="type", kw_only=True, omit_defaults=False):
-    pass
+    #: the protocol version that brought this message in. A connection speaks the
+    #: version its hello named (``Connection.version``): it never sends a message of a
+    #: later version and refuses one it receives, so a new message needs no gate of
+    #: its own, only its ``since``.
+    since: ClassVar[int] = 1
 
 
 class CardRef(Struct, kw_only=True):
@@ -163,6 +163,7 @@ class ProbeReply(_Msg, tag="probe_reply"):
     """The answer to the host's ``probe``, sent as soon as it is read: the host times
     the round trip to estimate this connection's one-way delay."""
 
+    since: ClassVar[int] = 2
     id: Annotated[int, Meta(ge=0, le=2**53)]
 
 
@@ -326,6 +327,7 @@ class Probe(_Msg, tag="probe"):
     ``id`` at once. Sent only to clients of protocol 2 or later, a few times a second
     during a game and every few seconds otherwise."""
 
+    since: ClassVar[int] = 2
     id: int
 
 
@@ -346,7 +348,6 @@ def message_type(message: Struct) -> str:
 __all__ = [
     "PROTOCOL_VERSION",
     "PROTOCOLS",
-    "PROBES_SINCE",
     "Probe",
     "ProbeReply",
     "SUSPENDED",

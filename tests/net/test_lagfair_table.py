@@ -241,3 +241,32 @@ def test_a_grabber_cannot_pass_while_its_grab_is_held():
     assert table.driver.view(start)["hand_sizes"][start] == 5
     run_until(table, 1.2)
     assert [s for s, _ in grabbed(table)] == [start]
+
+
+async def test_a_protocol_1_client_gets_no_probe_and_its_probe_reply_is_refused(make_host):
+    """The host speaks each connection's version: no probe to a protocol 1 client, and a
+    ``probe_reply`` from one is a message it cannot have meant (the line is refused, the
+    connection and the seat stay)."""
+    from net.clock import FakeClock
+
+    from .helpers import Raw, settle
+
+    clock = FakeClock()
+    host = await make_host(clock=clock)
+    host.create_table("Camp", "foolsgold", seats=3, bots=1, seed="v1")
+    old = await Raw.open(host.port)
+    welcome = await old.hello("Ann")  # protocol 1
+    await old.send(p.Ready())
+    for _ in range(30):  # 3 s of the host's clock: a protocol 2 client gets probes
+        clock.advance(0.1)
+        await settle()
+    await old.send(p.ProbeReply(id=1))
+    await old.send(p.Ping(id="after"))
+    seen = []
+    while not (seen and isinstance(seen[-1], p.Pong)):
+        seen.append(await old.recv())
+    assert not any(isinstance(m, p.Probe) for m in seen)
+    refused = [m for m in seen if isinstance(m, p.Error)]
+    assert [(e.code, e.ref) for e in refused] == [(p.Code.UNKNOWN_TYPE, "probe_reply")]
+    assert seen[-1].id == "after"
+    assert host.tables.find("Camp").seats[welcome.seat].member.connected

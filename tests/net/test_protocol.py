@@ -317,3 +317,43 @@ def test_a_client_keeps_ordinary_text_as_sent():
     conn.receive_data(line.encode())
     chat = conn.next_message()
     assert (chat.name, chat.text) == ("Zoë [bold]", "a\tb\nc")
+
+
+# -- versions: a message carries the version that brought it in -----------------------
+
+
+def _all_messages():
+    import typing
+
+    for union in (p.ClientMessage, p.HostMessage):
+        yield from typing.get_args(union)
+
+
+def test_every_message_says_the_version_that_brought_it_in():
+    since = {cls.__struct_config__.tag: cls.since for cls in _all_messages()}
+    assert all(1 <= v <= p.PROTOCOL_VERSION for v in since.values())
+    # protocol 2 added the probes of lag-fair races, and nothing else
+    assert {tag for tag, v in since.items() if v == 2} == {"probe", "probe_reply"}
+    assert set(range(1, p.PROTOCOL_VERSION + 1)) <= set(p.PROTOCOLS)
+
+
+def test_a_connection_refuses_a_message_of_a_later_version_and_reads_on():
+    host = Connection(HOST, version=1)
+    host.receive_data(b'{"type":"probe_reply","id":7}\n{"type":"ping","id":1}\n')
+    with pytest.raises(RemoteProtocolError) as refused:
+        host.next_message()
+    assert refused.value.code == Code.UNKNOWN_TYPE and refused.value.ref == "probe_reply"
+    assert "protocol 2" in refused.value.message and "speaks protocol 1" in refused.value.message
+    assert host.next_message() == p.Ping(id=1)  # one bad line costs nothing else
+    # the same line at the version that has it decodes
+    later = Connection(HOST)
+    later.receive_data(b'{"type":"probe_reply","id":7}\n')
+    assert later.next_message() == p.ProbeReply(id=7)
+
+
+def test_a_connection_never_sends_a_message_its_peer_cannot_know():
+    old, new = Connection(HOST, version=1), Connection(HOST, version=2)
+    assert not old.speaks(p.Probe) and new.speaks(p.Probe) and old.speaks(p.Pong)
+    with pytest.raises(LocalProtocolError, match="protocol 2"):
+        old.send(p.Probe(id=1))
+    assert new.send(p.Probe(id=1)) == b'{"type":"probe","id":1}\n'
