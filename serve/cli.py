@@ -49,12 +49,30 @@ def add_command(subparsers) -> None:
                        help="how long a dropped SSH player's game waits for them (default 600)")
 
 
-def served_command(host: str, port: int, control: Path, name: str | None) -> list[str]:
-    """The argv of one served app. A frozen build is its own interpreter: no ``-m``."""
+#: the product's console script (``[project.scripts]`` in pyproject.toml)
+SCRIPT = "motherlode"
+#: the same entry point, started through this interpreter when no script is found
+_BY_METADATA = ("import sys; from importlib.metadata import entry_points; "
+                f"sys.exit(next(iter(entry_points(group='console_scripts', name={SCRIPT!r})))"
+                ".load()())")  # fmt: skip
+
+
+def app_command() -> list[str]:
+    """How to start the product's app: by its entry point, as a person would, never by
+    importing a floor above the doors. A frozen build is its own program; otherwise
+    the console script installed beside this interpreter (the same install), else the
+    entry point read from the install's metadata."""
     if getattr(sys, "frozen", False):
-        argv = [sys.executable, "served"]
-    else:
-        argv = [sys.executable, "-m", "tui.cli", "served"]
+        return [sys.executable]
+    script = Path(sys.executable).with_name(SCRIPT)
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", _BY_METADATA]
+
+
+def served_command(host: str, port: int, control: Path, name: str | None) -> list[str]:
+    """The argv of one served app (:func:`app_command`, then ``served``)."""
+    argv = [*app_command(), "served"]
     argv += ["--host", host, "--port", str(port), "--control", str(control)]
     if name is not None:
         argv.append(f"--name={name}")  # one word: a name like "-rf" or "--help" stays a name

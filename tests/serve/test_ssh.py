@@ -262,13 +262,25 @@ async def test_a_shared_password(tmp_path, monkeypatch):
             conn.close()
 
 
-def test_a_frozen_build_spawns_itself_without_dash_m(monkeypatch, tmp_path):
+def test_the_app_starts_by_its_entry_point_and_a_frozen_build_as_itself(monkeypatch, tmp_path):
+    import subprocess
     import sys
+    from pathlib import Path
 
+    from serve import cli
     from serve.cli import served_command
 
     normal = served_command("127.0.0.1", 7777, tmp_path / "t.sock", "ann")
-    assert normal[:4] == [sys.executable, "-m", "tui.cli", "served"]
+    script = Path(sys.executable).with_name("motherlode")
+    assert normal[:2] == [str(script), "served"] and "-m" not in normal
+    # no console script beside the interpreter: the entry point from the metadata,
+    # which starts the same app (its help names the served command's options)
+    monkeypatch.setattr(cli, "SCRIPT", "motherlode-not-installed")
+    fallback = served_command("127.0.0.1", 7777, tmp_path / "t.sock", "ann")
+    assert fallback[:2] == [sys.executable, "-c"] and fallback[3] == "served"
+    shown = subprocess.run([*fallback[:3], "served", "--help"], capture_output=True,
+                           text=True, timeout=60)  # fmt: skip
+    assert shown.returncode == 0 and "--control" in shown.stdout
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     frozen = served_command("127.0.0.1", 7777, tmp_path / "t.sock", None)
     assert frozen[:2] == [sys.executable, "served"] and "-m" not in frozen
