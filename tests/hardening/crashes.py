@@ -274,7 +274,11 @@ async def crash_run(
     results: list[list[p.Over]] = []
     seats: list[int | None] = []
     for i in range(humans):
-        client = await Client.connect("127.0.0.1", port, f"P{i}", clock=clock, timeout=5.0)
+        # a player keeps trying for the whole run, as the app does (retry_for): a host
+        # that restarts slowly on a busy machine costs attempts, never the seat (with
+        # the backoff alone, 3 s of the real clock at speed 10, it could give up)
+        client = await Client.connect("127.0.0.1", port, f"P{i}", clock=clock, timeout=5.0,
+                                      retry_for=timeout * speed)
         players.append(client)
         seats.append(client.seat)
     for i, client in enumerate(players):
