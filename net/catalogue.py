@@ -1,7 +1,8 @@
 """The catalogue: every fact about each game the suite offers, in one place.
 
-A game is one entry here (a :class:`GameSpec`) plus one module, ``net.games.<key>``,
-holding its driver, its bot brain and its wire codec. Everything else (the table, the
+A game is one entry here (a :class:`GameSpec`) plus its own package, ``net.games.<key>``,
+holding its driver, its bot brain and its wire codec (``__init__``) and what checks a
+finished game from a client's messages (``verify``). Everything else (the table, the
 host, discovery, the command line, the menus, the lobby, served play) asks this module
 and names no game itself: ``tests/test_catalogue.py`` fails on a game title or a list
 of games written anywhere else in ``net/``, ``tui/`` or ``serve/``.
@@ -11,7 +12,7 @@ titles without loading a game (``tests/test_catalogue.py`` checks these facts ag
 the rules packages themselves).
 
 Adding a game: write its rules package, add a ``GameSpec`` to :data:`CATALOGUE` and its
-key to :data:`GameKey`, write ``net/games/<key>.py`` (a driver, a brain, a codec), and a
+key to :data:`GameKey`, write ``net/games/<key>/`` (a driver, a brain, a codec; verify), and a
 table screen in ``tui/screens/`` (``tui.app`` and ``tui.screens.replay`` pick it by key).
 """
 

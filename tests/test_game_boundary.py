@@ -38,7 +38,7 @@ REGISTRIES: frozenset[str] = frozenset()
 #: modules that still name a game, to be moved into a game's folders (issue 33)
 STILL_NAMING = frozenset({
     "net/catalogue.py", "net/cli.py", "net/games/__init__.py", "net/saves/cli.py",
-    "net/saves/stats.py", "net/table/core.py", "net/verify.py", "net/views.py",
+    "net/saves/stats.py", "net/table/core.py", "net/views.py",
     "tui/app.py", "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
     "tui/phases.py", "tui/screens/common.py", "tui/screens/foolsgold.py",
     "tui/screens/forms.py", "tui/screens/lobby.py", "tui/screens/menu.py",

@@ -11,7 +11,7 @@ from net import protocol as p
 from net import views
 from net.botclient import BotSeat
 from net.table import Settings, Table, Tables
-from net.verify import verify_foolsgold
+from net.verify import verify_messages
 from tests.net.helpers import cards_in
 
 
@@ -143,7 +143,7 @@ def test_every_seat_can_verify_its_deals_after_an_unseeded_match():
     table, seated, problems = play_match(None, 4)
     assert problems == []
     for seat, (_, box) in enumerate(seated):
-        assert verify_foolsgold(box.messages, seat) == []
+        assert verify_messages(box.messages, seat) == []
     # a deal the seed did not make is caught
     _, box = seated[1]
     state = next(
@@ -152,7 +152,7 @@ def test_every_seat_can_verify_its_deals_after_an_unseeded_match():
         if isinstance(m, p.State) and any(isinstance(e, views.RoundStarted) for e in m.events)
     )
     state.view.hand[0] = views.Card(name="Nobody", kind="animal", variant="z")
-    assert verify_foolsgold(box.messages, 1)
+    assert verify_messages(box.messages, 1)
 
 
 def test_the_leak_checker_itself_catches_a_leak():

@@ -9,7 +9,7 @@ from net import protocol as p
 from net import views
 from net.client import Client
 from net.clock import FakeClock
-from net.verify import verify_nuggets
+from net.verify import verify_messages
 
 from .helpers import Raw, next_of, play_nuggets, settle
 
@@ -56,17 +56,18 @@ async def test_an_unseeded_game_proves_its_dice_with_the_revealed_seed(make_host
     started = next(m for m in record if isinstance(m, p.Started))
     before_end = [m for m in record[: record.index(over)]]
     assert all(over.seed not in str(msgspec.to_builtins(m)) for m in before_end)
-    assert verify_nuggets(record) == []
+    record.insert(0, ann.welcome)  # which game: the welcome says
+    assert verify_messages(record) == []
     # a host that changed the dice after the fact is caught
     rolled = next(
         m for m in record if isinstance(m, p.State) and isinstance(m.events[0], views.Rolled)
     )
     faces = rolled.events[0].faces
     faces[0] = "lasso" if faces[0] != "lasso" else "nugget"
-    assert verify_nuggets(record)
+    assert verify_messages(record)
     # and so is a revealed seed that is not the one published
     forged = msgspec.structs.replace(over, seed="0" * 64)
-    assert "hash" in verify_nuggets([started, forged])[0]
+    assert "hash" in verify_messages([ann.welcome, started, forged])[0]
 
 
 async def test_a_player_who_leaves_mid_game_is_played_for_at_once(make_host):
