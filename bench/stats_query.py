@@ -52,7 +52,7 @@ def fill(store: Store, games: int, moves: int, rng: random.Random) -> None:
                     conn.executemany("INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
                                      [(ident, i, entry) for i in range(moves)])
 
-        store._commit(batch)
+        store._commits.commit(batch)
 
 
 def timed(call, runs: int = 20) -> tuple[float, float]:

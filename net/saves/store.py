@@ -4,28 +4,15 @@ Every change of a table is committed before anyone is sent its views. The table 
 :meth:`Store.touched` after each change, before it sends anything about it; ``touched``
 builds what the change wrote (the new moves, the table's document: seats, tokens,
 settings, the snapshot of the views; at a game's start or end the hand-over between
-the game's save and the table's lobby save) and queues it. Once a loop turn
-(``loop.call_soon``) the changes queued so far, of every table, go as one batch to the
-store's writer thread (:class:`_Writer`), which commits them in one transaction (a
-group commit) while the loop goes on: SQLite releases the GIL while it works. One batch
-is in flight at a time; the changes queued meanwhile form the next, handed over when
-the first lands back on the loop (``call_soon_threadsafe``). Until a change's batch has
-landed the host holds every byte its peers send after it, and writes them in order
-once the store tells it (:meth:`Store.on_sealed` marks which bytes a batch covers,
-:meth:`Store.on_flushed` says it landed), so no view of a change reaches a socket
-before the change is committed. Without a running loop a change is committed at once;
-reads and direct commits wait for the batch in flight and commit what is queued first,
-so only one thread at a time uses the connection. A move of a game whose seats, members, owner and
-settings stay as last written builds only the document's changing fields (times,
-clock, snapshot) into the cached bytes of the rest (``documents.game_frame``): the
-very bytes the whole document encodes to. A commit is a write to SQLite's log without
-fsync (``net.saves.db``), and it survives a killed process the moment it returns. The
-moves are committed as they happen, so the table keeps none in memory once their
-commit is done.
-
-A failed commit (a full disk, a damaged database) is reported once and logged; the
-records of its changes are put back, so the table's next commit carries its moves,
-and the game goes on.
+the game's save and the table's lobby save) and queues it for the group commit
+(``net.saves.writer``: a loop turn's changes committed in one transaction by a writer
+thread; until a change's commit has landed the host holds every byte its peers send
+after it). A move of a game whose seats, members, owner and settings stay as last
+written builds only the document's changing fields (times, clock, snapshot) into the
+cached bytes of the rest (``documents.game_frame``): the very bytes the whole document
+encodes to. The moves are committed as they happen, so the table keeps none in memory
+once their commit is done. A change moves its table's records on at once, so the next
+change of the same loop turn follows it; a failed commit puts them back.
 
 A LAN host's store (kind ``tables``, ``lobbies=True``) also saves each table outside a
 game, in the lobby and between games, while a person holds a seat (status ``lobby``:
@@ -39,16 +26,11 @@ count: every pending deadline keeps the time it had left at the last save.
 
 from __future__ import annotations
 
-import asyncio
-import atexit
 import logging
-import queue
 import re
 import secrets
 import sqlite3
-import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,12 +45,12 @@ from net.saves.errors import SaveError
 from net.saves.saved import Saved
 from net.saves.stats import INSERT as INSERT_STATS
 from net.saves.stats import PlayerStats, Tally, players
+from net.saves.writer import GroupCommit
 from net.table import Table
 
 log = logging.getLogger(__name__)
 
 KINDS = ("tables", "hotseat", "solo")
-WRITER_IDLE = 30.0  # seconds without a batch before the writer thread ends
 _ENTRY = msgspec.json.Decoder(Entry)
 # a game in play: its status (indexed) stays, so no index is written (3 pages a commit,
 # not 5: the save's row, its new moves, the file's header)
@@ -100,20 +82,6 @@ class _Game:
     taken: tuple[int, str] | None = None  # the last digest of the views: (moves, digest)
     stored: bool = False  # its row exists
     done: bool = False  # finished (or left): the next game gets a new save
-
-
-Work = Callable[[sqlite3.Connection], Any]
-
-
-@dataclass
-class _Change:
-    """One queued change of a tick's group commit (``Store.flush``)."""
-
-    work: Work
-    moves: int
-    done: Callable[[], None] | None
-    undo: list[tuple[Any, dict[str, Any]]]
-    table: int = 0  # id() of the table it saves (0: none)
 
 
 @dataclass
@@ -185,18 +153,14 @@ class Store:
         self._games: dict[int, _Game] = {}  # by id(table)
         self._lobbies: dict[int, _Lobby] = {}  # by id(table)
         self._failed = False
-        self._pending: list[_Change] = []  # this tick's changes, committed by flush
-        # each table's changes not yet committed (queued or with the writer thread), by
-        # id(table): only that table's views wait for a commit (``unsaved``)
-        self._unsaved: dict[int, int] = {}
-        self._listeners: list[Callable[[], None]] = []
-        self._sealers: list[Callable[[], None]] = []
-        self._waiters: list[asyncio.Future] = []  # wait_committed's
-        self._inflight: _Batch | None = None  # the batch the writer thread commits
-        self._writer: _Writer | None = None  # started by the first batch on a loop
-        self._scheduled: asyncio.AbstractEventLoop | None = None  # the loop of the next tick
-        self.saves = 0  # changes committed (figures for the benchmarks and tests)
-        self.groups = 0  # transactions: each group commit holds a tick's changes
+        # the group commit (looking the store's own methods up at each call: a
+        # subclass's ``_stage`` is the crash tests' hook)
+        self._commits = GroupCommit(
+            self.path,
+            connect=lambda: self.conn,
+            stage=lambda name: self._stage(name),
+            failure=lambda exc: self._failure(None, exc),
+        )
 
     @classmethod
     def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
@@ -231,17 +195,15 @@ class Store:
             if found != ["ok"]:
                 raise db.refusal(self.path, "; ".join(map(str, found)))
 
-        self._read(quick_check)
+        self._commits.read(quick_check)
 
     def close(self) -> None:
         """Commit what is queued (waiting for the writer thread), stop that thread and
         close the database."""
         try:
-            self._settle()
+            self._commits.settle()
         finally:
-            writer, self._writer = self._writer, None
-            if writer is not None:
-                writer.stop()
+            self._commits.stop()
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -250,222 +212,54 @@ class Store:
         """Called between the steps of a commit; a no-op (the crash tests override it).
         The steps of the statements run on the writer thread, "committed" on the loop."""
 
+    # -- the group commit (net.saves.writer) -----------------------------------------
+
+    @property
+    def saves(self) -> int:
+        """Changes committed (figures for the benchmarks and tests)."""
+        return self._commits.saves
+
+    @property
+    def groups(self) -> int:
+        """Transactions: each group commit holds a tick's changes."""
+        return self._commits.groups
+
     @property
     def pending(self) -> bool:
         """Whether changes wait for their commit (queued, or with the writer thread)."""
-        return bool(self._pending) or self._inflight is not None
+        return self._commits.pending
 
     def unsaved(self, table: Any) -> bool:
         """Whether a change of ``table`` waits for its commit: until then nobody at that
         table may be sent its views (the host holds their bytes). The other tables'
         players are not held up by it."""
-        return id(table) in self._unsaved
+        return self._commits.unsaved(table)
 
     def on_flushed(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` after each group commit, committed or failed (the host
         then releases the bytes it held for it: those held before its ``on_sealed``,
         or every byte once nothing is pending)."""
-        self._listeners.append(listener)
+        self._commits.on_flushed(listener)
 
     def on_sealed(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` when the changes queued so far go to a commit: the bytes
         held until then wait for that commit, later ones for a later commit."""
-        self._sealers.append(listener)
-
-    def _queue(self, work: Work, moves: int = 0, done: Callable[[], None] | None = None,
-               undo: Iterable[Any] = (), table: Any = None) -> None:  # fmt: skip
-        """Add a change (of ``table``, if it saves one) to the next group commit.
-        ``done()`` runs once it is committed. ``undo`` puts back the records (``_Game``,
-        ``_Lobby``) the change already moved on, if the commit fails: each a pair of the
-        record and its fields before the change (``_before``). Without a running loop
-        (a table driven by plain calls) the change is committed at once."""
-        key = 0 if table is None else id(table)
-        if key:
-            self._unsaved[key] = self._unsaved.get(key, 0) + 1
-        self._pending.append(_Change(work, moves, done, list(undo), key))
-        self.schedule()
-
-    def _settled(self, changes: list[_Change]) -> None:
-        """``changes`` are committed, or failed and put back: their tables' views may go."""
-        unsaved = self._unsaved
-        for change in changes:
-            key = change.table
-            if key:
-                left = unsaved[key] - 1
-                if left:
-                    unsaved[key] = left
-                else:
-                    del unsaved[key]
+        self._commits.on_sealed(listener)
 
     def schedule(self) -> None:
-        """Hand what is queued to the writer thread on the running loop's next turn
-        (once a turn), or commit it now without a running loop. A turn scheduled on a
-        loop that has since gone (a store that outlives its host's loop) does not hold
-        the queue up: the next call on another loop schedules it again."""
-        if not self._pending:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.flush()
-            return
-        if self._scheduled is not loop:
-            self._scheduled = loop
-            loop.call_soon(self._tick)
-
-    def _tick(self) -> None:
-        """The loop's turn: the changes queued in it (and in the turns before, while
-        the writer was busy) go to the writer thread as one batch, unless a batch is
-        still in flight: its landing hands them over."""
-        self._scheduled = None
-        batch = self._inflight
-        if batch is not None:
-            if not batch.landed and batch.loop is _running_loop():
-                return  # (``_landed`` hands the queue over)
-            self._drain()  # landed, or sent by a loop that went away
-        if not self._pending:
-            return
-        loop = _running_loop()
-        if loop is None:
-            self._settle()
-            return
-        changes, self._pending = self._pending, []
-        try:
-            conn = self.conn  # opened here: a damaged database is reported on the loop
-        except Exception as exc:
-            self._failed_batch(changes, exc)
-            return
-        if self._writer is None:
-            self._writer = _Writer(self)
-        self._seal()
-        self._inflight = batch = _Batch(changes, loop)
-        self._writer.hand(batch, conn)
-
-    def _landed(self, batch: _Batch) -> None:
-        """On the loop: the writer thread is done with ``batch`` (``call_soon_threadsafe``)."""
-        if batch is not self._inflight:
-            return  # finished already, by a reader or a direct commit that waited for it
-        self._finish(batch)
-        if self._pending and self._scheduled is not batch.loop:
-            self._tick()  # what queued meanwhile goes next (unless this turn's tick will)
-
-    def _drain(self) -> None:
-        """Wait for the batch in flight, if any, and finish it here (a failure is
-        reported, not raised)."""
-        batch = self._inflight
-        if batch is not None:
-            batch.wait()
-            self._finish(batch)
-
-    def _finish(self, batch: _Batch) -> None:
-        self._inflight = None
-        if batch.error is None:
-            self._committed(batch.changes)
-            return
-        # the changes queued after it were built on its records: they go too, and the
-        # tables' next changes write everything again from the records put back
-        changes, self._pending = batch.changes + self._pending, []
-        self._failed_batch(changes, batch.error)
-
-    def _failed_batch(self, changes: list[_Change], exc: BaseException) -> None:
-        self._undo(changes)
-        self._settled(changes)
-        self._flushed()
-        self._failure(None, exc)
-
-    def _settle(self) -> None:
-        """Everything queued so far committed (or reported failed) before this returns:
-        what a reader must see, what a direct commit comes after."""
-        self._drain()
-        if self._pending:
-            try:
-                self.flush()
-            except Exception as exc:  # reported once; the game goes on unsaved
-                self._failure(None, exc)
+        """Hand what is queued to the writer thread on the running loop's next turn, or
+        commit it now without a running loop (``GroupCommit.schedule``)."""
+        self._commits.schedule()
 
     def flush(self) -> None:
-        """Commit every queued change now, on this thread, in one transaction (after
-        the batch the writer thread holds, if any), then tell the listeners. Raises
-        the commit's error (the changes are then put back as they were before them, to
-        be saved with the table's next change)."""
-        self._drain()
-        changes, self._pending = self._pending, []
-        if not changes:
-            return
-        self._seal()
-        try:
-            _write(self, self.conn, changes)
-        except BaseException:
-            self._undo(changes)
-            self._settled(changes)
-            self._flushed()
-            raise
-        self._committed(changes)
-
-    def _seal(self) -> None:
-        for listener in self._sealers:
-            listener()
-
-    @staticmethod
-    def _undo(changes: list[_Change]) -> None:
-        for change in reversed(changes):  # the earliest state last: it wins
-            for obj, fields in change.undo:
-                vars(obj).update(fields)
-
-    def _committed(self, changes: list[_Change]) -> None:
-        db.Checkpointer.get().dirty(self.path)
-        self.groups += 1
-        self._settled(changes)
-        for change in changes:
-            self.saves += 1
-            if change.done is not None:
-                change.done()
-            self._stage("committed")
-        self._flushed()
-
-    def _flushed(self) -> None:
-        for listener in self._listeners:
-            listener()
-        waiters, self._waiters = self._waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        """Commit every queued change now, on this thread, in one transaction; raises
+        the commit's error (``GroupCommit.flush``)."""
+        self._commits.flush()
 
     async def wait_committed(self) -> None:
         """Until every change queued so far is committed (or has failed) and the
         listeners are told (the host then has sent the bytes it held for them)."""
-        while self.pending:
-            batch = self._inflight
-            if batch is not None and batch.loop is not _running_loop():
-                self._drain()  # sent by a loop that went away
-                continue
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            await waiter
-
-    def _commit(self, work: Work, moves: int = 0) -> None:
-        """Run ``work(conn)`` in one transaction and commit it now, after the changes
-        queued before it (their failure is theirs: reported, not raised here)."""
-        self._settle()
-        self._queue(work, moves)
-        self.flush()
-
-    def _read(self, query):
-        """``query(conn)``'s statements, all on one snapshot of the database: a host
-        (another process, say) may commit between two of them, and a save read half
-        before and half after its commit looked damaged."""
-        self._settle()  # what was queued is what a reader must see
-        try:
-            conn = self.conn
-            if conn.in_transaction:
-                return query(conn)
-            conn.execute("BEGIN")
-            try:
-                return query(conn)
-            finally:
-                conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            raise db.refusal(self.path, exc) from None
+        await self._commits.wait_committed()
 
     # -- saving ----------------------------------------------------------------------
 
@@ -621,7 +415,7 @@ class Store:
             if table.log is log and written > table.log_base:
                 table.forget(written - table.log_base)
 
-        self._queue(work, len(new), done, undo, table)
+        self._commits.queue(work, len(new), done, undo, table)
         return True
 
     def _new_game(self, table: Table, now: float) -> _Game:
@@ -644,7 +438,7 @@ class Store:
         undo = [_before(self._lobby(table))]
         change = self._lobby_change(table, now)
         if change is not None:
-            self._queue(change, undo=undo, table=table)
+            self._commits.queue(change, undo=undo, table=table)
 
     def _lobby(self, table: Table) -> _Lobby:
         lobby = self._lobbies.get(id(table))
@@ -678,7 +472,7 @@ class Store:
         if table.phase != "playing" and lobby is not None and lobby.saved:
             ident = lobby.id
             try:
-                self._commit(lambda conn: _delete(conn, ident))
+                self._commits.commit(lambda conn: _delete(conn, ident))
                 lobby.saved, lobby.key = False, ()
             except (sqlite3.Error, SaveError):
                 log.exception("cannot remove the lobby save of %s", table.name)
@@ -715,7 +509,7 @@ class Store:
         self._games.pop(id(table), None)
         if keep:
             return self.abandon(ident)
-        self._commit(lambda conn: _delete(conn, ident))
+        self._commits.commit(lambda conn: _delete(conn, ident))
         return None
 
     # -- reading ---------------------------------------------------------------------
@@ -723,7 +517,7 @@ class Store:
     def unfinished(self) -> list[str]:
         """The ids of this store's saves to resume (games in play, tables outside a
         game), oldest first."""
-        rows = self._read(lambda conn: conn.execute(
+        rows = self._commits.read(lambda conn: conn.execute(
             "SELECT id FROM saves WHERE kind = ? AND status IN ('playing', 'lobby') "
             "ORDER BY saved_wall, id", (self.kind,)).fetchall())  # fmt: skip
         return [row[0] for row in rows]
@@ -742,7 +536,7 @@ class Store:
                                  (ident,)).fetchall()  # fmt: skip
             return row, moves
 
-        found = self._read(query)
+        found = self._commits.read(query)
         if found is None:
             raise SaveError(f"no saved game {ident!r} in {self.path}")
         (data, kind, count), moves = found
@@ -763,7 +557,7 @@ class Store:
     def find(self, prefix: str) -> list[str]:
         """The ids of every save that start with ``prefix`` (any kind)."""
         pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self._read(lambda conn: conn.execute(
+        rows = self._commits.read(lambda conn: conn.execute(
             "SELECT id FROM saves WHERE id LIKE ? ESCAPE '\\' ORDER BY id",
             (pattern,)).fetchall())  # fmt: skip
         return [row[0] for row in rows]
@@ -779,7 +573,7 @@ class Store:
             raise ValueError(f"a kept game's status is one of {', '.join(KEPT_STATUSES)}, "
                              f"not {', '.join(map(repr, wrong)) or 'none'}")
         marks = ", ".join("?" * len(wanted))
-        rows = self._read(lambda conn: conn.execute(
+        rows = self._commits.read(lambda conn: conn.execute(
             "SELECT s.id, s.game, s.status, s.players, s.moves, s.saved_wall, "
             "(SELECT json_group_array(t.name) FROM seat_stats t WHERE t.save = s.id AND t.won) "
             f"FROM saves s WHERE s.status IN ({marks}) "
@@ -799,141 +593,22 @@ class Store:
         save, which holds no game, is deleted. Returns its id."""
         saved = save if isinstance(save, Saved) else self.load(save)
         if saved.status == "lobby":
-            self._commit(lambda conn: _delete(conn, saved.id))
+            self._commits.commit(lambda conn: _delete(conn, saved.id))
             return saved.id
         raw = {k: v for k, v in saved.raw.items() if k != "log"}
         raw["status"], raw["log"] = "abandoned", []
         doc = ENCODER.encode(raw)
-        self._commit(lambda conn: conn.execute(
+        self._commits.commit(lambda conn: conn.execute(
             "UPDATE saves SET status = 'abandoned', doc = ? WHERE id = ?", (doc, saved.id)))
         return saved.id
 
     def delete(self, ident: str) -> None:
         """Delete a game for good: its save, moves and stats."""
-        self._commit(lambda conn: _delete(conn, ident))
+        self._commits.commit(lambda conn: _delete(conn, ident))
 
     def stats(self, name: str | None = None, *, bots: bool = False) -> list[PlayerStats]:
         """Every player's figures per game, or one player's (``net.saves.stats``)."""
-        return self._read(lambda conn: players(conn, name, bots=bots))
-
-
-class _Batch:
-    """The changes the loop handed to the writer thread in one go, and how it went."""
-
-    __slots__ = ("changes", "loop", "error", "_busy")
-
-    def __init__(self, changes: list[_Change], loop: asyncio.AbstractEventLoop) -> None:
-        self.changes = changes
-        self.loop = loop  # told when the batch has landed
-        self.error: BaseException | None = None
-        self._busy = threading.Lock()  # held until the writer is done with it
-        self._busy.acquire()
-
-    @property
-    def landed(self) -> bool:
-        """Whether the writer is done with it (its loop may not know yet)."""
-        return not self._busy.locked()
-
-    def wait(self) -> None:
-        """Until the writer is done with it."""
-        with self._busy:
-            pass
-
-    def land(self) -> None:
-        self._busy.release()
-
-
-def _write(store: Store, conn: sqlite3.Connection, changes: list[_Change]) -> None:
-    """``changes``' statements in one transaction, committed; raises (rolled back)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for change in changes:
-            change.work(conn)
-            store._stage("moves written" if change.moves else "written")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-class _Writer:
-    """The thread that commits a store's batches (``BEGIN``, the statements,
-    ``COMMIT``) on its connection, and then tells the batch's loop
-    (``call_soon_threadsafe``). SQLite releases the GIL while it works, so the commit
-    runs on another core while the loop goes on. One batch at a time: the loop hands
-    the next over once this one has landed, and never touches the connection while one
-    is in flight (``Store._drain``). The thread ends when idle for ``WRITER_IDLE``
-    seconds (a store is rarely closed) and the next batch starts another."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        _WRITERS.add(self)
-        self._queue: queue.SimpleQueue[tuple[_Batch, sqlite3.Connection] | None] = (
-            queue.SimpleQueue())  # fmt: skip
-        self._lock = threading.Lock()  # guards _thread: started, or ended when idle
-        self._thread: threading.Thread | None = None
-
-    def hand(self, batch: _Batch, conn: sqlite3.Connection) -> None:
-        self._queue.put((batch, conn))
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="saves-writer",
-                                                daemon=True)  # fmt: skip
-                self._thread.start()
-
-    def stop(self) -> None:
-        """End the thread once its batch is done (the store has drained it)."""
-        self._queue.put(None)
-        with self._lock:
-            thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-
-    def _run(self) -> None:
-        store = self._store
-        while True:
-            try:
-                item = self._queue.get(timeout=WRITER_IDLE)
-            except queue.Empty:
-                with self._lock:
-                    if self._queue.empty():  # (else a batch came just now: go on)
-                        self._thread = None  # the next batch starts another
-                        return
-                continue
-            if item is None:  # stopped
-                with self._lock:
-                    self._thread = None
-                return
-            batch, conn = item
-            try:
-                _write(store, conn, batch.changes)
-            except BaseException as exc:  # the loop reports it and puts the records back
-                batch.error = exc
-            batch.land()
-            try:
-                batch.loop.call_soon_threadsafe(store._landed, batch)
-            except RuntimeError:
-                pass  # its loop is closed: the store's next turn finishes it (``_tick``)
-
-
-# every writer of this process: a batch in flight when the interpreter exits (a host
-# stopped while its last batch commits) still lands; the thread is a daemon, so one
-# that waits for nothing never holds the exit up
-_WRITERS: weakref.WeakSet[_Writer] = weakref.WeakSet()
-
-
-@atexit.register
-def _drain_writers() -> None:
-    for writer in list(_WRITERS):
-        writer.stop()
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
+        return self._commits.read(lambda conn: players(conn, name, bots=bots))
 
 
 def _taken(save: Saved) -> tuple[int, str] | None:
