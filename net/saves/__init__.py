@@ -13,6 +13,7 @@ One idea a module:
 - ``db``: the database file, its schema, WAL and the checkpoint thread (durability);
 - ``store``: :class:`Store`, what the host calls after every change, and reading
   saves back (:func:`load_all`, the kept games, the stats);
+- ``mapping``: what a store remembers of each table, and the rows each change writes;
 - ``writer``: the group commit, a loop turn's changes committed by a writer thread;
 - ``documents``: the save document (the JSON of a save and of an exported record);
 - ``saved``: :class:`Saved`, a save read back: its facts, and ``restore``;

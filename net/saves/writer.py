@@ -1,8 +1,8 @@
 """The group commit: the changes a store queues, committed a loop turn at a time by a
 writer thread (:class:`GroupCommit`; the store, ``net.saves.store``, holds one).
 
-The store queues each change of a table (:meth:`GroupCommit.queue`; the store builds
-what a change writes). Once a loop turn (``loop.call_soon``) the
+The store queues each change of a table (:meth:`GroupCommit.queue`; what a change
+writes is built by ``net.saves.mapping``). Once a loop turn (``loop.call_soon``) the
 changes queued so far, of every table, go as one batch to the store's writer thread
 (:class:`_Writer`), which commits them in one transaction (a group commit) while the
 loop goes on: SQLite releases the GIL while it works. One batch is in flight at a
@@ -117,7 +117,7 @@ class GroupCommit:
               undo: Iterable[Any] = (), table: Any = None) -> None:  # fmt: skip
         """Add a change (of ``table``, if it saves one) to the next group commit.
         ``done()`` runs once it is committed. ``undo`` puts back the records (a table's
-        ``_Game``, ``_Lobby``: ``net.saves.store``) the change already moved on, if the
+        ``_Game``, ``_Lobby``: ``net.saves.mapping``) the change already moved on, if the
         commit fails: each a pair of the record and its fields before the change.
         Without a running loop (a table driven by plain calls) the change is committed
         at once."""

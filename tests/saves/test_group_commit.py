@@ -281,7 +281,7 @@ async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(stor
 
     def compare() -> None:
         ident = store.live_save(table)
-        record = store._games[id(table)]
+        record = store._records._games[id(table)]
         whole = documents.as_json(documents.game_document(
             table, ident, record.game, clock.now(), "playing", record.taken))  # fmt: skip
         frame = documents.game_frame(table, ident, record.game)
