@@ -12,12 +12,12 @@ changes a second: ``Store.touched`` (which queues the change) plus its share of 
 loop's work for the commit that holds it, divided evenly among the changes there, as
 wall time and as the loop thread's CPU time (``thread_time``), which other processes'
 load does not inflate; and the size and time of each group commit. With a writer
-thread (``Store._landed``, issue 22) the loop's work for a commit is handing the batch
-over (``Store._tick``) and its landing (``Store._landed``: the done callbacks and the
-release of held bytes); the statements and ``COMMIT`` run on the writer thread and are
-not the loop's (the GIL they hold while in Python shows in the loop's wall time, not
-its CPU). The time from a batch's handing over to its landing (its bytes held
-meanwhile) is printed too. Before the writer thread, the loop's work was the tick's
+thread (``GroupCommit._landed``, issue 22) the loop's work for a commit is handing the
+batch over (``GroupCommit._tick``) and its landing (``GroupCommit._landed``: the done
+callbacks and the release of held bytes); the statements and ``COMMIT`` run on the
+writer thread and are not the loop's (the GIL they hold while in Python shows in the
+loop's wall time, not its CPU). The time from a batch's handing over to its landing
+(its bytes held meanwhile) is printed too. Before the writer thread, the loop's work was the tick's
 whole group commit (``Store.flush``); a store that commits in ``touched`` is timed
 there alone. Both hosts settle their collector
 (``net.gctune``) once their tables are dealt, as ``motherlode host`` does. ``--rounds``
@@ -67,26 +67,29 @@ async def child(args: argparse.Namespace) -> None:
     in_flight: list[float] = []  # seconds from a batch's handing over to its landing
     if store is not None:
         real = store.touched
+        # the store's group commit (``net.saves.writer``; the store itself before it
+        # was a part of its own)
+        commits = getattr(store, "_commits", store)
         waiting: list[tuple[float, float]] = []  # the queued changes' own times
 
         def timed(table, now) -> None:
-            queued, commits = len(getattr(store, "_pending", ())), store.saves
+            queued, saves = len(getattr(commits, "_pending", ())), store.saves
             began, began_cpu = time.perf_counter(), time.thread_time()
             real(table, now)
             spent, spent_cpu = time.perf_counter() - began, time.thread_time() - began_cpu
-            if store.saves != commits:  # committed at once (a store before group commits)
+            if store.saves != saves:  # committed at once (a store before group commits)
                 touched.append(spent)
                 touched_cpu.append(spent_cpu)
-            elif len(getattr(store, "_pending", ())) != queued:  # queued for the tick's commit
+            elif len(getattr(commits, "_pending", ())) != queued:  # queued for the tick's commit
                 waiting.append((spent, spent_cpu))
 
         store.touched = timed  # type: ignore[method-assign]
-        if hasattr(store, "_landed"):
+        if hasattr(commits, "_landed"):
             # a writer thread commits: the loop's share of a change is its queueing,
             # its share of handing the batch over (``_tick``) and of the landing
             # (``_landed``: the done callbacks, the release of held bytes), never the
             # statements, which run on the writer thread
-            real_tick, real_landed = store._tick, store._landed
+            real_tick, real_landed = commits._tick, commits._landed
             batches: dict[int, list[tuple[float, float]]] = {}  # id(batch): the changes'
             nested = [0.0, 0.0]  # a tick run inside a landing: counted as the tick's
             handed: dict[int, float] = {}  # id(batch): when it was handed over
@@ -94,12 +97,12 @@ async def child(args: argparse.Namespace) -> None:
             def timed_tick() -> None:
                 changes = list(waiting)
                 began, began_cpu = time.perf_counter(), time.thread_time()
-                before = store._inflight
+                before = commits._inflight
                 real_tick()
                 spent, spent_cpu = time.perf_counter() - began, time.thread_time() - began_cpu
                 nested[0] += spent
                 nested[1] += spent_cpu
-                batch = store._inflight
+                batch = commits._inflight
                 if batch is None or batch is before:
                     return  # nothing handed over (the writer still busy): later
                 waiting.clear()
@@ -125,10 +128,10 @@ async def child(args: argparse.Namespace) -> None:
                         touched.append(own + spent / len(changes))
                         touched_cpu.append(own_cpu + spent_cpu / len(changes))
 
-            store._tick = timed_tick  # type: ignore[method-assign]
-            store._landed = timed_landed  # type: ignore[method-assign]
-        elif hasattr(store, "flush"):
-            real_flush = store.flush
+            commits._tick = timed_tick  # type: ignore[method-assign]
+            commits._landed = timed_landed  # type: ignore[method-assign]
+        elif hasattr(commits, "flush"):
+            real_flush = commits.flush
 
             def timed_flush() -> None:
                 # each change's loop time: its own queueing, and its share of the
@@ -144,7 +147,7 @@ async def child(args: argparse.Namespace) -> None:
                         touched.append(own + spent / len(changes))
                         touched_cpu.append(own_cpu + spent_cpu / len(changes))
 
-            store.flush = timed_flush  # type: ignore[method-assign]
+            commits.flush = timed_flush  # type: ignore[method-assign]
     host = Host(clock=clock, store=store)
     tables = [
         host.create_table(f"T{i}", "foolsgold", seats=args.seats, bots=args.seats,

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from net.saves import Store  # noqa: E402
+from net.saves.mapping import UPSERT  # noqa: E402
 from net.saves.stats import INSERT, Tally  # noqa: E402
-from net.saves.store import _UPSERT  # noqa: E402
 
 
 def fill(store: Store, games: int, moves: int, rng: random.Random) -> None:
@@ -39,7 +39,7 @@ def fill(store: Store, games: int, moves: int, rng: random.Random) -> None:
                 players = people + [f"Bot {i} (bot)" for i in range(seats - len(people))]
                 ident = f"game-{n:05d}"
                 doc = json.dumps({"id": ident, "players": players}).encode()
-                conn.execute(_UPSERT, (ident, "tables", "finished", "T", game,
+                conn.execute(UPSERT, (ident, "tables", "finished", "T", game,
                                        json.dumps(players), moves, 0.0, 1e9 + n, doc))
                 tally = Tally(seats)
                 for counts in tally.counts.values():
@@ -52,7 +52,7 @@ def fill(store: Store, games: int, moves: int, rng: random.Random) -> None:
                     conn.executemany("INSERT INTO moves (save, n, entry) VALUES (?, ?, ?)",
                                      [(ident, i, entry) for i in range(moves)])
 
-        store._commit(batch)
+        store._commits.commit(batch)
 
 
 def timed(call, runs: int = 20) -> tuple[float, float]:

@@ -11,8 +11,12 @@ mismatch.
 One idea a module:
 
 - ``db``: the database file, its schema, WAL and the checkpoint thread (durability);
-- ``store``: :class:`Store`, what the host calls after every change, and reading
-  saves back (:func:`load_all`, the kept games, the stats);
+- ``store``: :class:`Store`, what the host calls after every change, composed of the
+  three parts below;
+- ``mapping``: what a store remembers of each table, and the rows each change writes;
+- ``writer``: the group commit, a loop turn's changes committed by a writer thread;
+- ``queries``: reading saves back (:func:`load_all`, :func:`open_game`, the kept
+  games, the stats);
 - ``documents``: the save document (the JSON of a save and of an exported record);
 - ``saved``: :class:`Saved`, a save read back: its facts, and ``restore``;
 - ``replay``: the replay engine (restore, the replay screen, stats, ``net.verify``);
@@ -32,12 +36,12 @@ _OWNERS = {
     "Step": "replay",
     "Saved": "saved",
     "KINDS": "store",
-    "Kept": "store",
+    "Kept": "queries",
     "Store": "store",
-    "load_all": "store",
-    "open_game": "store",
-    "resume_time": "store",
-    "resumed_clock": "store",
+    "load_all": "queries",
+    "open_game": "queries",
+    "resume_time": "queries",
+    "resumed_clock": "queries",
 }
 __all__ = sorted(_OWNERS)
 

@@ -43,7 +43,7 @@ def add_commands(subparsers) -> None:
     stats.add_argument("--bots", action="store_true", help="count the bots too")
 
 
-#: net.saves.store.KEPT_STATUSES, written here so the parser stays light (a test checks)
+#: net.saves.queries.KEPT_STATUSES, written here so the parser stays light (a test checks)
 _STATUSES = ("playing", "lobby", "finished", "abandoned")
 
 
@@ -104,7 +104,7 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from net.saves.store import open_game
+    from net.saves.queries import open_game
 
     saved = open_game(args.game)
     target = Path(args.output) if args.output else Path(f"{saved.id}.json")

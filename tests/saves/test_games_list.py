@@ -18,7 +18,7 @@ from net.host import Host
 from net.saves import Store
 from net.saves.cli import _STATUSES
 from net.saves.cli import run as run_saves_command
-from net.saves.store import KEPT_STATUSES
+from net.saves.queries import KEPT_STATUSES
 from tests.hardening.ptyapp import HostCommand, Peer, free_port, motherlode
 from tests.hardening.test_persist import Player, _start_nuggets
 from tests.tui.test_stats import _a_finished_game

@@ -1,4 +1,4 @@
-"""The saves' group commit (``net.saves.store``): a tick's changes are committed in
+"""The saves' group commit (``net.saves.writer``): a tick's changes are committed in
 one transaction, and the host holds every byte it sends meanwhile, so no view of a
 change reaches a client before that change is committed. In-process hosts on a fake
 clock, read by in-process clients; every table seeded."""
@@ -281,7 +281,7 @@ async def test_a_move_patches_the_document_to_what_a_whole_rewrite_would_be(stor
 
     def compare() -> None:
         ident = store.live_save(table)
-        record = store._games[id(table)]
+        record = store._records._games[id(table)]
         whole = documents.as_json(documents.game_document(
             table, ident, record.game, clock.now(), "playing", record.taken))  # fmt: skip
         frame = documents.game_frame(table, ident, record.game)
@@ -367,11 +367,11 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     seen = states()
     first = move()
     await settle()  # the loop's turn hands it to the writer, which waits at the gate
-    batch = store._inflight
+    batch = store._commits._inflight
     assert batch is not None and not batch.landed
     second = move()
     await settle()
-    assert store._inflight is batch and store.pending  # the second change waits its turn
+    assert store._commits._inflight is batch and store.pending  # the second change waits its turn
     assert states() == seen  # no view of either move went out
     assert committed_moves(store.path) < first
     landed.clear()
@@ -382,7 +382,7 @@ async def test_a_batch_in_flight_releases_only_its_own_bytes(store_dir):
     assert states() > seen  # the first move's views went out...
     after_first = states()
     assert store.pending  # ...and the second's wait for the second batch, at the gate
-    assert store._inflight is not None and store._inflight is not batch
+    assert store._commits._inflight is not None and store._commits._inflight is not batch
     store.gate.release(1000)
     await asyncio.wait_for(store.wait_committed(), 10)
     await settle()
@@ -412,7 +412,7 @@ async def test_a_tables_commit_holds_up_only_its_own_clients(store_dir):
     while a.moves == moves:  # A's bots' next timers, until A has moved
         clock.advance(max(clock.next_due() - clock.now(), 0.0))
     await settle()  # the loop's turn hands A's move to the writer, which waits at the gate
-    batch = store._inflight
+    batch = store._commits._inflight
     assert batch is not None and not batch.landed and store.unsaved(a)
     assert not store.unsaved(b)
     seen = [len(w.messages) for w in watchers]
@@ -450,9 +450,9 @@ def work(conn):
 
 
 async def main():
-    store._queue(work)
+    store._commits.queue(work)
     await asyncio.sleep(0)  # the loop's turn hands it to the writer thread
-    assert store._inflight is not None
+    assert store._commits._inflight is not None
 
 
 asyncio.run(main())

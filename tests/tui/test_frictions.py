@@ -200,7 +200,7 @@ def test_wide_names_keep_the_stats_in_columns():
     tally = Tally(len(names))
     for what in ("turns", "gained", "busts", "steals"):
         tally.counts[what] = [3, 4, 5]
-    store._commit(lambda conn: conn.executemany(
+    store._commits.commit(lambda conn: conn.executemany(
         INSERT, tally.rows("game-1", "nuggets", [(n, "human") for n in names], [0], 0.0)))
     rows = store.stats()
     store.close()

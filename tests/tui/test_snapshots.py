@@ -210,7 +210,7 @@ def _stats_rows() -> None:
             tally.counts[name] = [(n + 2 + i * 3) % 7 + (name in ("turns", "gained")) * 9
                                   for i in range(len(names))]
         rows += tally.rows(f"game-{n}", game, [(s, "human") for s in names], winners, 0.0)
-    store._commit(lambda conn: conn.executemany(INSERT, rows))
+    store._commits.commit(lambda conn: conn.executemany(INSERT, rows))
     store.close()
 
 
