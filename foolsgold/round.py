@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from foolsgold.cards import Card, _check_players, check_deck, is_set
@@ -185,8 +186,9 @@ def _why_not_discard(view: Mapping[str, Any], seat: int, race_over: bool) -> str
 
 
 def _why_not_grab(view: Mapping[str, Any], seat: int, race_over: bool) -> str | None:
-    if any(grabber == seat for grabber, _ in view["grabbed"]):
-        return "you already grabbed a nugget"
+    for grabber, _ in view["grabbed"]:
+        if grabber == seat:
+            return "you already grabbed a nugget"
     if not race_open(view, race_over):
         if not view["nuggets_left"]:
             return "the race is over: no nuggets are left"
@@ -214,6 +216,14 @@ _WHY_NOT: dict[str, Callable[[Mapping[str, Any], int, bool], str | None]] = {
     "grab": _why_not_grab,
     "call": _why_not_call,
 }
+# every answer built once, by whether each of ACTIONS is legal: bots ask at every change
+# of their view, so `legal_actions` calls the checks one by one (no loop, no new set)
+_ANSWERS = {
+    legal: frozenset(kind for kind, ok in zip(ACTIONS, legal, strict=True) if ok)
+    for legal in product((False, True), repeat=len(ACTIONS))
+}
+_NOTHING: frozenset[str] = frozenset()
+assert tuple(_WHY_NOT) == ACTIONS
 
 
 def legal_actions(
@@ -239,13 +249,17 @@ def legal_actions(
     A spectator (`seat` None) may do nothing; a seat not at the table raises
     IllegalAction."""
     if seat is None:
-        return frozenset()
-    check_seat(seat, view["players"])
+        return _NOTHING
+    if seat.__class__ is not int or not 0 <= seat < view["players"]:  # the fast case first
+        check_seat(seat, view["players"])
     if not any(view["hand_sizes"]):
-        return frozenset()
-    return frozenset(
-        kind for kind, why_not in _WHY_NOT.items() if why_not(view, seat, race_over) is None
-    )
+        return _NOTHING
+    return _ANSWERS[
+        _why_not_draw(view, seat, race_over) is None,
+        _why_not_discard(view, seat, race_over) is None,
+        _why_not_grab(view, seat, race_over) is None,
+        _why_not_call(view, seat, race_over) is None,
+    ]
 
 
 class Round:
