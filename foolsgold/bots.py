@@ -35,7 +35,7 @@ from typing import Any
 
 from foolsgold.cards import SET_SIZE, Card, is_set, set_chance, standard_deck
 from foolsgold.match import TARGET
-from foolsgold.round import HAND, Action, Call, Discard, Draw, Grab
+from foolsgold.round import HAND, HAND_MAX, Action, Call, Discard, Draw, Grab, legal_actions
 
 Plan = tuple[Action, float]
 
@@ -305,7 +305,7 @@ class Bot:
         # seldom called: a call lowers the table's total and stretches the match. A
         # bot that cannot draw grabs plainly, a while later.
         best: Plan = (self._grab, max(now, self.give_up_at + GIVE_UP_GRACE))
-        if now >= self.give_up_at and len(hand) == 6:
+        if now >= self.give_up_at and len(hand) == HAND_MAX:
             best = (self._grab, self._timer(("give_up", self.moves), now, factor=0.5))
         scores = view.get("scores")
         # At match point a bluff is always called (see `_threshold`): no bluffing then.
@@ -313,16 +313,17 @@ class Bot:
         if self.bluff_at is not None and not match_point:
             if not self.mimic:
                 best = min(best, (self._grab, max(now, self.bluff_at)), key=_when)
-            elif now >= self.bluff_at and len(hand) == 6:
+            elif now >= self.bluff_at and len(hand) == HAND_MAX:
                 # Right after a draw, holding six: just what a true set looks like.
                 best = min(best, (self._grab, self._timer(("bluff", self.moves), now)), key=_when)
-        if len(hand) >= 6:
+        legal = legal_actions(view, self.seat)
+        if "discard" in legal:
             if self.discard_choice is None:
                 self.discard_choice = self.choose_discard(hand)
             at = self._timer(("discard", self.moves), now)
             if at < best[1]:
                 best = (Discard(self.seat, self.discard_choice), at)
-        elif self._can_draw(view):
+        elif "draw" in legal:
             at = self._timer(("draw", self.moves), now)
             if at < best[1]:
                 best = (self._draw, at)
@@ -330,18 +331,18 @@ class Bot:
 
     def _plan_frozen(self, view: dict[str, Any], now: float) -> Plan | None:
         me = self.seat
-        grabbed = [seat for seat, _ in view["grabbed"]]
+        legal = legal_actions(view, me)
+        grabber = view["grabbed"][0][0]
         wanted: list[Plan] = []
         d = self.difficulty
-        if me not in grabbed and view["nuggets_left"] > 0:
+        if "grab" in legal:
             wanted.append((self._grab, self._timer(("race",), now, factor=d.race / d.reaction)))
         closes = view["call_closes"]
+        # the window by the view, and still open at `now` (its time-out may be due)
         if (
-            view["caller"] is None
-            and grabbed[0] != me
-            and closes is not None
+            "call" in legal
             and now < closes
-            and self.bluff_chance() > self._threshold(view, grabbed[0])
+            and self.bluff_chance() > self._threshold(view, grabber)
         ):
             # Calling takes a little longer than grabbing: the bot thinks first.
             at = self._timer(("call",), now, factor=1.5)
@@ -357,11 +358,6 @@ class Bot:
         if scores is not None and scores[grabber] + 1 >= TARGET:
             return MATCH_POINT
         return call_threshold(view["players"])
-
-    def _can_draw(self, view: dict[str, Any]) -> bool:
-        if self.seat == view["start"]:
-            return view["draw_pile"] > 0 or view["trash_pile"] > 0
-        return view["incoming_sizes"][self.seat] > 0
 
     def _timer(self, key: tuple, now: float, factor: float = 1.0) -> float:
         """When to act on the situation `key`: fixed the first time it is seen."""

@@ -13,6 +13,10 @@ Time comes in as `now` (seconds, the host's clock); every `apply` first applies 
 time-outs due at `now`, so an action arriving at or after a deadline is judged after
 that time-out took effect (F9). Nothing here reads a clock or draws a random number.
 
+What is legal is written once, as functions of a view (`legal_actions` and the
+`_why_not_*` checks below): `Round.apply` judges every action by them on its own view,
+and bots, the host and the app ask `legal_actions` of the views they hold.
+
 Events returned by `apply` (JSON-safe dicts, public information only):
 
 - `{"type": "drew", "seat": s, "pile": "draw" | "trash" | "incoming"}`: never the card.
@@ -35,7 +39,9 @@ Events returned by `apply` (JSON-safe dicts, public information only):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from foolsgold.cards import Card, _check_players, check_deck, is_set
@@ -94,6 +100,166 @@ class Tick:
 
 
 Action = Draw | Discard | Grab | Call | Tick
+
+#: The kinds of action a seat may take, as `legal_actions` names them.
+ACTIONS = ("draw", "discard", "grab", "call")
+
+
+# -- what is legal, judged on a view ---------------------------------------------------
+#
+# Each check reads only public keys of a view (any seat's, or a spectator's) and says
+# why the action is refused, or None. `Round.apply` raises with these very reasons,
+# judged on its own view, and `legal_actions` offers what none of them refuses.
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Raise IllegalAction unless `seat` is a seat of a table of `players`."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise IllegalAction(f"a seat is a whole number, not {seat!r}")
+    if not 0 <= seat < players:
+        raise IllegalAction(
+            f"seat {seat} is out of range: this round has seats 0 to {players - 1}"
+        )
+
+
+def call_window_open(view: Mapping[str, Any]) -> bool:
+    """Whether a call would be accepted from anyone but the first grabber (F7): someone
+    grabbed, nobody called, the round is not settled, and the call window has not
+    closed. A view's `deadline` is the earliest time-out still to come, so the window is
+    open while that deadline is not past the window's closing time (`call_closes`)."""
+    closes, deadline = view["call_closes"], view["deadline"]
+    return (
+        bool(view["grabbed"])
+        and view["caller"] is None
+        and not view["settled"]
+        and closes is not None
+        and deadline is not None
+        and deadline <= closes
+    )
+
+
+def race_open(view: Mapping[str, Any], race_over: bool = False) -> bool:
+    """Whether grabs are still taken from those without a nugget (F6): the round is not
+    settled, nuggets are left, and the race has not run out of time (`race_over`: a
+    view cannot show that, see `legal_actions`)."""
+    return not (race_over or view["settled"] or not view["nuggets_left"])
+
+
+def draw_source(view: Mapping[str, Any], seat: int) -> str:
+    """The pile `seat` draws from (F4): "draw", "trash" or "incoming"."""
+    if seat != view["start"]:
+        return "incoming"
+    return "draw" if view["draw_pile"] else "trash"
+
+
+def _why_not_pass(view: Mapping[str, Any]) -> str | None:
+    if view["settled"]:
+        return "the round is settled"
+    if view["frozen"]:
+        return "hands are frozen: a nugget was grabbed"
+    return None
+
+
+def _why_not_draw(view: Mapping[str, Any], seat: int, race_over: bool) -> str | None:
+    why = _why_not_pass(view)
+    if why is not None:
+        return why
+    held = view["hand_sizes"][seat]
+    if held >= HAND_MAX:
+        return f"you hold {held} cards: discard before drawing again"
+    if seat == view["start"]:
+        if not view["draw_pile"] and not view["trash_pile"]:
+            return "the draw pile and the trash pile are both empty: wait for a discard"
+    elif not view["incoming_sizes"][seat]:
+        return "your incoming pile is empty: only the start player draws from the draw pile"
+    return None
+
+
+def _why_not_discard(view: Mapping[str, Any], seat: int, race_over: bool) -> str | None:
+    why = _why_not_pass(view)
+    if why is not None:
+        return why
+    held = view["hand_sizes"][seat]
+    if held < HAND_MAX:
+        return f"you hold {held} cards: draw before discarding"
+    return None
+
+
+def _why_not_grab(view: Mapping[str, Any], seat: int, race_over: bool) -> str | None:
+    for grabber, _ in view["grabbed"]:
+        if grabber == seat:
+            return "you already grabbed a nugget"
+    if not race_open(view, race_over):
+        if not view["nuggets_left"]:
+            return "the race is over: no nuggets are left"
+        return "the race is over: the grab time-out ran out"
+    return None
+
+
+def _why_not_call(view: Mapping[str, Any], seat: int, race_over: bool) -> str | None:
+    if view["caller"] is not None:
+        return "a call was already made"
+    if view["settled"]:
+        return "the round is settled"
+    if not view["grabbed"]:
+        return "nobody has grabbed a nugget yet: there is nothing to call"
+    if seat == view["grabbed"][0][0]:
+        return "the first grabber cannot call"
+    if not call_window_open(view):
+        return "the call window has closed"
+    return None
+
+
+_WHY_NOT: dict[str, Callable[[Mapping[str, Any], int, bool], str | None]] = {
+    "draw": _why_not_draw,
+    "discard": _why_not_discard,
+    "grab": _why_not_grab,
+    "call": _why_not_call,
+}
+# every answer built once, by whether each of ACTIONS is legal: bots ask at every change
+# of their view, so `legal_actions` calls the checks one by one (no loop, no new set)
+_ANSWERS = {
+    legal: frozenset(kind for kind, ok in zip(ACTIONS, legal, strict=True) if ok)
+    for legal in product((False, True), repeat=len(ACTIONS))
+}
+_NOTHING: frozenset[str] = frozenset()
+assert tuple(_WHY_NOT) == ACTIONS
+
+
+def legal_actions(
+    view: Mapping[str, Any], seat: int | None, *, race_over: bool = False
+) -> frozenset[str]:
+    """The actions `seat` may take now, of "draw", "discard", "grab" and "call": those
+    `Round.apply` would accept (`Draw(seat)`, a `Discard` of a card it holds,
+    `Grab(seat)`, `Call(seat)`), judged by the very checks `apply` uses.
+
+    `view` is a view in the rules' dict form: `Round.view` or `Match.view` (a host's
+    view as the bots get it, or `net.views.to_plain` of one). Only public keys are
+    read, so any seat's view or a spectator's gives the same answer: `players`, `start`,
+    `hand_sizes`, `incoming_sizes`, `draw_pile`, `trash_pile`, `nuggets_left`,
+    `grabbed`, `caller`, `frozen`, `deadline`, `call_closes` and `settled`. A match's
+    view before its first deal (no cards in any hand) allows nothing.
+
+    The answer is for the moment of the view: a time-out still to come changes it once
+    it is applied (the host applies `Tick` at the view's `deadline`; the view after
+    that answers anew). One fact is not in a view: a race that ran out of time while
+    the call window is still open, which happens only when the grab time-out is shorter
+    than the call window. Pass `race_over=True` once a `race_over` event said so.
+
+    A spectator (`seat` None) may do nothing; a seat not at the table raises
+    IllegalAction."""
+    if seat is None:
+        return _NOTHING
+    if seat.__class__ is not int or not 0 <= seat < view["players"]:  # the fast case first
+        check_seat(seat, view["players"])
+    if not any(view["hand_sizes"]):
+        return _NOTHING
+    return _ANSWERS[
+        _why_not_draw(view, seat, race_over) is None,
+        _why_not_discard(view, seat, race_over) is None,
+        _why_not_grab(view, seat, race_over) is None,
+        _why_not_call(view, seat, race_over) is None,
+    ]
 
 
 class Round:
@@ -193,14 +359,12 @@ class Round:
 
     def draw_source(self, seat: int) -> str:
         """The pile `seat` draws from now: "draw", "trash" or "incoming"."""
-        if seat != self.start:
-            return "incoming"
-        return "draw" if self.draw_pile else "trash"
+        return draw_source(self.view(None), seat)
 
     def can_draw(self, seat: int) -> bool:
         """Whether `Draw(seat)` would be legal now (ignoring time-outs not yet applied)."""
         try:
-            self._check_draw(seat)
+            self._judge("draw", seat)
         except IllegalAction:
             return False
         return True
@@ -311,38 +475,20 @@ class Round:
         return float(at), float(lag)
 
     def _check_seat(self, seat: object) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise IllegalAction(f"a seat is a whole number, not {seat!r}")
-        if not 0 <= seat < self.players:
-            raise IllegalAction(
-                f"seat {seat} is out of range: this round has seats 0 to {self.players - 1}"
-            )
+        check_seat(seat, self.players)
 
-    def _check_passing(self, seat: int) -> None:
-        self._check_seat(seat)
-        if self.settled:
-            raise IllegalAction("the round is settled")
-        if self.frozen:
-            raise IllegalAction("hands are frozen: a nugget was grabbed")
-
-    def _check_draw(self, seat: int) -> None:
-        self._check_passing(seat)
-        hand = self.hands[seat]
-        if len(hand) >= HAND_MAX:
-            raise IllegalAction(f"you hold {len(hand)} cards: discard before drawing again")
-        if seat == self.start:
-            if not self.draw_pile and not self.trash_pile:
-                raise IllegalAction(
-                    "the draw pile and the trash pile are both empty: wait for a discard"
-                )
-        elif not self.incoming[seat]:
-            raise IllegalAction(
-                "your incoming pile is empty: only the start player draws from the draw pile"
-            )
+    def _judge(self, kind: str, seat: int) -> dict[str, Any]:
+        """Raise IllegalAction unless `kind` is legal for `seat` now, by the checks
+        `legal_actions` makes, on this round's own view; return that view."""
+        check_seat(seat, self.players)
+        view = self.view(None)
+        why = _WHY_NOT[kind](view, seat, self.race_over)
+        if why is not None:
+            raise IllegalAction(why)
+        return view
 
     def _draw(self, seat: int) -> list[dict[str, Any]]:
-        self._check_draw(seat)
-        source = self.draw_source(seat)
+        source = draw_source(self._judge("draw", seat), seat)
         pile = {"draw": self.draw_pile, "trash": self.trash_pile}.get(source)
         if pile is None:
             pile = self.incoming[seat]
@@ -350,10 +496,8 @@ class Round:
         return [{"type": "drew", "seat": seat, "pile": source}]
 
     def _discard(self, seat: int, card: Card) -> list[dict[str, Any]]:
-        self._check_passing(seat)
+        self._judge("discard", seat)
         hand = self.hands[seat]
-        if len(hand) < HAND_MAX:
-            raise IllegalAction(f"you hold {len(hand)} cards: draw before discarding")
         if not isinstance(card, Card):
             raise IllegalAction(f"a discard names a card, not {card!r}")
         if card not in hand:
@@ -367,13 +511,7 @@ class Round:
         return [{"type": "discarded", "seat": seat, "pile": "incoming", "to": target}]
 
     def _grab(self, seat: int, now: float, lag: float = 0.0) -> list[dict[str, Any]]:
-        self._check_seat(seat)
-        if seat in self.grabbed:
-            raise IllegalAction("you already grabbed a nugget")
-        if self.race_over:  # settled implies this
-            if self.nuggets_left == 0:
-                raise IllegalAction("the race is over: no nuggets are left")
-            raise IllegalAction("the race is over: the grab time-out ran out")
+        self._judge("grab", seat)
         if not self.grabbed:
             self.race_closes = now + self.grab_timeout
             self.call_closes = now + self.call_window
@@ -396,17 +534,7 @@ class Round:
         return events + self._maybe_settle()
 
     def _call(self, seat: int, now: float, lag: float = 0.0) -> list[dict[str, Any]]:
-        self._check_seat(seat)
-        if self.caller is not None:
-            raise IllegalAction("a call was already made")
-        if self.settled:
-            raise IllegalAction("the round is settled")
-        if not self.grabbed:
-            raise IllegalAction("nobody has grabbed a nugget yet: there is nothing to call")
-        if seat == self.grabbed[0]:
-            raise IllegalAction("the first grabber cannot call")
-        if self.window_closed:
-            raise IllegalAction("the call window has closed")
+        self._judge("call", seat)
         self.caller = seat
         grabber = self.grabbed[0]
         hand = self.hands[grabber]

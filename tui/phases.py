@@ -13,11 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from foolsgold import call_window_open as window_open
+from foolsgold import draw_source, legal_actions, race_open
 from net import protocol as p
 from net.catalogue import FOOLSGOLD, spec
 from net.text import clean_text
-from net.views import FoolsGoldView, NuggetsView
+from net.views import FoolsGoldView, NuggetsView, to_plain
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 
 LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "kick", "seats",
@@ -174,17 +177,19 @@ def nuggets_now(view: NuggetsView | None, my_seats: Iterable[int],
 
 
 # -- Fool's Gold ---------------------------------------------------------------------
+#
+# What is legal is the rules' answer (``foolsgold.legal_actions``, the checks that
+# ``Round.apply`` makes), read from the view in the rules' own form (``to_plain``);
+# here only the words for it.
+
+PILES = {"draw": "the draw pile", "trash": "the trash pile", "incoming": "your incoming pile"}
 
 
 def call_window_open(view: FoolsGoldView, left: float | None = None) -> bool:
-    """Whether a call would be accepted: someone grabbed, nobody called, and the window
-    has not closed. The view's ``deadline`` is the earliest time-out still to come, so
-    the window is open while that deadline is not past its closing time."""
-    closes = view.call_closes
-    if (view.settled or view.caller is not None or not view.grabbed or closes is None
-            or view.deadline is None or view.deadline > closes):
-        return False
-    return left is None or left > 0
+    """Whether a call would be accepted from anyone but the first grabber: the rules'
+    call window (``foolsgold.call_window_open``), and, when ``left`` (the seconds the
+    host's clock leaves in it) is known, not yet run out."""
+    return window_open(to_plain(view)) and (left is None or left > 0)
 
 
 def foolsgold_now(view: FoolsGoldView | None, seat: int | None, names: Sequence[str] = (),
@@ -202,41 +207,33 @@ def foolsgold_now(view: FoolsGoldView | None, seat: int | None, names: Sequence[
         return Now("round-over", frozenset(),
                    "Points of this round in ( ), match points under pts." + more)
     window = f" (call window: {left:.1f} s)" if left is not None and left > 0 else ""
+    plain = to_plain(view)
+    if seat is not None and not 0 <= seat < view.players:
+        seat = None  # not a seat of this table: it can only watch
     if view.grabbed:
-        return _race(view, seat, name, window, race_over)
+        return _race(view, plain, seat, name, window, race_over)
     if seat is None:
         return Now("watching", frozenset(), "You are watching.")
-    hand = view.hand or []
-    if not hand:
+    if not view.hand:
         return Now("dealing", frozenset(), "The cards are being dealt.")
-    if len(hand) >= 6:
-        return Now("discard", frozenset({"discard", "grab"}),
-                   "Discard a card: 1-6 (g grabs a nugget).")
+    keys = legal_actions(plain, seat)  # no grab yet: ``race_over`` is of no race here
+    if "discard" in keys:
+        return Now("discard", keys, "Discard a card: 1-6 (g grabs a nugget).")
+    if "draw" in keys:
+        return Now("draw", keys, f"d draws from {PILES[draw_source(plain, seat)]}.")
     if seat == view.start:
-        if view.draw_pile or view.trash_pile:
-            pile = "the draw pile" if view.draw_pile else "the trash pile"
-            return Now("draw", frozenset({"draw", "grab"}), f"d draws from {pile}.")
-        return Now("wait-card", frozenset({"grab"}),
+        return Now("wait-card", keys,
                    "The draw and trash piles are empty: waiting for a discard.")
-    incoming = view.incoming_sizes
-    if seat < len(incoming) and incoming[seat]:
-        return Now("draw", frozenset({"draw", "grab"}), "d draws from your incoming pile.")
-    return Now("wait-card", frozenset({"grab"}),
-               "Waiting for a card from your right neighbour.")
+    return Now("wait-card", keys, "Waiting for a card from your right neighbour.")
 
 
-def _race(view: FoolsGoldView, seat: int | None, name: Callable[[int | None], str],
-          window: str, race_over: bool) -> Now:
+def _race(view: FoolsGoldView, plain: dict[str, Any], seat: int | None,
+          name: Callable[[int | None], str], window: str, race_over: bool) -> Now:
     """After the first grab: hands are frozen, the race and the call window run."""
     first = view.grabbed[0][0]
-    grabbers = {s for s, _ in view.grabbed}
-    racing = view.nuggets_left > 0 and not race_over
-    calling = call_window_open(view)
-    keys = set()
-    if seat is not None and racing and seat not in grabbers:
-        keys.add("grab")
-    if seat is not None and calling and seat != first:
-        keys.add("call")
+    racing = race_open(plain, race_over)
+    calling = window_open(plain)
+    keys = legal_actions(plain, seat, race_over=race_over)
     parts = []
     if "grab" in keys:
         parts.append("g grabs a nugget")
@@ -247,7 +244,7 @@ def _race(view: FoolsGoldView, seat: int | None, name: Callable[[int | None], st
     if parts:
         lead = said if racing else f"{gone}: "
         status = lead + ", ".join(parts) + (window if "call" in keys else "") + "."
-        return Now("race" if racing else "race-over", frozenset(keys), status)
+        return Now("race" if racing else "race-over", keys, status)
     if racing:
         return Now("race", frozenset(), said + "Waiting for the race to end.")
     if calling:

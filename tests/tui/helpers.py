@@ -35,7 +35,8 @@ def nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"), kept=(), n
 
 def foolsgold_view(**changes):
     """A Fool's Gold match view, typed as a client receives it (cards may be given as
-    the rules write them)."""
+    the rules write them). As in every view a host sends, the seat's own entry in
+    ``hand_sizes`` is the size of its hand, unless the sizes are given too."""
     card = lambda n, v, k="animal": {"name": n, "kind": k, "variant": v}  # noqa: E731
     view = {
         "game": "foolsgold", "seat": 0, "players": 4, "start": 1,
@@ -47,6 +48,9 @@ def foolsgold_view(**changes):
         "settled": False, "deltas": None, "scores": [1, 0, 2, 0], "winner": None, "round_no": 2,
     }
     view.update(changes)
+    if "hand_sizes" not in changes and view["hand"] is not None and view["seat"] is not None:
+        view["hand_sizes"] = list(view["hand_sizes"])
+        view["hand_sizes"][view["seat"]] = len(view["hand"])
     return to_view(view)
 
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from foolsgold import Call, Discard, Draw, Grab, Round, Tick, standard_deck
+from foolsgold import Call, Discard, Draw, Grab, Round, Tick, legal_actions, standard_deck
 from net import protocol as p
 from net.client import Client
 from net.clock import FakeClock
@@ -191,6 +191,26 @@ def test_fools_gold_window_closed_mid_race_and_a_call_made():
     assert ann.status == "Cy called Fool's Gold! g grabs a nugget."
     cy = foolsgold_now(_fg(other, 2), 2, names)
     assert cy.status == "Cy called Fool's Gold! g grabs a nugget." and cy.keys == {"grab"}
+
+
+def test_fools_gold_keys_are_the_rules_legal_actions():
+    """The footer offers what the rules would accept (``foolsgold.legal_actions``), in
+    every phase of a round and from every seat; a race out of time is told by its event."""
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    deck = standard_deck(4)
+    random.Random(7).shuffle(deck)
+    rnd = Round(4, 1, deck, grab_timeout=2.0, call_window=5.0)  # the race ends first
+    steps = [(lambda: Draw(1), 1.0), (lambda: Discard(1, rnd.hands[1][0]), 2.0),
+             (lambda: Draw(2), 3.0), (lambda: Grab(3), 4.0), (lambda: Grab(2), 5.0),
+             (lambda: Tick(), 6.5), (lambda: Call(0), 7.0)]
+    phases = []
+    for action, now in steps:
+        rnd.apply(action(), now)
+        for seat in range(4):
+            shown = foolsgold_now(_fg(rnd, seat), seat, names, race_over=rnd.race_over)
+            assert shown.keys == legal_actions(rnd.view(seat), seat, race_over=rnd.race_over)
+            phases.append(shown.phase)
+    assert {"discard", "draw", "wait-card", "race", "race-over", "round-over"} <= set(phases)
 
 
 def test_fools_gold_match_over():

@@ -294,7 +294,8 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         assert recorder.actions == [p.Discard(
             card=p.CardRef(name="Calamity Kate", variant="f", kind="prospector"))]
         five = foolsgold_view()
-        screen.show_state(replace(five, hand=five.hand[:5], incoming_sizes=[2, 0, 1, 0]), [])
+        screen.show_state(replace(five, hand=five.hand[:5], hand_sizes=[5, 5, 5, 5],
+                                  incoming_sizes=[2, 0, 1, 0]), [])
         await pilot.pause()
         await pilot.press("1", "d", "space", "g")  # five cards and two coming in
         await pilot.pause()
