@@ -40,11 +40,9 @@ STILL_NAMING = frozenset({
     "net/catalogue.py", "net/cli.py", "net/games/__init__.py", "net/saves/cli.py",
     "net/saves/stats.py", "net/table/core.py", "net/views.py",
     "tui/app.py", "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
-    "tui/phases.py", "tui/screens/common.py", "tui/screens/foolsgold.py",
-    "tui/screens/forms.py", "tui/screens/lobby.py", "tui/screens/menu.py",
-    "tui/screens/nuggets.py", "tui/screens/replay.py", "tui/screens/served.py",
-    "tui/screens/table.py", "tui/session.py", "tui/widgets/advisor.py",
-    "tui/widgets/cards.py",
+    "tui/phases.py", "tui/screens/common.py", "tui/screens/forms.py",
+    "tui/screens/lobby.py", "tui/screens/menu.py", "tui/screens/replay.py",
+    "tui/screens/served.py", "tui/screens/table.py", "tui/session.py",
 })  # fmt: skip
 
 

@@ -39,9 +39,9 @@ from tui.messages import (
 from tui.screens.menu import MenuScreen
 
 if TYPE_CHECKING:
-    from tui.screens.foolsgold import FoolsGoldScreen
+    from tui.games.foolsgold.screen import FoolsGoldScreen
+    from tui.games.nuggets.screen import NuggetsScreen
     from tui.screens.lobby import LobbyScreen
-    from tui.screens.nuggets import NuggetsScreen
     from tui.session import Session
 from net.catalogue import CATALOGUE, NUGGETS, title
 from tui.settings import Settings, log_dir
@@ -633,14 +633,14 @@ class MotherlodeApp(App[int]):
                 self.pop_screen()
             self.table = None
         if message.game == NUGGETS.key:
-            from tui.screens.nuggets import NuggetsScreen
+            from tui.games.nuggets.screen import NuggetsScreen
 
             pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}
             self.table = NuggetsScreen(message.seats, ascii_mode=self.ascii_mode,
                                        advisor=self.settings.advisor,
                                        hotseat=self.session.policy.hotseat, **pause)
         else:
-            from tui.screens.foolsgold import FoolsGoldScreen
+            from tui.games.foolsgold.screen import FoolsGoldScreen
 
             seat = message.seats[0] if message.seats else None
             self.table = FoolsGoldScreen(seat, message.names, ascii_mode=self.ascii_mode,

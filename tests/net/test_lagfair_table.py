@@ -260,6 +260,9 @@ async def test_a_protocol_1_client_gets_no_probe_and_its_probe_reply_is_refused(
     for _ in range(30):  # 3 s of the host's clock: a protocol 2 client gets probes
         clock.advance(0.1)
         await settle()
+    # a message of protocol 2 sent to this connection by any path is not written
+    (peer,) = [peer for peer in host._peers if peer.member and peer.member.name == "Ann"]
+    peer.send(p.Probe(id=99))
     await old.send(p.ProbeReply(id=1))
     await old.send(p.Ping(id="after"))
     seen = []

@@ -12,8 +12,8 @@ import pytest
 
 from net.host import Host
 from nuggets.rules import FACES
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.lobby import LobbyScreen
-from tui.screens.nuggets import NuggetsScreen
 
 from .helpers import screen_text
 from .test_modes import make_app, until

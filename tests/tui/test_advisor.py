@@ -2,7 +2,7 @@
 
 from net.views import to_view
 from nuggets import Game, Keep, Roll
-from tui.widgets.advisor import advice_lines
+from tui.games.nuggets.advisor import advice_lines
 
 
 def closer_view(players=("Ann", "Bob"), holdings=(37, 38), supply=2):
@@ -79,7 +79,7 @@ def test_a_stop_that_takes_from_the_supply_shows_one_figure():
 
 def test_the_keys_follow_the_panel():
     # space / enter pick what the panel recommends: the closer's set-aside, then stop.
-    from tui.widgets.advisor import advised_keep, advised_next
+    from tui.games.nuggets.advisor import advised_keep, advised_next
 
     g = Game(["Ann", "Bob"], supply=3)
     g.holdings = [30, 31]

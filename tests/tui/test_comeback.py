@@ -18,8 +18,8 @@ from net import protocol as p
 from net.client import Client, Reconnected
 from net.clock import FakeClock
 from net.host import Host
-from tui.screens.foolsgold import FoolsGoldScreen
-from tui.screens.nuggets import NuggetsScreen
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 
 from .helpers import screen_text
 from .test_modes import log_text, make_app, until

@@ -80,7 +80,7 @@ async def test_the_race_line_shows_corrected_gaps_and_the_lag():
     from textual.app import App
 
     from net import views
-    from tui.widgets.cards import Seats, grab_gaps, lag_note
+    from tui.games.foolsgold.cards import Seats, grab_gaps, lag_note
 
     view = views.to_view({
         "game": "foolsgold", "seat": 0, "players": 3, "start": 0, "hand": [],

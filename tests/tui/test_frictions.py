@@ -12,10 +12,10 @@ from rich.cells import cell_len
 from net.client import Client
 from net.host import Host
 from tui.app import SMALL_SETTLE, MotherlodeApp
-from tui.screens.foolsgold import FoolsGoldScreen
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nuggets import NuggetsScreen
 from tui.screens.served import FirstNameScreen, NameScreen, ServedMenuScreen
 from tui.settings import Settings
 

@@ -8,9 +8,9 @@ import pytest
 
 from net import saves as persist
 from nuggets import odds
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import PickScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nuggets import NuggetsScreen
 
 from .helpers import screen_text
 from .test_modes import _keys_for, make_app, until

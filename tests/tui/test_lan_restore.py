@@ -10,8 +10,8 @@ from net import saves as persist
 from net.clock import FakeClock
 from net.host import Host
 from tests.hardening.harness import Raw, drive
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import PickScreen
-from tui.screens.nuggets import NuggetsScreen
 
 from .helpers import screen_text
 from .test_modes import make_app, until

@@ -13,11 +13,11 @@ from net.clock import FakeClock
 from net.host import Host
 from nuggets import odds
 from tui.app import MotherlodeApp
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import MessageScreen
-from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
 
 from .helpers import screen_text

@@ -19,11 +19,11 @@ from net.clock import FakeClock
 from net.host import Host
 from net.views import to_view
 from nuggets import Game, Keep, Roll, Stop
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.phases import foolsgold_now, lobby_now, nuggets_now
 from tui.screens.common import MessageScreen
-from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
-from tui.screens.nuggets import NuggetsScreen
 
 from .helpers import footer_text, screen_text
 from .test_modes import make_app, until

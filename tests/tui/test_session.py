@@ -16,11 +16,11 @@ from net.clock import FakeClock
 from net.host import Host
 from net.seats import SeatStore, SeatToken
 from net.views import to_plain
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import MessageScreen, PickScreen
-from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nuggets import NuggetsScreen
 
 from .helpers import screen_text
 from .test_modes import make_app, until

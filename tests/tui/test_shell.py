@@ -8,13 +8,13 @@ import pytest
 from net import protocol as p
 from net.views import to_plain
 from tui.app import MotherlodeApp
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.dice import DiceTray
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import HelpScreen, RulesScreen
-from tui.screens.foolsgold import FoolsGoldScreen
 from tui.screens.forms import SettingsScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nuggets import NuggetsScreen
 from tui.settings import Settings
-from tui.widgets.dice import DiceTray
 
 from .helpers import (
     Recorder,

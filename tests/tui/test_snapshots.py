@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from tui.app import MotherlodeApp
-from tui.screens.foolsgold import FoolsGoldScreen
-from tui.screens.nuggets import NuggetsScreen
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.settings import Settings
 
 from .helpers import events, foolsgold_view, nuggets_view, replace

@@ -7,10 +7,10 @@ import pytest
 
 from net.views import Card
 from tui import glyphs
+from tui.games.foolsgold.cards import HandView, progress
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import ChatScreen
-from tui.screens.foolsgold import FoolsGoldScreen
-from tui.screens.nuggets import NuggetsScreen
-from tui.widgets.cards import HandView, progress
 
 from .helpers import events, foolsgold_view, footer_text, nuggets_view, replace, screen_text
 from .test_shell import make_app
@@ -377,19 +377,9 @@ def test_every_binding_has_an_id_unique_in_its_screen():
     from textual.binding import Binding
 
     from tui import app as app_module
-    from tui.screens import (
-        common,
-        foolsgold,
-        forms,
-        join,
-        lobby,
-        menu,
-        nuggets,
-        replay,
-        replays,
-        served,
-        stats,
-    )
+    from tui.games.foolsgold import screen as foolsgold
+    from tui.games.nuggets import screen as nuggets
+    from tui.screens import common, forms, join, lobby, menu, replay, replays, served, stats
 
     modules = (app_module, common, foolsgold, forms, join, lobby, menu, nuggets, replay, replays,
                served, stats)
@@ -479,7 +469,7 @@ async def test_a_view_repaints_only_the_widgets_whose_text_it_changes(tmp_path):
     it changes, not the whole screen, and not a hand, pile or reveal it left as it was
     (Textual's repaint of a widget costs milliseconds; issue 22's key to repaint). The
     seats, which nearly every view changes, are repainted for each."""
-    from tui.widgets.cards import Piles, Reveal, Seats
+    from tui.games.foolsgold.cards import Piles, Reveal, Seats
 
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -15,9 +15,9 @@ from net.catalogue import NUGGETS
 from net.saves import Saved
 from net.text import clean_text
 from net.views import Event, View, to_events, to_view
+from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.screen import NuggetsScreen
 from tui.keys import with_ids
-from tui.screens.foolsgold import FoolsGoldScreen
-from tui.screens.nuggets import NuggetsScreen
 from tui.widgets.log import EventLog
 
 REPLAY_BINDINGS = with_ids("replay", [

@@ -12,13 +12,13 @@ from net import protocol as p
 from net import views as v
 from net.catalogue import FOOLSGOLD
 from net.text import clean_text
+from tui.games.foolsgold.cards import HandView, Piles, Reveal, Seats
 from tui.keys import with_ids
 from tui.messages import CardClicked, SendAction
 from tui.phases import FOOLSGOLD_ACTIONS, Now, foolsgold_now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TooSmall, TurnBanner
-from tui.widgets.cards import HandView, Piles, Reveal, Seats
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 

@@ -16,14 +16,14 @@ from net import views as v
 from net.catalogue import NUGGETS
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
+from tui.games.nuggets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
+from tui.games.nuggets.dice import DiceTray, KeptTray
 from tui.keys import with_ids
 from tui.messages import DieClicked, SendAction
 from tui.phases import NUGGETS_ACTIONS, Now, nuggets_now
 from tui.screens.common import PickScreen, reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
-from tui.widgets.dice import DiceTray, KeptTray
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
