@@ -83,8 +83,8 @@ class Peer:
     # -- output --
 
     def send(self, message: Any) -> None:
-        if self.closing or self.closed:
-            return
+        if self.closing or self.closed or message.since > self.conn.version:
+            return  # (a message of a later protocol than the peer's: it could not read it)
         host = self.host
         try:
             data = host.encode(message)

@@ -30,8 +30,9 @@ Rules of the framing state machine:
   the owner sets it from the hello). Every message type carries the version that
   brought it in (``since``). A message of a later version than the connection speaks
   is refused when it arrives (``UNKNOWN_TYPE``: that peer cannot have meant it), and
-  :meth:`Connection.speaks` tells the owner not to send one, so adding a message
-  needs no version gate of its own.
+  is never sent: :meth:`Connection.send` refuses it, and the host, which encodes a
+  message once for every peer, drops it for a peer of an older version
+  (``net.peer.Peer.send``). So adding a message needs no version gate of its own.
 """
 
 from __future__ import annotations
