@@ -38,8 +38,8 @@ _OWNERS = {
     "KINDS": "store",
     "Kept": "queries",
     "Store": "store",
-    "load_all": "queries",
-    "open_game": "queries",
+    "load_all": "store",
+    "open_game": "store",
     "resume_time": "queries",
     "resumed_clock": "queries",
 }

@@ -104,7 +104,7 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from net.saves.queries import open_game
+    from net.saves.store import open_game
 
     saved = open_game(args.game)
     target = Path(args.output) if args.output else Path(f"{saved.id}.json")

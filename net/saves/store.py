@@ -21,7 +21,7 @@ disk, a damaged database) is reported once and logged, and the game goes on.
 A LAN host's store (kind ``tables``, ``lobbies=True``) also saves each table outside a
 game, in the lobby and between games, while a person holds a seat (status ``lobby``:
 seats, tokens, owner, settings, the last result), so every token survives a crash at
-any moment; :func:`~net.saves.queries.load_all` resumes one save per table.
+any moment; :func:`load_all` resumes one save per table.
 """
 
 from __future__ import annotations
@@ -270,3 +270,68 @@ class Store:
     def stats(self, name: str | None = None, *, bots: bool = False) -> list[PlayerStats]:
         """Every player's figures per game, or one player's (``net.saves.stats``)."""
         return self._queries.stats(name, bots=bots)
+
+
+def load_all(store: Store) -> tuple[list[Saved], list[str]]:
+    """Every save of ``store`` to resume that reads, and a message for each that does
+    not (those are kept as they are). ``Saved.restore`` replays and checks them.
+
+    A table has one save to resume: a lobby save is dropped when another save of the
+    same table holds the same people (a token in common) and wins: an unfinished game,
+    or a newer lobby save (old files can hold both). Saves of one name with nobody in
+    common (a host started anew without ``--resume``) are all kept; a host restores
+    the first and refuses the others by name."""
+    try:
+        idents = store.unfinished()
+    except SaveError as exc:
+        return [], [str(exc)]
+    problems = list(store.problems)
+    good: list[Saved] = []
+    for ident in idents:
+        try:
+            good.append(store.load(ident))
+        except SaveError as exc:
+            problems.append(f"{exc}. It is kept as it was.")
+    kept = []
+    for i, saved in enumerate(good):  # oldest first
+        if saved.status == "lobby" and any(
+            other.name.casefold() == saved.name.casefold()
+            and (other.status == "playing" or j > i)
+            and _same_people(saved, other)
+            for j, other in enumerate(good)
+            if other is not saved
+        ):
+            try:
+                store.delete(saved.id)
+            except (sqlite3.Error, SaveError):
+                log.exception("cannot delete the lobby save %s", saved.id)
+            continue
+        kept.append(saved)
+    return kept, problems
+
+
+def _same_people(one: Saved, other: Saved) -> bool:
+    """Whether two saves share a person (a whole token: ids alone repeat across hosts)."""
+    return bool({(m.id, m.secret) for m in one.doc.members}
+                & {(m.id, m.secret) for m in other.doc.members})  # fmt: skip
+
+
+def open_game(target: str, store: Store | None = None) -> Saved:
+    """A game to replay or export: a record file at ``target``, or the saved game whose
+    id is ``target`` (or begins with it, if only one does). Raises SaveError with a
+    message for a person: no such file or game, several games, a damaged one."""
+    path = Path(target)
+    if path.is_file():
+        return Saved.load(path)
+    if store is None:
+        store = Store.default("tables")
+    matches = store.find(target) if target else []
+    if target in matches:
+        matches = [target]
+    if not matches:
+        raise SaveError(f"no file and no saved game {target!r} (`motherlode games` and the "
+                        "app's Replays list the games kept)")  # fmt: skip
+    if len(matches) > 1:
+        listed = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise SaveError(f"{len(matches)} saved games begin with {target!r}: {listed}")
+    return store.load(matches[0])
