@@ -188,3 +188,19 @@ def test_codecs_refuse_the_other_game_and_unknown_cards():
         make_codec(FOOLSGOLD.key, 3).to_rules(p.Discard(card=nobody), 0)
     with pytest.raises(TypeError):
         make_codec(NUGGETS.key, 2).to_wire(foolsgold.Grab(0))
+
+
+def test_every_game_has_an_app_side_the_registry_finds():
+    """``tui.games.game_of(key)``: each game's table and replay screens, by its key;
+    a key not in the catalogue is refused by name, never taken for another game."""
+    from tui.games import TableContext, game_of
+    from tui.screens.table import TableScreen
+
+    for game in CATALOGUE:
+        side = game_of(game.key)
+        assert side.__name__ == f"tui.games.{game.key}"
+        table = side.table_screen(TableContext([0], ["Ann", "Bob"]))
+        assert isinstance(table, TableScreen)
+        assert callable(side.replay_screen)
+    with pytest.raises(UnknownGame, match="'chess'"):
+        game_of("chess")

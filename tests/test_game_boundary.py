@@ -31,7 +31,8 @@ SPELLS = re.compile(r"fools_?gold|nuggets", re.IGNORECASE)
 TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
 
 #: a game's own folders (the rules packages, and each game's host and app sides)
-GAME_FOLDERS = ("net/games/foolsgold", "net/games/nuggets", "tui/games/")
+GAME_FOLDERS = ("net/games/foolsgold", "net/games/nuggets", "tui/games/foolsgold",
+                "tui/games/nuggets")
 #: the registries: the two modules that may name the games
 REGISTRIES: frozenset[str] = frozenset()
 
@@ -39,9 +40,9 @@ REGISTRIES: frozenset[str] = frozenset()
 STILL_NAMING = frozenset({
     "net/catalogue.py", "net/cli.py", "net/games/__init__.py", "net/saves/cli.py",
     "net/saves/stats.py", "net/table/core.py", "net/views.py",
-    "tui/app.py", "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
+    "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
     "tui/phases.py", "tui/screens/common.py", "tui/screens/forms.py",
-    "tui/screens/lobby.py", "tui/screens/menu.py", "tui/screens/replay.py",
+    "tui/screens/lobby.py", "tui/screens/menu.py",
     "tui/screens/served.py", "tui/screens/table.py", "tui/session.py",
 })  # fmt: skip
 

@@ -39,11 +39,10 @@ from tui.messages import (
 from tui.screens.menu import MenuScreen
 
 if TYPE_CHECKING:
-    from tui.games.foolsgold.screen import FoolsGoldScreen
-    from tui.games.nuggets.screen import NuggetsScreen
     from tui.screens.lobby import LobbyScreen
+    from tui.screens.table import TableScreen
     from tui.session import Session
-from net.catalogue import CATALOGUE, NUGGETS, title
+from net.catalogue import CATALOGUE, title
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
@@ -123,7 +122,7 @@ class MotherlodeApp(App[int]):
         self.start = start
         self.session: Session | None = None
         self.lobby: LobbyScreen | None = None
-        self.table: NuggetsScreen | FoolsGoldScreen | None = None
+        self.table: TableScreen | None = None
         self.crash_log: Path | None = None
         self.crash_message = ""
         # served mode (`motherlode serve`): (host, port, table directory), and the table
@@ -632,19 +631,12 @@ class MotherlodeApp(App[int]):
             if self.screen is self.table:
                 self.pop_screen()
             self.table = None
-        if message.game == NUGGETS.key:
-            from tui.games.nuggets.screen import NuggetsScreen
+        from tui.games import TableContext, game_of
 
-            pause = {} if self.turn_pause is None else {"turn_pause": self.turn_pause}
-            self.table = NuggetsScreen(message.seats, ascii_mode=self.ascii_mode,
-                                       advisor=self.settings.advisor,
-                                       hotseat=self.session.policy.hotseat, **pause)
-        else:
-            from tui.games.foolsgold.screen import FoolsGoldScreen
-
-            seat = message.seats[0] if message.seats else None
-            self.table = FoolsGoldScreen(seat, message.names, ascii_mode=self.ascii_mode,
-                                         host_now=self.session.host_now)
+        self.table = game_of(message.game).table_screen(TableContext(
+            message.seats, message.names, ascii_mode=self.ascii_mode,
+            advisor=self.settings.advisor, hotseat=self.session.policy.hotseat,
+            turn_pause=self.turn_pause, host_now=self.session.host_now))  # fmt: skip
         self.push_screen(self.table)
         if not message.seats:
             self.table.add_log("You are watching this game.")

@@ -13,9 +13,10 @@ from net.saves import Saved, Store
 from net.views import to_plain
 from tests.hardening.harness import drive
 from tui.cli import _app_start, build_parser
+from tui.games.foolsgold.replay import FoolsGoldReplayScreen
+from tui.games.nuggets.replay import NuggetsReplayScreen
 from tui.screens.common import MessageScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.replay import FoolsGoldReplayScreen, NuggetsReplayScreen
 
 from .helpers import screen_text
 from .test_modes import make_app, until

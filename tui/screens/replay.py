@@ -8,15 +8,11 @@ screen sends no actions.
 
 from __future__ import annotations
 
-import msgspec
 from textual.binding import Binding
 
-from net.catalogue import NUGGETS
 from net.saves import Saved
 from net.text import clean_text
 from net.views import Event, View, to_events, to_view
-from tui.games.foolsgold.screen import FoolsGoldScreen
-from tui.games.nuggets.screen import NuggetsScreen
 from tui.keys import with_ids
 from tui.widgets.log import EventLog
 
@@ -65,8 +61,10 @@ class Replay:
         return to_events(self.steps[index][0].events)
 
 
-class _ReplayControls:
-    """The replay's state and keys, shared by both games' screens."""
+class ReplayControls:
+    """The replay's state and keys, for any game's table screen: a game's replay screen
+    is ``class XReplayScreen(ReplayControls, XScreen, inherit_bindings=False)`` with
+    ``BINDINGS = REPLAY_BINDINGS`` and ``HELP = REPLAY_HELP`` (``tui.games.<key>``)."""
 
     replay: Replay
     index: int
@@ -129,56 +127,8 @@ class _ReplayControls:
         log.refresh()
 
 
-class NuggetsReplayScreen(_ReplayControls, NuggetsScreen, inherit_bindings=False):
-    """A Gold Nuggets game, step by step."""
-
-    BINDINGS = REPLAY_BINDINGS
-    HELP = REPLAY_HELP
-
-    def __init__(self, replay: Replay, seat: int | None = None, *, ascii_mode: bool = False):
-        super().__init__([] if seat is None else [seat], ascii_mode=ascii_mode, advisor=False)
-        self._init_replay(replay, seat)
-
-
-    def _show(self) -> None:
-        if not self._ready or not self.is_attached:
-            return
-        self.my_seats = [] if self.watching is None else [self.watching]
-        view = self.replay.view(self.index, self.watching)
-        view = msgspec.structs.replace(view, players=list(self.replay.names))
-        self.selected = frozenset()
-        self.view = view
-        self._log_events(self.query_one(EventLog))
-        self.show_status(self._status_text())
-
-    def _send(self, action) -> None:  # a replay never acts
-        pass
-
-
-class FoolsGoldReplayScreen(_ReplayControls, FoolsGoldScreen, inherit_bindings=False):
-    """A Fool's Gold match, step by step."""
-
-    BINDINGS = REPLAY_BINDINGS
-    HELP = REPLAY_HELP
-
-    def __init__(self, replay: Replay, seat: int | None = None, *, ascii_mode: bool = False):
-        super().__init__(seat, replay.names, ascii_mode=ascii_mode)
-        self._init_replay(replay, seat)
-
-
-    def _show(self) -> None:
-        if not self._ready or not self.is_attached:
-            return
-        self.seat = self.watching
-        self.view = self.replay.view(self.index, self.watching)
-        self._log_events(self.query_one(EventLog))
-        self.show_status(self._status_text())
-
-    def _send(self, action) -> None:  # a replay never acts
-        pass
-
-
 def replay_screen(replay: Replay, seat: int | None = None, *, ascii_mode: bool = False):
-    """The replay screen of the game's kind."""
-    kind = NuggetsReplayScreen if replay.game == NUGGETS.key else FoolsGoldReplayScreen
-    return kind(replay, seat, ascii_mode=ascii_mode)
+    """The replay screen of the game's kind (its own, ``tui.games.<key>``)."""
+    from tui.games import game_of
+
+    return game_of(replay.game).replay_screen(replay, seat, ascii_mode=ascii_mode)

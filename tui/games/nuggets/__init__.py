@@ -1,2 +1,23 @@
-"""Gold Nuggets in the app: its table screen (``screen``), its dice (``dice``) and the
-advisor (``advisor``)."""
+"""Gold Nuggets in the app: its table screen (``screen``), its replay (``replay``), its
+dice (``dice``) and the advisor (``advisor``), found by the registry (``tui.games``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.games import TableContext
+
+
+def table_screen(context: TableContext):
+    from tui.games.nuggets.screen import NuggetsScreen
+
+    pause = {} if context.turn_pause is None else {"turn_pause": context.turn_pause}
+    return NuggetsScreen(context.seats, ascii_mode=context.ascii_mode,
+                         advisor=context.advisor, hotseat=context.hotseat, **pause)  # fmt: skip
+
+
+def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
+    from tui.games.nuggets.replay import NuggetsReplayScreen
+
+    return NuggetsReplayScreen(replay, seat, ascii_mode=ascii_mode)
