@@ -43,7 +43,7 @@ STILL_NAMING = frozenset({
     "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
     "tui/phases.py", "tui/screens/common.py", "tui/screens/forms.py",
     "tui/screens/lobby.py", "tui/screens/menu.py",
-    "tui/screens/served.py", "tui/screens/table.py", "tui/session.py",
+    "tui/screens/served.py", "tui/session.py",
 })  # fmt: skip
 
 

@@ -500,3 +500,29 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
     finally:
         await owner.close()
         await host.close()
+
+
+def test_each_game_table_says_when_its_game_is_over():
+    """Leaving a finished game needs no confirmation: each game's table knows what
+    over means for its view; the shared table never guesses from another game's."""
+    from tui.games.foolsgold.screen import FoolsGoldScreen
+    from tui.games.nuggets.screen import NuggetsScreen
+    from tui.screens.table import TableScreen
+
+    from .helpers import foolsgold_view, nuggets_view, replace
+
+    cards = FoolsGoldScreen(0, ["Ann", "Bob", "Cy", "Di"])
+    cards.view = foolsgold_view()
+    assert not cards.finished
+    cards.view = foolsgold_view(winner=2)
+    assert cards.finished
+    dice = NuggetsScreen([0])
+    dice.view = nuggets_view()
+    assert not dice.finished
+    dice.view = replace(nuggets_view(), over=True)
+    assert dice.finished
+    dice.view = foolsgold_view(winner=2)  # another game's view is not this game's end
+    assert not dice.finished
+    shared = TableScreen()
+    shared.view = foolsgold_view(winner=2)
+    assert not shared.finished

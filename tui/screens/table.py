@@ -1,4 +1,4 @@
-"""What both game tables share: the log, the status line, and holding what the link
+"""What every game's table shares: the log, the status line, and holding what the link
 sends before the screen is mounted."""
 
 from __future__ import annotations
@@ -8,15 +8,14 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import Screen
 
-from net.views import FoolsGoldView, NuggetsView
 from tui.keys import with_ids
 from tui.widgets.board import TABLES_CSS, Hint
 from tui.widgets.log import EventLog
 
 
 class TableScreen(Screen[None]):
-    """Base of the Gold Nuggets and Fool's Gold tables. Subclasses render ``view`` and
-    define ``show_state(view, events)``."""
+    """Base of every game's table (``tui.games.<key>``). Subclasses render ``view`` and
+    define ``show_state(view, events)`` and ``finished``."""
 
     CSS_PATH = TABLES_CSS
     view: Any
@@ -39,11 +38,9 @@ class TableScreen(Screen[None]):
 
     @property
     def finished(self) -> bool:
-        """The game (or match) is over: leaving needs no confirmation."""
-        view = self.view
-        if isinstance(view, NuggetsView):
-            return view.over
-        return isinstance(view, FoolsGoldView) and view.winner is not None
+        """The game (or match) is over: leaving needs no confirmation. Each game's
+        table says what over means for its view; until then, never."""
+        return False
 
     def set_seats(self, seats: list[int]) -> None:
         """This connection's seats changed (the host renumbered them)."""

@@ -96,6 +96,11 @@ class FoolsGoldScreen(TableScreen):
             self.query_one(Seats).names = tuple(self.names)
             self.query_one(Reveal).names = tuple(self.names)
 
+    @property
+    def finished(self) -> bool:
+        """The match is over: leaving needs no confirmation."""
+        return isinstance(self.view, v.FoolsGoldView) and self.view.winner is not None
+
     def set_seats(self, seats: list[int]) -> None:
         self.seat = seats[0] if seats else None
         if self.is_attached:

@@ -135,6 +135,11 @@ class NuggetsScreen(TableScreen):
             return None
         return view.current if view.current in self.my_seats else None
 
+    @property
+    def finished(self) -> bool:
+        """The game is over: leaving needs no confirmation."""
+        return isinstance(self.view, v.NuggetsView) and self.view.over
+
     def set_seats(self, seats: list[int]) -> None:
         self.my_seats = list(seats)
         if self.is_attached:
