@@ -19,9 +19,11 @@ from net.clock import FakeClock
 from net.host import Host
 from net.views import to_view
 from nuggets import Game, Keep, Roll, Stop
+from tui.games.foolsgold.phases import foolsgold_now
 from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.phases import nuggets_now
 from tui.games.nuggets.screen import NuggetsScreen
-from tui.phases import foolsgold_now, lobby_now, nuggets_now
+from tui.phases import lobby_now
 from tui.screens.common import MessageScreen
 from tui.screens.lobby import LobbyScreen
 

@@ -13,9 +13,10 @@ from net import views as v
 from net.catalogue import FOOLSGOLD
 from net.text import clean_text
 from tui.games.foolsgold.cards import HandView, Piles, Reveal, Seats
+from tui.games.foolsgold.phases import FOOLSGOLD_ACTIONS, foolsgold_now
 from tui.keys import with_ids
 from tui.messages import CardClicked, SendAction
-from tui.phases import FOOLSGOLD_ACTIONS, Now, foolsgold_now
+from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TooSmall, TurnBanner
@@ -108,7 +109,7 @@ class FoolsGoldScreen(TableScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Footers true to the moment: a play key only while it would be accepted
-        (``tui.phases.foolsgold_now``, which the status line reads too)."""
+        (``tui.games.foolsgold.phases.foolsgold_now``, which the status line reads too)."""
         if action == "retry_now":
             return reconnecting(self.app)
         if action not in FOOLSGOLD_ACTIONS:

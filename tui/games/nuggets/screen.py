@@ -18,9 +18,10 @@ from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.games.nuggets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
 from tui.games.nuggets.dice import DiceTray, KeptTray
+from tui.games.nuggets.phases import NUGGETS_ACTIONS, nuggets_now
 from tui.keys import with_ids
 from tui.messages import DieClicked, SendAction
-from tui.phases import NUGGETS_ACTIONS, Now, nuggets_now
+from tui.phases import Now
 from tui.screens.common import PickScreen, reconnecting
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
@@ -154,7 +155,7 @@ class NuggetsScreen(TableScreen):
 
     def now(self) -> Now:
         """The state of play for this keyboard's seats: the keys accepted and the status
-        line (``tui.phases.nuggets_now``)."""
+        line (``tui.games.nuggets.phases.nuggets_now``)."""
         return nuggets_now(self.view, self.my_seats, self._chosen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
