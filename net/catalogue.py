@@ -49,6 +49,9 @@ class GameSpec:
     grace: float  # seconds a dropped player's seat waits before a stand-in plays it
     solo_bots: int  # bots against one person, unless asked otherwise
     hotseat: bool  # can be played by several people on one keyboard
+    letter: str  # its key in the menus (against bots; a new table where served)
+    short: str  # a word for it in a footer ("Dice")
+    kind: str  # what it is played with, before "table" ("a new dice table")
     #: the game's own table settings and their defaults (``Settings`` fields)
     defaults: Mapping[str, object] = field(default_factory=dict)
     difficulties: tuple[str, ...] = DIFFICULTIES
@@ -83,6 +86,9 @@ NUGGETS = GameSpec(
     grace=30.0,
     solo_bots=1,
     hotseat=True,
+    letter="n",
+    short="Dice",
+    kind="dice",
     defaults=MappingProxyType({"supply": 77}),
 )
 
@@ -94,6 +100,9 @@ FOOLSGOLD = GameSpec(
     grace=15.0,
     solo_bots=3,
     hotseat=False,
+    letter="f",
+    short="Cards",
+    kind="card",
     defaults=MappingProxyType(
         # round_cap: the house rule of a round cap (docs/RULES.md), off by default
         {"grab_timeout": 10.0, "call_window": 5.0, "intermission": 4.0, "round_cap": None}

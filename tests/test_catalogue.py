@@ -204,3 +204,17 @@ def test_every_game_has_an_app_side_the_registry_finds():
         assert callable(side.replay_screen)
     with pytest.raises(UnknownGame, match="'chess'"):
         game_of("chess")
+
+
+def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
+    from tui.screens.menu import MENU, MenuScreen
+    from tui.screens.served import FIXED, ServedMenuScreen
+
+    for items, screen in ((MENU, MenuScreen), (FIXED, ServedMenuScreen)):
+        letters = [letter for _, _, letter in items]
+        assert len(letters) == len(set(letters)), letters
+        keys = [b.key for b in screen.BINDINGS]
+        assert len(keys) == len(set(keys)), keys
+        for game in CATALOGUE:
+            assert game.letter in letters and game.letter in keys
+            assert any(game.title in label for _, label, _ in items)

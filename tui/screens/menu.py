@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import FOOLSGOLD, NUGGETS
+from net.catalogue import CATALOGUE
 from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
@@ -23,10 +23,12 @@ LOGO = r"""
 |_|  |_|\___/ \__|_| |_|\___|_|  |_|\___/ \__,_|\___|
 """
 
+#: the one game played hot-seat from the menu (the first that can be), then each game
+#: against bots, in the catalogue's order
+HOTSEAT = next(game for game in CATALOGUE if game.hotseat)
 MENU = [
-    ("hotseat", f"{NUGGETS.title}: hot-seat", "h"),
-    (f"{NUGGETS.key}-bots", f"{NUGGETS.title} against bots", "n"),
-    (f"{FOOLSGOLD.key}-bots", f"{FOOLSGOLD.title} against bots", "f"),
+    ("hotseat", f"{HOTSEAT.title}: hot-seat", "h"),
+    *((f"{game.key}-bots", f"{game.title} against bots", game.letter) for game in CATALOGUE),
     ("host", "Host a LAN game", "o"),
     ("join", "Join a LAN game", "j"),
     ("replays", "Replays of your games", "p"),
@@ -51,8 +53,7 @@ class MenuScreen(Screen[None]):
     BINDINGS = with_ids("menu", [
         Binding("u", "choose('resume')", "Resume", show=False),
         Binding("h", "choose('hotseat')", "Hotseat"),
-        Binding("n", "choose('nuggets-bots')", "Dice"),
-        Binding("f", "choose('foolsgold-bots')", "Cards"),
+        *(Binding(game.letter, f"choose('{game.key}-bots')", game.short) for game in CATALOGUE),
         Binding("o", "choose('host')", "Host"),
         Binding("j", "choose('join')", "Join"),
         Binding("p", "choose('replays')", "Replays", show=False),

@@ -20,14 +20,13 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import FOOLSGOLD, NUGGETS, title
+from net.catalogue import CATALOGUE, title
 from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
 FIXED = [
-    (f"new-{NUGGETS.key}", f"Start a new {NUGGETS.title} table", "n"),
-    (f"new-{FOOLSGOLD.key}", f"Start a new {FOOLSGOLD.title} table", "f"),
+    *((f"new-{game.key}", f"Start a new {game.title} table", game.letter) for game in CATALOGUE),
     ("rules", "Rules", "r"),
     ("settings", "Settings", "s"),
     ("quit", "Quit", "q"),
@@ -49,8 +48,8 @@ class ServedMenuScreen(Screen[None]):
     BINDINGS = with_ids("served", [
         Binding("j", "choose('join')", "Join"),
         Binding("w", "choose('watch')", "Watch"),
-        Binding("n", "choose('new-nuggets')", "New dice table"),
-        Binding("f", "choose('new-foolsgold')", "New card table"),
+        *(Binding(game.letter, f"choose('new-{game.key}')", f"New {game.kind} table")
+          for game in CATALOGUE),
         # in the list and in ? help; the footer keeps to 80 columns
         Binding("r", "choose('rules')", "Rules", show=False),
         Binding("s", "choose('settings')", "Settings", show=False),
@@ -60,7 +59,8 @@ class ServedMenuScreen(Screen[None]):
         ("up / down", "choose a table"),
         ("enter or j", "join the chosen table (or take your seat there back)"),
         ("w", "watch the chosen table"),
-        ("n / f", f"start a new {NUGGETS.title} / {FOOLSGOLD.title} table: you own it"),
+        (" / ".join(game.letter for game in CATALOGUE),
+         f"start a new {' / '.join(game.title for game in CATALOGUE)} table: you own it"),
         ("r, s", "rules, settings"),
         ("q", "quit (ends this session)"),
     ]
