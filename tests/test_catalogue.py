@@ -218,3 +218,16 @@ def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
         for game in CATALOGUE:
             assert game.letter in letters and game.letter in keys
             assert any(game.title in label for _, label, _ in items)
+
+
+def test_each_game_describes_its_own_settings_for_the_lobby():
+    from tui.games import game_of
+    from tui.screens.lobby import CAPPED
+
+    cards = Settings.default(FOOLSGOLD.key)
+    line = game_of(FOOLSGOLD.key).settings_line(cards)
+    assert line == ", grab time-out 10 s, call window 5 s, no round cap"
+    cards.round_cap = 20
+    assert "house rule: round cap 20" in game_of(FOOLSGOLD.key).settings_line(cards)
+    assert game_of(NUGGETS.key).settings_line(Settings.default(NUGGETS.key)) == ""
+    assert CAPPED == FOOLSGOLD.title  # the one game with the house rule of a round cap

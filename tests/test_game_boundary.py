@@ -41,7 +41,7 @@ STILL_NAMING = frozenset({
     "net/catalogue.py", "net/cli.py", "net/games/__init__.py", "net/saves/cli.py",
     "net/saves/stats.py", "net/table/core.py", "net/views.py",
     "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
-    "tui/screens/common.py", "tui/screens/forms.py", "tui/screens/lobby.py",
+    "tui/screens/common.py", "tui/screens/forms.py",
     "tui/session.py",
 })  # fmt: skip
 

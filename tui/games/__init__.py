@@ -7,7 +7,8 @@ and calls the two functions every game module offers:
 
 - ``table_screen(context: TableContext) -> TableScreen``: the table of a game that
   has started (or is running when this app arrives);
-- ``replay_screen(replay, seat, *, ascii_mode) -> Screen``: a kept game, step by step.
+- ``replay_screen(replay, seat, *, ascii_mode) -> Screen``: a kept game, step by step;
+- ``settings_line(settings) -> str``: its own settings, for the lobby's line.
 
 A game module imports its screens only when asked, so the menu loads no table.
 """

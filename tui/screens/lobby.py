@@ -12,8 +12,9 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from net import protocol as p
-from net.catalogue import FOOLSGOLD, title
+from net.catalogue import CATALOGUE, spec, title
 from net.text import clean_text
+from tui.games import game_of
 from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, Now, lobby_now
@@ -24,6 +25,8 @@ from tui.widgets.footer import Footer
 
 #: the round caps `h` steps through (the house rule; None is off)
 ROUND_CAPS = (None, 10, 20, 40)
+#: the games with the house rule of a round cap (a setting of theirs)
+CAPPED = " / ".join(game.title for game in CATALOGUE if "round_cap" in game.defaults)
 
 
 class LobbyScreen(Screen[None]):
@@ -52,7 +55,7 @@ class LobbyScreen(Screen[None]):
         ("k", "free the last seat of a player who is not ready (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
-        ("h", f"{FOOLSGOLD.title} house rule: round cap off, 10, 20 or 40 rounds (owner)"),
+        ("h", f"{CAPPED} house rule: round cap off, 10, 20 or 40 rounds (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
@@ -120,11 +123,7 @@ class LobbyScreen(Screen[None]):
             lines.append("   ".join(f"motherlode join {a}" for a in self.addresses[:2]))
             lines.append("\n")
         lines.append(f"{s.seats} seats, bots {s.difficulty}")
-        if info.game == FOOLSGOLD.key:
-            lines.append(f", grab time-out {s.grab_timeout:g} s, call window {s.call_window:g} s")
-            cap = getattr(s, "round_cap", None)
-            lines.append(", no round cap" if cap is None else
-                         f", house rule: round cap {cap} (then the highest score wins)")
+        lines.append(game_of(info.game).settings_line(s))  # the game's own settings
         lines.append(f", seat kept {s.grace:g} s for a dropped player")
         if s.seeded:
             lines.append(", fixed seed")
@@ -226,9 +225,9 @@ class LobbyScreen(Screen[None]):
             self._send(p.Configure(seats=self.info.settings.seats + change))
 
     def action_round_cap(self) -> None:
-        """The house rule's round cap, in turn: off, 10, 20, 40 (Fool's Gold only)."""
-        if self.info is None or self.info.game != FOOLSGOLD.key:
-            self.show_status(f"The round cap is a {FOOLSGOLD.title} house rule.")
+        """The house rule's round cap, in turn: off, 10, 20, 40 (where a game has it)."""
+        if self.info is None or "round_cap" not in spec(self.info.game).defaults:
+            self.show_status(f"The round cap is a {CAPPED} house rule.")
             return
         now = getattr(self.info.settings, "round_cap", None)
         after = ROUND_CAPS[(ROUND_CAPS.index(now) + 1) % len(ROUND_CAPS)] \

@@ -17,6 +17,15 @@ def table_screen(context: TableContext):
                            host_now=context.host_now)  # fmt: skip
 
 
+def settings_line(settings) -> str:
+    """This game's own settings, for the lobby's line of a table's settings."""
+    cap = getattr(settings, "round_cap", None)
+    return (f", grab time-out {settings.grab_timeout:g} s, call window "
+            f"{settings.call_window:g} s"
+            + (", no round cap" if cap is None else
+               f", house rule: round cap {cap} (then the highest score wins)"))  # fmt: skip
+
+
 def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
     from tui.games.foolsgold.replay import FoolsGoldReplayScreen
 

@@ -17,6 +17,12 @@ def table_screen(context: TableContext):
                          advisor=context.advisor, hotseat=context.hotseat, **pause)  # fmt: skip
 
 
+def settings_line(settings) -> str:
+    """This game's own settings, for the lobby's line of a table's settings: none is
+    shown beyond every table's (seats, bots, the kept seat)."""
+    return ""
+
+
 def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
     from tui.games.nuggets.replay import NuggetsReplayScreen
 
