@@ -3,7 +3,7 @@
 ``tui.games.<key>`` (the catalogue's key) holds a game's table screen, its replay
 screen and the widgets only it draws; shared screens and widgets (``tui.screens``,
 ``tui.widgets``) know no game. The app asks :func:`game_of` for a game's side by key
-and calls the two functions every game module offers:
+and calls the functions every game module offers:
 
 - ``table_screen(context: TableContext) -> TableScreen``: the table of a game that
   has started (or is running when this app arrives);
