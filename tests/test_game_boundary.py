@@ -19,16 +19,15 @@ import re
 import sys
 from pathlib import Path
 
+from tests.test_catalogue import TITLE, _docstrings
+
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("net", "tui", "serve")
 KEYS = ("foolsgold", "nuggets")
-TITLES = ("Fool's Gold", "Gold Nuggets")
 RULES = ("foolsgold", "nuggets")
 CONSTANTS = ("FOOLSGOLD", "NUGGETS")
 # a name spelling a key: foolsgold, fools_gold, FoolsGold, nuggets, Nuggets, NUGGETS...
 SPELLS = re.compile(r"fools_?gold|nuggets", re.IGNORECASE)
-# a game title as text, except "Fool's Gold!", the call a player makes in that game
-TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
 
 #: a game's own folders (the rules packages, and each game's host and app sides)
 GAME_FOLDERS = ("net/games/foolsgold", "net/games/nuggets", "tui/games/foolsgold",
@@ -44,16 +43,6 @@ STILL_NAMING = frozenset({
     "tui/screens/common.py", "tui/screens/forms.py",
     "tui/session.py",
 })  # fmt: skip
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
 
 
 def _module_of(node: ast.ImportFrom, path: Path) -> str:

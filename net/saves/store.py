@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,11 @@ class Store:
         )
         self._records = Records(kind, self._commits)
         self._queries = Queries(self._commits, self.path, kind)
+        # what the host asks on every send, and the hooks it sets once: the group
+        # commit's own (:class:`GroupCommit` says what they mean), with no call between
+        self.unsaved = self._commits.unsaved
+        self.on_flushed = self._commits.on_flushed
+        self.on_sealed = self._commits.on_sealed
 
     @classmethod
     def default(cls, kind: str = "tables", **kwargs: Any) -> Store:
@@ -153,23 +158,6 @@ class Store:
     def pending(self) -> bool:
         """Whether changes wait for their commit (queued, or with the writer thread)."""
         return self._commits.pending
-
-    def unsaved(self, table: Any) -> bool:
-        """Whether a change of ``table`` waits for its commit: until then nobody at that
-        table may be sent its views (the host holds their bytes). The other tables'
-        players are not held up by it."""
-        return self._commits.unsaved(table)
-
-    def on_flushed(self, listener: Callable[[], None]) -> None:
-        """Call ``listener()`` after each group commit, committed or failed (the host
-        then releases the bytes it held for it: those held before its ``on_sealed``,
-        or every byte once nothing is pending)."""
-        self._commits.on_flushed(listener)
-
-    def on_sealed(self, listener: Callable[[], None]) -> None:
-        """Call ``listener()`` when the changes queued so far go to a commit: the bytes
-        held until then wait for that commit, later ones for a later commit."""
-        self._commits.on_sealed(listener)
 
     def schedule(self) -> None:
         """Hand what is queued to the writer thread on the running loop's next turn, or
