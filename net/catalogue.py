@@ -1,30 +1,38 @@
-"""The catalogue: every fact about each game the suite offers, in one place.
+"""The catalogue: every fact about each game the suite offers, and the registry that
+finds a game's parts. It names no game itself.
 
-A game is one entry here (a :class:`GameSpec`) plus its own package, ``net.games.<key>``,
-holding its driver, its bot brain and its wire codec (``__init__``) and what checks a
-finished game from a client's messages (``verify``). Everything else (the table, the
-host, discovery, the command line, the menus, the lobby, served play) asks this module
-and names no game itself: ``tests/test_catalogue.py`` fails on a game title or a list
-of games written anywhere else in ``net/``, ``tui/`` or ``serve/``.
+A game registers a :class:`GameSpec` (its title, seats, settings...) and says where its
+parts live:
 
-This module is data only and imports nothing of the rules, so the app's menu can read
-titles without loading a game (``tests/test_catalogue.py`` checks these facts against
-the rules packages themselves).
+- ``host``: its host side, a package holding ``host`` (its driver, bot brain and wire
+  codec: ``make_driver``, ``make_brain``, ``make_codec``), ``views`` (the typed shape
+  of its views and events on the wire) and, where it has them, ``verify`` (checks a
+  finished game from a client's messages) and ``stats`` (its columns in the player
+  stats);
+- ``app``: its app side, a package the TUI asks for its screens (``tui.games``).
 
-Adding a game: write its rules package, add a ``GameSpec`` to :data:`CATALOGUE` and its
-key to :data:`GameKey`, write ``net/games/<key>/`` (a driver, a brain, a codec; verify), and a
-table screen in ``tui/screens/`` (``tui.app`` and ``tui.screens.replay`` pick it by key).
+The games that ship are registered by entry points in ``pyproject.toml`` (the group
+:data:`GROUP`, each naming a ``GameSpec``), read the first time the catalogue is asked;
+a plugin adds one the same way, or calls :func:`register` (tests do). Everything else
+(the table, the host, discovery, the command line, the menus, the lobby, served play)
+asks this module and names no game (``tests/test_game_boundary.py``).
+
+Reading the catalogue imports each game's ``GameSpec`` module only (a game's package
+``__init__``, data only), so the app's menu can list titles without loading a game's
+rules (``tests/test_catalogue.py`` checks these facts against the rules packages).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Literal, get_args
+from importlib.metadata import entry_points
+from types import ModuleType
+from typing import Any
 
-#: the wire name of every game (``TableInfo.game``, the announcement's ``game``)
-GameKey = Literal["nuggets", "foolsgold"]
+#: the entry-point group that names the games (``pyproject.toml``)
+GROUP = "motherlode.games"
 
 #: bot strengths, weakest first (every game offers all three)
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -34,7 +42,7 @@ class UnknownGame(ValueError):
     """A game key that is not in the catalogue."""
 
     def __init__(self, key: object) -> None:
-        super().__init__(f"unknown game {key!r}: choose one of {', '.join(KEYS)}")
+        super().__init__(f"unknown game {key!r}: choose one of {', '.join(keys())}")
         self.key = key
 
 
@@ -52,14 +60,29 @@ class GameSpec:
     letter: str  # its key in the menus (against bots; a new table where served)
     short: str  # a word for it in a footer ("Dice")
     kind: str  # what it is played with, before "table" ("a new dice table")
+    host: str  # the package of its host side (see the module docstring)
+    app: str  # the package of its app side (``tui.games``)
+    order: int = 100  # its place in the menus, lowest first
     #: the game's own table settings and their defaults (``Settings`` fields)
     defaults: Mapping[str, object] = field(default_factory=dict)
+    #: the highest value a person may set for each of its own whole-number settings
+    limits: Mapping[str, int] = field(default_factory=dict)
     difficulties: tuple[str, ...] = DIFFICULTIES
 
     @property
     def module(self) -> str:
         """The module holding this game's driver, brain and codec."""
-        return f"net.games.{self.key}"
+        return f"{self.host}.host"
+
+    def part(self, name: str) -> ModuleType | None:
+        """One part of its host side (``"host"``, ``"views"``, ``"verify"``,
+        ``"stats"``), or None where the game has no such part."""
+        try:
+            return importlib.import_module(f"{self.host}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{self.host}.{name}":
+                raise  # the part exists and fails to import: a bug, not an absence
+            return None
 
     @property
     def seats(self) -> str:
@@ -78,52 +101,79 @@ class GameSpec:
         return f"{self.title} seats {self.low} to {self.high} players, not {seats}"
 
 
-NUGGETS = GameSpec(
-    key="nuggets",
-    title="Gold Nuggets",
-    low=2,
-    high=5,
-    grace=30.0,
-    solo_bots=1,
-    hotseat=True,
-    letter="n",
-    short="Dice",
-    kind="dice",
-    defaults=MappingProxyType({"supply": 77}),
-)
+_registered: dict[str, GameSpec] = {}
+_loaded = False
+#: bumped on every change, for the caches built from the games (``net.views``)
+generation = 0
 
-FOOLSGOLD = GameSpec(
-    key="foolsgold",
-    title="Fool's Gold",
-    low=2,
-    high=8,
-    grace=15.0,
-    solo_bots=3,
-    hotseat=False,
-    letter="f",
-    short="Cards",
-    kind="card",
-    defaults=MappingProxyType(
-        # round_cap: the house rule of a round cap (docs/RULES.md), off by default
-        {"grab_timeout": 10.0, "call_window": 5.0, "intermission": 4.0, "round_cap": None}
-    ),
-)
 
-#: every game, in menu order
-CATALOGUE: tuple[GameSpec, ...] = (NUGGETS, FOOLSGOLD)
-KEYS: tuple[str, ...] = tuple(spec.key for spec in CATALOGUE)
-_BY_KEY = {spec.key: spec for spec in CATALOGUE}
-#: the most nuggets a Gold Nuggets table may start with (the whole supply)
-SUPPLY = NUGGETS.defaults["supply"]
-#: the highest round cap a Fool's Gold table may set (the house rule; None is off)
-ROUND_CAP_MAX = 200
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for point in entry_points(group=GROUP):
+        found = point.load()
+        if not isinstance(found, GameSpec):
+            raise TypeError(f"entry point {point.name!r} of {GROUP} is not a GameSpec")
+        register(found)
 
-assert KEYS == get_args(GameKey), "GameKey and CATALOGUE name the same games"
+
+def register(game: GameSpec) -> None:
+    """Add a game (a plugin, a test); its key and title must be new."""
+    global generation
+    _load()
+    clash = [g for g in _registered.values() if game.key == g.key or game.title == g.title]
+    if clash and clash != [game]:
+        raise ValueError(f"a game is already registered as {game.key!r} or {game.title!r}")
+    _registered[game.key] = game
+    generation += 1
+
+
+def unregister(key: str) -> None:
+    """Remove a game added by :func:`register` (tests)."""
+    global generation
+    _load()
+    _registered.pop(key, None)
+    generation += 1
+
+
+def games() -> tuple[GameSpec, ...]:
+    """Every game, in menu order."""
+    _load()
+    return tuple(sorted(_registered.values(), key=lambda g: (g.order, g.key)))
+
+
+def keys() -> tuple[str, ...]:
+    """Every game's key, in menu order (the wire's ``TableInfo.game``)."""
+    return tuple(g.key for g in games())
+
+
+def hotseat_games() -> tuple[GameSpec, ...]:
+    """The games several people can play on one keyboard."""
+    return tuple(g for g in games() if g.hotseat)
+
+
+def setting_default(name: str) -> Any:
+    """The default of a game's own table setting (the first game that has it)."""
+    for game in games():
+        if name in game.defaults:
+            return game.defaults[name]
+    raise KeyError(name)
+
+
+def setting_limit(name: str) -> int:
+    """The highest value of a game's own whole-number setting."""
+    for game in games():
+        if name in game.limits:
+            return game.limits[name]
+    raise KeyError(name)
 
 
 def spec(key: object) -> GameSpec:
     """The entry for ``key``; raises :class:`UnknownGame` (a ``ValueError``)."""
-    found = _BY_KEY.get(key) if isinstance(key, str) else None
+    _load()
+    found = _registered.get(key) if isinstance(key, str) else None
     if found is None:
         raise UnknownGame(key)
     return found
@@ -131,9 +181,11 @@ def spec(key: object) -> GameSpec:
 
 def title(key: object) -> str:
     """The game's title, or the key itself for a game this version does not know."""
-    found = _BY_KEY.get(key) if isinstance(key, str) else None
+    _load()
+    found = _registered.get(key) if isinstance(key, str) else None
     return found.title if found else str(key)
 
 
 def known(key: object) -> bool:
-    return isinstance(key, str) and key in _BY_KEY
+    _load()
+    return isinstance(key, str) and key in _registered

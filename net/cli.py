@@ -17,7 +17,7 @@ from typing import Any
 
 from net import gctune
 from net.address import DEFAULT_PORT, parse_address
-from net.catalogue import DIFFICULTIES, KEYS, NUGGETS, spec, title
+from net.catalogue import DIFFICULTIES, keys, spec, title
 
 
 def add_commands(subparsers) -> None:
@@ -51,7 +51,8 @@ def add_commands(subparsers) -> None:
         type=float,
         default=0.9,
         metavar="SECONDS",
-        help=f"{NUGGETS.title}: the pause before each action (default 0.9)",
+        help="the pause before each action in a turn-based game (default 0.9; "
+        "in a race the bots keep their own speed)",
     )
 
 
@@ -94,7 +95,7 @@ def on_stop(stop: asyncio.Event) -> Callable[[], None]:
 
 def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = True) -> None:
     """The options of a host's table, saves and announcement (``host`` and ``serve``)."""
-    parser.add_argument("--game", choices=KEYS, required=game_required,
+    parser.add_argument("--game", choices=keys(), required=game_required,
                         default=None, help="which game the table plays")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help="TCP port for players (default 7777)")

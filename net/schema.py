@@ -1,5 +1,6 @@
 """The JSON Schema of the protocol, generated from the code: every message in both
-directions (``net.protocol``), every view and every event (``net.views``).
+directions (``net.protocol``), every view and every event of every registered game
+(``net.views``, through the catalogue).
 
     python -m net.schema           # writes docs/protocol.schema.json
     python -m net.schema --check   # exits 1 if that file is stale
@@ -16,7 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import msgspec
 
@@ -26,23 +27,33 @@ from net import views
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "protocol.schema.json"
 COMMAND = "python -m net.schema"
 
-# the named roots, each a union tagged by its "type" (messages, events) or "game" (views)
-ROOTS: dict[str, Any] = {
-    "ClientMessage": p.ClientMessage,
-    "HostMessage": p.HostMessage,
-    "View": views.View,
-    "Event": views.Event,
-}
+
+
+def roots() -> dict[str, Any]:
+    """The named roots, each a union tagged by its "type" (messages, events) or "game"
+    (views): the views and events of the games registered now."""
+    kinds = views.kinds()
+    return {
+        "ClientMessage": p.ClientMessage,
+        "HostMessage": p.HostMessage,
+        "View": Union[tuple(kinds.views.values())],  # noqa: UP007 (built at run time)
+        "Event": Union[tuple(e for each in kinds.events.values() for e in each)],  # noqa: UP007
+    }
 
 
 def schema() -> dict[str, Any]:
     """The whole schema: a line is a ``ClientMessage`` or a ``HostMessage``."""
-    roots, components = msgspec.json.schema_components(
-        ROOTS.values(), ref_template="#/$defs/{name}"
+    named = roots()
+    found, components = msgspec.json.schema_components(
+        named.values(), ref_template="#/$defs/{name}"
     )
     defs = dict(components)
-    for name, root in zip(ROOTS, roots, strict=True):
+    for name, root in zip(named, found, strict=True):
         defs[name] = root
+    # a state's view and events are decoded by each game's own types (``net.views``)
+    state = defs["State"]["properties"]
+    state["view"] = {"$ref": "#/$defs/View"}
+    state["events"] = {"type": "array", "items": {"$ref": "#/$defs/Event"}}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"The Motherlode protocol, version {p.PROTOCOL_VERSION}",

@@ -13,7 +13,6 @@ save, or an exported record) through the replay engine that restores and replays
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -44,7 +43,10 @@ def verify_messages(messages: Iterable[Any], seat: int | None = None) -> list[st
     tables = [m.table for m in messages if isinstance(m, p.TableUpdate | p.Welcome)]
     if not tables:
         return ["no welcome or table update: which game this was is unknown"]
-    module = importlib.import_module(f"{spec(tables[0].game).module}.verify")
+    game = spec(tables[0].game)
+    module = game.part("verify")
+    if module is None:
+        return [f"{game.title} games cannot be checked from a client's messages"]
     return module.verify(messages, seat)
 
 

@@ -15,13 +15,15 @@ import foolsgold
 import nuggets
 from net import catalogue
 from net import protocol as p
-from net.catalogue import CATALOGUE, FOOLSGOLD, KEYS, NUGGETS, UnknownGame, spec
-from net.games import MODULES, make_codec, make_driver
+from net.catalogue import UnknownGame, games, keys, spec
+from net.games import host_of, make_codec, make_driver
+from net.games.foolsgold import SPEC as FOOLSGOLD
+from net.games.nuggets import SPEC as NUGGETS
 from net.table import Settings, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("net", "tui", "serve")
-TITLES = tuple(s.title for s in CATALOGUE)
+TITLES = tuple(s.title for s in games())
 # A title as text, except "Fool's Gold!", the call a player makes in that game.
 TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
 
@@ -52,7 +54,7 @@ def game_literals(source: str) -> list[tuple[int, str]]:
             continue
         if id(node) in docs:
             continue
-        if node.value in KEYS and not any(n in lines[node.lineno - 1] for n in NOT_A_KEY):
+        if node.value in keys() and not any(n in lines[node.lineno - 1] for n in NOT_A_KEY):
             found.append((node.lineno, f"the game key {node.value!r}"))
         elif TITLE.search(node.value):
             found.append((node.lineno, f"a game title in {node.value!r}"))
@@ -87,26 +89,40 @@ def test_no_game_literal_outside_the_catalogue():
 
 
 def test_every_game_has_a_module_with_driver_brain_and_codec():
-    assert tuple(MODULES) == KEYS
-    for key, module in MODULES.items():
+    assert keys() == (NUGGETS.key, FOOLSGOLD.key)  # the entry points, in menu order
+    for key in keys():
+        module = host_of(key)
+        assert module.__name__ == f"net.games.{key}.host"
         assert module.SPEC is spec(key)
         for name in ("make_driver", "make_brain", "make_codec"):
             assert hasattr(module, name), f"net.games.{key} has no {name}"
 
 
 def test_the_catalogue_agrees_with_the_rules():
-    assert NUGGETS.defaults["supply"] == nuggets.STARTING_SUPPLY == catalogue.SUPPLY
+    assert NUGGETS.defaults["supply"] == nuggets.STARTING_SUPPLY == NUGGETS.limits["supply"]
     rng = random.Random(1)
-    for game in CATALOGUE:
+    for game in games():
         names = [f"P{i}" for i in range(game.high)]
         make_driver(game.key, names[: game.low], None, rng)
         make_driver(game.key, names, None, rng)
         for bad in (game.low - 1, game.high + 1):
             with pytest.raises(ValueError):
                 make_driver(game.key, [f"P{i}" for i in range(bad)], 0, rng)
-    # the wire's game names are the catalogue's, so a schema lists exactly these
+    # the wire's game names are the catalogue's keys: every one of them fits the
+    # wire's shape of a key, and a client refuses a game it does not know by name
     schema = msgspec.json.schema(p.TableInfo)["$defs"]["TableInfo"]["properties"]["game"]
-    assert sorted(schema["enum"]) == sorted(KEYS)
+    assert all(re.fullmatch(schema["pattern"], key) for key in keys())
+    table = Table("T", NUGGETS.key).info()
+    for key, known in [*((k, True) for k in keys()), ("chess", False)]:
+        line = p.encode(p.TableUpdate(table=msgspec.structs.replace(table, game=key)))
+        client = p.Connection(p.CLIENT)
+        client.receive_data(line)
+        if known:
+            assert client.next_message().table.game == key
+        else:
+            with pytest.raises(p.RemoteProtocolError, match="does not know: 'chess'") as caught:
+                client.next_message()
+            assert caught.value.code == p.Code.BAD_FIELD
     assert Settings.default(NUGGETS.key).supply == nuggets.STARTING_SUPPLY
 
 
@@ -120,7 +136,7 @@ def test_unknown_games_are_refused_by_name():
 
 
 def test_defaults_come_from_the_catalogue():
-    for game in CATALOGUE:
+    for game in games():
         table = Table("T", game.key)
         assert table.settings.seats == game.high
         assert table.settings.grace == game.grace
@@ -196,7 +212,7 @@ def test_every_game_has_an_app_side_the_registry_finds():
     from tui.games import TableContext, game_of
     from tui.screens.table import TableScreen
 
-    for game in CATALOGUE:
+    for game in games():
         side = game_of(game.key)
         assert side.__name__ == f"tui.games.{game.key}"
         table = side.table_screen(TableContext([0], ["Ann", "Bob"]))
@@ -207,22 +223,26 @@ def test_every_game_has_an_app_side_the_registry_finds():
 
 
 def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
-    from tui.screens.menu import MENU, MenuScreen
-    from tui.screens.served import FIXED, ServedMenuScreen
+    from tui.screens.menu import MenuScreen, menu
+    from tui.screens.served import ServedMenuScreen, fixed
 
-    for items, screen in ((MENU, MenuScreen), (FIXED, ServedMenuScreen)):
+    async def no_tables() -> list:
+        return []
+
+    for items, screen in ((menu(), MenuScreen()), (fixed(), ServedMenuScreen(no_tables, "Ann"))):
         letters = [letter for _, _, letter in items]
         assert len(letters) == len(set(letters)), letters
-        keys = [b.key for b in screen.BINDINGS]
+        keys = [key for key, bound in screen._bindings.key_to_bindings.items()
+                if any(b.action.startswith("choose") for b in bound)]
         assert len(keys) == len(set(keys)), keys
-        for game in CATALOGUE:
+        for game in games():
             assert game.letter in letters and game.letter in keys
             assert any(game.title in label for _, label, _ in items)
 
 
 def test_each_game_describes_its_own_settings_for_the_lobby():
     from tui.games import game_of
-    from tui.screens.lobby import CAPPED
+    from tui.screens.lobby import capped
 
     cards = Settings.default(FOOLSGOLD.key)
     line = game_of(FOOLSGOLD.key).settings_line(cards)
@@ -230,4 +250,4 @@ def test_each_game_describes_its_own_settings_for_the_lobby():
     cards.round_cap = 20
     assert "house rule: round cap 20" in game_of(FOOLSGOLD.key).settings_line(cards)
     assert game_of(NUGGETS.key).settings_line(Settings.default(NUGGETS.key)) == ""
-    assert CAPPED == FOOLSGOLD.title  # the one game with the house rule of a round cap
+    assert capped() == FOOLSGOLD.title  # the one game with the house rule of a round cap

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tests.test_catalogue import TITLE, _docstrings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = HERE = Path(__file__).resolve().parent.parent
 SCANNED = ("net", "tui", "serve")
 KEYS = ("foolsgold", "nuggets")
 RULES = ("foolsgold", "nuggets")
@@ -36,13 +36,7 @@ GAME_FOLDERS = ("net/games/foolsgold", "net/games/nuggets", "tui/games/foolsgold
 REGISTRIES: frozenset[str] = frozenset()
 
 #: modules that still name a game, to be moved into a game's folders (issue 33)
-STILL_NAMING = frozenset({
-    "net/catalogue.py", "net/cli.py", "net/games/__init__.py", "net/saves/cli.py",
-    "net/saves/stats.py", "net/table/core.py", "net/views.py",
-    "tui/cli.py", "tui/commands.py", "tui/glyphs.py", "tui/modes.py",
-    "tui/screens/common.py", "tui/screens/forms.py",
-    "tui/session.py",
-})  # fmt: skip
+STILL_NAMING: frozenset[str] = frozenset()
 
 
 def _module_of(node: ast.ImportFrom, path: Path) -> str:
@@ -58,10 +52,27 @@ def _is_game_module(module: str) -> bool:
     return parts[0] in RULES or any(SPELLS.fullmatch(part) for part in parts[1:])
 
 
+def _wire_types() -> frozenset[str]:
+    """The names of every game's own wire types (its view, events and pieces: the
+    classes of ``net/games/<key>/views.py``): using one names that game."""
+    return frozenset(
+        node.name
+        for key in KEYS
+        for node in ast.parse((HERE / "net/games" / key / "views.py").read_text()).body
+        if isinstance(node, ast.ClassDef)
+    )
+
+
 def naming(path: Path) -> list[str]:
     """How the module at ``path`` names a game (empty: it does not)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docs = _docstrings(tree)
+    # a game's wire type, unless the module has a class of that name of its own
+    # (the saves' ``Kept``, a kept game, is not the dice's ``Kept``)
+    wire = _wire_types() - {
+        a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        and not _is_game_module(_module_of(node, path)) for a in node.names
+    } - {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     why: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -81,6 +92,8 @@ def naming(path: Path) -> list[str]:
                 node.attr if isinstance(node, ast.Attribute) else node.name)
             if name in CONSTANTS or SPELLS.search(name):
                 why.append(f"spells {name} (line {node.lineno})")
+            elif name in wire and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                why.append(f"uses {name}, a game's wire type (line {node.lineno})")
     return why
 
 
@@ -115,6 +128,7 @@ def test_the_counter_sees_every_way_of_naming_a_game(tmp_path, monkeypatch):
         "e.py": "from net.views import FoolsGoldView\n",
         "f.py": "title = \"Fool's Gold (2-8 players)\"\n",
         "g.py": "from .games import foolsgold\n",
+        "h.py": "def f(event):\n    return isinstance(event, v.Rolled)\n",
     }
     clean = "def f():\n    '''Fool's Gold is a game.'''\n    return \"Fool's Gold!\"\n"
     pkg = tmp_path / "net"

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from tui.screens.lobby import LobbyScreen
     from tui.screens.table import TableScreen
     from tui.session import Session
-from net.catalogue import CATALOGUE, title
+from net.catalogue import games, title
 from tui.settings import Settings, log_dir
 
 log = logging.getLogger("motherlode.tui")
@@ -422,7 +422,7 @@ class MotherlodeApp(App[int]):
             self.start_hotseat(args[0])
         elif choice.endswith("-bots"):
             game = choice.removesuffix("-bots")
-            most = modes.MAX_BOTS[game]
+            most = modes.max_bots(game)
             choices = [(n, f"{n} bot{'s' if n > 1 else ''}") for n in range(1, most + 1)]
 
             def picked(bots: int | None) -> None:
@@ -533,11 +533,11 @@ class MotherlodeApp(App[int]):
         from tui.screens.common import PickScreen
 
         saves, problems = modes.lan_saves()
-        choices = [(i, spec.label) for i, spec in enumerate(CATALOGUE)]
+        choices = [(i, spec.label) for i, spec in enumerate(games())]
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                spec = CATALOGUE[index]
+                spec = games()[index]
                 self._ask_where(f"Host {spec.title}", spec.key, ())
 
         def restore_or_new(index: int | None) -> None:

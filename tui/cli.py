@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from net.catalogue import CATALOGUE, KEYS, NUGGETS, spec
+from net.catalogue import games, hotseat_games, keys, spec
 
 if TYPE_CHECKING:
     import argparse
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="motherlode",
         description="Gold-rush party games for the terminal: "
-        f"{' and '.join(spec.title for spec in CATALOGUE)}.",
+        f"{' and '.join(spec.title for spec in games())}.",
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")
@@ -62,15 +62,16 @@ def _add_app_commands(subparsers) -> None:
     join.add_argument("--name", help="your name at the table (default: from Settings)")
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
     join.add_argument("--ascii", **ascii_flag)
+    shared = hotseat_games()[0]  # the game several people play on one keyboard
     hotseat = subparsers.add_parser(
-        "hotseat", help=f"{NUGGETS.title} for {NUGGETS.seats} on this keyboard")
+        "hotseat", help=f"{shared.title} for {shared.seats} on this keyboard")
     hotseat.add_argument("names", nargs="+", metavar="NAME", help="the players, in seat order")
     hotseat.add_argument("--bots", type=int, default=0, help="bots to seat after the players")
     hotseat.add_argument("--ascii", **ascii_flag)
     solo = subparsers.add_parser("solo", help="play against bots")
-    solo.add_argument("--game", choices=KEYS, default=CATALOGUE[0].key)
+    solo.add_argument("--game", choices=keys(), default=keys()[0])
     solo.add_argument("--bots", type=int, default=None, help="how many bots (default " + ", ".join(
-        f"{spec.solo_bots} for {spec.title}" for spec in CATALOGUE) + ")")
+        f"{spec.solo_bots} for {spec.title}" for spec in games()) + ")")
     solo.add_argument("--ascii", **ascii_flag)
     replay = subparsers.add_parser(
         "replay", help="step through a saved game",
@@ -107,7 +108,7 @@ def _app_start(parser: argparse.ArgumentParser | None, args: Any) -> tuple:
         if not all(names):
             parser.error("hotseat: every name needs a visible character")
         seats = [(n, False) for n in names] + [(f"Bot {i + 1}", True) for i in range(args.bots)]
-        problem = NUGGETS.check_seats(len(seats))
+        problem = hotseat_games()[0].check_seats(len(seats))
         if problem:
             parser.error(f"hotseat: {problem}")
         return ("hotseat", seats)

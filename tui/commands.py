@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from net.catalogue import NUGGETS
+from tui.games import with_advisor
 
 
 class GameCommands(Provider):
@@ -28,7 +28,8 @@ class GameCommands(Provider):
             ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
             ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
             ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
-            ("Advisor: on or off", app.toggle_advisor, f"the {NUGGETS.title} odds panel"),
+            ("Advisor: on or off", app.toggle_advisor,
+             f"the {' / '.join(with_advisor())} odds panel"),
         ]
         for theme in sorted(app.available_themes):
             commands.append((f"Theme: {theme}", lambda t=theme: app.use_theme(t),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.binding import Binding
@@ -26,3 +26,12 @@ def with_ids(prefix: str, bindings: list[Binding]) -> list[Binding]:
             binding = dataclasses.replace(binding, id=ident)
         out.append(binding)
     return out
+
+
+def add_bindings(node: Any, prefix: str, bindings: list[Binding]) -> None:
+    """Give one screen or widget more bindings, after its class's (for keys built from
+    the games registered when it is made, not when its module was imported). Call it
+    in ``__init__``: the app's keymap applies to them as to the class's."""
+    from textual.binding import BindingsMap
+
+    node._bindings = BindingsMap.merge([node._bindings, BindingsMap(with_ids(prefix, bindings))])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
-from net.catalogue import CATALOGUE, NUGGETS, title
+from net.catalogue import hotseat_games, spec, title
 from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
 from net.host import Host
 from net.protocol import Code
@@ -24,8 +24,11 @@ from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
 
 log = logging.getLogger("motherlode.tui")
 
-#: bots that fit with one person at a table
-MAX_BOTS = {spec.key: spec.high - 1 for spec in CATALOGUE}
+
+
+def max_bots(game: str) -> int:
+    """The bots that fit with one person at a table of ``game``."""
+    return spec(game).high - 1
 
 
 @dataclass
@@ -131,7 +134,7 @@ async def hotseat(launch: Launch, seats: list[tuple[str, bool]]) -> Session:
             continue
         setup.append(p.AddBot() if bot else p.AddLocal(name=name))
     launch.name = first
-    return await _local(launch, NUGGETS.key, len(seats), HOTSEAT, setup, hotseat=True)
+    return await _local(launch, hotseat_games()[0].key, len(seats), HOTSEAT, setup, hotseat=True)
 
 
 def saved_hotseat() -> list[Any]:

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from net import protocol as p
-from net.catalogue import NUGGETS
 from net.client import Client, Disconnected, NetError, Reconnected, Reconnecting
 from net.protocol import Code
 from net.views import tag
@@ -310,10 +309,12 @@ class Session:
         tick()
 
     def _started(self, players: list[str], seed_hash: str) -> None:
+        if self.table is None:  # a host at fault: a game before its table
+            self._say("The host started a game without saying which: ask the host.")
+            return
         self.in_game = True
         self.finished = False
-        game = self.table.game if self.table else NUGGETS.key
-        self._post(GameStarted(self, game, list(players), self.seats, seed_hash))
+        self._post(GameStarted(self, self.table.game, list(players), self.seats, seed_hash))
 
     def _bye(self, reason: str) -> None:
         if reason == "left":

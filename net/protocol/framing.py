@@ -44,10 +44,18 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from net import views
+from net.catalogue import known
 from net.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
-from net.protocol.messages import PROTOCOL_VERSION, ClientMessage, HostMessage, State
+from net.protocol.messages import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    HostMessage,
+    State,
+    TableUpdate,
+    Welcome,
+)
 from net.text import clean_text, quote_peer, strip_controls
-from net.views import check as check_view
 
 DEFAULT_MAX_LINE = 64 * 1024
 DEFAULT_MAX_DEPTH = 32
@@ -170,6 +178,29 @@ def _classify_decode_error(
     return RemoteProtocolError(Code.BAD_JSON, f"malformed JSON: {text}")
 
 
+_STATE = frozenset(("state",))
+# the messages that carry a table (``TableInfo``), whose game a client must know
+_WITH_TABLE = (Welcome, TableUpdate)
+
+
+def _decode_state(state: State, line: bytes) -> None:
+    """Decode a ``state``'s view and events by the games' own types (``net.views``),
+    in place; raises the coded error of a view or event that does not fit."""
+    where = "view"
+    try:
+        state.view = views.decode_view(state.view)
+        where = "events"
+        state.events = views.decode_events(state.events)
+    except msgspec.ValidationError as exc:
+        # the path as it is in the whole line: `$.view.holdings`, not `$.holdings`
+        text = str(exc).replace("`$", f"`$.{where}")
+        if "- at `" not in text:
+            text += f" - at `$.{where}`"
+        raise _classify_decode_error(line, msgspec.ValidationError(text), _STATE) from None
+    if problem := state.view.check():
+        raise RemoteProtocolError(Code.BAD_FIELD, f"an impossible view: {problem}", "state")
+
+
 class Connection:
     """One end of an NDJSON message stream, without any I/O (see the module docstring)."""
 
@@ -259,8 +290,12 @@ class Connection:
                     f"{message.since}; this connection speaks protocol {self.version}",
                     message.__struct_config__.tag,
                 )
-            if message.__class__ is State and (problem := check_view(message.view)):
-                raise RemoteProtocolError(Code.BAD_FIELD, f"an impossible view: {problem}", "state")
+            if message.__class__ is State:
+                _decode_state(message, line)
+            elif message.__class__ in _WITH_TABLE and not known(message.table.game):
+                raise RemoteProtocolError(
+                    Code.BAD_FIELD, f"a game this version does not know: {message.table.game!r}",
+                    message.__struct_config__.tag)  # fmt: skip
             if self.role is Role.CLIENT and _suspect(line):
                 # The host cleans peer text, but a client trusts no host with its
                 # terminal: escapes and controls go from every string it receives.

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from msgspec import UNSET, Meta, Struct, UnsetType
+from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 
-from net.catalogue import SUPPLY, GameKey
 from net.text import clean_text
-from net.views import Event, View
 
 PROTOCOL_VERSION = 2
 #: every version a host admits: a protocol 1 client plays on, without the messages of
@@ -27,6 +25,8 @@ Seat = Annotated[int, Meta(ge=0, le=63)]
 # and applies the real limits (names 1-20, chat 1-200) with clear errors.
 Text = Annotated[str, Meta(max_length=1000)]
 Token = Annotated[str, Meta(max_length=200)]
+# a game's key (``net.catalogue``); a client refuses a key it does not know
+GameKeyText = Annotated[str, Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
 
 
 class _Msg(Struct, tag_field="type", kw_only=True, omit_defaults=False):
@@ -219,14 +219,15 @@ class TableSettings(Struct, kw_only=True):
     grace: float
     bot_pace: float
     hotseat: bool
-    supply: int = SUPPLY
+    # what a host that sent no supply meant: the whole supply of the game that has one
+    supply: int = 77
     round_cap: int | None = None
     lag_cap: float = 0.15  # protocol 2: lag-fair races
 
 
 class TableInfo(Struct, kw_only=True):
     name: str
-    game: GameKey
+    game: GameKeyText
     phase: Literal["lobby", "playing", "over"]
     owner: int | None
     seats: list[SeatInfo]
@@ -268,11 +269,16 @@ class Started(_Msg, tag="started"):
 
 
 class State(_Msg, tag="state"):
-    """A seat's view after a change, with the events that explain it (``net.views``)."""
+    """A seat's view after a change, with the events that explain it (``net.views``).
+
+    The host builds it with the game's view and event Structs. On the wire they are
+    decoded in a second step, by the game's own types (the framing calls
+    ``net.views.decode_view`` and ``decode_events``): a ``State`` a client receives holds
+    the Structs too, never the raw bytes."""
 
     seat: int | None
-    view: View
-    events: list[Event]
+    view: Raw
+    events: Raw
     at: float
 
 

@@ -124,40 +124,27 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _columns():
-    """(heading, width, value of a PlayerStats) by game key: each game's own figures."""
-    from net.catalogue import FOOLSGOLD, NUGGETS
-
-    played = [("played", 6, lambda r: r.played), ("won", 5, lambda r: r.won)]
-    return {
-        NUGGETS.key: [*played, ("nuggets/turn", 12, lambda r: f"{r.nuggets_per_turn:.2f}"),
-                      ("bust rate", 9, lambda r: f"{r.bust_rate:.0%}"),
-                      ("steals", 6, lambda r: r.steals)],
-        FOOLSGOLD.key: [*played, ("grabs", 6, lambda r: r.grabs),
-                        ("bluffs", 6, lambda r: r.bluffs), ("calls", 5, lambda r: r.calls),
-                        ("right", 5, lambda r: r.calls_right)],
-    }  # fmt: skip
-
-
 def table_lines(rows) -> list[str]:
     """The stats as lines of plain text (the names cleaned), one block per game."""
     from rich.cells import set_cell_size
 
-    from net.catalogue import KEYS, title
+    from net.catalogue import keys, title
+    from net.saves.stats import columns
     from net.text import clean_text
 
+    played = (("played", 6, lambda r: r.played), ("won", 5, lambda r: r.won))
     lines = []
-    columns = _columns()
-    for game in KEYS:
+    for game in keys():
         of_game = [r for r in rows if r.game == game]
-        if not of_game or game not in columns:
+        if not of_game:
             continue
+        shown = (*played, *columns(game))
         lines.append(title(game))
-        lines.append(f"  {'player':<20}" + "".join(f" {h:>{w}}" for h, w, _ in columns[game]))
+        lines.append(f"  {'player':<20}" + "".join(f" {h:>{w}}" for h, w, _ in shown))
         for r in of_game:
             # in terminal cells, not characters: a CJK or emoji name keeps the columns
             lines.append(f"  {set_cell_size(clean_text(r.name), 20)}"
-                         + "".join(f" {v(r)!s:>{w}}" for _, w, v in columns[game]))
+                         + "".join(f" {v(r)!s:>{w}}" for _, w, v in shown))
         lines.append("")
     return lines[:-1] if lines else lines
 

@@ -66,11 +66,7 @@ def new_driver(doc: Document, where: str) -> Driver:
         game.players,
         None if game.first_drawn else game.first,
         random.Random(game.seed),
-        grab_timeout=settings.grab_timeout,
-        call_window=settings.call_window,
-        intermission=settings.intermission,
-        supply=settings.supply,
-        round_cap=settings.round_cap,
+        settings.own(doc.table.game),
     )
     if driver.first != game.first:
         raise SaveError(f"{where} does not replay: the first player differs")

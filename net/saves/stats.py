@@ -1,12 +1,9 @@
 """Player stats: a summary row per seat of every finished game, and the queries on them.
 
-A :class:`Tally` reads a game's steps (its events, and for a Fool's Gold first grab the
-grabber's frozen hand) and counts, by seat:
-
-- Gold Nuggets: turns played, nuggets taken (from the supply and by steals), busts,
-  steals;
-- Fool's Gold: rounds played, first grabs (a set claimed), bluffs (first grabs without
-  a set, called or not), calls, and calls that were right (the hand was a bluff).
+A :class:`Tally` reads a game's steps and counts, by seat, what each game's own stats
+module says (``net.games.<key>.stats``, found through the catalogue: the events it
+reads, and how it counts them into the columns of :data:`COUNTS`; the same module names
+its columns for ``motherlode stats`` and the stats screen).
 
 The store feeds the tally of each live game as its moves are committed, and writes one
 ``seat_stats`` row per seat in the transaction that marks the game finished; a restored
@@ -20,14 +17,36 @@ from __future__ import annotations
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
-from foolsgold import is_set
+from net import catalogue
 
+#: the ``seat_stats`` columns a game's tally may count into
 COUNTS = ("turns", "gained", "busts", "steals", "rounds", "grabs", "bluffs", "calls",
           "calls_right")  # fmt: skip
-# the events a tally reads (``Tally.step``); every other event leaves it as it was
-COUNTED = frozenset(("took", "stole", "bust", "round_started", "grabbed", "called", "revealed"))
+
+_counters: tuple[int, dict[str, ModuleType]] = (-1, {})
+
+
+def counters() -> dict[str, ModuleType]:
+    """Each event type a game counts, and that game's stats module."""
+    global _counters
+    if _counters[0] != catalogue.generation:
+        found = {}
+        for game in catalogue.games():
+            module = game.part("stats")
+            for kind in getattr(module, "COUNTED", ()):
+                found[kind] = module
+        _counters = (catalogue.generation, found)
+    return _counters[1]
+
+
+def columns(game: str) -> tuple[tuple[str, int, Any], ...]:
+    """A game's own columns in the stats (heading, width, value of a
+    :class:`PlayerStats`), after "played" and "won"; none for a game without stats."""
+    module = catalogue.spec(game).part("stats")
+    return tuple(getattr(module, "COLUMNS", ()))
 
 
 @dataclass
@@ -36,60 +55,34 @@ class Tally:
 
     seats: int
     counts: dict[str, list[int]] = field(default_factory=dict)
-    _caller: int | None = None
+    #: what a game's counting keeps between events (a call waiting for its reveal)
+    scratch: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in COUNTS:
             self.counts.setdefault(name, [0] * self.seats)
 
     def copy(self) -> Tally:
-        return Tally(self.seats, {k: list(v) for k, v in self.counts.items()}, self._caller)
+        return Tally(self.seats, {k: list(v) for k, v in self.counts.items()}, dict(self.scratch))
 
     @staticmethod
     def reads(events: list[dict[str, Any]]) -> bool:
         """Whether ``step`` would count anything in ``events`` (else it is a no-op)."""
-        return any(event.get("type") in COUNTED for event in events)
+        counted = counters()
+        return any(event.get("type") in counted for event in events)
 
-    def _add(self, name: str, seat: Any, amount: int = 1) -> None:
+    def add(self, name: str, seat: Any, amount: int = 1) -> None:
+        """Count ``amount`` for ``seat`` (a seat that is not one is not counted)."""
         if isinstance(seat, int) and 0 <= seat < self.seats:
             self.counts[name][seat] += amount
 
     def step(self, driver: Any, events: list[dict[str, Any]]) -> None:
         """Count one step's events; ``driver`` is the game right after them."""
+        counted = counters()
         for event in events:
-            kind, seat = event.get("type"), event.get("seat")
-            if kind == "took":
-                self._add("turns", seat)
-                self._add("gained", seat, int(event.get("amount", 0)))
-            elif kind == "stole":
-                self._add("turns", seat)
-                self._add("steals", seat)
-                self._add("gained", seat, int(event.get("amount", 0)))
-            elif kind == "bust":
-                self._add("turns", seat)
-                self._add("busts", seat)
-            elif kind == "round_started":
-                for i in range(self.seats):
-                    self._add("rounds", i)
-            elif kind == "grabbed" and event.get("order") == 1:
-                self._add("grabs", seat)
-                if not self._held_set(driver, seat):
-                    self._add("bluffs", seat)
-            elif kind == "called":
-                self._add("calls", seat)
-                self._caller = seat
-            elif kind == "revealed":
-                if not event.get("set") and self._caller is not None:
-                    self._add("calls_right", self._caller)
-                self._caller = None
-
-    @staticmethod
-    def _held_set(driver: Any, seat: int) -> bool:
-        # hands freeze at the first grab, so the hand now is the hand grabbed on
-        round_ = getattr(getattr(driver, "match", None), "round", None)
-        if round_ is None or not 0 <= seat < len(round_.hands):
-            return True  # not knowable: not counted as a bluff
-        return is_set(round_.hands[seat])
+            module = counted.get(event.get("type"))
+            if module is not None:
+                module.step(self, driver, event)
 
     def rows(
         self, save: str, game: str, seats: list[tuple[str, str]], winners: list[int],
@@ -130,14 +123,6 @@ class PlayerStats:
     bluffs: int
     calls: int
     calls_right: int
-
-    @property
-    def nuggets_per_turn(self) -> float:
-        return self.gained / self.turns if self.turns else 0.0
-
-    @property
-    def bust_rate(self) -> float:
-        return self.busts / self.turns if self.turns else 0.0
 
 
 def players(

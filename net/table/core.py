@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
-from net.catalogue import FOOLSGOLD, SUPPLY, spec
+from net.catalogue import setting_default, spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
@@ -41,15 +41,18 @@ class Settings:
     difficulty: str = "normal"
     first_player: int | None = None
     seed: str | None = None
-    grab_timeout: float = FOOLSGOLD.defaults["grab_timeout"]  # type: ignore[assignment]
-    call_window: float = FOOLSGOLD.defaults["call_window"]  # type: ignore[assignment]
+    # the games' own settings (``GameSpec.defaults``; a table keeps them all, and its
+    # game reads its own: :meth:`own`)
+    grab_timeout: float = field(default_factory=lambda: setting_default("grab_timeout"))
+    call_window: float = field(default_factory=lambda: setting_default("call_window"))
     grace: float = 30.0
     bot_pace: float = 0.9
     hotseat: bool = False
-    intermission: float = FOOLSGOLD.defaults["intermission"]  # type: ignore[assignment]
-    supply: int = SUPPLY  # type: ignore[assignment]
-    #: Fool's Gold house rule: after this many rounds the highest score wins (None: off)
-    round_cap: int | None = FOOLSGOLD.defaults["round_cap"]  # type: ignore[assignment]
+    intermission: float = field(default_factory=lambda: setting_default("intermission"))
+    supply: int = field(default_factory=lambda: setting_default("supply"))
+    #: the house rule of a round cap: after this many rounds the highest score wins
+    #: (None: off)
+    round_cap: int | None = field(default_factory=lambda: setting_default("round_cap"))
     # lag-fair races: the most a race action's time is corrected for its sender's
     # network delay (seconds); 0 judges races in arrival order
     lag_cap: float = 0.15
@@ -59,6 +62,10 @@ class Settings:
         """The most seats and the game's own grace period (``net.catalogue``)."""
         found = spec(game)
         return cls(seats=found.high, grace=found.grace)
+
+    def own(self, game: str) -> dict[str, Any]:
+        """The settings that are ``game``'s own (its driver's), by name."""
+        return {name: getattr(self, name) for name in spec(game).defaults}
 
     def info(self) -> p.TableSettings:
         return p.TableSettings(

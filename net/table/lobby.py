@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.catalogue import DIFFICULTIES, ROUND_CAP_MAX, SUPPLY
+from net.catalogue import DIFFICULTIES, setting_limit
 from net.protocol import Code
 from net.table.core import BOT_NAMES, Member, Refusal, Seat, TableCore
 from net.text import CHAT_MAX, NAME_MAX, check_length, clean_text
@@ -67,6 +67,7 @@ class Lobby(TableCore):
         self._owner_in_lobby(member)
         changes: dict[str, Any] = {}
         low, high = self.spec.low, self.spec.high
+        supply, round_cap = setting_limit("supply"), setting_limit("round_cap")
         checks: dict[str, tuple[Callable[[Any], bool], str]] = {
             "seats": (
                 lambda v: low <= v <= high and v >= len(self.seats),
@@ -82,10 +83,10 @@ class Lobby(TableCore):
             "grace": (lambda v: 0 <= v <= 600, "grace is 0 to 600 seconds"),
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
-            "supply": (lambda v: 1 <= v <= SUPPLY, f"supply is 1 to {SUPPLY} nuggets"),
+            "supply": (lambda v: 1 <= v <= supply, f"supply is 1 to {supply} nuggets"),
             "round_cap": (
-                lambda v: v is None or 1 <= v <= ROUND_CAP_MAX,
-                f"round_cap is 1 to {ROUND_CAP_MAX} rounds or null (off)",
+                lambda v: v is None or 1 <= v <= round_cap,
+                f"round_cap is 1 to {round_cap} rounds or null (off)",
             ),
             "lag_cap": (lambda v: 0 <= v <= 0.5, "lag_cap is 0 to 0.5 seconds"),
         }

@@ -151,11 +151,7 @@ class Play(TableCore):
             names,
             first,
             random.Random(self.seed),
-            grab_timeout=self.settings.grab_timeout,
-            call_window=self.settings.call_window,
-            intermission=self.settings.intermission,
-            supply=self.settings.supply,
-            round_cap=self.settings.round_cap,
+            self.settings.own(self.game),
         )
         for i, seat in enumerate(self.seats):
             seat.ready = False

@@ -19,10 +19,10 @@ import pytest
 
 from foolsgold.cards import standard_deck
 from net import protocol as p
-from net import views
 from net.botclient import BotSeat, run_bot
 from net.client import Client
 from net.clock import FakeClock
+from net.games.foolsgold import views as foolsgold_views
 from net.host import Host, HostConfig
 from net.table import Settings, Table, Tables
 from tests.net.helpers import cards_in
@@ -61,7 +61,7 @@ class Watch:
             allowed |= {(c.name, c.variant) for c in round_.hands[self.seat]}
         revealed = list(cards_in(message.view.revealed or []))
         for event in message.events:
-            if isinstance(event, views.Revealed):
+            if isinstance(event, foolsgold_views.Revealed):
                 revealed += cards_in(event.hand)
         if revealed and round_.caller is None:
             self.problems.append(("a hand revealed before a call", self.seat))
@@ -266,7 +266,7 @@ async def test_over_tcp_unseeded_matches_leak_nothing_and_follow_the_revealed_se
                     hand = list(cards_in(view.hand))
                     revealed = set(cards_in(view.revealed or []))
                     for event in state.events:
-                        if isinstance(event, views.Revealed):
+                        if isinstance(event, foolsgold_views.Revealed):
                             revealed |= set(cards_in(event.hand))
                     assert len(hand) <= 6
                     other = (set(cards_in(view)) | set(cards_in(state.events))) - set(hand)

@@ -10,9 +10,10 @@ import nuggets
 from net import protocol as p
 from net import views
 from net.client import Client, Disconnected
+from net.games.nuggets import views as nuggets_views
 
 
-def greedy_nuggets(view: views.NuggetsView | dict) -> p.Roll | p.Keep | p.Stop:
+def greedy_nuggets(view: nuggets_views.NuggetsView | dict) -> p.Roll | p.Keep | p.Stop:
     """A deterministic scripted Gold Nuggets player: keep the most dice, stop at 8.
     ``view``: as a client receives it, or the rules' own dict (``driver.view``)."""
     if isinstance(view, dict):

@@ -8,8 +8,8 @@ import msgspec
 import pytest
 
 from net import protocol as p
-from net import views
 from net.botclient import BotSeat
+from net.games.foolsgold import views as fg_views
 from net.table import Settings, Table, Tables
 from net.verify import verify_messages
 from tests.net.helpers import cards_in
@@ -149,9 +149,9 @@ def test_every_seat_can_verify_its_deals_after_an_unseeded_match():
     state = next(
         m
         for m in box.messages
-        if isinstance(m, p.State) and any(isinstance(e, views.RoundStarted) for e in m.events)
+        if isinstance(m, p.State) and any(isinstance(e, fg_views.RoundStarted) for e in m.events)
     )
-    state.view.hand[0] = views.Card(name="Nobody", kind="animal", variant="z")
+    state.view.hand[0] = fg_views.Card(name="Nobody", kind="animal", variant="z")
     assert verify_messages(box.messages, 1)
 
 
@@ -168,7 +168,7 @@ def test_the_leak_checker_itself_catches_a_leak():
 def test_a_seated_bot_sees_the_settled_round_and_learns_the_grabbers_record():
     import foolsgold
     from foolsgold.bots import Bot
-    from net.games.foolsgold import FoolsGoldBrain, FoolsGoldCodec
+    from net.games.foolsgold.host import FoolsGoldBrain, FoolsGoldCodec
 
     match = foolsgold.Match(3, start=0)
     match.new_round(foolsgold.standard_deck(3))

@@ -14,7 +14,7 @@ from foolsgold.cards import Card
 from net import protocol as p
 from net import saves as persist
 from net.clock import FakeClock
-from net.games.foolsgold import FoolsGoldDriver, place
+from net.games.foolsgold.host import FoolsGoldDriver, place
 from net.host import Host
 from net.saves import Store
 from net.views import check, to_view

@@ -6,9 +6,9 @@ import hashlib
 import msgspec
 
 from net import protocol as p
-from net import views
 from net.client import Client
 from net.clock import FakeClock
+from net.games.nuggets import views as n_views
 from net.verify import verify_messages
 
 from .helpers import Raw, next_of, play_nuggets, settle
@@ -60,7 +60,7 @@ async def test_an_unseeded_game_proves_its_dice_with_the_revealed_seed(make_host
     assert verify_messages(record) == []
     # a host that changed the dice after the fact is caught
     rolled = next(
-        m for m in record if isinstance(m, p.State) and isinstance(m.events[0], views.Rolled)
+        m for m in record if isinstance(m, p.State) and isinstance(m.events[0], n_views.Rolled)
     )
     faces = rolled.events[0].faces
     faces[0] = "lasso" if faces[0] != "lasso" else "nugget"
@@ -86,7 +86,7 @@ async def test_a_player_who_leaves_mid_game_is_played_for_at_once(make_host):
     await settle()
     clock.advance(0.5)  # the stand-in's pace: nothing else is due at this table
     state = await bob.expect(p.State)
-    assert isinstance(state.events[0], views.Rolled) and state.events[0].seat == 0
+    assert isinstance(state.events[0], n_views.Rolled) and state.events[0].seat == 0
 
 
 

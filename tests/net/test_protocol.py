@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import nuggets
 from net import protocol as p
+from net.games.nuggets.views import Turn
 from net.protocol import (
     CLIENT,
     CLOSED,
@@ -28,7 +29,7 @@ from net.protocol import (
     encode,
     nesting_depth,
 )
-from net.views import Turn, to_view
+from net.views import to_view
 
 
 def drain(conn):

@@ -15,7 +15,8 @@ import pytest
 import nuggets
 from net import protocol as p
 from net.clock import FakeClock
-from net.views import Drew, Rolled, RoundStarted
+from net.games.foolsgold.views import Drew, RoundStarted
+from net.games.nuggets.views import Rolled
 
 from .helpers import settle
 
@@ -206,10 +207,11 @@ def test_the_view_and_event_tables_are_the_typed_structs():
     """The tables are a readable summary of net.views (the schema is generated from it)."""
     from net import views
 
-    for game, struct in views.VIEWS.items():
+    for game, struct in views.kinds().views.items():
         assert list(documented_views(game)) == ["game", *struct.__struct_fields__], game
         documented = documented_events(game)
-        typed = {e.__struct_config__.tag: list(e.__struct_fields__) for e in views.EVENTS[game]}
+        typed = {e.__struct_config__.tag: list(e.__struct_fields__)
+                 for e in views.kinds().events[game]}  # fmt: skip
         assert {kind: list(fields) for kind, fields in documented.items()} == typed, game
 
 
@@ -251,9 +253,9 @@ def test_every_view_key_and_event_seen_in_whole_games_is_documented():
     seen_events: dict[str, set[str]] = {"nuggets": set(), "foolsgold": set()}
     for game, states in record_games().items():
         views, events = documented_views(game), documented_events(game)
-        optional = omitted_when_default(typed.VIEWS[game])
+        optional = omitted_when_default(typed.kinds().views[game])
         optional_fields = {e.__struct_config__.tag: omitted_when_default(e)
-                           for e in typed.EVENTS[game]}  # fmt: skip
+                           for e in typed.kinds().events[game]}  # fmt: skip
         assert states
         for state in states:
             wire = json.loads(p.encode(state))  # as it goes on the wire

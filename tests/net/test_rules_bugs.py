@@ -8,10 +8,10 @@ import logging
 import pytest
 
 from net import protocol as p
-from net import views
 from net.client import Client
 from net.clock import FakeClock
 from net.games import Refused, make_driver
+from net.games.nuggets import views as nuggets_views
 from net.host import Host
 
 
@@ -70,7 +70,7 @@ async def test_a_bug_in_the_rules_is_an_internal_error_logged_and_the_game_goes_
             item = await asyncio.wait_for(client.recv(), 5)
             if isinstance(item, p.State) and item.events:
                 break
-        assert isinstance(item.events[0], views.Rolled)
+        assert isinstance(item.events[0], nuggets_views.Rolled)
     finally:
         await client.close()
         await host.close()

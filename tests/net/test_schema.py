@@ -30,15 +30,20 @@ def test_every_message_view_and_event_has_its_definition():
     for union, tag_field in (
         (p.ClientMessage, "type"),
         (p.HostMessage, "type"),
-        (views.View, "game"),
-        (views.Event, "type"),
+        (tuple(views.kinds().views.values()), "game"),
+        (views.kinds().event_games, "type"),
     ):
-        for struct in union.__args__:
+        for struct in getattr(union, "__args__", union):
             definition = defs[struct.__name__]
             tag = struct.__struct_config__.tag
             assert definition["properties"][tag_field] == {"enum": [tag]}, struct
             fields = set(definition["properties"]) - {tag_field}
             assert fields == set(struct.__struct_fields__), struct
     state = defs["State"]["properties"]
-    assert state["view"] == defs["View"]  # the two games' views, told apart by "game"
-    assert state["events"] == {"items": defs["Event"], "type": "array"}
+    # a state carries a view of some game, told apart by "game", and its events
+    assert state["view"] == {"$ref": "#/$defs/View"}
+    assert state["events"] == {"items": {"$ref": "#/$defs/Event"}, "type": "array"}
+    assert {ref["$ref"] for ref in defs["View"]["anyOf"]} == {
+        f"#/$defs/{view.__name__}" for view in views.kinds().views.values()}
+    assert {ref["$ref"] for ref in defs["Event"]["anyOf"]} == {
+        f"#/$defs/{event.__name__}" for event in views.kinds().event_games}

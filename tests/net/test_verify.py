@@ -1,11 +1,10 @@
 """A client checks a finished game's randomness against the revealed seed from the
 messages it kept (``net.verify.verify_messages``), through the game's own module."""
 
-import msgspec
 
 import nuggets
 from net import protocol as p
-from net import views
+from net.games.nuggets import views as nuggets_views
 from net.table import Settings, Table, Tables
 from net.verify import verify_messages
 
@@ -22,14 +21,16 @@ def _watched_game(game: str, seats: int, seed: str | None) -> list:
     while table.phase == "playing":
         table.tick(table.next_wakeup())
     assert any(isinstance(m, p.Over) for m in seen)
-    return [msgspec.json.decode(msgspec.json.encode(m), type=p.HostMessage) for m in seen]
+    client = p.Connection(p.CLIENT)  # as a client decodes them, off the wire
+    client.receive_data(b"".join(p.encode(m) for m in seen))
+    return [client.next_message() for _ in seen]
 
 
 def test_a_spectator_verifies_every_roll_of_a_gold_nuggets_game():
     seen = _watched_game("nuggets", 3, None)  # unseeded: the host drew its own seed
     assert verify_messages(seen) == []
     rolled = next(e for m in seen if isinstance(m, p.State) for e in m.events
-                  if isinstance(e, views.Rolled))  # fmt: skip
+                  if isinstance(e, nuggets_views.Rolled))  # fmt: skip
     rolled.faces[0] = next(f.value for f in nuggets.Face if f.value != rolled.faces[0])
     problems = verify_messages(seen)
     assert problems and "is not the seed's" in problems[0]

@@ -13,7 +13,7 @@ import pytest
 
 from foolsgold.cards import Card
 from net import protocol as p
-from net.games.foolsgold import FoolsGoldDriver
+from net.games.foolsgold.host import FoolsGoldDriver
 from net.views import to_view
 
 ENCODER = msgspec.json.Encoder()
@@ -153,7 +153,7 @@ def test_a_hand_changed_outside_the_driver_is_noticed():
 
 
 def test_gold_nuggets_views_are_the_plain_ones_after_every_change():
-    from net.games.nuggets import NuggetsDriver, make_brain
+    from net.games.nuggets.host import NuggetsDriver, make_brain
 
     for n in range(3):
         driver = NuggetsDriver(["A", "B", "C"], n % 3, random.Random(f"dice{n}"), supply=20)

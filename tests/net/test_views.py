@@ -18,8 +18,8 @@ from net import protocol as p
 from net import views
 from net.client import Client
 from net.games import Driver
-from net.games.foolsgold import FoolsGoldDriver
-from net.games.nuggets import NuggetsDriver
+from net.games.foolsgold.host import FoolsGoldDriver
+from net.games.nuggets.host import NuggetsDriver
 from net.table import Settings, Table, Tables
 from net.table import core as table_module
 from tui.describe import describe
@@ -69,10 +69,10 @@ def _kinds(events) -> set[str]:
 def test_fools_gold_views_and_events_go_out_as_the_rules_wrote_them(converted):
     for n in range(3):
         play_match(f"codec-{n}", 3 + n)
-    assert {type(v) for v in converted["views"]} == {views.FoolsGoldView}
+    assert {type(v) for v in converted["views"]} == {views.view_type("foolsgold")}
     assert any(v.hand is None for v in converted["views"])  # the spectators' view too
     assert any(v.revealed for v in converted["views"])
-    every = {t.__struct_config__.tag for t in views.EVENTS["foolsgold"]}
+    every = {t.__struct_config__.tag for t in views.event_types("foolsgold")}
     # a call (and so a reveal) is a matter of luck, a tie break needs the round-cap house
     # rule (tested with it in tests/foolsgold); the rest comes in every match
     assert every - {"called", "revealed", "call_window_closed", "tie_break"} <= _kinds(
@@ -89,8 +89,8 @@ def test_gold_nuggets_views_and_events_go_out_as_the_rules_wrote_them(converted)
         table.start(0.0)
         while table.phase == "playing":
             table.tick(table.next_wakeup())
-    assert {type(v) for v in converted["views"]} == {views.NuggetsView}
-    every = {t.__struct_config__.tag for t in views.EVENTS["nuggets"]}
+    assert {type(v) for v in converted["views"]} == {views.view_type("nuggets")}
+    every = {t.__struct_config__.tag for t in views.event_types("nuggets")}
     assert every - {"stole", "bonus_turn"} <= _kinds(converted["events"])
 
 

@@ -3,8 +3,10 @@
 import pytest
 from rich.cells import cell_len
 
-from net.views import Card
+from net.games.foolsgold.views import Card
 from tui import glyphs
+from tui.games.foolsgold import glyphs as card_glyphs
+from tui.games.nuggets import glyphs as dice_glyphs
 
 BOX_DRAWING = {chr(c) for c in range(0x2500, 0x2600)}  # box drawing + block elements
 
@@ -12,47 +14,47 @@ BOX_DRAWING = {chr(c) for c in range(0x2500, 0x2600)}  # box drawing + block ele
 @pytest.mark.parametrize("ascii_mode", [False, True])
 @pytest.mark.parametrize("selected", [False, True])
 def test_every_die_has_the_same_size(ascii_mode, selected):
-    for face in glyphs.FACES:
-        lines = glyphs.die_lines(face, ascii_mode=ascii_mode, selected=selected)
-        assert len(lines) == glyphs.DIE_HEIGHT
-        assert all(cell_len(line) == glyphs.DIE_WIDTH for line in lines), lines
+    for face in dice_glyphs.FACES:
+        lines = dice_glyphs.die_lines(face, ascii_mode=ascii_mode, selected=selected)
+        assert len(lines) == dice_glyphs.DIE_HEIGHT
+        assert all(cell_len(line) == dice_glyphs.DIE_WIDTH for line in lines), lines
 
 
 @pytest.mark.parametrize("ascii_mode", [False, True])
 def test_the_six_faces_look_different(ascii_mode):
-    pictures = {tuple(glyphs.die_lines(f, ascii_mode=ascii_mode)) for f in glyphs.FACES}
+    pictures = {tuple(dice_glyphs.die_lines(f, ascii_mode=ascii_mode)) for f in dice_glyphs.FACES}
     assert len(pictures) == 6
 
 
 def test_a_selected_die_differs_from_an_unselected_one_without_colour():
     for ascii_mode in (False, True):
-        for face in glyphs.FACES:
-            assert glyphs.die_lines(face, ascii_mode=ascii_mode) != glyphs.die_lines(
+        for face in dice_glyphs.FACES:
+            assert dice_glyphs.die_lines(face, ascii_mode=ascii_mode) != dice_glyphs.die_lines(
                 face, ascii_mode=ascii_mode, selected=True
             )
 
 
 def test_ascii_mode_is_plain_ascii():
-    for face in glyphs.FACES:
+    for face in dice_glyphs.FACES:
         for selected in (False, True):
-            for line in glyphs.die_lines(face, ascii_mode=True, selected=selected):
+            for line in dice_glyphs.die_lines(face, ascii_mode=True, selected=selected):
                 assert line.isascii(), line
     for variant in "abcdefz":
         card = Card(name="Calamity Kate", kind="prospector", variant=variant)
-        for line in glyphs.card_lines(card, ascii_mode=True, key="1"):
+        for line in card_glyphs.card_lines(card, ascii_mode=True, key="1"):
             assert line.isascii(), line
-    for line in glyphs.card_back_lines(ascii_mode=True):
+    for line in card_glyphs.card_back_lines(ascii_mode=True):
         assert line.isascii()
 
 
 def test_unicode_mode_draws_boxes():
-    assert set("".join(glyphs.die_lines("3"))) & BOX_DRAWING
+    assert set("".join(dice_glyphs.die_lines("3"))) & BOX_DRAWING
 
 
 def test_same_name_cards_look_different_by_variant():
     for ascii_mode in (False, True):
         pictures = {
-            tuple(glyphs.card_lines(Card(name="Owl", kind="animal", variant=v),
+            tuple(card_glyphs.card_lines(Card(name="Owl", kind="animal", variant=v),
                                     ascii_mode=ascii_mode))
             for v in "abcdef"
         }
@@ -61,22 +63,22 @@ def test_same_name_cards_look_different_by_variant():
 
 @pytest.mark.parametrize("name", ["Owl", "Rattlesnake", "Calamity Kate", "Gila Monster", "X" * 40])
 def test_cards_keep_their_size_with_long_names(name):
-    lines = glyphs.card_lines(Card(name=name, kind="animal", variant="a"), key="6")
-    assert len(lines) == glyphs.CARD_HEIGHT
-    assert all(cell_len(line) == glyphs.CARD_WIDTH for line in lines)
+    lines = card_glyphs.card_lines(Card(name=name, kind="animal", variant="a"), key="6")
+    assert len(lines) == card_glyphs.CARD_HEIGHT
+    assert all(cell_len(line) == card_glyphs.CARD_WIDTH for line in lines)
     joined = " ".join(line[1:-1].strip() for line in lines[1:3])
     assert name[:11] in joined.replace(" ", "") or name.split()[0] in joined
 
 
 def test_card_shows_the_discard_key_and_set_size():
-    lines = glyphs.card_lines(Card(name="Owl", kind="animal", variant="b"), key="4")
+    lines = card_glyphs.card_lines(Card(name="Owl", kind="animal", variant="b"), key="4")
     assert "4" in lines[0]
     assert "3-set" in lines[-2] and "b" in lines[-2]
 
 
 def test_unknown_face_is_refused_with_its_name():
     with pytest.raises(ValueError, match="'7'"):
-        glyphs.die_lines("7")
+        dice_glyphs.die_lines("7")
 
 
 @pytest.mark.parametrize(("encoding", "expected"), [

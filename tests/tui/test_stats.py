@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from net.clock import FakeClock
+from net.games.nuggets.stats import per_turn
 from net.saves import Store
 from net.saves.cli import run as run_saves_command
 from tests.hardening.harness import drive
@@ -59,7 +60,7 @@ async def test_the_stats_screen_and_command(tmp_path, capsys):
         text = screen_text(app)
         assert "Player stats" in text and "Gold Nuggets" in text
         ann = next(line for line in text.splitlines() if " Ann " in line)
-        assert f"{people['Ann'].nuggets_per_turn:.2f}" in ann
+        assert f"{per_turn(people['Ann']):.2f}" in ann
         assert "(bot)" not in text
         await pilot.press("b")
         await until(pilot, lambda: "(bot)" in screen_text(app), "the bots counted")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from net.views import Card
-from tui import glyphs
+from net.games.foolsgold.views import Card
+from tui.games.foolsgold import glyphs as card_glyphs
 from tui.games.foolsgold.cards import HandView, progress
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
@@ -27,16 +27,16 @@ def test_a_look_follows_from_the_name_alone_and_the_deck_s_names_never_share_one
     from foolsgold.cards import ANIMAL_NAMES, PROSPECTOR_NAMES
 
     names = [*ANIMAL_NAMES, *PROSPECTOR_NAMES]
-    looks = [glyphs.name_look(n) for n in names]
+    looks = [card_glyphs.name_look(n) for n in names]
     assert len(set(looks)) == len(names)  # any hand of the standard deck: names apart
     for ascii_mode in (False, True):  # apart without colour too: the art differs
-        art = {tuple(glyphs.card_lines(card(n, "a"), ascii_mode=ascii_mode)[3:5])
+        art = {tuple(card_glyphs.card_lines(card(n, "a"), ascii_mode=ascii_mode)[3:5])
                for n in names}  # fmt: skip
         assert len(art) == len(names)
     # the same in every hand and whatever came before: nothing but the name decides
-    assert glyphs.name_look("Owl") == looks[0] and glyphs.name_look("Mule") == looks[1]
-    assert 0 <= glyphs.name_look("Unknown Critter") < glyphs.LOOKS
-    same_colour = [k for k in range(glyphs.LOOKS) if glyphs.look_colour(k) == 0]
+    assert card_glyphs.name_look("Owl") == looks[0] and card_glyphs.name_look("Mule") == looks[1]
+    assert 0 <= card_glyphs.name_look("Unknown Critter") < card_glyphs.LOOKS
+    same_colour = [k for k in range(card_glyphs.LOOKS) if card_glyphs.look_colour(k) == 0]
     assert len({k % 8 for k in same_colour}) == len(same_colour)  # a colour: other rows
 
 

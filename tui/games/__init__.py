@@ -1,6 +1,6 @@
 """Each game's app side, in a folder of its own, and the registry that finds it.
 
-``tui.games.<key>`` (the catalogue's key) holds a game's table screen, its replay
+``tui.games.<key>`` (the catalogue's ``GameSpec.app``) holds a game's table screen, its replay
 screen and the widgets only it draws; shared screens and widgets (``tui.screens``,
 ``tui.widgets``) know no game. The app asks :func:`game_of` for a game's side by key
 and calls the functions every game module offers:
@@ -8,7 +8,10 @@ and calls the functions every game module offers:
 - ``table_screen(context: TableContext) -> TableScreen``: the table of a game that
   has started (or is running when this app arrives);
 - ``replay_screen(replay, seat, *, ascii_mode) -> Screen``: a kept game, step by step;
-- ``settings_line(settings) -> str``: its own settings, for the lobby's line.
+- ``settings_line(settings) -> str``: its own settings, for the lobby's line;
+- ``describe(event, names) -> str | None``: one of its events in words, for the log;
+- ``RULES = (key, anchor)``: the key that jumps to its section of the rules screen
+  and that section's anchor; ``ADVISOR = True`` where it has an advisor panel.
 
 A game module imports its screens only when asked, so the menu loads no table.
 """
@@ -20,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from net.catalogue import spec
+from net.catalogue import games, spec
 
 
 @dataclass(frozen=True)
@@ -38,4 +41,10 @@ class TableContext:
 
 def game_of(key: str) -> ModuleType:
     """The app side of the game ``key``; raises ``net.catalogue.UnknownGame``."""
-    return importlib.import_module(f"{__name__}.{spec(key).key}")
+    return importlib.import_module(spec(key).app)
+
+
+def with_advisor() -> tuple[str, ...]:
+    """The titles of the games that have an advisor (``ADVISOR = True`` in their app
+    side)."""
+    return tuple(g.title for g in games() if getattr(game_of(g.key), "ADVISOR", False))

@@ -10,8 +10,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import FOOLSGOLD, NUGGETS
-from tui.keys import with_ids
+from net.catalogue import games
+from tui.games import game_of
+from tui.keys import add_bindings, with_ids
 from tui.widgets.footer import Footer
 
 
@@ -110,15 +111,22 @@ class RulesScreen(Screen[None]):
     BINDINGS = with_ids("rules", [
         Binding("escape,q", "app.pop_screen", "Back"),
         Binding("t", "contents", "Contents"),
-        Binding("g", "jump('gold-nuggets')", NUGGETS.title),
-        Binding("f", "jump('fools-gold')", FOOLSGOLD.title),
     ])
-    HELP = [
-        ("up / down, pgup / pgdn", "scroll"),
-        ("t", "show or hide the contents (enter there jumps to a section)"),
-        ("g / f", f"jump to {NUGGETS.title} / {FOOLSGOLD.title}"),
-        ("esc", "back"),
-    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        # each game's key to its section (``RULES`` of its app side, ``tui.games``)
+        jumps = [(game.title, *rules) for game in games()
+                 if (rules := getattr(game_of(game.key), "RULES", None))]
+        add_bindings(self, "rules", [Binding(key, f"jump('{anchor}')", title)
+                                     for title, key, anchor in jumps])
+        self.HELP = [
+            ("up / down, pgup / pgdn", "scroll"),
+            ("t", "show or hide the contents (enter there jumps to a section)"),
+            (" / ".join(key for _, key, _ in jumps),
+             f"jump to {' / '.join(title for title, _, _ in jumps)}"),
+            ("esc", "back"),
+        ]
 
     def compose(self) -> ComposeResult:
         from textual.widgets import MarkdownViewer  # loaded on first use: slow to import

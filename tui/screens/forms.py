@@ -11,7 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
-from net.catalogue import NUGGETS
+from net.catalogue import hotseat_games
+from tui.games import with_advisor
 from tui.keys import with_ids
 from tui.screens.common import FieldInput, OnOffBox
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
@@ -46,7 +47,8 @@ class SettingsScreen(Screen[None]):
             yield Select([(t, t) for t in themes], allow_blank=False, id="theme",
                          value=s.theme if s.theme in themes else "textual-dark")
             yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
-            yield OnOffBox(f"Advisor panel in {NUGGETS.title} (a toggles it in game)", s.advisor,
+            yield OnOffBox(f"Advisor panel in {' / '.join(with_advisor())} (a toggles it in game)",
+                           s.advisor,
                            id="advisor")
             yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
@@ -88,10 +90,11 @@ class HotseatScreen(Screen[None]):
         self.first_name = first_name
 
     def compose(self) -> ComposeResult:
-        defaults = [self.first_name, "", "", "", ""]
+        game = hotseat_games()[0]
+        defaults = [self.first_name] + [""] * (game.high - 1)
         with Vertical(id="form"):
-            yield Static(f"{NUGGETS.title}: hot-seat", classes="title")
-            yield Static("2-5 players; leave a name empty for no seat. Tick 'bot' for a bot.")
+            yield Static(f"{game.title}: hot-seat", classes="title")
+            yield Static(f"{game.seats}; leave a name empty for no seat. Tick 'bot' for a bot.")
             for i, name in enumerate(defaults):
                 with Horizontal(classes="seat-row"):
                     yield Static(f"Seat {i + 1}", classes="seat-label")
@@ -106,7 +109,7 @@ class HotseatScreen(Screen[None]):
 
     def seats(self) -> list[tuple[str, bool]]:
         rows = []
-        for i in range(5):
+        for i in range(hotseat_games()[0].high):
             name = clean_name(self.query_one(f"#seat-{i}", Input).value)
             bot = self.query_one(f"#bot-{i}", Checkbox).value
             if name or bot:
@@ -117,8 +120,10 @@ class HotseatScreen(Screen[None]):
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         seats = self.seats()
-        if not 2 <= len(seats) <= 5:
-            self.query_one("#hotseat-status", Static).update("Fill in 2 to 5 seats.")
+        game = hotseat_games()[0]
+        if not game.low <= len(seats) <= game.high:
+            self.query_one("#hotseat-status", Static).update(
+                f"Fill in {game.low} to {game.high} seats.")
             return
         if all(bot for _, bot in seats):
             self.query_one("#hotseat-status", Static).update("At least one seat must be a person.")

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from net import protocol as p
-from net.catalogue import CATALOGUE, spec, title
+from net.catalogue import games, spec, title
 from net.text import clean_text
 from tui.games import game_of
 from tui.keys import with_ids
@@ -25,8 +25,11 @@ from tui.widgets.footer import Footer
 
 #: the round caps `h` steps through (the house rule; None is off)
 ROUND_CAPS = (None, 10, 20, 40)
-#: the games with the house rule of a round cap (a setting of theirs)
-CAPPED = " / ".join(game.title for game in CATALOGUE if "round_cap" in game.defaults)
+
+
+def capped() -> str:
+    """The titles of the games with the house rule of a round cap (a setting of theirs)."""
+    return " / ".join(game.title for game in games() if "round_cap" in game.defaults)
 
 
 class LobbyScreen(Screen[None]):
@@ -55,7 +58,7 @@ class LobbyScreen(Screen[None]):
         ("k", "free the last seat of a player who is not ready (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
-        ("h", f"{CAPPED} house rule: round cap off, 10, 20 or 40 rounds (owner)"),
+        ("h", "the house rule of a round cap: off, 10, 20 or 40 rounds (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
@@ -227,7 +230,7 @@ class LobbyScreen(Screen[None]):
     def action_round_cap(self) -> None:
         """The house rule's round cap, in turn: off, 10, 20, 40 (where a game has it)."""
         if self.info is None or "round_cap" not in spec(self.info.game).defaults:
-            self.show_status(f"The round cap is a {CAPPED} house rule.")
+            self.show_status(f"The round cap is a {capped()} house rule.")
             return
         now = getattr(self.info.settings, "round_cap", None)
         after = ROUND_CAPS[(ROUND_CAPS.index(now) + 1) % len(ROUND_CAPS)] \

@@ -11,8 +11,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import CATALOGUE
-from tui.keys import with_ids
+from net.catalogue import games, hotseat_games
+from tui.keys import add_bindings
 from tui.widgets.footer import Footer
 
 LOGO = r"""
@@ -23,20 +23,21 @@ LOGO = r"""
 |_|  |_|\___/ \__|_| |_|\___|_|  |_|\___/ \__,_|\___|
 """
 
-#: the one game played hot-seat from the menu (the first that can be), then each game
-#: against bots, in the catalogue's order
-HOTSEAT = next(game for game in CATALOGUE if game.hotseat)
-MENU = [
-    ("hotseat", f"{HOTSEAT.title}: hot-seat", "h"),
-    *((f"{game.key}-bots", f"{game.title} against bots", game.letter) for game in CATALOGUE),
-    ("host", "Host a LAN game", "o"),
-    ("join", "Join a LAN game", "j"),
-    ("replays", "Replays of your games", "p"),
-    ("stats", "Player stats", "t"),
-    ("rules", "Rules", "r"),
-    ("settings", "Settings", "s"),
-    ("quit", "Quit", "q"),
-]
+
+def menu() -> list[tuple[str, str, str]]:
+    """(choice, label, key) of each line: the one game played hot-seat from the menu
+    (the first that can be), then each game against bots, in the catalogue's order."""
+    return [
+        ("hotseat", f"{hotseat_games()[0].title}: hot-seat", "h"),
+        *((f"{game.key}-bots", f"{game.title} against bots", game.letter) for game in games()),
+        ("host", "Host a LAN game", "o"),
+        ("join", "Join a LAN game", "j"),
+        ("replays", "Replays of your games", "p"),
+        ("stats", "Player stats", "t"),
+        ("rules", "Rules", "r"),
+        ("settings", "Settings", "s"),
+        ("quit", "Quit", "q"),
+    ]
 
 
 def _saved_games() -> bool:
@@ -50,18 +51,21 @@ def _saved_games() -> bool:
 class MenuScreen(Screen[None]):
     """Where the app opens."""
 
-    BINDINGS = with_ids("menu", [
-        Binding("u", "choose('resume')", "Resume", show=False),
-        Binding("h", "choose('hotseat')", "Hotseat"),
-        *(Binding(game.letter, f"choose('{game.key}-bots')", game.short) for game in CATALOGUE),
-        Binding("o", "choose('host')", "Host"),
-        Binding("j", "choose('join')", "Join"),
-        Binding("p", "choose('replays')", "Replays", show=False),
-        Binding("t", "choose('stats')", "Stats", show=False),
-        Binding("r", "choose('rules')", "Rules"),
-        Binding("s", "choose('settings')", "Settings"),
-        Binding("q", "choose('quit')", "Quit"),
-    ])
+    def __init__(self) -> None:
+        super().__init__()
+        # built from the games registered now (``net.catalogue``)
+        add_bindings(self, "menu", [
+            Binding("u", "choose('resume')", "Resume", show=False),
+            Binding("h", "choose('hotseat')", "Hotseat"),
+            *(Binding(game.letter, f"choose('{game.key}-bots')", game.short) for game in games()),
+            Binding("o", "choose('host')", "Host"),
+            Binding("j", "choose('join')", "Join"),
+            Binding("p", "choose('replays')", "Replays", show=False),
+            Binding("t", "choose('stats')", "Stats", show=False),
+            Binding("r", "choose('rules')", "Rules"),
+            Binding("s", "choose('settings')", "Settings"),
+            Binding("q", "choose('quit')", "Quit"),
+        ])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -72,7 +76,7 @@ class MenuScreen(Screen[None]):
 
     @staticmethod
     def _options() -> list[Option]:
-        items = list(MENU)
+        items = menu()
         if _saved_games():
             items.insert(0, ("resume", "Resume a saved hot-seat game", "u"))
         return [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)

@@ -20,17 +20,21 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import CATALOGUE, title
-from tui.keys import with_ids
+from net.catalogue import games, title
+from tui.keys import add_bindings, with_ids
 from tui.widgets.footer import Footer
 
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
-FIXED = [
-    *((f"new-{game.key}", f"Start a new {game.title} table", game.letter) for game in CATALOGUE),
-    ("rules", "Rules", "r"),
-    ("settings", "Settings", "s"),
-    ("quit", "Quit", "q"),
-]
+
+
+def fixed() -> list[tuple[str, str, str]]:
+    """(choice, label, key) of the lines below the tables: a new table of each game."""
+    return [
+        *((f"new-{game.key}", f"Start a new {game.title} table", game.letter) for game in games()),
+        ("rules", "Rules", "r"),
+        ("settings", "Settings", "s"),
+        ("quit", "Quit", "q"),
+    ]
 
 
 def describe(table: Any) -> str:
@@ -45,28 +49,28 @@ def describe(table: Any) -> str:
 class ServedMenuScreen(Screen[None]):
     """Where a served app opens (see the module docstring)."""
 
-    BINDINGS = with_ids("served", [
-        Binding("j", "choose('join')", "Join"),
-        Binding("w", "choose('watch')", "Watch"),
-        *(Binding(game.letter, f"choose('new-{game.key}')", f"New {game.kind} table")
-          for game in CATALOGUE),
-        # in the list and in ? help; the footer keeps to 80 columns
-        Binding("r", "choose('rules')", "Rules", show=False),
-        Binding("s", "choose('settings')", "Settings", show=False),
-        Binding("q", "choose('quit')", "Quit"),
-    ])
-    HELP = [
-        ("up / down", "choose a table"),
-        ("enter or j", "join the chosen table (or take your seat there back)"),
-        ("w", "watch the chosen table"),
-        (" / ".join(game.letter for game in CATALOGUE),
-         f"start a new {' / '.join(game.title for game in CATALOGUE)} table: you own it"),
-        ("r, s", "rules, settings"),
-        ("q", "quit (ends this session)"),
-    ]
-
     def __init__(self, fetch: Callable[[], Awaitable[list[Any]]], name: str) -> None:
         super().__init__()
+        # built from the games registered now (``net.catalogue``)
+        add_bindings(self, "served", [
+            Binding("j", "choose('join')", "Join"),
+            Binding("w", "choose('watch')", "Watch"),
+            *(Binding(game.letter, f"choose('new-{game.key}')", f"New {game.kind} table")
+              for game in games()),
+            # in the list and in ? help; the footer keeps to 80 columns
+            Binding("r", "choose('rules')", "Rules", show=False),
+            Binding("s", "choose('settings')", "Settings", show=False),
+            Binding("q", "choose('quit')", "Quit"),
+        ])
+        self.HELP = [
+            ("up / down", "choose a table"),
+            ("enter or j", "join the chosen table (or take your seat there back)"),
+            ("w", "watch the chosen table"),
+            (" / ".join(game.letter for game in games()),
+             f"start a new {' / '.join(game.title for game in games())} table: you own it"),
+            ("r, s", "rules, settings"),
+            ("q", "quit (ends this session)"),
+        ]
         self.fetch = fetch
         self.player = name
         self.tables: list[Any] = []
@@ -128,7 +132,7 @@ class ServedMenuScreen(Screen[None]):
     def _options(self) -> list[Option]:
         options = [Option(Text(describe(t)), id=f"table:{i}") for i, t in enumerate(self.tables)]
         options += [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
-                    for ident, label, key in FIXED]
+                    for ident, label, key in fixed()]
         return options
 
     def _chosen_table(self) -> Any | None:

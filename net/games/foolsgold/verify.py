@@ -10,7 +10,7 @@ from typing import Any
 
 from foolsgold import standard_deck
 from net import protocol as p
-from net import views
+from net.games.foolsgold import views as foolsgold_views
 from net.verify import game_bounds, seed_matches
 
 
@@ -32,7 +32,7 @@ def verify(messages: Iterable[Any], seat: int | None = None) -> list[str]:
     for message in messages:
         if not isinstance(message, p.State) or message.seat != seat:
             continue
-        if not any(isinstance(e, views.RoundStarted) for e in message.events):
+        if not any(isinstance(e, foolsgold_views.RoundStarted) for e in message.events):
             continue
         deck = standard_deck(players)
         rng.shuffle(deck)

@@ -1,166 +1,31 @@
-"""Gold Nuggets under the host: its driver, its bots and its wire codec.
-
-Randomness: the driver draws from the table's ``random.Random(seed)``, in this order and
-for nothing else (``docs/PROTOCOL.md`` shows how to verify a game):
-``rng.randrange(players)`` for the first player unless it was fixed (``net.games``),
-then ``nuggets.roll_dice(rng, n)`` for every roll, in play order.
-"""
+"""Gold Nuggets under the host: its entry in the catalogue (``SPEC``, named by the
+entry point in ``pyproject.toml``). Its driver, bots and codec are in ``host``, its
+views and events on the wire in ``views``, the check of a finished game in ``verify``,
+its player stats in ``stats``."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import Any
+from types import MappingProxyType
 
-import nuggets
-from net import protocol as p
-from net.catalogue import NUGGETS
-from net.games.base import Brain, Codec, Driver, Refused, WrongGame
-from net.views import NuggetsView, to_view
-from nuggets import bots as nuggets_bots
+from net.catalogue import GameSpec
 
-#: what the rules raise for an illegal move
+#: the whole supply: the most nuggets a table may start with (``nuggets.STARTING_SUPPLY``)
+SUPPLY = 77
 
-SPEC = NUGGETS
-# Bots are policies named for their style; a difficulty picks one, in the order of
-# strength measured by bench/nuggets_ladder.py (nuggets.bots owns it).
-POLICY_FOR = dict(nuggets_bots.DIFFICULTIES)
-
-
-class NuggetsCodec(Codec):
-    actions = (p.Roll, p.Keep, p.Stop)
-
-    def to_rules(self, message: Any, seat: int) -> Any:
-        """A wire ``roll`` becomes ``Roll()``: the driver fills in the faces it rolls."""
-        if isinstance(message, p.Keep):
-            return nuggets.Keep(tuple(message.faces))
-        if isinstance(message, p.Stop):
-            return nuggets.Stop(message.steal_from)
-        if isinstance(message, p.Roll):
-            return nuggets.Roll()
-        raise WrongGame(f"this table plays {SPEC.title}: roll, keep or stop")
-
-    def to_wire(self, action: Any, seat: int | None = None) -> Any:
-        if isinstance(action, nuggets.Roll):
-            return p.Roll(seat=seat)
-        if isinstance(action, nuggets.Keep):
-            return p.Keep(faces=[f.value for f in action.faces], seat=seat)
-        if isinstance(action, nuggets.Stop):
-            return p.Stop(steal_from=action.steal_from, seat=seat)
-        raise TypeError(f"not a {SPEC.title} action: {action!r}")
-
-
-class NuggetsDriver(Driver):
-    game = SPEC.key
-
-    def __init__(self, names: Sequence[str], first: int, rng: random.Random, supply: int) -> None:
-        self.rng = rng
-        self.codec = NuggetsCodec()
-        self.state = nuggets.Game(list(names), supply=supply, start=first)
-        # the spectators' view of the state as it is, built once per change: every
-        # seat's differs from it only in ``seat`` (everything in Gold Nuggets is public)
-        self._public: NuggetsView | None = None
-
-    def start(self, now: float) -> list[dict[str, Any]]:
-        return [{"type": "turn", "seat": self.state.current}]
-
-    def act(
-        self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
-    ) -> list[dict[str, Any]]:
-        self._public = None  # before anything: the view of the old state is stale
-        game = self.state
-        if not isinstance(action, self.codec.actions):
-            self.codec.to_rules(action, seat)  # raises WrongGame
-        if game.over:
-            raise Refused("the game is over: no more actions")
-        if seat != game.current:
-            raise Refused(
-                f"it is {game.players[game.current]}'s turn, not {game.players[seat]}'s"
-            )
-        try:
-            rules_action = self.codec.to_rules(action, seat)
-        except nuggets.IllegalAction as exc:
-            raise Refused(str(exc)) from exc
-        if not isinstance(rules_action, nuggets.Roll):
-            try:
-                return game.apply(rules_action)
-            except nuggets.IllegalAction as exc:
-                raise Refused(str(exc)) from exc
-        # The host rolls. An illegal roll must not use up random numbers, or the dice
-        # of the rest of the game would no longer follow from the seed in play order.
-        saved = self.rng.getstate()
-        try:
-            return game.apply(nuggets.Roll(nuggets.roll_dice(self.rng, game.dice_left)))
-        except nuggets.IllegalAction as exc:
-            self.rng.setstate(saved)
-            raise Refused(str(exc)) from exc
-        except BaseException:
-            self.rng.setstate(saved)
-            raise
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.state.view(seat)
-
-    def state_view(self, seat: int | None) -> NuggetsView:
-        """``to_view(view(seat))``, equal field for field: the public Struct of this
-        state (one per change, the spectators' own), copied with the seat. Read-only."""
-        public = self._public
-        if public is None:
-            public = self._public = to_view(self.state.view(None))  # type: ignore[assignment]
-        if seat is None:
-            return public  # type: ignore[return-value]
-        if seat.__class__ is not int or not 0 <= seat < len(self.state.players):
-            return super().state_view(seat)  # the rules refuse it
-        view = public.__copy__()  # type: ignore[union-attr]
-        view.seat = seat
-        return view
-
-    @property
-    def over(self) -> bool:
-        return self.state.over
-
-    def result(self) -> tuple[list[int], list[int]]:
-        return list(self.state.winners), list(self.state.holdings)
-
-
-def make_driver(
-    names: Sequence[str], first: int, rng: random.Random, *, supply: int, **_: Any
-) -> NuggetsDriver:
-    return NuggetsDriver(names, first, rng, supply)
-
-
-def policy(name: str):
-    """The policy for a difficulty (or a policy's own name)."""
-    policy_name = POLICY_FOR.get(name, name)
-    policies = getattr(nuggets_bots, "POLICIES", None)
-    if isinstance(policies, dict) and policy_name in policies:
-        return policies[policy_name]
-    found = getattr(nuggets_bots, policy_name, None)
-    if callable(found):
-        return found
-    raise ValueError(f"no {SPEC.title} bot called {name!r}")
-
-
-class NuggetsBrain(Brain):
-    """A policy, paced so people can follow what it does."""
-
-    def __init__(self, seat: int, policy, rng: random.Random, pace: float) -> None:
-        self.seat = seat
-        self.policy = policy
-        self.rng = rng
-        self.pace = pace
-        self.codec = NuggetsCodec()
-
-    def plan(self, view: dict[str, Any], now: float) -> tuple[Any, float] | None:
-        if view["over"] or view["current"] != self.seat:
-            return None
-        action = self.policy(view, self.rng)
-        return self.codec.to_wire(action, self.seat), now + self.pace
-
-
-def make_brain(seat: int, difficulty: str, rng: random.Random, pace: float) -> NuggetsBrain:
-    return NuggetsBrain(seat, policy(difficulty), rng, pace)
-
-
-def make_codec(players: int) -> NuggetsCodec:
-    return NuggetsCodec()
+SPEC = GameSpec(
+    key="nuggets",
+    title="Gold Nuggets",
+    low=2,
+    high=5,
+    grace=30.0,
+    solo_bots=1,
+    hotseat=True,
+    letter="n",
+    short="Dice",
+    kind="dice",
+    host=__name__,
+    app="tui.games.nuggets",
+    order=1,
+    defaults=MappingProxyType({"supply": SUPPLY}),
+    limits=MappingProxyType({"supply": SUPPLY}),
+)

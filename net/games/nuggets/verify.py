@@ -10,7 +10,7 @@ from typing import Any
 
 import nuggets
 from net import protocol as p
-from net import views
+from net.games.nuggets import views as nuggets_views
 from net.verify import game_bounds, seed_matches
 
 
@@ -30,7 +30,7 @@ def verify(messages: Iterable[Any], seat: int | None = None) -> list[str]:
         if message.seat != states[0].seat:
             continue  # a hot-seat client sees each change once per seat
         for event in message.events:
-            if isinstance(event, views.Rolled):
+            if isinstance(event, nuggets_views.Rolled):
                 expected = [f.value for f in nuggets.roll_dice(rng, len(event.faces))]
                 if expected != event.faces:
                     problems.append(f"roll {event.faces} is not the seed's {expected}")

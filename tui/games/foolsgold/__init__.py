@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tui.games import TableContext
 
+#: the key that jumps to its rules on the rules screen, and the section's anchor
+RULES = ("f", "fools-gold")
+
 
 def table_screen(context: TableContext):
     from tui.games.foolsgold.screen import FoolsGoldScreen
@@ -30,3 +33,10 @@ def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
     from tui.games.foolsgold.replay import FoolsGoldReplayScreen
 
     return FoolsGoldReplayScreen(replay, seat, ascii_mode=ascii_mode)
+
+
+def describe(event, names):
+    """One of this game's events in words, for the log (None: not one of them)."""
+    from tui.games.foolsgold.words import describe
+
+    return describe(event, names)

@@ -8,8 +8,8 @@ from textual.events import Click
 from textual.reactive import reactive, var
 from textual.widget import Widget
 
-from net.views import Card, FoolsGoldView
-from tui import glyphs
+from net.games.foolsgold.views import Card, FoolsGoldView
+from tui.games.foolsgold import glyphs
 from tui.messages import CardClicked
 from tui.widgets.board import FitsContent, cells
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from foolsgold import call_window_open as window_open
 from foolsgold import draw_source, legal_actions, race_open
-from net.views import FoolsGoldView, to_plain
+from net.games.foolsgold.views import FoolsGoldView
+from net.views import to_plain
 from tui.phases import Now, namer
 
 FOOLSGOLD_ACTIONS = frozenset({"draw", "discard", "grab", "call"})

@@ -9,8 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 
 from net import protocol as p
-from net import views as v
-from net.catalogue import FOOLSGOLD
+from net.games.foolsgold import SPEC as FOOLSGOLD
+from net.games.foolsgold import views as v
 from net.text import clean_text
 from tui.games.foolsgold.cards import HandView, Piles, Reveal, Seats
 from tui.games.foolsgold.phases import FOOLSGOLD_ACTIONS, foolsgold_now
@@ -121,7 +121,7 @@ class FoolsGoldScreen(TableScreen):
         return foolsgold_now(self.view, self.seat, self.names, left=self._left(),
                              race_over=self._race_over)
 
-    def show_state(self, view: v.FoolsGoldView, events: list[v.Event]) -> None:
+    def show_state(self, view: v.FoolsGoldView, events: list[v.GameEvent]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:
             self._pending.append(("state", view, events))

@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tui.games import TableContext
 
+#: the key that jumps to its rules on the rules screen, and the section's anchor
+RULES = ("g", "gold-nuggets")
+#: it has an advisor panel (the odds of each choice; the Settings' toggle)
+ADVISOR = True
+
 
 def table_screen(context: TableContext):
     from tui.games.nuggets.screen import NuggetsScreen
@@ -27,3 +32,10 @@ def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
     from tui.games.nuggets.replay import NuggetsReplayScreen
 
     return NuggetsReplayScreen(replay, seat, ascii_mode=ascii_mode)
+
+
+def describe(event, names):
+    """One of this game's events in words, for the log (None: not one of them)."""
+    from tui.games.nuggets.words import describe
+
+    return describe(event, names)

@@ -13,7 +13,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from net.views import NuggetsView, to_plain
+from net.games.nuggets.views import NuggetsView
+from net.views import to_plain
 from nuggets import IllegalAction, duel, odds, score
 from tui.widgets.board import FitsContent
 

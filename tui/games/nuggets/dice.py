@@ -7,7 +7,7 @@ from textual.events import Click
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from tui import glyphs
+from tui.games.nuggets import glyphs
 from tui.messages import DieClicked
 
 DICE = 7

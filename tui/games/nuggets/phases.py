@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from net.views import NuggetsView
+from net.games.nuggets.views import NuggetsView
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.phases import Now, namer
 

@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.reactive import var
 
 from net import protocol as p
-from net import views as v
-from net.catalogue import NUGGETS
+from net.games.nuggets import SPEC as NUGGETS
+from net.games.nuggets import views as v
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, legal_keeps, score
 from tui.games.nuggets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
@@ -166,7 +166,7 @@ class NuggetsScreen(TableScreen):
             return True
         return not reconnecting(self.app) and action in self.now().keys
 
-    def show_state(self, view: v.NuggetsView, events: list[v.Event]) -> None:
+    def show_state(self, view: v.NuggetsView, events: list[v.GameEvent]) -> None:
         """A new view from the host, with the events that led to it."""
         if not self._ready:
             self._pending.append(("state", view, events))
@@ -297,7 +297,7 @@ class NuggetsScreen(TableScreen):
     def _keys_line(self) -> str:
         return "; enter sets aside and rolls on, t takes, s steals"
 
-    def _moment_for(self, event: v.Event, names: list[str]) -> None:
+    def _moment_for(self, event: v.GameEvent, names: list[str]) -> None:
         def name(seat: int) -> str:
             return names[seat] if 0 <= seat < len(names) else "?"
 
@@ -327,7 +327,7 @@ class NuggetsScreen(TableScreen):
         self._moment_timer = None
         self._update_banner()
 
-    def _hold_bust(self, events: list[v.Event]) -> None:
+    def _hold_bust(self, events: list[v.GameEvent]) -> None:
         """A bust: keep the roll that busted on the table for a beat."""
         if not any(isinstance(e, v.Bust) for e in events):
             return

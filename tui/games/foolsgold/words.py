@@ -1,0 +1,52 @@
+"""Fool's Gold events in words, for the event log (``tui.describe``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from net.games.foolsgold import views as v
+from tui.describe import lag, name
+
+
+def describe(event: v.GameEvent, names: Sequence[str]) -> str | None:
+    """One line for one of this game's events (None: not one of them)."""
+    match event:
+        case v.Drew():
+            return f"{name(names, event.seat)} drew from the {event.pile} pile"
+        case v.Discarded():
+            who = name(names, event.seat)
+            if event.pile == "trash":
+                return f"{who} discarded to the trash"
+            return f"{who} passed a card to {name(names, event.to)}"
+        case v.Grabbed():
+            return f"{name(names, event.seat)} grabbed a nugget (#{event.order}" \
+                f"{lag(event.lag)})"
+        case v.Called():
+            return f"{name(names, event.seat)} called \"Fool's Gold!\" on " \
+                f"{name(names, event.grabber)}" + (f" ({lag(event.lag)[2:]})"
+                                                    if lag(event.lag) else "")
+        case v.Revealed():
+            verdict = "holds a set" if event.set else "holds no set"
+            return f"{name(names, event.seat)}'s hand is revealed: it {verdict}"
+        case v.CallWindowClosed():
+            return "The call window closed"
+        case v.RaceOver():
+            without = [name(names, s) for s in event.without]
+            tail = f"; no nugget: {', '.join(without)}" if without else ""
+            return f"The race is over{tail}"
+        case v.Settled():
+            parts = [f"{name(names, s)} {d:+d}" for s, d in enumerate(event.deltas) if d]
+            return "Round settled: " + (", ".join(parts) or "no change")
+        case v.RoundStarted():
+            return f"Round {event.round_no} begins; {name(names, event.start)} starts"
+        case v.Scores():
+            scores = ", ".join(f"{name(names, s)} {p}" for s, p in enumerate(event.scores))
+            return "Scores: " + scores
+        case v.NextRound():
+            return "The next round starts in a moment"
+        case v.TieBreak():
+            level = ", ".join(name(names, s) for s in event.seats)
+            return f"Round cap reached with {level} level: one more round"
+        case v.MatchOver():
+            return f"Match over: {name(names, event.winner)} wins"
+    return None
