@@ -1,0 +1,30 @@
+"""Pig Dice: a tiny third game, defined in the tests only, that plugs into the product
+through the public registration API (``net.catalogue.register``) with no edit to any
+product file (``tests/test_third_game.py``).
+
+Its parts, as every game has them (``net.catalogue``): the rules (``rules``, pure), the
+host side (``host``: a driver, a bot brain and a wire codec; ``views``: its view and
+events on the wire) and the app side (``app``: its table screen, its replay screen,
+its events in words). It plays with two of the wire's existing actions: ``roll`` and
+``stop`` (bank).
+"""
+
+from __future__ import annotations
+
+from net.catalogue import GameSpec
+
+SPEC = GameSpec(
+    key="pig",
+    title="Pig Dice",
+    low=2,
+    high=4,
+    grace=10.0,
+    solo_bots=1,
+    hotseat=False,
+    letter="i",
+    short="Pig",
+    kind="pig",
+    host=__name__,
+    app=f"{__name__}.app",
+    order=3,
+)

@@ -1,0 +1,39 @@
+"""Pig Dice on the wire (``net.views``): its view and its events."""
+
+from __future__ import annotations
+
+from net.views import Count, GameEvent, GameView, Seat
+
+
+class PigView(GameView, tag="pig", kw_only=True):
+    seat: Seat | None
+    players: list[str]
+    current: Seat
+    scores: list[Count]
+    total: Count
+    last: int | None
+    over: bool
+    winner: Seat | None
+
+    def check(self) -> str | None:
+        if len(self.scores) != len(self.players) or self.current >= len(self.players):
+            return "the scores and the current seat must fit the players"
+        return None
+
+
+class PigRolled(GameEvent, tag="pig_rolled", kw_only=True):
+    seat: Seat
+    face: int
+
+
+class PigPass(GameEvent, tag="pig_pass", kw_only=True):
+    seat: Seat
+
+
+class PigBanked(GameEvent, tag="pig_banked", kw_only=True):
+    seat: Seat
+    amount: Count
+
+
+VIEW = PigView
+EVENTS = (PigRolled, PigPass, PigBanked)
