@@ -37,6 +37,6 @@ def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
 
 def describe(event, names):
     """One of this game's events in words, for the log (None: not one of them)."""
-    from tui.games.foolsgold.words import describe
+    from tui.games.foolsgold.events import describe
 
     return describe(event, names)

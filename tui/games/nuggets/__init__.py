@@ -36,6 +36,6 @@ def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
 
 def describe(event, names):
     """One of this game's events in words, for the log (None: not one of them)."""
-    from tui.games.nuggets.words import describe
+    from tui.games.nuggets.events import describe
 
     return describe(event, names)
