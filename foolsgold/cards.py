@@ -116,11 +116,6 @@ class Card:
         return cls(data["name"], data["kind"], data["variant"])
 
 
-def set_size(card: Card) -> int:
-    """How many cards of this card's name make a set."""
-    return SET_SIZE[card.kind]
-
-
 class DeckError(ValueError):
     """A deck the rules cannot deal: the message names the offending cards."""
 

@@ -393,9 +393,6 @@ class DuelTable:
         )
         self._turns: dict[tuple[int, int, int], list[float]] = {}
 
-    def covers(self, mine: int, theirs: int, supply: int) -> bool:
-        return min(mine, theirs) >= 0 and supply >= 0 and mine + theirs + supply <= self.total
-
     def start(self, mine: int, theirs: int, supply: int) -> float:
         """Chance that the player about to start a turn at this position wins."""
         if supply <= 0:

@@ -47,7 +47,6 @@ class BotStats:
     busts: int = 0  # turns that ended in a bust
     gained: int = 0  # nuggets taken or stolen
     steals: int = 0  # takes from an opponent
-    stolen: int = 0  # nuggets taken from opponents
 
     @property
     def nuggets_per_turn(self) -> float:
@@ -120,7 +119,6 @@ def play_game(
                 stats[event["seat"]].gained += event["amount"]
                 if kind == "stole":
                     stats[event["seat"]].steals += 1
-                    stats[event["seat"]].stolen += event["amount"]
         actions += 1
         if actions > MAX_ACTIONS:
             raise RuntimeError(f"no end after {MAX_ACTIONS} actions: {game!r}")
