@@ -40,7 +40,7 @@ async def test_moves_the_tally_does_not_read_leave_it_as_it_was(store_dir, game,
             read += 1
         else:
             unread += 1
-            assert (tally.counts, tally._caller) == (before.counts, before._caller), step.events
+            assert (tally.counts, tally.scratch) == (before.counts, before.scratch), step.events
 
     saved.replay(step)
     assert read and unread
