@@ -1,8 +1,10 @@
 """The host's tables, without I/O: lobby, game loop, bots, stand-ins, chat, log.
 
-Four modules, one idea each: ``core`` (state, seats, members, sending), ``lobby`` (the
-requests), ``play`` (the game loop), ``registry`` (the tables and ``hello``); the class
-:class:`Table` joins the first three.
+One idea a module: ``settings`` (a table's settings), ``core`` (state, seats, members,
+sending), ``lobby`` (the requests), ``play`` (the game loop), ``registry`` (the tables
+and ``hello``). A :class:`Table` is the core, and holds a ``Lobby`` and a ``Play``:
+objects of their own, each with its own state (the chat's token buckets; the race
+actions held and the loop's times), that reach the table's state through it.
 
 Everything here is driven by plain calls that carry ``now`` (the host's clock):
 ``Tables.hello``, ``Table.handle``, ``Table.disconnect``, ``Table.tick``; and
@@ -29,8 +31,9 @@ the game sees or sends (actions, deadlines, bot plans, the log, ``state.at``) is
 the table's clock; away times and the grace period on the host's.
 """
 
-from net.table.core import BOT_NAMES, Member, Refusal, Seat, Settings
+from net.table.core import BOT_NAMES, Member, Refusal, Seat
 from net.table.registry import Tables
+from net.table.settings import Settings
 from net.table.table import Table
 
 __all__ = ["BOT_NAMES", "Member", "Refusal", "Seat", "Settings", "Table", "Tables"]

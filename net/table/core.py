@@ -1,6 +1,8 @@
-"""A table's state and its people: settings, seats, members, joining and leaving,
-the views and updates it sends. The requests (``net.table.lobby``) and the game loop
-(``net.table.play``) are the other two parts of :class:`net.table.Table`."""
+"""A table's state and its people: seats, members, joining and leaving, the game's
+record (driver, seed, log), the views and updates it sends. The requests
+(``net.table.lobby``) and the game loop (``net.table.play``) are objects the table
+holds (:class:`net.table.Table`); they call the table's ``update``, ``notice``,
+``save``... here."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
-from net.catalogue import setting_default, spec
+from net.catalogue import spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
+from net.table.settings import Settings
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
 from net.views import Event, to_events
 
@@ -31,57 +34,6 @@ class Refusal(ProtocolError):
     """A request the host refuses, sent back as an ``error`` with this code. It is a
     :class:`~net.protocol.ProtocolError` (``code, message, ref``): the table's refusals
     and the framing's are one type with one argument order."""
-
-
-@dataclass
-class Settings:
-    """A table's settings; ``seed`` is set by the host operator only, never by a peer."""
-
-    seats: int
-    difficulty: str = "normal"
-    first_player: int | None = None
-    seed: str | None = None
-    # the games' own settings (``GameSpec.defaults``; a table keeps them all, and its
-    # game reads its own: :meth:`own`)
-    grab_timeout: float = field(default_factory=lambda: setting_default("grab_timeout"))
-    call_window: float = field(default_factory=lambda: setting_default("call_window"))
-    grace: float = 30.0
-    bot_pace: float = 0.9
-    hotseat: bool = False
-    intermission: float = field(default_factory=lambda: setting_default("intermission"))
-    supply: int = field(default_factory=lambda: setting_default("supply"))
-    #: the house rule of a round cap: after this many rounds the highest score wins
-    #: (None: off)
-    round_cap: int | None = field(default_factory=lambda: setting_default("round_cap"))
-    # lag-fair races: the most a race action's time is corrected for its sender's
-    # network delay (seconds); 0 judges races in arrival order
-    lag_cap: float = 0.15
-
-    @classmethod
-    def default(cls, game: str) -> Settings:
-        """The most seats and the game's own grace period (``net.catalogue``)."""
-        found = spec(game)
-        return cls(seats=found.high, grace=found.grace)
-
-    def own(self, game: str) -> dict[str, Any]:
-        """The settings that are ``game``'s own (its driver's), by name."""
-        return {name: getattr(self, name) for name in spec(game).defaults}
-
-    def info(self) -> p.TableSettings:
-        return p.TableSettings(
-            seats=self.seats,
-            difficulty=self.difficulty,
-            first_player=self.first_player,
-            seeded=self.seed is not None,
-            grab_timeout=self.grab_timeout,
-            call_window=self.call_window,
-            grace=self.grace,
-            bot_pace=self.bot_pace,
-            hotseat=self.hotseat,
-            supply=self.supply,
-            round_cap=self.round_cap,
-            lag_cap=self.lag_cap,
-        )
 
 
 def _noop(message: Any) -> None:
@@ -175,23 +127,17 @@ class TableCore:
         # called with the table after every change of its public info (every ``table``
         # update sent): the LAN announcement's free seats, say
         self.on_update: Callable[[Any], None] | None = None
-        self._stuck_deadline: float | None = None
         # the table's clock (see the module docstring): host seconds it stood still in
         # this game, and the wait now under way (host times), if any
         self.held = 0.0
         self.wait_since: float | None = None
         self.wait_until: float | None = None
-        self._now = 0.0  # the host time of the latest call (for ``info``)
+        self.called_at = 0.0  # the host time of the latest call (for ``info``)
         # the host sets these from its budgets (net.budgets.Budgets)
         from net.budgets import Budgets
 
         self.chat: Budgets = Budgets()
         self.max_spectators = self.chat.spectators_per_table
-        self._chat_tokens: dict[str, tuple[float, float]] = {}  # kind -> (tokens, at)
-        # lag-fair races (``net.table.play``): race actions held until no earlier
-        # one can still arrive, and the latest table time the game was given
-        self.held_races: list[Any] = []
-        self._judged = float("-inf")
         # spectators come and go in floods: what they change reaches the table at most
         # once a ``SPECTATORS_EVERY`` (host time of the last; when the next is due; the
         # first arrival since, named in its notice, the rest counted in the update)
@@ -212,7 +158,7 @@ class TableCore:
         del self.log[:count]
         self.log_base += count
 
-    def _record(self, entry: dict[str, Any]) -> None:
+    def record(self, entry: dict[str, Any]) -> None:
         self.log.append(entry)
         if self.log_limit is not None and len(self.log) > self.log_limit:
             self.forget(len(self.log) - self.log_limit)
@@ -266,9 +212,8 @@ class TableCore:
             spectators=sum(1 for m in self.members if m.spectator),
             seed_hash=self.seed_hash,
             waiting=self.waiting_for(),
-            wait_left=(
-                None if self.wait_until is None else round(max(0.0, self.wait_until - self._now), 3)
-            ),
+            wait_left=None if self.wait_until is None
+            else round(max(0.0, self.wait_until - self.called_at), 3),
         )
 
     def next_wakeup(self) -> float | None:
@@ -279,11 +224,11 @@ class TableCore:
         elif self.phase == "playing" and self.driver is not None:
             # the game's times are on the table's clock: the host's is ``held`` ahead
             deadline = self.driver.deadline()
-            if deadline is not None and deadline != self._stuck_deadline:
+            if deadline is not None and deadline != self.play._stuck_deadline:
                 times.append(deadline + self.held)
             times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
-            if self.held_races:  # judged earliest acted first: the head's time
-                times.append(self.held_races[0].due + self.held)
+            if self.play.held_races:  # judged earliest acted first: the head's time
+                times.append(self.play.held_races[0].due + self.held)
         if self.spectators_due is not None:
             times.append(self.spectators_due)
         times.extend(
@@ -295,28 +240,28 @@ class TableCore:
 
     # -- sending -----------------------------------------------------------------------
 
-    def _send_all(self, message: Any) -> None:
+    def send_all(self, message: Any) -> None:
         for member in list(self.members):
             if member.connected:
                 member.deliver(message)
 
-    def _save(self, now: float) -> None:
+    def save(self, now: float) -> None:
         if self.on_change is not None:
             self.on_change(self, now)
 
-    def _update(self) -> None:
+    def update(self) -> None:
         # saved before anyone sees it (a lobby's settings, seats and owner too)
-        self._save(self._now)
-        self._send_all(p.TableUpdate(table=self.info()))
+        self.save(self.called_at)
+        self.send_all(p.TableUpdate(table=self.info()))
         if self.on_update is not None:
             self.on_update(self)
 
-    def _notice(self, event: str, name: str, seat: int | None = None) -> None:
-        self._send_all(p.Notice(event=event, name=name, seat=seat))
+    def notice(self, event: str, name: str, seat: int | None = None) -> None:
+        self.send_all(p.Notice(event=event, name=name, seat=seat))
 
     # views: the driver's Structs (``Driver.state_view``), the events as net.views
     # Structs (to_events)
-    def _send_states(self, member: Member, events: list[Event], now: float) -> None:
+    def send_states(self, member: Member, events: list[Event], now: float) -> None:
         assert self.driver is not None
         at = self.clock(now)
         if member.spectator:
@@ -327,7 +272,7 @@ class TableCore:
             view = self.driver.state_view(i)
             member.deliver(p.State(seat=i, view=view, events=events, at=at))
 
-    def _broadcast(self, rules_events: list[dict[str, Any]], now: float) -> None:
+    def broadcast(self, rules_events: list[dict[str, Any]], now: float) -> None:
         """Each seat its own view, spectators the public one, all with the events."""
         assert self.driver is not None
         at = self.clock(now)
@@ -350,7 +295,7 @@ class TableCore:
 
     # -- joining -----------------------------------------------------------------------
 
-    def _unique(self, name: str) -> str:
+    def unique_name(self, name: str) -> str:
         # compared as people read them (net.text.skeleton): look-alikes get a suffix
         taken = {skeleton(s.name) for s in self.seats}
         taken |= {skeleton(m.name) for m in self.members}
@@ -383,7 +328,7 @@ class TableCore:
 
     def join(self, member: Member, now: float) -> None:
         """Seat a new member (or add a spectator) and welcome it; raises Refusal."""
-        self._now = now
+        self.called_at = now
         if not member.spectator:
             if self.phase == "playing":
                 raise Refusal(Code.TABLE_FULL, self._started_refusal(member.name))
@@ -400,7 +345,7 @@ class TableCore:
                 "takes; try later.",
             )
         requested = member.name
-        member.name = self._unique(member.name)
+        member.name = self.unique_name(member.name)
         member.table = self
         self.members.append(member)
         seat = None
@@ -409,20 +354,20 @@ class TableCore:
             seat = len(self.seats) - 1
             if self.owner is None:
                 self.owner = member
-            self._save(now)  # the token is on disk before the welcome carries it
-        member.deliver(self._welcome(member, resumed=False))
+            self.save(now)  # the token is on disk before the welcome carries it
+        member.deliver(self.welcome(member, resumed=False))
         if member.name != requested:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
         if member.spectator:
-            self._spectators_changed(now, member.name)
+            self.spectators_changed(now, member.name)
             if self.phase == "playing":
-                self._send_states(member, [], now)
+                self.send_states(member, [], now)
             return
-        self._notice("joined", member.name, seat)
+        self.notice("joined", member.name, seat)
         self.report(f"{self.name}: {member.name} joined")
-        self._update()
+        self.update()
 
-    def _spectators_changed(self, now: float, arrived: str | None = None) -> None:
+    def spectators_changed(self, now: float, arrived: str | None = None) -> None:
         """A spectator came or went: the others are told now, or with the next telling
         due (``tick``), so a flood of spectators costs each member one notice and one
         ``table`` update a ``SPECTATORS_EVERY``, not one each."""
@@ -435,17 +380,17 @@ class TableCore:
 
     def tell_spectators(self, now: float) -> None:
         """Send what spectators changed since the last telling (``_spectators_changed``)."""
-        self._now = now
+        self.called_at = now
         self.spectators_due = None
         self._spectators_told = now
         arrived, self._spectator_arrived = self._spectator_arrived, None
         watching = sum(1 for m in self.members if m.spectator)
         if arrived is not None and any(m.name == arrived for m in self.members):
-            self._notice("spectating", arrived)  # any others: the update's count
+            self.notice("spectating", arrived)  # any others: the update's count
             self.report(f"{self.name}: {arrived} watches ({watching} watching)")
-        self._update()
+        self.update()
 
-    def _welcome(self, member: Member, resumed: bool) -> p.Welcome:
+    def welcome(self, member: Member, resumed: bool) -> p.Welcome:
         seats = self.seats_of(member)
         return p.Welcome(
             protocol=p.PROTOCOL_VERSION,
@@ -461,7 +406,7 @@ class TableCore:
         """Hand ``old``'s seats to a new connection that proved it holds the token."""
         if not hmac.compare_digest(old.secret.encode(), secret.encode()):
             raise Refusal(Code.BAD_TOKEN, "That resume token is not valid; join anew.")
-        self._now = now
+        self.called_at = now
         if old.connected:
             # the old connection has not noticed it is gone; the newest one wins
             old.deliver(p.Bye(reason="replaced"))
@@ -475,14 +420,14 @@ class TableCore:
             seat.away_since = None
             if seat.standin:
                 seat.standin, seat.brain, seat.plan = False, None, None
-        old.deliver(self._welcome(old, resumed=True))
+        old.deliver(self.welcome(old, resumed=True))
         for i in back:
-            self._notice("back", self.seats[i].name, i)
+            self.notice("back", self.seats[i].name, i)
         self.report(f"{self.name}: {old.name} is back")
-        if not self._wait_over(now):  # if everyone is back, the game goes on (and they see it)
-            self._update()
+        if not self.play._wait_over(now):  # if everyone is back, the game goes on (and they see it)
+            self.update()
             if self.phase == "playing":
-                self._send_states(old, [], now)
+                self.send_states(old, [], now)
         if self.phase == "over" and self.result is not None:
             old.deliver(self.result)  # it may have missed the end while away
         return old
@@ -495,43 +440,43 @@ class TableCore:
             return
         if link is not None and member.link is not link:
             return  # an old connection, replaced by a resume
-        self._now = now
+        self.called_at = now
         member.connected = False
         member.deliver, member.close = _noop, (lambda reason: None)
         seats = self.seats_of(member)
         if not seats:
-            self._remove_member(member)
+            self.remove_member(member)
             if member.spectator:
-                self._spectators_changed(now)
+                self.spectators_changed(now)
             else:
-                self._update()
+                self.update()
             return
         for i in seats:
             self.seats[i].away_since = now
             if self.seats[i].kind == "human":
                 self.seats[i].ready = False
-        self._notice(event, member.name, seats[0])
+        self.notice(event, member.name, seats[0])
         what = "dropped" if event == "away" else "stepped away, keeping the seat"
         self.report(f"{self.name}: {member.name} {what}")
-        self._update()
+        self.update()
 
-    def _remove_member(self, member: Member, now: float | None = None) -> None:
+    def remove_member(self, member: Member, now: float | None = None) -> None:
         self.members.remove(member)
         member.connected = False
         if self.phase == "playing":
             # the seats stay for the game, played by stand-ins from now on
             for i in self.seats_of(member):
-                self._stand_in(i, now)
+                self.play._stand_in(i, now)
                 self.seats[i].member = None
         else:
-            self._drop_seats(lambda s: s.member is not member)
+            self.drop_seats(lambda s: s.member is not member)
         if self.owner is member:
             humans = [s.member for s in self.seats if s.kind == "human" and s.member is not None]
             self.owner = humans[0] if humans else None
             if self.owner is not None:
-                self._notice("owner", self.owner.name, self.seats_of(self.owner)[0])
+                self.notice("owner", self.owner.name, self.seats_of(self.owner)[0])
 
-    def _drop_seats(self, keep: Callable[[Seat], bool]) -> None:
+    def drop_seats(self, keep: Callable[[Seat], bool]) -> None:
         """Free the seats not kept (outside a game). The seats after them move down, so
         every connection whose seat numbers change gets a fresh ``welcome`` with its
         new ones, and ``first_player`` follows the person it named (or goes back to
@@ -542,7 +487,7 @@ class TableCore:
         self.seats = [s for s in self.seats if keep(s)]
         if chosen is not None:
             self.settings.first_player = self.seats.index(chosen) if chosen in self.seats else None
-        self._save(self._now)  # the new seat numbers are on disk before anyone is told
+        self.save(self.called_at)  # the new seat numbers are on disk before anyone is told
         for member, seats in before.items():
             if member.connected and member in self.members and self.seats_of(member) != seats:
-                member.deliver(self._welcome(member, resumed=False))
+                member.deliver(self.welcome(member, resumed=False))

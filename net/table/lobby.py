@@ -4,31 +4,39 @@ Each refusal is a :class:`~net.table.core.Refusal`, sent back as an ``error``.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, setting_limit
 from net.protocol import Code
-from net.table.core import BOT_NAMES, Member, Refusal, Seat, TableCore
+from net.table.core import BOT_NAMES, Member, Refusal, Seat
 from net.text import CHAT_MAX, NAME_MAX, check_length, clean_text
 
+if TYPE_CHECKING:
+    from net.table.table import Table
 
-class Lobby(TableCore):
-    """The requests of a table's members (a part of :class:`net.table.Table`)."""
+
+class Lobby:
+    """The requests of a table's members: an object the table holds
+    (:class:`net.table.Table`), with the chat's token buckets as its own state."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.chat_tokens: dict[str, tuple[float, float]] = {}  # kind -> (tokens, at)
 
     # -- requests ----------------------------------------------------------------------
 
     def handle(self, member: Member, message: Any, now: float) -> None:
         """One message from a member; a refusal goes back as an ``error``."""
-        self._now = now
+        self.table.called_at = now
         try:
             handler = self._HANDLERS.get(type(message))
             if handler is not None:
                 handler(self, member, message, now)
             elif isinstance(message, p.GAME_ACTIONS):
-                self._act(member, message, now)
+                self.table.play._act(member, message, now)
             elif isinstance(message, p.Hello):
                 raise Refusal(Code.HELLO_TWICE, "You are already at a table.")
             else:
@@ -39,43 +47,46 @@ class Lobby(TableCore):
             )
 
     def _owner_in_lobby(self, member: Member) -> None:
-        if member is not self.owner:
-            owner = self.owner.name if self.owner else "nobody"
+        table = self.table
+        if member is not table.owner:
+            owner = table.owner.name if table.owner else "nobody"
             raise Refusal(Code.NOT_OWNER, f"Only the table's owner ({owner}) can do that.")
-        if self.phase == "playing":
+        if table.phase == "playing":
             raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
 
     def _ready(self, member: Member, message: p.Ready, now: float) -> None:
-        seats = self.seats_of(member)
+        table = self.table
+        seats = table.seats_of(member)
         if not seats:
             raise Refusal(Code.NOT_SEATED, "Spectators have no seat to get ready at.")
-        if self.phase == "playing":
+        if table.phase == "playing":
             raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
         for i in seats:
-            self.seats[i].ready = message.ready
-        self._update()
-        if self._all_ready() and len(self.seats) == self.settings.seats:
-            self._start(now)
+            table.seats[i].ready = message.ready
+        table.update()
+        if self._all_ready() and len(table.seats) == table.settings.seats:
+            table.play._start(now)
 
     def _all_ready(self) -> bool:
         return all(
             s.kind != "human" or (s.ready and s.member is not None and s.member.connected)
-            for s in self.seats
+            for s in self.table.seats
         )
 
     def _configure(self, member: Member, message: p.Configure, now: float) -> None:
+        table = self.table
         self._owner_in_lobby(member)
         changes: dict[str, Any] = {}
-        low, high = self.spec.low, self.spec.high
+        low, high = table.spec.low, table.spec.high
         supply, round_cap = setting_limit("supply"), setting_limit("round_cap")
         checks: dict[str, tuple[Callable[[Any], bool], str]] = {
             "seats": (
-                lambda v: low <= v <= high and v >= len(self.seats),
-                f"seats must be {max(low, len(self.seats))} to {high}",
+                lambda v: low <= v <= high and v >= len(table.seats),
+                f"seats must be {max(low, len(table.seats))} to {high}",
             ),
             "difficulty": (lambda v: v in DIFFICULTIES, f"difficulty is one of {DIFFICULTIES}"),
             "first_player": (
-                lambda v: v is None or v < self.settings.seats,
+                lambda v: v is None or v < table.settings.seats,
                 "first_player is a seat number or null (random)",
             ),
             "grab_timeout": (lambda v: 1 <= v <= 120, "grab_timeout is 1 to 120 seconds"),
@@ -100,44 +111,47 @@ class Lobby(TableCore):
                 raise Refusal(Code.BAD_SETTING, f"{rule}, not {value!r}.")
             changes[key] = value
         for key, value in changes.items():
-            setattr(self.settings, key, value)
-        self._update()
+            setattr(table.settings, key, value)
+        table.update()
 
     def _add_bot(self, member: Member, message: p.AddBot, now: float) -> None:
         self._owner_in_lobby(member)
-        difficulty = message.difficulty or self.settings.difficulty
+        difficulty = message.difficulty or self.table.settings.difficulty
         if difficulty not in DIFFICULTIES:
             raise Refusal(Code.BAD_SETTING, f"Bot difficulty is one of {', '.join(DIFFICULTIES)}.")
         self.add_bot(difficulty)
 
     def add_bot(self, difficulty: str | None = None) -> int:
         """Seat a bot (host API, and the owner's ``add_bot``); returns the seat."""
-        if len(self.seats) >= self.settings.seats:
+        table = self.table
+        if len(table.seats) >= table.settings.seats:
             raise Refusal(Code.TABLE_FULL, "Every seat is taken: no room for a bot.")
-        base = BOT_NAMES[len([s for s in self.seats if s.kind == "bot"]) % len(BOT_NAMES)]
+        base = BOT_NAMES[len([s for s in table.seats if s.kind == "bot"]) % len(BOT_NAMES)]
         seat = Seat(
-            name=self._unique(f"{base} (bot)"),
+            name=table.unique_name(f"{base} (bot)"),
             kind="bot",
-            difficulty=difficulty or self.settings.difficulty,
+            difficulty=difficulty or table.settings.difficulty,
         )
-        self.seats.append(seat)
-        self._notice("bot", seat.name, len(self.seats) - 1)
-        self._update()
-        return len(self.seats) - 1
+        table.seats.append(seat)
+        table.notice("bot", seat.name, len(table.seats) - 1)
+        table.update()
+        return len(table.seats) - 1
 
     def _remove_bot(self, member: Member, message: p.RemoveBot, now: float) -> None:
+        table = self.table
         self._owner_in_lobby(member)
-        if message.seat >= len(self.seats) or self.seats[message.seat].kind != "bot":
+        if message.seat >= len(table.seats) or table.seats[message.seat].kind != "bot":
             raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds no bot.")
-        gone = self.seats[message.seat]
-        self._drop_seats(lambda s: s is not gone)
-        self._update()
+        gone = table.seats[message.seat]
+        table.drop_seats(lambda s: s is not gone)
+        table.update()
 
     def _kick(self, member: Member, message: p.Kick, now: float) -> None:
         """Free a seat squatted by someone who is not ready (they are told, and their
         token goes stale); a ready player, a bot or the owner's own seat stay."""
+        table = self.table
         self._owner_in_lobby(member)
-        seat = self.seats[message.seat] if message.seat < len(self.seats) else None
+        seat = table.seats[message.seat] if message.seat < len(table.seats) else None
         target = seat.member if seat is not None and seat.kind == "human" else None
         if seat is None or target is None or target is member:
             raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds nobody else.")
@@ -146,59 +160,61 @@ class Lobby(TableCore):
                           f"{seat.name} is ready; only a seat whose player is not ready "
                           "(or is away) can be freed.")
         name = seat.name
-        self._remove_member(target, now)
-        self._save(now)  # the seat is free on disk before anyone is told
+        table.remove_member(target, now)
+        table.save(now)  # the seat is free on disk before anyone is told
         target.deliver(p.Bye(reason="kicked"))
         target.close("kicked")
-        self._notice("kicked", name, message.seat)
-        self.report(f"{self.name}: {member.name} freed {name}'s seat")
-        self._update()
+        table.notice("kicked", name, message.seat)
+        table.report(f"{table.name}: {member.name} freed {name}'s seat")
+        table.update()
 
     def _add_local(self, member: Member, message: p.AddLocal, now: float) -> None:
-        if not self.seats_of(member):
+        table = self.table
+        if not table.seats_of(member):
             raise Refusal(Code.NOT_SEATED, "Spectators cannot seat local players.")
-        if not self.settings.hotseat:
+        if not table.settings.hotseat:
             raise Refusal(Code.HOTSEAT_OFF, "This table does not allow hot-seat players.")
-        if self.phase == "playing":
+        if table.phase == "playing":
             raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
-        if len(self.seats) >= self.settings.seats:
+        if len(table.seats) >= table.settings.seats:
             raise Refusal(Code.TABLE_FULL, "Every seat is taken.")
         name = clean_text(message.name)
         problem = check_length(name, "name", NAME_MAX)
         if problem:
             raise Refusal(Code.BAD_NAME, problem)
-        seat = Seat(name=self._unique(name), kind="local", member=member, ready=True)
-        self.seats.append(seat)
-        self._save(now)
+        seat = Seat(name=table.unique_name(name), kind="local", member=member, ready=True)
+        table.seats.append(seat)
+        table.save(now)
         # the controller learns its new seat list from a fresh welcome
-        member.deliver(self._welcome(member, resumed=False))
-        self._notice("joined", seat.name, len(self.seats) - 1)
-        self._update()
+        member.deliver(table.welcome(member, resumed=False))
+        table.notice("joined", seat.name, len(table.seats) - 1)
+        table.update()
 
     def _start_request(self, member: Member, message: p.Start, now: float) -> None:
         self._owner_in_lobby(member)
         waiting = [
             s.name
-            for s in self.seats
+            for s in self.table.seats
             if s.kind == "human"
             and s.member is not member
             and not (s.ready and s.member is not None and s.member.connected)
         ]
         if waiting:
             raise Refusal(Code.NOT_READY, f"Waiting for {', '.join(waiting)} to get ready.")
-        self.start(now)
+        self.table.play.start(now)
 
     def _chat(self, member: Member, message: p.Chat, now: float) -> None:
+        table = self.table
         text = clean_text(message.text)
         problem = check_length(text, "chat message", CHAT_MAX)
         if problem:
             raise Refusal(Code.BAD_TEXT, problem)
-        seats = self.seats_of(member)
+        seats = table.seats_of(member)
         if not self._chat_allowed(member, bool(seats), now):
             return
-        self._send_all(
+        table.send_all(
             p.ChatLine(
-                name=member.name, seat=seats[0] if seats else None, text=text, at=self.clock(now)
+                name=member.name, seat=seats[0] if seats else None, text=text, at=table.clock(now)
             )
         )
 
@@ -208,18 +224,18 @@ class Lobby(TableCore):
         ``chat.spectator_chat_rate`` from all its spectators together, each spectator one
         line a ``chat.spectator_chat_every`` seconds (``net.budgets.Budgets``). Over that,
         the line is dropped and its sender told (once a second)."""
-        chat = self.chat
+        chat = self.table.chat
         kind = "seated" if seated else "spectators"
         rate, burst = (chat.chat_rate, chat.chat_burst) if seated else (
             chat.spectator_chat_rate, chat.spectator_chat_burst)
-        tokens, at = self._chat_tokens.get(kind, (burst, now))
+        tokens, at = self.chat_tokens.get(kind, (burst, now))
         tokens = min(burst, tokens + (now - at) * rate)
         own = seated or now - member.chat_at >= chat.spectator_chat_every
         if tokens >= 1 and own:
-            self._chat_tokens[kind] = (tokens - 1, now)
+            self.chat_tokens[kind] = (tokens - 1, now)
             member.chat_at = now
             return True
-        self._chat_tokens[kind] = (tokens, now)
+        self.chat_tokens[kind] = (tokens, now)
         if now - member.chat_notice_at >= 1.0:
             member.chat_notice_at = now
             limit = (f"{chat.chat_rate:g} lines a second from its players" if seated else
@@ -231,34 +247,35 @@ class Lobby(TableCore):
         return False
 
     def _leave(self, member: Member, message: p.Leave, now: float) -> None:
-        seats = self.seats_of(member)
+        table = self.table
+        seats = table.seats_of(member)
         if message.keep_seat and seats:
             # stepping away: the seat stays theirs (the token takes it back), and in a
             # game a stand-in plays it from now, not after the grace period
             member.deliver(p.Bye(reason="left"))
             member.close("left")
-            self.disconnect(member, now, event="stepped_away")
-            if self.phase == "playing":
+            table.disconnect(member, now, event="stepped_away")
+            if table.phase == "playing":
                 for i in seats:
-                    if not self.seats[i].standin:
-                        self._stand_in(i, now)
-                if not self._wait_over(now):
-                    self._update()
+                    if not table.seats[i].standin:
+                        table.play._stand_in(i, now)
+                if not table.play._wait_over(now):
+                    table.update()
             return
-        self._remove_member(member, now)
-        self._save(now)  # the seat is given up on disk before the goodbye
+        table.remove_member(member, now)
+        table.save(now)  # the seat is given up on disk before the goodbye
         member.deliver(p.Bye(reason="left"))
         member.close("left")
         if seats:
-            self._notice("left", member.name, seats[0])
-            self.report(f"{self.name}: {member.name} left")
+            table.notice("left", member.name, seats[0])
+            table.report(f"{table.name}: {member.name} left")
         if member.spectator:
-            self._spectators_changed(now)
-        elif not self._wait_over(now):
-            self._update()
+            table.spectators_changed(now)
+        elif not table.play._wait_over(now):
+            table.update()
 
     def _ping(self, member: Member, message: p.Ping, now: float) -> None:
-        member.deliver(p.Pong(id=message.id, at=self.clock(now)))
+        member.deliver(p.Pong(id=message.id, at=self.table.clock(now)))
 
     _HANDLERS: dict[type, Callable[..., None]] = {
         p.Ready: _ready,

@@ -20,14 +20,17 @@ import itertools
 import random
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from net import protocol as p
 from net.games import Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
-from net.table.core import Member, Refusal, TableCore
+from net.table.core import Member, Refusal
+
+if TYPE_CHECKING:
+    from net.table.table import Table
 
 
 @dataclass(eq=False)
@@ -48,14 +51,24 @@ class HeldRace:
 _arrivals = itertools.count()
 
 
-class Play(TableCore):
-    """The game at a table (a part of :class:`net.table.Table`)."""
+class Play:
+    """The game loop of a table: an object the table holds (:class:`net.table.Table`),
+    with the loop's own state: the race actions held until judged, the latest table
+    time the game was given, and a deadline found stuck."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        # lag-fair races: race actions held until no earlier one can still arrive, and
+        # the latest table time the game was given
+        self.held_races: list[HeldRace] = []
+        self._judged = float("-inf")
+        self._stuck_deadline: float | None = None
 
     # -- lag-fair races ----------------------------------------------------------------
 
     def correction(self, member: Member | None) -> float:
         """How much earlier than its arrival a race action of ``member`` counts."""
-        cap = self.settings.lag_cap
+        cap = self.table.settings.lag_cap
         if member is None or cap <= 0:
             return 0.0
         return max(0.0, min(member.lag, cap))
@@ -63,14 +76,14 @@ class Play(TableCore):
     def race_hold(self) -> float:
         """The largest correction in play: of the people connected at a seat."""
         return max(
-            (self.correction(s.member) for s in self.seats
+            (self.correction(s.member) for s in self.table.seats
              if s.member is not None and s.member.connected and not s.standin),
             default=0.0,
         )  # fmt: skip
 
     def _hold_race(self, seat: int, action: Any, by: str, member: Member | None,
                    at: float, hold: float) -> None:  # fmt: skip
-        assert self.driver is not None
+        assert self.table.driver is not None
         lag = self.correction(member)
         for held in self.held_races:
             if held.seat == seat and type(held.action) is type(action):
@@ -79,7 +92,7 @@ class Play(TableCore):
         # refuse now what the rules refuse now (a grab after the race, a second one);
         # what only the held actions before it decide is told when judged
         try:
-            self.driver.check(seat, action, max(at, self._judged), at - lag, lag)
+            self.table.driver.check(seat, action, max(at, self._judged), at - lag, lag)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
         except Refused as exc:
@@ -92,14 +105,15 @@ class Play(TableCore):
     def _judge_held(self, at: float, now: float, everything: bool = False) -> None:
         """Judge the held race actions due at table time ``at`` (all, if
         ``everything``), earliest acted first."""
-        while self.held_races and self.driver is not None and not self.driver.over:
+        table = self.table
+        while self.held_races and table.driver is not None and not table.driver.over:
             head = self.held_races[0]
             if not everything and head.due > at:
                 return
             self.held_races.pop(0)
             judged = max(head.arrived, self._judged)
             try:
-                events = self.driver.act(head.seat, head.action, judged, head.acted, head.lag)
+                events = table.driver.act(head.seat, head.action, judged, head.acted, head.lag)
             except (WrongGame, Refused) as exc:
                 member = head.member
                 if member is not None and member.connected and head.by == "player":
@@ -109,80 +123,85 @@ class Play(TableCore):
             self._judged = judged
             entry = msgspec.to_builtins(head.action)
             entry["seat"] = head.seat
-            self._record({"at": judged, "by": head.by, "action": entry, "events": events,
+            table.record({"at": judged, "by": head.by, "action": entry, "events": events,
                           "acted": head.acted, "lag": head.lag})  # fmt: skip
             self._changed(events, now)
-        if self.driver is None or self.driver.over:
+        if table.driver is None or table.driver.over:
             self.held_races.clear()
 
     # -- the game ----------------------------------------------------------------------
 
     def start(self, now: float) -> None:
         """Start the game now (host API: e.g. a table of bots); raises Refusal."""
-        self._now = now
-        if self.phase == "playing":
+        table = self.table
+        table.called_at = now
+        if table.phase == "playing":
             raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
-        low = self.spec.low
-        if len(self.seats) < low:
+        low = table.spec.low
+        if len(table.seats) < low:
             raise Refusal(
                 Code.TOO_FEW_PLAYERS,
-                f"{self.spec.title} needs at least {low} players; add a bot or wait.",
+                f"{table.spec.title} needs at least {low} players; add a bot or wait.",
             )
         self._start(now)
 
     def _start(self, now: float) -> None:
-        self.phase = "playing"
-        self.games_played += 1
-        self.held, self.wait_since, self.wait_until = 0.0, None, None
-        self.started_at = now
-        self.seed = self.settings.seed or secrets.token_hex(32)
-        self.seed_hash = hashlib.sha256(self.seed.encode()).hexdigest()
-        self.log = []
-        self.log_base = 0
+        table = self.table
+        table.phase = "playing"
+        table.games_played += 1
+        table.held, table.wait_since, table.wait_until = 0.0, None, None
+        table.started_at = now
+        table.seed = table.settings.seed or secrets.token_hex(32)
+        table.seed_hash = hashlib.sha256(table.seed.encode()).hexdigest()
+        table.log = []
+        table.log_base = 0
         self._stuck_deadline = None
         self.held_races = []
         self._judged = float("-inf")
-        names = [s.name for s in self.seats]
-        first = self.settings.first_player
+        names = [s.name for s in table.seats]
+        first = table.settings.first_player
         if first is not None and first >= len(names):
             first = None
-        self.driver = make_driver(
-            self.game,
+        table.driver = make_driver(
+            table.game,
             names,
             first,
-            random.Random(self.seed),
-            self.settings.own(self.game),
+            random.Random(table.seed),
+            table.settings.own(table.game),
         )
-        for i, seat in enumerate(self.seats):
+        for i, seat in enumerate(table.seats):
             seat.ready = False
             seat.plan = None
             seat.standin = False
             if seat.kind == "bot":
-                rng = random.Random(f"{self.seed}/bot/{i}")
-                seat.brain = make_brain(self.game, i, seat.difficulty, rng, self.settings.bot_pace)
+                rng = random.Random(f"{table.seed}/bot/{i}")
+                pace = table.settings.bot_pace
+                seat.brain = make_brain(table.game, i, seat.difficulty, rng, pace)
             else:
                 seat.brain = None
-        self.report(f"{self.name}: {self.spec.title} starts: {', '.join(names)}")
-        self._send_all(p.Started(seed_hash=self.seed_hash, players=names, first=self.driver.first))
-        self._update()
-        for i, seat in enumerate(self.seats):
+        table.report(f"{table.name}: {table.spec.title} starts: {', '.join(names)}")
+        first = table.driver.first
+        table.send_all(p.Started(seed_hash=table.seed_hash, players=names, first=first))
+        table.update()
+        for i, seat in enumerate(table.seats):
             if seat.away_since is not None:
                 # dropped in the lobby and not back yet: play for them already
                 self._stand_in(i)
-        self._changed(self.driver.start(now), now)
+        self._changed(table.driver.start(now), now)
 
     def _act(self, member: Member, action: Any, now: float) -> None:
-        if self.phase != "playing":
+        table = self.table
+        if table.phase != "playing":
             raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
-        seats = self.seats_of(member)
+        seats = table.seats_of(member)
         if not seats:
             raise Refusal(Code.NOT_SEATED, "Spectators cannot play.")
-        if self.wait_since is not None:
+        if table.wait_since is not None:
             raise Refusal(Code.WAITING, f"{self.waiting_message()}: the game goes on once "
                           "they are back.")  # fmt: skip
         if action.seat is not None:
             if action.seat not in seats:
-                who = self.seats[action.seat].name if action.seat < len(self.seats) else "nobody"
+                who = table.seats[action.seat].name if action.seat < len(table.seats) else "nobody"
                 raise Refusal(
                     Code.NOT_YOUR_SEAT,
                     f"Seat {action.seat} is {who}'s; you play seat {', '.join(map(str, seats))}.",
@@ -191,7 +210,7 @@ class Play(TableCore):
         elif len(seats) == 1:
             seat = seats[0]
         else:
-            current = self.driver.view(None).get("current") if self.driver else None
+            current = table.driver.view(None).get("current") if table.driver else None
             if current not in seats:
                 raise Refusal(
                     Code.NOT_YOUR_SEAT, "You control several seats: say which one with 'seat'."
@@ -202,16 +221,17 @@ class Play(TableCore):
     def _submit(self, seat: int, action: Any, now: float, by: str,
                 member: Member | None = None) -> None:  # fmt: skip
         """The one path for every action at a seat: players', bots' and stand-ins'."""
-        assert self.driver is not None
-        at = self.clock(now)
+        table = self.table
+        assert table.driver is not None
+        at = table.clock(now)
         if self.held_races:
             self._judge_held(at, now)
-            deadline = self.driver.deadline()
+            deadline = table.driver.deadline()
             if deadline is not None and at >= deadline:
                 self._judge_held(at, now, everything=True)  # they arrived before it
-            if self.phase != "playing" or self.driver is None:
+            if table.phase != "playing" or table.driver is None:
                 raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
-        if self.driver.races(action):
+        if table.driver.races(action):
             hold = self.race_hold()
             if hold > 0 or self.held_races:
                 self._hold_race(seat, action, by, member, at, hold)
@@ -223,86 +243,89 @@ class Play(TableCore):
                               f"{p.message_type(held.action)} is being judged")  # fmt: skip
         self._judged = at
         try:
-            events = self.driver.act(seat, action, at)
+            events = table.driver.act(seat, action, at)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
         except Refused as exc:  # exactly the rules' refusals; anything else is a bug
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         entry = msgspec.to_builtins(action)
         entry["seat"] = seat
-        self._record({"at": at, "by": by, "action": entry, "events": events})
+        table.record({"at": at, "by": by, "action": entry, "events": events})
         self._changed(events, now)
 
     def _changed(self, events: list[dict[str, Any]], now: float) -> None:
-        assert self.driver is not None
+        table = self.table
+        assert table.driver is not None
         self._stuck_deadline = None
-        self._save(now)  # saved before anyone sees it
-        self._broadcast(events, now)
-        if self.driver.over:
+        table.save(now)  # saved before anyone sees it
+        table.broadcast(events, now)
+        if table.driver.over:
             self._finish(now)
             return
-        at = self.clock(now)
-        for i, seat in enumerate(self.seats):
+        at = table.clock(now)
+        for i, seat in enumerate(table.seats):
             if seat.brain is not None:
-                plan = seat.brain.plan(self.driver.view(i), at)
+                plan = seat.brain.plan(table.driver.view(i), at)
                 if plan != seat.plan:  # an equal plan keeps the old tuple: a busy host's
                     seat.plan = plan  # collector walks each new one (BENCHMARKS)
 
     def _finish(self, now: float) -> None:
-        assert self.driver is not None and self.seed is not None and self.seed_hash
-        winners, scores = self.driver.result()
-        self.phase = "over"
-        self.result = p.Over(
-            winners=winners, scores=scores, seed=self.seed, seed_hash=self.seed_hash
+        table = self.table
+        assert table.driver is not None and table.seed is not None and table.seed_hash
+        winners, scores = table.driver.result()
+        table.phase = "over"
+        table.result = p.Over(
+            winners=winners, scores=scores, seed=table.seed, seed_hash=table.seed_hash
         )
-        self._send_all(self.result)
-        names = ", ".join(self.seats[w].name for w in winners)
-        self.report(f"{self.name}: game over, won by {names}; scores {scores}")
+        table.send_all(table.result)
+        names = ", ".join(table.seats[w].name for w in winners)
+        table.report(f"{table.name}: game over, won by {names}; scores {scores}")
         self.held_races = []
-        for seat in self.seats:
+        for seat in table.seats:
             seat.plan = None
             seat.brain = None
             seat.standin = False
         # seats whose players left for good are freed; those away get a fresh grace
-        self._drop_seats(lambda s: s.kind == "bot" or s.member is not None)
-        for seat in self.seats:
+        table.drop_seats(lambda s: s.kind == "bot" or s.member is not None)
+        for seat in table.seats:
             if seat.member is not None and not seat.member.connected:
                 seat.away_since = now
-        self._update()
+        table.update()
 
     def tick(self, now: float) -> None:
         """Do everything due at ``now``: time-outs, bot actions, grace periods."""
-        self._now = now
+        table = self.table
+        table.called_at = now
         for _ in range(10_000):  # a bound against a bug looping forever
             due = self._earliest_due(now)
             if due is None:
                 return
             kind, i = due
             if kind == "wait":
-                assert self.wait_until is not None
-                self._end_wait(self.wait_until)
+                assert table.wait_until is not None
+                self._end_wait(table.wait_until)
             elif kind == "race":
-                self._judge_held(self.clock(now), now)
+                self._judge_held(table.clock(now), now)
             elif kind == "deadline":
-                assert self.driver is not None
+                assert table.driver is not None
                 if self.held_races:  # they arrived before it (F9)
-                    self._judge_held(self.clock(now), now, everything=True)
+                    self._judge_held(table.clock(now), now, everything=True)
                     continue
-                deadline = self.driver.deadline()
+                deadline = table.driver.deadline()
                 # due in host time; on the table's clock it may read a rounding error
                 # short of the deadline (``held``), which must not skip the time-out
-                at = self.clock(now)
+                at = table.clock(now)
                 if deadline is not None:
                     at = max(at, deadline)
-                events = self.driver.tick(at)
+                events = table.driver.tick(at)
                 self._judged = max(self._judged, at)
                 if events:
-                    self._record({"at": at, "by": "host", "action": None, "events": events})
+                    table.record({"at": at, "by": "host", "action": None, "events": events})
                     self._changed(events, now)
                 else:
                     self._stuck_deadline = deadline
             elif kind == "plan":
-                seat = self.seats[i]
+                seat = table.seats[i]
                 assert seat.plan is not None
                 action, _ = seat.plan
                 seat.plan = None
@@ -313,17 +336,18 @@ class Play(TableCore):
             elif kind == "away":
                 self._grace_over(i, now)
             elif kind == "spectators":
-                self.tell_spectators(now)
+                table.tell_spectators(now)
 
     def _earliest_due(self, now: float) -> tuple[str, int] | None:
         # in host time; the wait's end first (the grace of those not back ends with it)
+        table = self.table
         best: tuple[float, str, int] | None = None
-        if self.wait_until is not None:
-            if self.wait_until <= now:
-                best = (self.wait_until, "wait", -1)
-        elif self.phase == "playing" and self.driver is not None:
-            held = self.held
-            deadline = self.driver.deadline()
+        if table.wait_until is not None:
+            if table.wait_until <= now:
+                best = (table.wait_until, "wait", -1)
+        elif table.phase == "playing" and table.driver is not None:
+            held = table.held
+            deadline = table.driver.deadline()
             if (
                 deadline is not None
                 and deadline + held <= now
@@ -333,32 +357,33 @@ class Play(TableCore):
             if self.held_races and self.held_races[0].due + held <= now:
                 if best is None or self.held_races[0].due + held < best[0]:
                     best = (self.held_races[0].due + held, "race", -1)
-            for i, seat in enumerate(self.seats):
+            for i, seat in enumerate(table.seats):
                 if seat.plan is not None and seat.plan[1] + held <= now:
                     if best is None or seat.plan[1] + held < best[0]:
                         best = (seat.plan[1] + held, "plan", i)
-        for i, seat in enumerate(self.seats):
+        for i, seat in enumerate(table.seats):
             if seat.away_since is not None and not seat.standin:
-                t = seat.away_since + self.settings.grace
+                t = seat.away_since + table.settings.grace
                 if t <= now and (best is None or t < best[0]):
                     best = (t, "away", i)
-        due = self.spectators_due
+        due = table.spectators_due
         if due is not None and due <= now and (best is None or due < best[0]):
             best = (due, "spectators", -1)
         return None if best is None else (best[1], best[2])
 
     def _grace_over(self, i: int, now: float) -> None:
-        seat = self.seats[i]
+        table = self.table
+        seat = table.seats[i]
         member = seat.member
-        if self.phase == "playing":
+        if table.phase == "playing":
             self._stand_in(i, now)
-            self._update()
+            table.update()
         elif member is not None:
             # away too long outside a game: the seat is freed
-            self._remove_member(member)
-            self._notice("left", member.name, i)
-            self.report(f"{self.name}: {member.name} did not come back")
-            self._update()
+            table.remove_member(member)
+            table.notice("left", member.name, i)
+            table.report(f"{table.name}: {member.name} did not come back")
+            table.update()
         else:
             seat.away_since = None
 
@@ -368,55 +393,60 @@ class Play(TableCore):
         """Wait for the seated people (a game restored after a crash): the table's clock
         stands still until they are all back or the grace period ends, whichever comes
         first; then the game goes on (stand-ins for those not back, as always)."""
-        self._now = now
-        if self.phase != "playing" or self.settings.grace <= 0:
+        table = self.table
+        table.called_at = now
+        if table.phase != "playing" or table.settings.grace <= 0:
             return
-        self.wait_since, self.wait_until = now, now + self.settings.grace
-        if not self.waiting_for():
+        table.wait_since, table.wait_until = now, now + table.settings.grace
+        if not table.waiting_for():
             self._end_wait(now)
             return
-        self.report(f"{self.name}: {self.waiting_message()}")
+        table.report(f"{table.name}: {self.waiting_message()}")
 
     def waiting_message(self) -> str:
         """"Waiting for Ann, Bob (12 s)": for a person, and the ``waiting`` refusal."""
-        names = ", ".join(self.seats[i].name for i in self.waiting_for())
-        left = 0.0 if self.wait_until is None else max(0.0, self.wait_until - self._now)
+        table = self.table
+        names = ", ".join(table.seats[i].name for i in table.waiting_for())
+        left = 0.0 if table.wait_until is None else max(0.0, table.wait_until - table.called_at)
         return f"Waiting for {names} ({left:.0f} s)"
 
     def _wait_over(self, now: float) -> bool:
         """End the wait if nobody is awaited any more (they are back, or stand-ins play
         their seats); True if it ended now (everyone was sent the update)."""
-        if self.wait_since is None or self.waiting_for():
+        if self.table.wait_since is None or self.table.waiting_for():
             return False
         self._end_wait(now)
         return True
 
     def _end_wait(self, now: float) -> None:
-        assert self.wait_since is not None
-        self.held += now - self.wait_since
-        self.wait_since = self.wait_until = None
-        self.report(f"{self.name}: the game goes on")
-        self._update()
-        if self.phase == "playing" and self.driver is not None:
+        table = self.table
+        assert table.wait_since is not None
+        table.held += now - table.wait_since
+        table.wait_since = table.wait_until = None
+        table.report(f"{table.name}: the game goes on")
+        table.update()
+        if table.phase == "playing" and table.driver is not None:
             # everyone's clock offset again (``at``): the game's clock stood still
-            self._broadcast([], now)
+            table.broadcast([], now)
 
     def close(self, reason: str) -> None:
         """Tell every member goodbye (the host is shutting down)."""
-        for member in list(self.members):
+        for member in list(self.table.members):
             if member.connected:
                 member.deliver(p.Bye(reason=reason))
                 member.close(reason)
 
     def _stand_in(self, i: int, now: float | None = None) -> None:
         """A bot plays seat ``i`` from now on; with ``now`` it plans at once."""
-        seat = self.seats[i]
+        table = self.table
+        seat = table.seats[i]
         seat.standin = True
         seat.away_since = None
-        assert self.seed is not None
-        rng = random.Random(f"{self.seed}/standin/{i}/{self.moves}")
-        seat.brain = make_brain(self.game, i, self.settings.difficulty, rng, self.settings.bot_pace)
-        self._notice("standin", seat.name, i)
-        self.report(f"{self.name}: a stand-in bot plays for {seat.name}")
-        if now is not None and self.driver is not None and not self.driver.over:
-            seat.plan = seat.brain.plan(self.driver.view(i), self.clock(now))
+        assert table.seed is not None
+        rng = random.Random(f"{table.seed}/standin/{i}/{table.moves}")
+        settings = table.settings
+        seat.brain = make_brain(table.game, i, settings.difficulty, rng, settings.bot_pace)
+        table.notice("standin", seat.name, i)
+        table.report(f"{table.name}: a stand-in bot plays for {seat.name}")
+        if now is not None and table.driver is not None and not table.driver.over:
+            seat.plan = seat.brain.plan(table.driver.view(i), table.clock(now))

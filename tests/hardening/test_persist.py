@@ -427,7 +427,7 @@ async def test_a_failed_commit_leaves_the_last_save_whole(store_dir):
     table = host.restore(saves[0])
     for i, seat in enumerate(table.seats):
         if seat.kind != "bot":
-            table._stand_in(i, clock.now())  # play on without the people
+            table.play._stand_in(i, clock.now())  # play on without the people
     host.touched(table)
     await drive(clock, lambda: table.moves > before.moves + 3)
     await host.close()

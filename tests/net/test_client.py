@@ -122,7 +122,7 @@ async def test_a_bug_in_a_handler_costs_one_message(make_host, monkeypatch):
     def broken(self, member, message, now):
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(type(table)._HANDLERS, p.Chat, broken)
+    monkeypatch.setitem(type(table.lobby)._HANDLERS, p.Chat, broken)
     await client.send(p.Chat(text="hello"))
     await client.send(p.Ping(id=1))
     seen = []

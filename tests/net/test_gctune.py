@@ -53,7 +53,7 @@ def _play(game: str, seats: int, spectators: int, games: int) -> tuple[int, Tabl
         table.start(now)
         for i, seat in enumerate(table.seats):
             seat.brain = make_brain(game, i, "normal", random.Random(i), 1.0)
-        table._changed([], now)
+        table.play._changed([], now)
 
     start()
     while played < games:

@@ -91,7 +91,7 @@ def test_the_correction_is_capped():
     run_until(table, 11.0)
     assert [s for s, _ in grabbed(table)] == [1, 0]
     assert dict(grabbed(table))[0] == pytest.approx(10.050)
-    assert table.correction(cheat) == pytest.approx(0.15)
+    assert table.play.correction(cheat) == pytest.approx(0.15)
 
 
 def test_a_cap_of_zero_is_arrival_order_and_holds_nothing():
@@ -109,12 +109,12 @@ def test_nobody_with_a_delay_holds_nothing():
     table.handle(b, p.Grab(), 5.0)
     table.handle(a, p.Grab(), 5.001)
     assert [s for s, _ in grabbed(table)] == [1, 0]
-    assert table.held_races == []
+    assert table.play.held_races == []
 
 
 def test_the_hold_is_at_most_the_cap():
     table, (a, b, c), _ = race_table(lags=(0.5, 0.3, 0.0))
-    assert table.race_hold() == pytest.approx(0.15)
+    assert table.play.race_hold() == pytest.approx(0.15)
     table.handle(c, p.Grab(), 20.0)
     assert table.next_wakeup() - 20.0 <= 0.15 + 1e-9
     run_until(table, 20.15)
@@ -124,7 +124,7 @@ def test_the_hold_is_at_most_the_cap():
 def test_the_hold_counts_only_connected_people():
     table, (far, near, _), _ = race_table(lags=(0.1, 0.0, 0.0))
     table.disconnect(far, 1.0)
-    assert table.race_hold() == 0.0
+    assert table.play.race_hold() == 0.0
     table.handle(near, p.Grab(), 2.0)
     assert [s for s, _ in grabbed(table)] == [1]
 
@@ -147,11 +147,11 @@ def test_a_refused_grab_is_refused_at_once_and_changes_nothing():
     table.handle(b, p.Grab(), 1.0)
     table.handle(b, p.Grab(), 1.01)  # the same seat again, while the first is held
     assert boxes[1].of(p.Error)[-1].code == Code.ILLEGAL_ACTION
-    assert len(table.held_races) == 1
+    assert len(table.play.held_races) == 1
     run_until(table, 2.0)
     table.handle(b, p.Grab(), 2.0)
     assert "already grabbed" in boxes[1].of(p.Error)[-1].message
-    assert table.held_races == []
+    assert table.play.held_races == []
 
 
 def test_passing_goes_on_as_it_arrives_until_the_first_grab_is_judged():
