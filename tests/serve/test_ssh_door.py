@@ -14,7 +14,7 @@ import pytest
 
 from net.host import Host
 from net.served import ServedError, TableDirectory, list_tables, new_table
-from serve.ssh import Door, DoorConfig, DoorError, Pins, inside, load_host_key, player_name, slug
+from serve.ssh import DoorConfig, DoorError, Pins, SSHDoor, inside, load_host_key, player_name, slug
 from tests.serve.helpers import Player
 
 pytestmark = pytest.mark.timeout(60)
@@ -103,8 +103,8 @@ FLOOD_CHILD = textwrap.dedent("""
 """)
 
 
-async def _door(tmp_path, script: str, **config) -> Door:
-    door = Door(lambda name: [sys.executable, "-c", script, name], tmp_path / "serve",
+async def _door(tmp_path, script: str, **config) -> SSHDoor:
+    door = SSHDoor(lambda name: [sys.executable, "-c", script, name], tmp_path / "serve",
                 config=DoorConfig(**config))
     await door.start("127.0.0.1", 0)
     return door
@@ -128,7 +128,7 @@ async def test_only_whitelisted_client_variables_reach_the_app(tmp_path):
         proc.stdin.write(b"x")
         conn.close()
     finally:
-        await door.close()
+        await door.stop()
     assert env["TERM"] == "xterm-256color"
     assert env["LANG"] == "C.UTF-8" and env["LC_CTYPE"] == "C.UTF-8"
     assert env["COLORTERM"] == "truecolor"  # a truecolour terminal gets truecolour
@@ -158,7 +158,7 @@ async def test_a_slow_reader_is_dropped_and_others_play_on(tmp_path):
         await other.wait_for("ready")
         await other.close()
     finally:
-        await door.close()
+        await door.stop()
     assert not door.children
 
 
