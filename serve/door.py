@@ -53,8 +53,11 @@ class Door(Protocol):
 
     #: a short name for the door, in lower case: ``"ssh"``, ``"web"``
     name: str
-    #: the port it listens on, once started
-    port: int
+
+    @property
+    def port(self) -> int:
+        """The port it listens on; 0 before :meth:`start`."""
+        ...
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen on ``bind`` (None or "": every interface) and ``port`` (0: any free
