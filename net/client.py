@@ -11,22 +11,20 @@ Both ways carry the same bytes through the same framing (``net.protocol``), so a
 looks the same to the TUI whichever way it is played. If the connection drops, the
 client reconnects with its resume token and back-off, and says so in the stream.
 Failures are typed: :class:`Unreachable`, :class:`NotAHost`, :class:`VersionMismatch`,
-:class:`TableFull`, :class:`Rejected`, :class:`ConnectionLost`, all :class:`NetError`.
+:class:`TableFull`, :class:`Rejected`, :class:`ConnectionLost`, all :class:`NetError`
+(``net.client_errors``; every name here is importable from this module).
 
-The handshake holds to h11's rule: whatever a peer sends (garbage, an HTTP answer,
-messages of the wrong kind, a line that never ends, nothing at all) and however it
-sends it (whole, a byte at a time, then closing or stalling), :meth:`Client.connect`
-either gets a welcome or raises a :class:`NetError`, and within a bounded time:
-``answer_timeout`` (5 s) for the first byte after the hello and for any pause inside
-the answer, ``handshake_timeout`` (15 s) for the whole exchange.
-``tests/net/test_client_handshake.py`` fuzzes it.
+The hello (``net.client_hello``) holds to h11's rule: whatever a peer sends and however
+it sends it, :meth:`Client.connect` either gets a welcome or raises a :class:`NetError`,
+and within a bounded time: ``answer_timeout`` (5 s) for the first byte after the hello
+and for any pause inside the answer, ``handshake_timeout`` (15 s) for the whole
+exchange. ``tests/net/test_client_handshake.py`` fuzzes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,59 +32,33 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
+from net.client_errors import (
+    ConnectionLost,
+    NetError,
+    NotAHost,
+    Rejected,
+    TableFull,
+    Unreachable,
+    VersionMismatch,
+)
+from net.client_hello import (
+    ANSWER_TIMEOUT,
+    HANDSHAKE_TIMEOUT,
+    Opener,
+    format_address,
+    handshake,
+    why_unreachable,
+)
 from net.clock import Clock, RealClock
-from net.protocol import Code
 
-Opener = Callable[[], Awaitable[tuple[asyncio.StreamReader, Any]]]
+__all__ = ["ANSWER_TIMEOUT", "BACKOFF", "HANDSHAKE_TIMEOUT", "RETRY_EVERY", "Client",
+           "ConnectionLost", "Disconnected", "NetError", "NotAHost", "Reconnected",
+           "Reconnecting", "Rejected", "TableFull", "Unreachable", "VersionMismatch"]
 
 BACKOFF = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0)  # seconds before each attempt
 # A client that keeps trying (``retry_for``): the same start, then one attempt every
 # RETRY_EVERY seconds, short enough to be back within a restored game's wait (15 s).
 RETRY_EVERY = 5.0
-HANDSHAKE_TIMEOUT = 15.0  # connect, hello and welcome, at most
-# A host answers a hello at once (it builds the welcome without waiting on anything),
-# so silence this long after the hello means a stuck host or another kind of server.
-ANSWER_TIMEOUT = 5.0
-# Messages a peer may send before its welcome: a host sends none (a refusal is an
-# error, which ends the hello); a flood of them is not a host.
-MAX_EARLY = 16
-
-
-class NetError(Exception):
-    """A network failure, with a message for a person; ``code`` is the host's error code
-    (``net.protocol.Code``) when it sent one. The client's one error type: the code is
-    keyword-only, since most failures (nothing answers, the line dropped) have none."""
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class Unreachable(NetError):
-    """Nothing answers at that address (refused, unreachable, timed out)."""
-
-
-class NotAHost(NetError):
-    """Something answered at that address, but not a Motherlode host: it sent what is
-    not the protocol (an HTTP answer, garbage, the wrong messages), or closed or went
-    quiet part way through an answer. Usually a mistyped port."""
-
-
-class VersionMismatch(NetError):
-    """The host speaks another protocol version."""
-
-
-class TableFull(NetError):
-    """Every seat is taken, or the game has started (join as a spectator instead)."""
-
-
-class Rejected(NetError):
-    """The host refused the hello for another reason (see ``code``)."""
-
-
-class ConnectionLost(NetError):
-    """The connection dropped and could not be resumed."""
 
 
 @dataclass(frozen=True)
@@ -114,40 +86,6 @@ class Disconnected:
 
     reason: str
     error: NetError | None = None
-
-
-_HELLO_ERRORS = {
-    Code.BAD_VERSION: VersionMismatch,
-    Code.TABLE_FULL: TableFull,
-}
-
-
-def _format_address(host: str, port: int) -> str:
-    """``host:port`` as a person types it (an IPv6 host in brackets)."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def _unreachable(host: str, port: int, exc: BaseException, timeout: float) -> str:
-    """Why a connection could not open, in words (never an ``[Errno 111]``)."""
-    where = _format_address(host, port)
-    if isinstance(exc, ConnectionRefusedError):
-        return f"Nothing answers at {where}: is the host running, and is the port right?"
-    if isinstance(exc, TimeoutError):
-        return (f"No answer from {where} within {timeout:g} s: is the address right, and "
-                "the host on this network (a firewall may block the port)?")
-    if isinstance(exc, socket.gaierror):
-        return f"No machine called {host!r} is known here: check the address."
-    reason = getattr(exc, "strerror", None) or type(exc).__name__
-    return f"Cannot reach {where}: {reason[:1].lower()}{reason[1:]}."
-
-
-def _what_it_said(first: bytes) -> str:
-    """A few words on what a peer that is not a host sent; never its bytes (hostile)."""
-    if first.startswith(b"HTTP/") or first[:1] == b"<":
-        return "it speaks HTTP"
-    if first.startswith(b"SSH-"):
-        return "it speaks SSH"
-    return "what it sent is not the Motherlode protocol"
 
 
 async def _close_gracefully(reader: Any, writer: Any, timeout: float = 1.0) -> None:
@@ -246,7 +184,7 @@ class Client:
                     asyncio.open_connection(host, port, limit=1 << 16), timeout
                 )
             except (TimeoutError, OSError) as exc:
-                raise Unreachable(_unreachable(host, port, exc, timeout)) from None
+                raise Unreachable(why_unreachable(host, port, exc, timeout)) from None
 
         hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate, token=token)
         client = cls(
@@ -255,7 +193,7 @@ class Client:
             reconnect=reconnect,
             retry_for=retry_for,
             clock=clock,
-            address=_format_address(host, port),
+            address=format_address(host, port),
             answer_timeout=answer_timeout,
             handshake_timeout=handshake_timeout,
         )
@@ -296,97 +234,13 @@ class Client:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
-        """Say hello and read up to the welcome; raises only NetError (see the module
-        docstring), within ``handshake_timeout``."""
-        answered = [False]  # set once any byte arrived: a stall then means "not a host"
-        try:
-            return await asyncio.wait_for(self._greet(hello, answered), self._handshake_timeout)
-        except TimeoutError:
-            if answered[0]:
-                raise self._not_a_host(
-                    f"its answer was not a welcome after {self._handshake_timeout:g} s"
-                ) from None
-            raise Unreachable(
-                f"No answer from {self._address} within {self._handshake_timeout:g} s."
-            ) from None
+        """Say hello and read up to the welcome (``net.client_hello``)."""
+        return await handshake(self._opener, hello, self._opened, address=self._address,
+                               max_line=self._max_line, answer_timeout=self._answer_timeout,
+                               handshake_timeout=self._handshake_timeout)
 
-    def _not_a_host(self, why: str) -> NotAHost:
-        return NotAHost(f"{self._address} answered, but it is not a Motherlode host ({why}).")
-
-    async def _greet(self, hello: p.Hello, answered: list[bool]) -> tuple[p.Welcome, list[Any]]:
-        reader, writer = await self._opener()
-        conn = p.Connection(p.CLIENT, max_line=self._max_line, version=hello.protocol)
-        first = b""  # the first bytes received, to say what answered
-        try:
-            writer.write(conn.send(hello))
-            await writer.drain()
-            early: list[Any] = []
-            while True:
-                try:
-                    message = conn.next_message()
-                except p.RemoteProtocolError:
-                    raise self._not_a_host(_what_it_said(first)) from None
-                if message is p.NEED_DATA:
-                    try:
-                        # A host writes its welcome at once: a pause this long, before
-                        # the first byte or inside the answer, is not a host's.
-                        async with asyncio.timeout(self._answer_timeout):
-                            data = await reader.read(65536)
-                    except TimeoutError:
-                        if answered[0]:
-                            raise self._not_a_host(
-                                f"it went quiet for {self._answer_timeout:g} s in the middle "
-                                "of its answer"
-                            ) from None
-                        raise Unreachable(
-                            f"{self._address} accepted the connection but said nothing "
-                            f"for {self._answer_timeout:g} s after the hello: a stuck "
-                            "host, or not a Motherlode host."
-                        ) from None
-                    if data:
-                        answered[0] = True
-                        first = first or data[:64]
-                    conn.receive_data(data)
-                    continue
-                if message is p.CLOSED:
-                    if answered[0]:
-                        raise self._not_a_host("it closed the connection without a welcome")
-                    raise Unreachable(
-                        f"{self._address} closed the connection without answering the hello."
-                    )
-                if isinstance(message, p.Welcome):
-                    self._reader, self._writer, self._conn = reader, writer, conn
-                    # what the host sent after the welcome stays for the stream
-                    return message, [message, *early, *self._drain(conn)]
-                if isinstance(message, p.Error):
-                    kind = _HELLO_ERRORS.get(message.code, Rejected)
-                    raise kind(message.message, code=message.code)
-                if isinstance(message, p.Bye):  # shutting down as we said hello
-                    raise Unreachable(f"{self._address} is closing ({message.reason[:40]}).")
-                early.append(message)
-                if len(early) > MAX_EARLY:
-                    raise self._not_a_host("it sent message after message but no welcome")
-        except (ConnectionError, OSError) as exc:
-            writer.close()
-            if answered[0]:  # it spoke, then reset: not a host's way
-                raise self._not_a_host("it dropped the connection without a welcome") from None
-            # the host went away during the hello (e.g. killed between accept and
-            # welcome): the same as unreachable, so a reconnect tries again
-            raise Unreachable(
-                f"{self._address} dropped the connection during the hello: {exc}"
-            ) from None
-        except BaseException:
-            writer.close()
-            raise
-
-    @staticmethod
-    def _drain(conn: p.Connection) -> list[Any]:
-        """The messages already in ``conn``; a bad line stops it (the pump reads on)."""
-        out = []
-        with contextlib.suppress(p.RemoteProtocolError):
-            while (message := conn.next_message()) not in (p.NEED_DATA, p.CLOSED):
-                out.append(message)
-        return out
+    def _opened(self, reader: asyncio.StreamReader, writer: Any, conn: p.Connection) -> None:
+        self._reader, self._writer, self._conn = reader, writer, conn
 
     # -- using -------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """``motherlode serve``: the usual host, plus front doors that need nothing installed.
 
 Friends type ``ssh -p 2222 NAME@HOST`` (``serve.ssh``) or, with ``--web``, open
-``http://HOST:8080`` (``serve.web``). Each session runs the app in served mode
+``http://HOST:8080`` (``serve.web``); both doors are opened, listed and closed through
+one interface (``serve.door.Door``). Each session runs the app in served mode
 (``motherlode served``) in a process of its own, which plays as a normal TCP client of
 the host on loopback: seats, tokens, reconnects and spectators work as on the LAN.
 ``net.served`` lists and opens tables for those apps.
@@ -16,9 +17,13 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from net import gctune
 from net.cli import add_host_options, on_stop, open_host, run_until_done, say
+
+if TYPE_CHECKING:  # light: the command line is read before any door is opened
+    from serve.door import Door
 
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
 SHUTDOWN_KEPT = ("The Motherlode server is stopping. It keeps the games in play: once it is "
@@ -120,7 +125,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from net.lan import ANY
     from net.paths import data_dir
     from net.served import TableDirectory
-    from serve.ssh import Door, DoorConfig, DoorError
+    from serve.ssh import DoorConfig, DoorError, SSHDoor
 
     if args.max_sessions < 1:
         return _fail("--max-sessions must be at least 1")
@@ -157,20 +162,18 @@ async def _serve(args: argparse.Namespace) -> int:
     if getattr(args, "lag_cap", None) is not None:
         table_settings["lag_cap"] = args.lag_cap
     directory = TableDirectory(lan.host, settings=table_settings)
-    door = web = None
+    doors: list[Door] = []  # opened in order, closed in reverse
     try:
         await directory.start(control)
         try:
-            door = Door(lambda name: served_command(game_host, lan.port, control, name), root,
-                        config=config, authorized=authorized, password=password, report=say,
-                        ledger=budgets.ledger(), links=directory.links)
+            ssh = SSHDoor(lambda name: served_command(game_host, lan.port, control, name),
+                          root, config=config, authorized=authorized, password=password,
+                          report=say, ledger=budgets.ledger(), links=directory.links)
         except DoorError as error:
             return _fail(str(error), 1)
-        try:
-            await door.start(args.bind, args.ssh)
-        except OSError as error:
-            return _fail(f"cannot listen for SSH on port {args.ssh}: "
-                         f"{error.strerror or error}. Try another --ssh.", 1)
+        failed = await _open(doors, ssh, args.bind, args.ssh, "SSH", "--ssh")
+        if failed is not None:
+            return failed
         if args.web is not None:
             try:
                 from serve.web import WebDoor
@@ -179,11 +182,9 @@ async def _serve(args: argparse.Namespace) -> int:
             web = WebDoor(served_command(game_host, lan.port, control, None),
                           max_sessions=args.max_sessions, password=password,
                           ledger=budgets.ledger(), links=directory.links)
-            try:
-                await web.start(args.bind, args.web)
-            except OSError as error:
-                return _fail(f"cannot listen for the web on port {args.web}: "
-                             f"{error.strerror or error}. Try another --web.", 1)
+            failed = await _open(doors, web, args.bind, args.web, "the web", "--web")
+            if failed is not None:
+                return failed
         shown = (local_addresses() or ["127.0.0.1"]) if args.bind in ANY else [args.bind]
         if table is not None:
             print(f"Motherlode serves the table {table.name!r}; players start more.")
@@ -191,11 +192,11 @@ async def _serve(args: argparse.Namespace) -> int:
             print("Motherlode is serving; players start tables from the menu.")
         print("Friends play with nothing installed, using one of:")
         for address in shown:
-            print(f"  ssh -p {door.port} NAME@{address}")
-            if web is not None:
-                print(f"  http://{_url_host(address)}:{web.port}")
-        print(f"The SSH host key's fingerprint is {door.fingerprint}")
-        print("  (friends check it against ssh's first-connect prompt)")
+            for door in doors:
+                print(f"  {door.invite(address)}")
+        for door in doors:
+            for line in door.notes():
+                print(line)
         print("With Motherlode installed, they can also join over the LAN:")
         for address in lan.addresses():
             print(f"  motherlode join {shlex.quote(address)}")
@@ -216,20 +217,27 @@ async def _serve(args: argparse.Namespace) -> int:
             say("closing: telling every player goodbye")
         return 0
     finally:
-        if web is not None:
-            await web.close()
-        if door is not None:
-            host = lan.host
-            kept = host.store is not None and any(
-                t.phase == "playing" for t in host.tables.tables.values())
-            await door.close(SHUTDOWN_KEPT if kept else SHUTDOWN)
+        host = lan.host
+        kept = host.store is not None and any(
+            t.phase == "playing" for t in host.tables.tables.values())
+        for door in reversed(doors):
+            await door.stop(SHUTDOWN_KEPT if kept else SHUTDOWN)
         await directory.close()
         await lan.close("shutdown")
         with_suppressed_rmdir(run_dir)
 
 
-def _url_host(address: str) -> str:
-    return f"[{address}]" if ":" in address else address
+async def _open(doors: list[Door], door: Door, bind: str | None, port: int, what: str,
+                option: str) -> int | None:
+    """Open ``door`` on ``port`` and add it to ``doors`` (closed at the end, opened or
+    not); the exit status if it cannot listen, in words naming ``what`` it is."""
+    doors.append(door)
+    try:
+        await door.start(bind, port)
+    except OSError as error:
+        return _fail(f"cannot listen for {what} on port {port}: "
+                     f"{error.strerror or error}. Try another {option}.", 1)
+    return None
 
 
 def with_suppressed_rmdir(path: Path) -> None:

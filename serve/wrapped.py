@@ -1,7 +1,7 @@
 """A protocol that wraps another, built only once a connection is admitted: both doors
-screen a socket at accept (``serve.ssh._Screen``, ``serve.web._Counted``) and hand it to
-their server's own protocol (asyncssh's, aiohttp's) only if the ledger lets it in, so a
-loop opening sockets never costs that protocol's construction."""
+screen a socket at accept (``serve.ssh.screen.Screen``, ``serve.web.counted.Counted``)
+and hand it to their server's own protocol (asyncssh's, aiohttp's) only if the ledger
+lets it in, so a loop opening sockets never costs that protocol's construction."""
 
 from __future__ import annotations
 

@@ -390,7 +390,7 @@ async def test_a_full_waiting_room_evicts_another_doors_connection_its_own_way()
     from net import budgets as b
     from net.host import Host
 
-    class Gate:  # how the SSH door's connections stand in the ledger (serve.ssh._Gate)
+    class Gate:  # how the SSH door's connections stand in the ledger (serve.ssh.gate.Gate)
         def __init__(self):
             self.address, self.stage = "127.0.0.2", None
 

@@ -12,15 +12,15 @@ import asyncssh
 import pytest
 
 from serve.pins import Pins
-from serve.ssh import Door, DoorConfig
+from serve.ssh import DoorConfig, SSHDoor
 
 pytestmark = pytest.mark.timeout(60)
 
 ECHO = "import sys; print('ready', flush=True); sys.stdin.read(1)"
 
 
-async def _door(tmp_path, password=None, ledger=None, **config) -> Door:
-    door = Door(lambda name: [sys.executable, "-c", ECHO], tmp_path / "serve",
+async def _door(tmp_path, password=None, ledger=None, **config) -> SSHDoor:
+    door = SSHDoor(lambda name: [sys.executable, "-c", ECHO], tmp_path / "serve",
                 config=DoorConfig(**config), password=password, ledger=ledger)
     await door.start("127.0.0.1", 0)
     return door
@@ -57,7 +57,7 @@ async def test_a_login_that_opens_no_session_is_closed(tmp_path):
         await asyncio.wait_for(conn.wait_closed(), 10)
         assert door.ledger.count("idle") == 0
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_one_session_per_connection(tmp_path):
@@ -71,7 +71,7 @@ async def test_one_session_per_connection(tmp_path):
         assert len(door.children) == 1
         conn.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_env_requests_are_capped_in_number_and_size(tmp_path):
@@ -88,7 +88,7 @@ async def test_env_requests_are_capped_in_number_and_size(tmp_path):
         assert all(len(v) < 300 for v in channel._env.values())
         conn.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_wrong_passwords_are_slowed_then_cut_off(tmp_path):
@@ -109,7 +109,7 @@ async def test_wrong_passwords_are_slowed_then_cut_off(tmp_path):
                               preferred_auth="password")
         conn.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_a_busy_door_pins_nothing_and_look_alikes_are_refused(tmp_path):
@@ -126,7 +126,7 @@ async def test_a_busy_door_pins_nothing_and_look_alikes_are_refused(tmp_path):
         for conn in (ann, bob, fake):
             conn.close()
     finally:
-        await door.close()
+        await door.stop()
     saved = json.loads((tmp_path / "serve" / "pins.json").read_text())
     assert [v["name"] for v in saved.values()] == ["ann"]
 
@@ -162,7 +162,7 @@ async def test_a_refused_session_takes_its_connection_with_it(tmp_path):
         assert door.ledger.count("seated") == 1
         ann.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_churned_sessions_from_one_address_are_refused_with_words(tmp_path):
@@ -187,7 +187,7 @@ async def test_churned_sessions_from_one_address_are_refused_with_words(tmp_path
         assert await asyncio.wait_for(playing.wait(), 20) is not None
         assert door.ledger.snapshot()["starts_refused"] == 1
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_a_loop_opening_connections_is_turned_away_at_accept_with_words(tmp_path):
@@ -203,7 +203,7 @@ async def test_a_loop_opening_connections_is_turned_away_at_accept_with_words(tm
         assert door.ledger.snapshot()["connects_refused"] == 1
         first.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_openssh_turned_away_at_accept_prints_the_words(tmp_path):
@@ -227,38 +227,38 @@ async def test_openssh_turned_away_at_accept_prints_the_words(tmp_path):
         await _ready(await _session(first))  # ann plays on
         first.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 async def test_refused_sockets_linger_boundedly(tmp_path, monkeypatch):
     """A refused socket waits (for the client's version) only while fewer than
     LINGER_MAX others do: a flood of silent sockets is closed at once past that."""
     from net.budgets import Budgets, Ledger
-    from serve.ssh import _Screen
+    from serve.ssh.screen import Screen
 
-    monkeypatch.setattr(_Screen, "LINGER", 60.0)  # none closes on its timer here
+    monkeypatch.setattr(Screen, "LINGER", 60.0)  # none closes on its timer here
     door = await _door(tmp_path, ledger=Ledger(Budgets(connect_burst=0, connect_rate=0.001)))
     held = []
     try:
-        for _ in range(_Screen.LINGER_MAX + 8):
+        for _ in range(Screen.LINGER_MAX + 8):
             held.append(await asyncio.open_connection("127.0.0.1", door.port,
                                                       local_addr=("127.0.0.2", 0)))
         told = [await asyncio.wait_for(reader.read(4096), 20) for reader, _ in held]
         assert all(b"Too many new connections" in words for words in told)
         # the last 8 were closed at once; the first LINGER_MAX wait
-        for reader, _ in held[_Screen.LINGER_MAX:]:
+        for reader, _ in held[Screen.LINGER_MAX:]:
             assert await asyncio.wait_for(reader.read(), 20) == b""
-        assert door.lingering == _Screen.LINGER_MAX
+        assert door.lingering == Screen.LINGER_MAX
         reader, writer = held[0]
         writer.write(b"SSH-2.0-OpenSSH_9.6\r\n")  # its version line: closed now
         assert await asyncio.wait_for(reader.read(), 20) == b""
         await asyncio.sleep(0)
-        assert door.lingering == _Screen.LINGER_MAX - 1
+        assert door.lingering == Screen.LINGER_MAX - 1
         assert door.ledger.count("pending") == 0  # nothing refused was counted
     finally:
         for _, writer in held:
             writer.close()
-        await door.close()
+        await door.stop()
     for _ in range(200):  # the closed sockets' ends reach the door
         if door.lingering == 0:
             break

@@ -66,7 +66,7 @@ async def test_a_foreign_host_or_origin_gets_403(tmp_path, monkeypatch):
             with pytest.raises(aiohttp.WSServerHandshakeError):
                 await http.ws_connect(base + "/ws", headers={"Origin": "http://rebind.example"})
     finally:
-        await door.close()
+        await door.stop()
 
 
 @pytest.mark.slow
@@ -87,7 +87,7 @@ async def test_the_password_page_then_a_cookie(tmp_path, monkeypatch):
             await _until(tmp_path / "app.log", "secret")
             await ws.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 @pytest.mark.slow
@@ -103,7 +103,7 @@ async def test_every_resize_is_clamped_and_the_app_sees_no_secret(tmp_path, monk
             log = await _until(tmp_path / "app.log", '"width": 33')
             await ws.close()
     finally:
-        await door.close()
+        await door.stop()
     assert json.loads(log.splitlines()[0]) == {"secret": None}
     assert '"width": 400' in log and '"height": 200' in log and "30000" not in log
 
@@ -128,7 +128,7 @@ async def test_slow_headers_are_closed_and_tabs_capped_per_address(tmp_path, mon
             await first.close()
             await second.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 @pytest.mark.slow
@@ -153,7 +153,7 @@ async def test_tabs_opened_and_closed_in_a_loop_are_refused_with_words(tmp_path,
             assert b"Try again in 600 s." in message.data
             await third.close()
     finally:
-        await door.close()
+        await door.stop()
     assert _starts(tmp_path / "app.log") == 2
     assert ledger.snapshot()["starts_refused"] == 1
 
@@ -181,7 +181,7 @@ async def test_a_loop_opening_sockets_gets_503_at_accept(tmp_path, monkeypatch):
             w.close()
         writer.close()
     finally:
-        await door.close()
+        await door.stop()
 
 
 @pytest.mark.slow
@@ -200,7 +200,7 @@ async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(
             await _until(log, '"width": 33')
             await ws.close()
     finally:
-        await door.close()
+        await door.stop()
     sizes = [json.loads(line) for line in log.read_text().splitlines()
              if '"resize"' in line]  # fmt: skip
     assert [(s["width"], s["height"]) for s in sizes] == [(400, 200), (33, 11)]

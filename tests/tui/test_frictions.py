@@ -77,7 +77,7 @@ async def test_a_passing_small_size_says_nothing_and_a_lasting_one_does(tmp_path
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ServedMenuScreen), "the menu")
             await pilot.resize_terminal(80, 23)
-            await pilot.resize_terminal(80, 24)  # what _Child.repaint does, 50 ms apart
+            await pilot.resize_terminal(80, 24)  # as serve.ssh.child's repaint, 50 ms apart
             # the time is what is tested: a size that passed says nothing, even once the
             # time a small size must last to be said (SMALL_SETTLE) has gone by
             await pilot.pause(SMALL_SETTLE + 0.1)

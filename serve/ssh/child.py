@@ -1,0 +1,193 @@
+"""An SSH player's app on a pseudo-terminal (:class:`Child`), and the SSH session
+attached to it, if any (:class:`SSHSession`).
+
+The door pumps bytes between the two itself (rather than asyncssh's ``redirect``):
+
+- client -> app: keys as they come; a resize sets the pty's size and signals the app.
+- app -> client: whatever the app draws. The pty is drained all the time, attached or
+  not, so an app never blocks on its terminal. A client whose channel holds more than
+  ``process_limit`` bytes unsent is dropped (and may re-attach).
+
+A re-attached terminal is repainted: its modes, then a size change and back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import shutil
+import signal
+import struct
+import termios
+import time
+from pathlib import Path
+
+import asyncssh
+
+from net.latency import DelayMeter
+from serve.resize import Coalesced
+
+log = logging.getLogger(__name__)
+
+# modes a fresh terminal needs to show an app that is already running (Textual's)
+REATTACH_MODES = (b"\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h"
+                  b"\x1b[?25l\x1b[?1004h\x1b[?2004h\x1b[?7l\x1b[2J")
+
+
+class Child:
+    """One app on a pty, with the session (if any) it draws to."""
+
+    def __init__(self, key: tuple[str, str] | None, name: str, scratch: Path | None, *,
+                 address: str, resize_every: float) -> None:
+        self.key = key  # (slug, fingerprint): who may re-attach; None for a keyless login
+        self.name = name
+        self.address = address  # where its player came from
+        self.since = time.time()
+        self.scratch = scratch  # a keyless player's directory, removed at the end
+        self.proc: asyncio.subprocess.Process | None = None
+        self.master = -1
+        self.session: SSHSession | None = None
+        self.size = (80, 24)
+        self.first_output = asyncio.Event()
+        self.output_done = asyncio.Event()
+        self.exited: int | None = None
+        self.detached_at: float | None = None
+        self.expiry: asyncio.TimerHandle | None = None
+        self.resizes = Coalesced(self.resize, resize_every, self.size,
+                                 lambda delay, then: asyncio.get_running_loop().call_later(
+                                     delay, then))  # fmt: skip
+        self.link: str | None = None  # lag-fair races: its id in the door's Links
+        self.meter: DelayMeter | None = None
+
+    async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
+                    size: tuple[int, int]) -> None:
+        master, slave = os.openpty()
+        try:
+            self.master = master
+            self.size = size
+            self._set_size(size)
+            os.set_blocking(master, False)
+            self.proc = await asyncio.create_subprocess_exec(
+                *argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(cwd),
+                start_new_session=True, close_fds=True,
+            )  # fmt: skip
+        except BaseException:
+            os.close(master)
+            self.master = -1
+            raise
+        finally:
+            os.close(slave)
+        asyncio.get_running_loop().add_reader(master, self._readable)
+
+    def _set_size(self, size: tuple[int, int]) -> None:
+        width, height = size
+        with contextlib.suppress(OSError):
+            fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = self.resizes.size = size
+        self._set_size(size)
+        self.signal(signal.SIGWINCH)
+
+    def signal(self, sig: int) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, sig)
+
+    async def repaint(self) -> None:
+        """A full repaint for a fresh terminal: its modes, then a size change and back."""
+        if self.session is not None:
+            self.session.write(REATTACH_MODES)
+        width, height = self.size
+        self._set_size((width, max(1, height - 1)))
+        self.signal(signal.SIGWINCH)
+        await asyncio.sleep(0.05)
+        self.resize((width, height))
+
+    def write(self, data: bytes) -> None:
+        """Keys to the app. A flood the app cannot take in is dropped, never queued."""
+        if self.master < 0:
+            return
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self.master, data)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the app closed its terminal (it exited)
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.master)
+            self.output_done.set()
+            return
+        self.first_output.set()
+        if self.session is not None:
+            self.session.write(data)
+
+    async def wait(self) -> int:
+        """Wait for the app to exit; returns its exit status."""
+        assert self.proc is not None
+        code = await self.proc.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.output_done.wait(), 1.0)  # the last frame
+        if not self.output_done.is_set():
+            asyncio.get_running_loop().remove_reader(self.master)
+        self.resizes.cancel()
+        if self.master >= 0:
+            os.close(self.master)
+            self.master = -1
+        self.exited = code
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        return code
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Hang up on the app (it closes its connection as a dropped line would)."""
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.signal(signal.SIGHUP)
+        try:
+            await asyncio.wait_for(asyncio.shield(self.proc.wait()), grace)
+        except TimeoutError:
+            self.signal(signal.SIGKILL)
+
+
+class SSHSession:
+    """One SSH session attached to an app."""
+
+    def __init__(self, process: asyncssh.SSHServerProcess) -> None:
+        self.process = process
+        self.dropped = False
+
+    def write(self, data: bytes) -> None:
+        if self.dropped:
+            return
+        channel = self.process.channel
+        try:
+            self.process.stdout.write(data)
+        except (OSError, asyncssh.Error, BrokenPipeError):
+            self.drop()
+            return
+        if channel.get_write_buffer_size() > self.process_limit:
+            log.info("dropping a slow SSH reader")
+            self.drop()
+
+    process_limit = 1 << 20
+
+    def drop(self) -> None:
+        if not self.dropped:
+            self.dropped = True
+            with contextlib.suppress(Exception):
+                self.process.channel.get_connection().abort()
+
+
+def refuse(process: asyncssh.SSHServerProcess, text: bytes) -> None:
+    """Tell a session ``text`` (on its stderr) and end it with status 1."""
+    with contextlib.suppress(Exception):
+        process.stderr.write(text)
+        process.exit(1)
