@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,8 +16,24 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import CATALOGUE
+from tui.flows.messages import (
+    FindGame,
+    HostGame,
+    OpenFlow,
+    PlayBots,
+    Quit,
+    ResumeGame,
+    SetUpHotseat,
+    ShowReplays,
+    ShowRules,
+    ShowSettings,
+    ShowStats,
+)
 from tui.keys import with_ids
 from tui.widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from tui.saves import Saves
 
 LOGO = r"""
  __  __       _   _               _           _
@@ -37,18 +57,18 @@ MENU = [
     ("settings", "Settings", "s"),
     ("quit", "Quit", "q"),
 ]
-
-
-def _saved_games() -> bool:
-    """Whether a hot-seat game waits to be resumed: a glance at the saves database (the
-    saves' machinery is imported only when one is opened)."""
-    from net.paths import has_saves
-
-    return has_saves("hotseat")
+RESUME = ("resume", "Resume a saved hot-seat game", "u")
+#: what each of the menu's choices asks the app for
+OPENS: dict[str, Callable[[], OpenFlow]] = {
+    "resume": ResumeGame, "hotseat": SetUpHotseat,
+    **{f"{game.key}-bots": partial(PlayBots, game.key) for game in CATALOGUE},
+    "host": HostGame, "join": FindGame, "replays": ShowReplays, "stats": ShowStats,
+    "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
+}  # fmt: skip
 
 
 class MenuScreen(Screen[None]):
-    """Where the app opens."""
+    """Where the app opens. ``saves`` tells whether a hot-seat game waits."""
 
     BINDINGS = with_ids("menu", [
         Binding("u", "choose('resume')", "Resume", show=False),
@@ -63,6 +83,10 @@ class MenuScreen(Screen[None]):
         Binding("q", "choose('quit')", "Quit"),
     ])
 
+    def __init__(self, saves: Saves) -> None:
+        super().__init__()
+        self.saves = saves
+
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Static(LOGO.strip("\n"), id="logo")
@@ -70,11 +94,10 @@ class MenuScreen(Screen[None]):
             yield OptionList(*self._options(), id="menu")
         yield Footer(show_command_palette=False)
 
-    @staticmethod
-    def _options() -> list[Option]:
+    def _options(self) -> list[Option]:
         items = list(MENU)
-        if _saved_games():
-            items.insert(0, ("resume", "Resume a saved hot-seat game", "u"))
+        if self.saves.hotseat_waiting():
+            items.insert(0, RESUME)
         return [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
                 for ident, label, key in items]
 
@@ -95,4 +118,4 @@ class MenuScreen(Screen[None]):
         self.action_choose(event.option_id or "")
 
     def action_choose(self, choice: str) -> None:
-        self.app.menu_choice(choice)  # type: ignore[attr-defined]
+        self.post_message(OPENS[choice]())

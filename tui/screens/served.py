@@ -9,6 +9,7 @@ seconds while the menu shows.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -21,6 +22,14 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import CATALOGUE, title
+from tui.flows.messages import (
+    JoinServedTable,
+    NewServedTable,
+    OpenFlow,
+    Quit,
+    ShowRules,
+    ShowSettings,
+)
 from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
@@ -31,6 +40,11 @@ FIXED = [
     ("settings", "Settings", "s"),
     ("quit", "Quit", "q"),
 ]
+#: what each fixed choice asks the app for
+OPENS: dict[str, Callable[[], OpenFlow]] = {
+    **{f"new-{game.key}": partial(NewServedTable, game.key) for game in CATALOGUE},
+    "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
+}  # fmt: skip
 
 
 def describe(table: Any) -> str:
@@ -154,10 +168,9 @@ class ServedMenuScreen(Screen[None]):
                 return
             # a full or started table refuses a join and offers to watch (a seat this
             # player kept there is taken back instead)
-            watch = choice == "watch"
-            self.app.menu_choice("served-join", table.name, watch)  # type: ignore[attr-defined]
+            self.post_message(JoinServedTable(table.name, watch=choice == "watch"))
             return
-        self.app.menu_choice(choice)  # type: ignore[attr-defined]
+        self.post_message(OPENS[choice]())
 
 
 class NameScreen(ModalScreen[str | None]):
