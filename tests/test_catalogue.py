@@ -229,7 +229,10 @@ def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
     async def no_tables() -> list:
         return []
 
-    for items, screen in ((menu(), MenuScreen()), (fixed(), ServedMenuScreen(no_tables, "Ann"))):
+    from tui.saves import Saves
+
+    for items, screen in ((menu(), MenuScreen(Saves())),
+                          (fixed(), ServedMenuScreen(no_tables, "Ann"))):
         letters = [letter for _, _, letter in items]
         assert len(letters) == len(set(letters)), letters
         keys = [key for key, bound in screen._bindings.key_to_bindings.items()

@@ -15,18 +15,24 @@ class GameCommands(Provider):
     """The command palette (ctrl+p): the menu's choices and the display settings."""
 
     def _commands(self) -> list[tuple[str, Any, str]]:
+        from tui.flows import messages as m
+
         app = self.app
+
+        def opens(message: type[m.OpenFlow]) -> Any:
+            return lambda: app.post_message(message())
+
         local = [
-            ("Host a LAN game", lambda: app.menu_choice("host"), "start a table others join"),
-            ("Join a LAN game", lambda: app.menu_choice("join"), "find a table on the network"),
-            ("Replays", lambda: app.menu_choice("replays"), "your finished and left games"),
-            ("Player stats", lambda: app.menu_choice("stats"), "games won, busts, bluffs"),
+            ("Host a LAN game", opens(m.HostGame), "start a table others join"),
+            ("Join a LAN game", opens(m.FindGame), "find a table on the network"),
+            ("Replays", opens(m.ShowReplays), "your finished and left games"),
+            ("Player stats", opens(m.ShowStats), "games won, busts, bluffs"),
         ]
         # served (`motherlode serve`): nothing that runs on the server's network or disk
         commands = [] if getattr(app, "served", None) is not None else local
         commands += [
-            ("Rules", lambda: app.menu_choice("rules"), "both games' rules"),
-            ("Settings", lambda: app.menu_choice("settings"), "name, bots, ASCII, theme"),
+            ("Rules", opens(m.ShowRules), "both games' rules"),
+            ("Settings", opens(m.ShowSettings), "name, bots, ASCII, theme"),
             ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
             ("Advisor: on or off", app.toggle_advisor,
              f"the {' / '.join(with_advisor())} odds panel"),

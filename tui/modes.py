@@ -20,6 +20,7 @@ from net.catalogue import hotseat_games, spec, title
 from net.client import Client, NetError, NotAHost, TableFull, Unreachable, VersionMismatch
 from net.host import Host
 from net.protocol import Code
+from tui.saves import Saves
 from tui.session import HOTSEAT, JOIN, LAN_HOST, SOLO, Session
 
 log = logging.getLogger("motherlode.tui")
@@ -45,6 +46,8 @@ class Launch:
     announce: bool = True
     announce_options: dict[str, Any] = field(default_factory=dict)
     connect_timeout: float = 10.0
+    #: the saves: where a local table saves itself, where a remote seat's token is kept
+    saves: Saves = field(default_factory=Saves)
 
 
 class LaunchFailed(Exception):
@@ -92,11 +95,9 @@ def _failed(error: NetError) -> LaunchFailed:
 
 async def _local(launch: Launch, game: str, seats: int, policy: Any, setup: list[Any],
                  **settings: Any) -> Session:
-    from net import saves as store_db
-
     # Hot-seat games are saved after every move (the menu offers to resume them); games
     # against bots are saved too, and archived when left, so Replays lists every game.
-    store = store_db.Store.default("hotseat" if policy is HOTSEAT else "solo")
+    store = launch.saves.store("hotseat" if policy is HOTSEAT else "solo")
     host = Host(store=store, clock=launch.host_clock)
     options = {"difficulty": launch.difficulty, **launch.table_options, **settings}
     table = host.create_table(title(game), game, seats=seats, **options)
@@ -137,21 +138,13 @@ async def hotseat(launch: Launch, seats: list[tuple[str, bool]]) -> Session:
     return await _local(launch, hotseat_games()[0].key, len(seats), HOTSEAT, setup, hotseat=True)
 
 
-def saved_hotseat() -> list[Any]:
-    """The saved hot-seat games that read, newest first."""
-    from net import saves as store_db
-
-    saves, _ = store_db.load_all(store_db.Store.default("hotseat"))
-    return saves[::-1]
-
-
 async def resume_hotseat(launch: Launch, saved: Any) -> Session:
     """Play on a saved hot-seat game: the host restores it, and this keyboard takes
     its seats back with the saved token."""
     from net import saves as store_db
 
     clock = launch.host_clock or store_db.resumed_clock([saved])
-    host = Host(store=store_db.Store.default("hotseat"), clock=clock)
+    host = Host(store=launch.saves.store("hotseat"), clock=clock)
     try:
         table = host.restore(saved)
         tokens = sorted(set(saved.seat_tokens().values()))
@@ -167,25 +160,6 @@ async def resume_hotseat(launch: Launch, saved: Any) -> Session:
 
 
 # -- the LAN ----------------------------------------------------------------------------
-
-
-def lan_saves() -> tuple[list[Any], list[str]]:
-    """The saved LAN tables that read, and what was wrong with the others."""
-    from net import saves as store_db
-
-    return store_db.load_all(store_db.Store.default("tables"))
-
-
-def abandon(saves: list[Any]) -> None:
-    """Keep saved tables only as abandoned games (for replays)."""
-    from net import saves as store_db
-
-    store = store_db.Store.default("tables")
-    for saved in saves:
-        try:
-            store.abandon(saved)
-        except store_db.SaveError:
-            pass  # the database cannot be written: the save stays as it was
 
 
 async def lan_host(launch: Launch, game: str | None, saves: Any = ()) -> Session:
@@ -233,9 +207,9 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
     machine held there under this name (its process died, or the player stepped away)
     is taken back with its token; a token the host no longer knows is dropped and the
     player joins anew."""
-    from net.seats import SeatStore, SeatToken
+    from net.seats import SeatToken
 
-    store = SeatStore()
+    store = launch.saves.seats()
     # a remote seat is worth waiting for: the client keeps trying while the host is
     # gone, until it answers (the seat back, or gone) or the person leaves
     options = {"timeout": launch.connect_timeout, "clock": launch.client_clock,

@@ -83,8 +83,8 @@ async def test_a_served_connection_is_judged_by_its_doors_measurement(make_host,
 
 
 async def test_a_served_app_binds_every_connection_it_opens(make_host, short_dir, monkeypatch):
-    """The app's hook (``tui.app``) runs after each handshake, resumes included."""
-    from tui.app import MotherlodeApp
+    """The app's hook (``tui.flows.served``) runs after each handshake, resumes included."""
+    from tui.flows.served import ServedFlow
 
     host = await make_host()
     table = host.create_table("Camp", "foolsgold", seats=2)
@@ -96,7 +96,7 @@ async def test_a_served_app_binds_every_connection_it_opens(make_host, short_dir
     monkeypatch.setenv("MOTHERLODE_LINK", link)
     monkeypatch.setattr(Client, "after_handshake", None)
     try:
-        MotherlodeApp._bind_served_link(str(path))
+        ServedFlow.bind_link(str(path))
         client = await Client.connect("127.0.0.1", host.port, "Ann", reconnect=False)
         for _ in range(50):
             await asyncio.sleep(0.02)

@@ -11,7 +11,8 @@ from rich.cells import cell_len
 
 from net.client import Client
 from net.host import Host
-from tui.app import SMALL_SETTLE, MotherlodeApp
+from tui.app import MotherlodeApp
+from tui.flows.window import SMALL_SETTLE
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.lobby import LobbyScreen

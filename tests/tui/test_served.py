@@ -10,6 +10,7 @@ import pytest
 from net.lan import LanHost
 from net.served import TableDirectory
 from tui.app import MotherlodeApp
+from tui.flows.messages import FindGame, HostGame, OpenReplay
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.served import NameScreen, ServedMenuScreen
@@ -47,9 +48,9 @@ async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
             await pilot.press("o")  # the local menu's "host": nothing happens here
             await pilot.press("h")
             assert isinstance(app.screen, ServedMenuScreen)
-            app.menu_choice("host")
-            app.menu_choice("replay", "/etc/passwd")
-            app.menu_choice("join")  # the LAN join form: any address, from the server
+            app.post_message(HostGame())
+            app.post_message(OpenReplay("/etc/passwd"))
+            app.post_message(FindGame())  # the LAN join form: any address, from the server
             await until(pilot, lambda: any("not available" in n.message
                                            for n in app._notifications), "a refusal")
             assert isinstance(app.screen, ServedMenuScreen)

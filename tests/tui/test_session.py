@@ -16,6 +16,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.seats import SeatStore, SeatToken
 from net.views import to_plain
+from tui.flows.messages import JoinGame
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import MessageScreen, PickScreen
@@ -225,7 +226,7 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
 
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-            app.menu_choice("join", "127.0.0.1", host.port)
+            app.post_message(JoinGame("127.0.0.1", host.port))
             await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "back at it")
             assert app.session.welcome.resumed and app.session.seats == [1]
             assert not table.seats[1].standin and table.seats[1].member.connected

@@ -85,13 +85,14 @@ def test_lobby(snap_compare, tmp_path):
     """The lobby of a table joined over TCP: seats, bots, ready flags, settings, chat."""
     from net import protocol as p
     from net.host import Host
+    from tui.flows.messages import JoinGame
     from tui.screens.lobby import LobbyScreen
 
     async def run_before(pilot) -> None:
         host = Host()
         await host.start(bind="127.0.0.1", port=0)
         host.create_table("Saloon", "foolsgold", seats=4, bots=1, seed="lobby")
-        pilot.app.menu_choice("join", "127.0.0.1", host.port)
+        pilot.app.post_message(JoinGame("127.0.0.1", host.port))
         for _ in range(500):
             await pilot.pause(0.001)
             if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.session.table \

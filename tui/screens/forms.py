@@ -128,7 +128,9 @@ class HotseatScreen(Screen[None]):
         if all(bot for _, bot in seats):
             self.query_one("#hotseat-status", Static).update("At least one seat must be a person.")
             return
-        self.app.start_hotseat(seats)  # type: ignore[attr-defined]
+        from tui.flows.messages import StartHotseat
+
+        self.post_message(StartHotseat(seats))
 
     @on(Button.Pressed, "#back")
     def _back(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import title
+from tui.flows.messages import JoinGame
 from tui.keys import with_ids
 from tui.screens.common import FieldInput
 from tui.widgets.footer import Footer
@@ -111,4 +112,4 @@ class JoinScreen(Screen[None]):
 
     def _join(self, host: str, port: int) -> None:
         self.query_one("#join-status", Static).update(Text(f"Connecting to {host}:{port}..."))
-        self.app.menu_choice("join", host, port)  # type: ignore[attr-defined]
+        self.post_message(JoinGame(host, port))

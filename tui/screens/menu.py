@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,8 +16,24 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import games, hotseat_games
+from tui.flows.messages import (
+    FindGame,
+    HostGame,
+    OpenFlow,
+    PlayBots,
+    Quit,
+    ResumeGame,
+    SetUpHotseat,
+    ShowReplays,
+    ShowRules,
+    ShowSettings,
+    ShowStats,
+)
 from tui.keys import add_bindings
 from tui.widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from tui.saves import Saves
 
 LOGO = r"""
  __  __       _   _               _           _
@@ -40,20 +60,27 @@ def menu() -> list[tuple[str, str, str]]:
     ]
 
 
-def _saved_games() -> bool:
-    """Whether a hot-seat game waits to be resumed: a glance at the saves database (the
-    saves' machinery is imported only when one is opened)."""
-    from net.paths import has_saves
+RESUME = ("resume", "Resume a saved hot-seat game", "u")
 
-    return has_saves("hotseat")
+
+def opens() -> dict[str, Callable[[], OpenFlow]]:
+    """What each of the menu's choices asks the app for."""
+    return {
+        "resume": ResumeGame, "hotseat": SetUpHotseat,
+        **{f"{game.key}-bots": partial(PlayBots, game.key) for game in games()},
+        "host": HostGame, "join": FindGame, "replays": ShowReplays, "stats": ShowStats,
+        "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
+    }  # fmt: skip
 
 
 class MenuScreen(Screen[None]):
-    """Where the app opens."""
+    """Where the app opens. ``saves`` tells whether a hot-seat game waits."""
 
-    def __init__(self) -> None:
+    def __init__(self, saves: Saves) -> None:
         super().__init__()
+        self.saves = saves
         # built from the games registered now (``net.catalogue``)
+        self.opens = opens()
         add_bindings(self, "menu", [
             Binding("u", "choose('resume')", "Resume", show=False),
             Binding("h", "choose('hotseat')", "Hotseat"),
@@ -74,11 +101,10 @@ class MenuScreen(Screen[None]):
             yield OptionList(*self._options(), id="menu")
         yield Footer(show_command_palette=False)
 
-    @staticmethod
-    def _options() -> list[Option]:
+    def _options(self) -> list[Option]:
         items = menu()
-        if _saved_games():
-            items.insert(0, ("resume", "Resume a saved hot-seat game", "u"))
+        if self.saves.hotseat_waiting():
+            items.insert(0, RESUME)
         return [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
                 for ident, label, key in items]
 
@@ -99,4 +125,4 @@ class MenuScreen(Screen[None]):
         self.action_choose(event.option_id or "")
 
     def action_choose(self, choice: str) -> None:
-        self.app.menu_choice(choice)  # type: ignore[attr-defined]
+        self.post_message(self.opens[choice]())

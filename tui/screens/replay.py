@@ -8,13 +8,17 @@ screen sends no actions.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 
-from net.saves import Saved
 from net.text import clean_text
 from net.views import Event, View, to_events, to_view
 from tui.keys import with_ids
 from tui.widgets.log import EventLog
+
+if TYPE_CHECKING:
+    from net.saves import Saved
 
 REPLAY_BINDINGS = with_ids("replay", [
     Binding("right,l,space", "step(1)", "Next"),

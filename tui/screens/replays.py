@@ -4,6 +4,7 @@ Enter opens the replay viewer; d deletes a game (after a yes)."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -16,33 +17,32 @@ from textual.widgets.option_list import Option
 
 from net.catalogue import title
 from net.text import clean_text
+from tui.flows.messages import OpenReplay
 from tui.keys import with_ids
 from tui.screens.common import ConfirmScreen
 from tui.widgets.footer import Footer
 
+if TYPE_CHECKING:
+    from tui.saves import Saves
+
 MAX_LISTED = 300
 
 
-def kept_games() -> tuple[list[tuple[str, str]], str | None]:
+def kept_games(saves: Saves) -> tuple[list[tuple[str, str]], str | None]:
     """(id, line) of the kept games, newest first, and what went wrong, if anything
     (a damaged database is named, never a traceback)."""
-    from net.saves import SaveError, Store
-
-    try:
-        kept = Store.default("tables").kept(MAX_LISTED)
-    except SaveError as error:
-        return [], str(error)
+    kept, problem = saves.kept(MAX_LISTED)
     lines = []
     for game in kept:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.when))
         lines.append((game.id, f"{stamp}  {title(game.game)}: "
                                f"{', '.join(map(clean_text, game.players))}; "
                                f"{clean_text(game.result())}"))
-    return lines, None
+    return lines, problem
 
 
 class ReplaysScreen(Screen[None]):
-    """The kept games; enter replays one, d deletes it."""
+    """The kept games (read through ``saves``); enter replays one, d deletes it."""
 
     BINDINGS = with_ids("replays", [
         Binding("d", "delete", "Delete"),
@@ -55,8 +55,9 @@ class ReplaysScreen(Screen[None]):
         ("esc", "back to the menu"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, saves: Saves) -> None:
         super().__init__()
+        self.saves = saves
         self.games: list[tuple[str, str]] = []  # (id, line)
 
     def compose(self) -> ComposeResult:
@@ -71,7 +72,7 @@ class ReplaysScreen(Screen[None]):
         self.query_one("#replays", OptionList).focus()
 
     def reload(self) -> None:
-        self.games, problem = kept_games()
+        self.games, problem = kept_games(self.saves)
         options = self.query_one("#replays", OptionList)
         options.clear_options()
         for i, (_, line) in enumerate(self.games):
@@ -94,7 +95,7 @@ class ReplaysScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#replays")
     def _open(self, event: OptionList.OptionSelected) -> None:
         ident, _ = self.games[int(event.option_id or 0)]
-        self.app.menu_choice("replay", ident)  # type: ignore[attr-defined]
+        self.post_message(OpenReplay(ident))
 
     def action_delete(self) -> None:
         game = self._chosen()
@@ -105,12 +106,9 @@ class ReplaysScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                from net.saves import SaveError, Store
-
-                try:
-                    Store.default("tables").delete(ident)
-                except SaveError as error:
-                    self.app.notify(str(error), severity="warning")
+                problem = self.saves.delete(ident)
+                if problem:
+                    self.app.notify(problem, severity="warning")
                 self.reload()
 
         self.app.push_screen(ConfirmScreen(f"Delete this game for good?\n{line}"), answered)

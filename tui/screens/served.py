@@ -9,6 +9,7 @@ seconds while the menu shows.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -21,6 +22,14 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import games, title
+from tui.flows.messages import (
+    JoinServedTable,
+    NewServedTable,
+    OpenFlow,
+    Quit,
+    ShowRules,
+    ShowSettings,
+)
 from tui.keys import add_bindings, with_ids
 from tui.widgets.footer import Footer
 
@@ -35,6 +44,14 @@ def fixed() -> list[tuple[str, str, str]]:
         ("settings", "Settings", "s"),
         ("quit", "Quit", "q"),
     ]
+
+
+def opens() -> dict[str, Callable[[], OpenFlow]]:
+    """What each fixed choice asks the app for."""
+    return {
+        **{f"new-{game.key}": partial(NewServedTable, game.key) for game in games()},
+        "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
+    }  # fmt: skip
 
 
 def describe(table: Any) -> str:
@@ -52,6 +69,7 @@ class ServedMenuScreen(Screen[None]):
     def __init__(self, fetch: Callable[[], Awaitable[list[Any]]], name: str) -> None:
         super().__init__()
         # built from the games registered now (``net.catalogue``)
+        self.opens = opens()
         add_bindings(self, "served", [
             Binding("j", "choose('join')", "Join"),
             Binding("w", "choose('watch')", "Watch"),
@@ -158,10 +176,9 @@ class ServedMenuScreen(Screen[None]):
                 return
             # a full or started table refuses a join and offers to watch (a seat this
             # player kept there is taken back instead)
-            watch = choice == "watch"
-            self.app.menu_choice("served-join", table.name, watch)  # type: ignore[attr-defined]
+            self.post_message(JoinServedTable(table.name, watch=choice == "watch"))
             return
-        self.app.menu_choice(choice)  # type: ignore[attr-defined]
+        self.post_message(self.opens[choice]())
 
 
 class NameScreen(ModalScreen[str | None]):

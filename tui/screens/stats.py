@@ -4,6 +4,8 @@ text, cleaned (they come from other people's machines)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,27 +16,26 @@ from textual.widgets import Static
 from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
+if TYPE_CHECKING:
+    from tui.saves import Saves
 
-def stats_text(bots: bool = False) -> tuple[str, str]:
+
+def stats_text(saves: Saves, bots: bool = False) -> tuple[str, str]:
     """(status line, the figures as plain lines); a damaged database is named."""
-    from net.saves import SaveError, Store
-    from net.saves.cli import table_lines
-
-    try:
-        rows = Store.default("tables").stats(bots=bots)
-    except SaveError as error:
-        return str(error), ""
+    rows, problem = saves.stats(bots=bots)
+    if problem:
+        return problem, ""
     if not rows:
         return "No finished games yet: every game played to its end counts here.", ""
     people = len({(r.name.casefold()) for r in rows})
     status = (f"{people} {'player' if people == 1 else 'players'} over every finished game"
               f"{', bots included' if bots else ''}. Nuggets per turn counts every turn, "
               "busts included; a bluff is a first grab without a set.")  # fmt: skip
-    return status, "\n".join(table_lines(rows))
+    return status, "\n".join(saves.stats_lines(rows))
 
 
 class StatsScreen(Screen[None]):
-    """The players' figures; b shows the bots too."""
+    """The players' figures (read through ``saves``); b shows the bots too."""
 
     BINDINGS = with_ids("stats", [
         Binding("b", "bots", "Bots"),
@@ -46,8 +47,9 @@ class StatsScreen(Screen[None]):
         ("esc", "back to the menu"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, saves: Saves) -> None:
         super().__init__()
+        self.saves = saves
         self.bots = False
 
     def compose(self) -> ComposeResult:
@@ -63,7 +65,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-scroll").focus()
 
     def reload(self) -> None:
-        status, figures = stats_text(self.bots)
+        status, figures = stats_text(self.saves, self.bots)
         self.query_one("#stats-status", Static).update(Text(status))
         self.query_one("#stats", Static).update(Text(figures))  # literal text, no markup
 

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import msgspec
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import var
 
 from net import protocol as p
-from net.games.nuggets import SPEC as NUGGETS
 from net.games.nuggets import views as v
 from net.text import clean_text
-from nuggets import IllegalAction, check_keep, legal_keeps, score
-from tui.games.nuggets.advisor import AdvisorPanel, advised_keep, advised_next, advised_words
+from nuggets import IllegalAction, check_keep, score
+from tui.games.nuggets import keys, words
+from tui.games.nuggets.advisor import AdvisorPanel, advised_next
 from tui.games.nuggets.dice import DiceTray, KeptTray
 from tui.games.nuggets.phases import NUGGETS_ACTIONS, nuggets_now
-from tui.keys import with_ids
 from tui.messages import DieClicked, SendAction
 from tui.phases import Now
 from tui.screens.common import PickScreen, reconnecting
@@ -34,48 +30,11 @@ TURN_PAUSE = 0.7  # hot-seat: keys wait this long after the turn changes hands
 FACE_KEYS = {"n": "nugget", "l": "lasso", "2": "2", "3": "3", "4": "4", "5": "5"}
 
 
-def _count(faces) -> str:
-    counts = Counter(faces)
-    return " + ".join(f"{n}x {face}" for face, n in counts.items())
-
-
 class NuggetsScreen(TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
 
-    BINDINGS = with_ids(NUGGETS.key, [
-        *(Binding(str(i), f"toggle({i - 1})", f"Die {i}", show=False) for i in range(1, 8)),
-        Binding("n", "select_face('nugget')", "All nuggets", show=False),
-        Binding("l", "select_face('lasso')", "All lassos", show=False),
-        # F2-F5, or shift+2..5 on a US keyboard (@ # $ %): the digits toggle single dice.
-        *(Binding(f"f{d},{shifted}", f"select_face('{d}')", f"All {d}s", show=False)
-          for d, shifted in zip("2345", ("at", "number_sign", "dollar_sign", "percent_sign"),
-                                strict=True)),
-        Binding("enter", "roll", "Roll on", key_display="enter"),
-        Binding("space", "advised", "Advised", key_display="space"),
-        Binding("t", "take", "Take"),
-        Binding("s", "steal", "Steal"),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("a", "advisor", "Advisor"),
-        Binding("c", "app.chat", "Chat", show=False),
-        Binding("q", "app.leave", "Leave"),
-    ])
-    HELP = [
-        ("1-7", "select or unselect that die"),
-        ("n / l", "select all nuggets / all lassos"),
-        ("F2-F5", "select all 2s, 3s, 4s or 5s (also shift+2-5 on a US keyboard)"),
-        ("enter", "set the selected dice aside and roll the rest (or roll at turn start); "
-                  "with nothing selected, the advisor's choice, after a second enter"),
-        ("space", "select the advisor's set-aside; space again plays the advice (the set-aside "
-                  "and then roll on, take or steal, as the panel says); after a set-aside, "
-                  "space plays the advised roll on, take or steal"),
-        ("t", "set the selected dice aside and take their worth from the supply"),
-        ("s", "with three lassos: set aside and steal from a player you pick"),
-        ("esc", "clear the selection"),
-        ("a", "show or hide the advisor"),
-        ("c", "chat (LAN games)"),
-        ("j", "while the host is gone: try to reach it now"),
-        ("q", "leave the table"),
-    ]
+    BINDINGS = keys.BINDINGS  # the table's keys and their help: tui.games.nuggets.keys
+    HELP = keys.HELP
 
     # vars, not reactives: the widgets they feed repaint themselves, and a reactive on
     # the screen would repaint the whole screen for every view and every selection
@@ -259,57 +218,24 @@ class NuggetsScreen(TableScreen):
         if view is None or "advised" not in now.keys or not self.advisor_on:
             return ""
         if view.phase in ("choose", "take"):
-            return self._advice_tip(view)
+            return words.tip(view)
         advised = self._advised()
         if advised is None:
             return ""
         if not self._chosen():
-            return f" Advised: {self._follow_words(advised[1], advised[0])} (space, space)."
+            follow = words.follow_words(view, advised[1], self._chosen(), advised[0])
+            return f" Advised: {follow} (space, space)."
         if self.selected == frozenset(advised[0]):
-            return (f" Advised: set aside {_count(self._chosen())} and "
-                    f"{self._follow_words(advised[1])}: space plays it.")
+            return (f" Advised: set aside {words.count(self._chosen())} and "
+                    f"{words.follow_words(view, advised[1], self._chosen())}: space plays it.")
         return ""
-
-    def _advice_tip(self, view: v.NuggetsView) -> str:
-        """After a set-aside: what the advisor would do, and the key that plays it."""
-        if not self.advisor_on:
-            return ""
-        action, victim = advised_next(view)
-        if action == "roll":
-            return " Advised: roll on (space)."
-        key = "t" if victim is None else "s"
-        words = advised_words(view, (action, victim), list(view.kept))
-        return f" Advised: {words} (space or {key})."
-
-    def _follow_words(self, follow: p.Roll | p.Stop, picks: list[int] | None = None) -> str:
-        """The advised follow-up of a set-aside in words ("stop and steal 5 from Bob")."""
-        view = self.view
-        assert view is not None
-        rolled = view.rolled or []
-        chosen = ([rolled[i] for i in picks] if picks is not None else self._chosen())
-        kept = [*view.kept, *chosen]
-        words = advised_words(view, ("roll", None) if isinstance(follow, p.Roll)
-                              else ("stop", follow.steal_from), kept)
-        if picks is not None:
-            return f"set aside {_count(chosen)} and {words}"
-        return words
 
     def _keys_line(self) -> str:
         return "; enter sets aside and rolls on, t takes, s steals"
 
     def _moment_for(self, event: v.GameEvent, names: list[str]) -> None:
-        def name(seat: int) -> str:
-            return names[seat] if 0 <= seat < len(names) else "?"
-
-        text, cls = "", ""
-        if isinstance(event, v.Bust):
-            text, cls = f"BUST! {name(event.seat)} scores nothing this turn", "-bust"
-        elif isinstance(event, v.BonusTurn):
-            text, cls = f"All seven dice! {name(event.seat)} plays a bonus turn", "-bonus"
-        elif isinstance(event, v.Stole):
-            text = f"{name(event.seat)} steals {event.amount} from {name(event.victim)}!"
-            cls = "-steal"
-        elif isinstance(event, v.GameOver):
+        text, cls = words.moment(event, names)
+        if isinstance(event, v.GameOver):
             self.app.bell()
         if text:
             self._show_moment(text, cls)
@@ -392,28 +318,7 @@ class NuggetsScreen(TableScreen):
 
     def _advised(self) -> tuple[list[int], p.Roll | p.Stop] | None:
         """The advisor's set-aside (as dice on the table) and what it would do next."""
-        view = self.view
-        if view is None or view.phase != "keep" or not view.rolled:
-            return None
-        rolled = view.rolled
-        keep = advised_keep(view)
-        if not keep:
-            return None
-        wanted = [f.value for f in keep]
-        picks: list[int] = []
-        for i, face in enumerate(rolled):
-            if face in wanted:
-                wanted.remove(face)
-                picks.append(i)
-        kept = [*view.kept, *(f.value for f in keep)]
-        left = view.dice_left - len(keep)
-        after = msgspec.structs.replace(view, kept=kept, kept_value=score(kept), rolled=None,
-                                        dice_left=left, phase="choose" if left else "take")
-        seat = self.acting_seat
-        action, victim = advised_next(after)
-        rolls_on = left and action == "roll"
-        follow = p.Roll(seat=seat) if rolls_on else p.Stop(steal_from=victim, seat=seat)
-        return picks, follow
+        return words.advised(self.view, self.acting_seat)
 
     def _keep_then(self, follow: p.Roll | p.Stop) -> None:
         view = self.view
@@ -430,11 +335,7 @@ class NuggetsScreen(TableScreen):
 
     def _explain(self, message: str) -> None:
         """A refused set-aside, with the rules' own words and what would be legal."""
-        view = self.view
-        options = [] if view is None else legal_keeps(view.rolled or [], view.kept)
-        sample = "; ".join(" ".join(f.value for f in keep) for keep in options[:3])
-        more = f" (and {len(options) - 3} more)" if len(options) > 3 else ""
-        self.query_one(Hint).text = f"Not allowed: {message}. Legal: {sample}{more}."
+        self.query_one(Hint).text = words.not_allowed(self.view, message)
 
     def show_error(self, message: str) -> None:
         """The host refused an action: say so in place and forget any follow-up."""
@@ -528,7 +429,8 @@ class NuggetsScreen(TableScreen):
             return
         self._armed = (id(self.view), self.selected)
         self.query_one(Hint).text = (
-            f"enter again: set aside {_count(self._chosen())} and {self._follow_words(follow)}, "
+            f"enter again: set aside {words.count(self._chosen())} and "
+            f"{words.follow_words(self.view, follow, self._chosen())}, "
             "as the advisor would (from then on one enter does it). esc cancels."
         )
 
@@ -557,20 +459,12 @@ class NuggetsScreen(TableScreen):
                 f"Stealing needs three lassos set aside this turn; you have {lassos}."
             )
             return
-        names = view.players
         seat = self.acting_seat
         kept = list(view.kept)
         if phase == "keep":
             kept += self._chosen()
         worth = score(kept)
-        choices = []
-        for s_, name in enumerate(names):
-            if s_ == seat:
-                continue
-            has = view.holdings[s_]
-            amount = min(worth, has)
-            if amount:
-                choices.append((s_, f"take {amount} from {name}: {has} -> {has - amount}"))
+        choices = words.steal_choices(view, seat, worth)
         if not worth:
             self.query_one(Hint).text = (
                 "Your set-aside is worth nothing to steal: set aside nuggets or numbers too.")
