@@ -20,7 +20,6 @@ import logging
 import secrets
 import shutil
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -169,7 +168,6 @@ class Apps:
             child.expiry.cancel()
             child.expiry = None
         child.session = session
-        child.detached_at = None
         if reattach:
             self.report(f"SSH: {child.name} is back")
             child.size = size
@@ -208,7 +206,6 @@ class Apps:
         if child.key is None or self.closing:  # keyless: nobody could come back to it
             self.spawn(child.stop())
             return
-        child.detached_at = time.monotonic()
         # nobody is at the app now: it closes its connection to the host, so the seat
         # is away for the others at once (the stand-in after the game's grace period)
         child.signal(signal.SIGUSR1)

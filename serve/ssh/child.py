@@ -54,7 +54,6 @@ class Child:
         self.first_output = asyncio.Event()
         self.output_done = asyncio.Event()
         self.exited: int | None = None
-        self.detached_at: float | None = None
         self.expiry: asyncio.TimerHandle | None = None
         self.resizes = Coalesced(self.resize, resize_every, self.size,
                                  lambda delay, then: asyncio.get_running_loop().call_later(

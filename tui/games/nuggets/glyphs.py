@@ -51,11 +51,6 @@ def die_lines(face: str, *, ascii_mode: bool = False, selected: bool = False) ->
     return [top, *(v + row + v for row in inner), bottom]
 
 
-def face_label(face: str) -> str:
-    """A short name of a face for logs and the tray."""
-    return {"nugget": "nugget", "lasso": "lasso"}.get(face, face)
-
-
 def small_die(face: str, *, ascii_mode: bool = False) -> str:
     """A one-cell-high die for the set-aside tray: `[N]`, `[L]`, `[3]`."""
     mark = {"nugget": "N", "lasso": "L"}.get(face, face)

@@ -27,7 +27,6 @@ from tui.widgets.log import EventLog
 MOMENT_SECONDS = 1.6
 BUST_SECONDS = 1.6  # the busting roll stays on the table this long
 TURN_PAUSE = 0.7  # hot-seat: keys wait this long after the turn changes hands
-FACE_KEYS = {"n": "nugget", "l": "lasso", "2": "2", "3": "3", "4": "4", "5": "5"}
 
 
 class NuggetsScreen(TableScreen):
@@ -229,9 +228,6 @@ class NuggetsScreen(TableScreen):
             return (f" Advised: set aside {words.count(self._chosen())} and "
                     f"{words.follow_words(view, advised[1], self._chosen())}: space plays it.")
         return ""
-
-    def _keys_line(self) -> str:
-        return "; enter sets aside and rolls on, t takes, s steals"
 
     def _moment_for(self, event: v.GameEvent, names: list[str]) -> None:
         text, cls = words.moment(event, names)
