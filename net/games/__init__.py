@@ -10,13 +10,28 @@ Bots draw from their own generators, so a bot never shifts the dice or the decks
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from net.catalogue import spec
-from net.games.base import Brain, Codec, Driver, Refused, WrongGame
+
+if TYPE_CHECKING:
+    import random
+
+    from net.games.base import Brain, Codec, Driver
+
+#: what every game provides (``net.games.base``), imported when first asked for: a
+#: game's ``SPEC`` is read from its package, under this one, when the menu starts
+_BASE = ("Brain", "Codec", "Driver", "Refused", "WrongGame")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _BASE:
+        from net.games import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def host_of(game: str) -> ModuleType:
