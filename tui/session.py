@@ -414,6 +414,9 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
         return _dropped(notice.name, table)
     if notice.event == "left" and table is not None and table.phase == "playing":
         return f"{notice.name} left the game: a bot plays their seat to the end"
+    if notice.event == "terms":
+        changed = notice.detail if isinstance(notice.detail, str) else "the settings"
+        return f"{notice.name} changed the table ({changed}): everyone says ready again"
     what = {
         "joined": "joined",
         "left": "left",

@@ -255,11 +255,15 @@ class TableUpdate(_Msg, tag="table"):
 
 
 class Notice(_Msg, tag="notice"):
-    """Something happened to a person: joined, left, away, back, standin, owner, bot."""
+    """Something happened to a person: joined, left, away, back, standin, owner, bot;
+    or the owner changed the terms (``terms``: ``detail`` says what, and every person
+    must say ready again)."""
 
     event: str
     name: str
     seat: int | None = None
+    # for ``terms``: what changed, in words (UNSET, left out, for every other notice)
+    detail: Text | UnsetType = UNSET
 
 
 class Started(_Msg, tag="started"):

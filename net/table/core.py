@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import UNSET, UnsetType
+
 from net import protocol as p
 from net.catalogue import spec
 from net.games import Brain, Driver
@@ -256,8 +258,16 @@ class TableCore:
         if self.on_update is not None:
             self.on_update(self)
 
-    def notice(self, event: str, name: str, seat: int | None = None) -> None:
-        self.send_all(p.Notice(event=event, name=name, seat=seat))
+    def notice(self, event: str, name: str, seat: int | None = None,
+               detail: str | UnsetType = UNSET) -> None:  # fmt: skip
+        self.send_all(p.Notice(event=event, name=name, seat=seat, detail=detail))
+
+    def unready(self) -> None:
+        """The terms changed (the settings, or who sits where): every person's "ready"
+        was for other terms, so it is cleared; the game starts on fresh readiness."""
+        for seat in self.seats:
+            if seat.kind == "human":
+                seat.ready = False
 
     # views: the driver's Structs (``Driver.state_view``), the events as net.views
     # Structs (to_events)
@@ -350,6 +360,7 @@ class TableCore:
         self.members.append(member)
         seat = None
         if not member.spectator:
+            self.unready()  # a new player at the table: new terms for everyone
             self.seats.append(Seat(name=member.name, kind="human", member=member))
             seat = len(self.seats) - 1
             if self.owner is None:
@@ -484,7 +495,10 @@ class TableCore:
         before = {m: self.seats_of(m) for m in self.members if not m.spectator}
         first = self.settings.first_player
         chosen = self.seats[first] if first is not None and first < len(self.seats) else None
-        self.seats = [s for s in self.seats if keep(s)]
+        kept = [s for s in self.seats if keep(s)]
+        if len(kept) != len(self.seats):
+            self.unready()  # fewer at the table: new terms for everyone
+        self.seats = kept
         if chosen is not None:
             self.settings.first_player = self.seats.index(chosen) if chosen in self.seats else None
         self.save(self.called_at)  # the new seat numbers are on disk before anyone is told

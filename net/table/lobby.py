@@ -3,6 +3,8 @@ Each refusal is a :class:`~net.table.core.Refusal`, sent back as an ``error``.""
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +15,35 @@ from net.catalogue import DIFFICULTIES, setting_limit
 from net.protocol import Code
 from net.table.core import BOT_NAMES, Member, Refusal, Seat
 from net.text import CHAT_MAX, NAME_MAX, check_length, clean_text
+
+#: the settings in words, for the ``terms`` notice
+_LABELS = {"grab_timeout": "grab time-out", "call_window": "call window", "bot_pace": "bot pace",
+           "first_player": "first player", "round_cap": "round cap", "lag_cap": "lag cap",
+           "hotseat": "hot-seat"}  # fmt: skip
+_SECONDS = ("grab_timeout", "call_window", "grace", "bot_pace", "lag_cap")
+
+
+def _shown(key: str, value: Any) -> str:
+    """A setting's value as a person reads it: "10 s", "off", "random", "seat 2"."""
+    if value is None:
+        return "random" if key == "first_player" else "off"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if key == "first_player":
+        return f"seat {value + 1}"
+    if isinstance(value, float):
+        return f"{value:g} s" if key in _SECONDS else f"{value:g}"
+    return str(value)
+
+
+def _negative_zero(value: float) -> bool:
+    return value == 0.0 and math.copysign(1.0, value) < 0
+
+
+def _subnormal(value: float) -> bool:
+    """A number too small for a float's full precision (5e-324): nobody types one."""
+    return 0.0 < abs(value) < sys.float_info.min
+
 
 if TYPE_CHECKING:
     from net.table.table import Table
@@ -107,11 +138,24 @@ class Lobby:
                 continue
             if isinstance(value, float) and value != value:
                 raise Refusal(Code.BAD_SETTING, f"{key} must be a number")
+            if isinstance(value, float) and (_negative_zero(value) or _subnormal(value)):
+                raise Refusal(Code.BAD_SETTING, f"{key} must be a plain number: {value!r} "
+                              "is not one a person types (write 0 for zero).")  # fmt: skip
             if not ok(value):
                 raise Refusal(Code.BAD_SETTING, f"{rule}, not {value!r}.")
-            changes[key] = value
+            if value != getattr(table.settings, key):
+                changes[key] = value
+        if not changes:
+            table.update()  # nothing changed: the terms stand, and so does readiness
+            return
+        what = "; ".join(f"{_LABELS.get(key, key)} {_shown(key, getattr(table.settings, key))}"
+                         f" -> {_shown(key, value)}" for key, value in changes.items())  # fmt: skip
         for key, value in changes.items():
             setattr(table.settings, key, value)
+        table.unready()
+        seats = table.seats_of(member)
+        table.notice("terms", member.name, seats[0] if seats else None, what)
+        table.report(f"{table.name}: {member.name} changed {what}; everyone readies again")
         table.update()
 
     def _add_bot(self, member: Member, message: p.AddBot, now: float) -> None:
@@ -132,6 +176,7 @@ class Lobby:
             kind="bot",
             difficulty=difficulty or table.settings.difficulty,
         )
+        table.unready()  # one more at the table: new terms for everyone
         table.seats.append(seat)
         table.notice("bot", seat.name, len(table.seats) - 1)
         table.update()
@@ -183,6 +228,7 @@ class Lobby:
         if problem:
             raise Refusal(Code.BAD_NAME, problem)
         seat = Seat(name=table.unique_name(name), kind="local", member=member, ready=True)
+        table.unready()  # one more at the table: new terms for everyone
         table.seats.append(seat)
         table.save(now)
         # the controller learns its new seat list from a fresh welcome

@@ -460,9 +460,14 @@ async def test_the_lobby_line_follows_who_is_ready(tmp_path):
             assert "Start" in labels(await footer_text(pilot))
             cy = await Client.connect("127.0.0.1", host.port, "Cy")
             clients.append(cy)
+            # a new player is new terms: Bob's "ready" was for a table without Cy
+            await until(pilot, lambda: "Waiting for Bob, Cy to get ready" in screen_text(app),
+                        "Bob and Cy are awaited")
+            assert "Everyone" not in screen_text(app)
+            assert "Start" not in labels(await footer_text(pilot))
+            await bob.send(p.Ready(ready=True))
             await until(pilot, lambda: "Waiting for Cy to get ready" in screen_text(app),
                         "Cy is awaited")
-            assert "Everyone" not in screen_text(app)
             assert "Start" not in labels(await footer_text(pilot))
             await bob.send(p.Ready(ready=False))
             await until(pilot, lambda: "Waiting for Bob, Cy to get ready" in screen_text(app),

@@ -1,0 +1,92 @@
+"""Readiness follows the terms (issue 35): a player's "ready" is for the table as it
+was when they said it. The owner changing a setting, a bot sitting down, a person
+joining or leaving: every person's "ready" is cleared, and they are told what changed;
+``start`` needs fresh readiness. And a setting is a number a person types: -0.0 and
+subnormal numbers are refused, changing nothing."""
+
+import pytest
+
+from net import protocol as p
+from net.protocol import Code
+from tui.session import notice_text
+
+from .test_table import join, nuggets_table
+
+
+def _seated(table, ready):
+    return [s.ready for s in table.seats if s.kind == "human"] == ready
+
+
+def test_a_changed_setting_clears_every_ready_and_says_what_changed():
+    tables, table = nuggets_table(seats=3)
+    ann, ann_inbox = join(tables, "Ann")
+    bob, bob_inbox = join(tables, "Bob")
+    watcher, watcher_inbox = join(tables, "Eve", spectate=True)
+    table.handle(bob, p.Ready(), 1.0)
+    assert _seated(table, [False, True])
+    table.handle(ann, p.Configure(bot_pace=0.3, grace=60.0), 2.0)
+    assert _seated(table, [False, False])
+    for inbox in (ann_inbox, bob_inbox, watcher_inbox):  # every seat and the spectators
+        terms = [n for n in inbox.of(p.Notice) if n.event == "terms"]
+        assert [(n.name, n.detail) for n in terms] == [
+            ("Ann", "grace 30 s -> 60 s; bot pace 0.9 s -> 0.3 s")]
+        assert [s.ready for s in inbox.of(p.TableUpdate)[-1].table.seats] == [False, False]
+    assert "Ann changed the table (grace 30 s -> 60 s; bot pace 0.9 s -> 0.3 s): everyone " \
+        "says ready again" == notice_text(terms[0])
+    # the ready Bob gave for the old terms does not start the game on the new ones
+    table.handle(ann, p.Start(), 3.0)
+    assert ann_inbox.errors() == [Code.NOT_READY] and table.phase == "lobby"
+    assert "Bob" in ann_inbox.of(p.Error)[-1].message
+    table.handle(bob, p.Ready(), 4.0)
+    table.handle(ann, p.Start(), 5.0)
+    assert table.phase == "playing"
+
+
+def test_the_same_value_again_changes_no_terms():
+    tables, table = nuggets_table(seats=3, bot_pace=0.5)
+    ann, ann_inbox = join(tables, "Ann")
+    bob, bob_inbox = join(tables, "Bob")
+    table.handle(bob, p.Ready(), 1.0)
+    table.handle(ann, p.Configure(bot_pace=0.5, seats=3), 2.0)
+    assert _seated(table, [False, True])
+    assert not [n for n in bob_inbox.of(p.Notice) if n.event == "terms"]
+
+
+@pytest.mark.parametrize("change", ["bot", "join", "leave", "seats"])
+def test_who_sits_at_the_table_is_part_of_the_terms(change):
+    tables, table = nuggets_table(seats=4)
+    ann, _ = join(tables, "Ann")
+    bob, bob_inbox = join(tables, "Bob")
+    cy, _ = join(tables, "Cy")
+    table.handle(bob, p.Ready(), 1.0)
+    table.handle(cy, p.Ready(), 1.0)
+    assert _seated(table, [False, True, True])
+    if change == "bot":
+        table.handle(ann, p.AddBot(), 2.0)
+    elif change == "join":
+        join(tables, "Dan", now=2.0)
+    elif change == "leave":
+        table.handle(cy, p.Leave(), 2.0)
+    else:
+        table.handle(ann, p.Configure(seats=3), 2.0)
+    humans = [s for s in table.seats if s.kind == "human"]
+    assert not any(s.ready for s in humans), change
+    # Bob is told: the table update he gets lists every person as not ready
+    last = bob_inbox.of(p.TableUpdate)[-1].table
+    assert not any(s.ready for s in last.seats if s.kind == "human"), change
+
+
+@pytest.mark.parametrize("value", [-0.0, 5e-324, -5e-324, 2.2e-308])
+def test_negative_zero_and_subnormal_numbers_are_refused_and_change_nothing(value):
+    tables, table = nuggets_table(seats=3)
+    ann, ann_inbox = join(tables, "Ann")
+    bob, bob_inbox = join(tables, "Bob")
+    table.handle(bob, p.Ready(), 1.0)
+    before = (table.settings.bot_pace, len(bob_inbox))
+    table.handle(ann, p.Configure(bot_pace=value), 2.0)
+    error = ann_inbox.of(p.Error)[-1]
+    assert error.code == Code.BAD_SETTING and "bot_pace must be a plain number" in error.message
+    assert (table.settings.bot_pace, len(bob_inbox)) == before  # Bob sees nothing change
+    assert _seated(table, [False, True])
+    table.handle(ann, p.Configure(bot_pace=0.0), 3.0)  # zero itself is a setting
+    assert table.settings.bot_pace == 0.0 and ann_inbox.of(p.Error)[-1] is error
