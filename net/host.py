@@ -32,7 +32,7 @@ from net.peer import Peer
 from net.pipe import PipeWriter
 from net.protocol import Code
 from net.table import Settings, Table, Tables
-from net.text import skeleton
+from net.text import name_problem
 
 if TYPE_CHECKING:
     from net.saves import Saved, Store
@@ -292,7 +292,7 @@ class Host:
     async def start(self, bind: str | None = "127.0.0.1", port: int = 0) -> None:
         """Listen on TCP; ``bind=None`` listens on every interface."""
         self.clock  # noqa: B018 - bind the real clock to the running loop now
-        skeleton("warm")  # the confusables' table loads once, before anyone joins
+        name_problem("warm")  # the confusables' tables load once, before anyone joins
         self._server = await asyncio.start_server(self.serve, bind, port, limit=1 << 16)
 
     @property

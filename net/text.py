@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 
 NAME_MAX = 20
 CHAT_MAX = 200
@@ -136,16 +137,61 @@ def visible_key(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
-@functools.lru_cache(maxsize=4096)  # names at tables are compared at every join
-def skeleton(text: str) -> str:
-    """What two names are compared by where a look-alike could pass for someone: the
-    UTS #39 confusable skeleton of :func:`visible_key` (``аnn`` with a Cyrillic ``а``
-    and ``ann`` share one), from the Unicode confusables data of the
-    ``confusable-homoglyphs`` package: every character is replaced by one chosen
-    member (the lowest code point) of its set of look-alikes."""
+# characters that draw a blank but are not white space: the Braille blank, and the
+# Hangul fillers (also default-ignorable, so already gone from cleaned text)
+_BLANKS = dict.fromkeys([0x2800, 0x115F, 0x1160, 0x3164, 0xFFA0], None)
+#: what a bot's name ends with (``net.table``): a person's name may not
+BOT_SUFFIX = " (bot)"
+
+
+def clean_name(text: str) -> str:
+    """A name as a person sees it: :func:`clean_text`, without the characters that
+    draw a blank (``Bob`` padded with U+2800 is ``Bob``)."""
+    return clean_text(clean_text(text).translate(_BLANKS))
+
+
+def _mapped(text: str) -> str:
     classes = _confusable_classes()
-    key = unicodedata.normalize("NFD", visible_key(text))
-    return unicodedata.normalize("NFD", "".join(classes.get(ch, ch) for ch in key))
+    text = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(classes.get(ch, ch) for ch in text)).casefold()
+
+
+@functools.lru_cache(maxsize=4096)  # names at tables are compared at every join
+def name_keys(text: str) -> frozenset[str]:
+    """What two names are compared by where a look-alike could pass for someone: the
+    UTS #39 confusable skeleton, taken of the name as typed (so a capital's look-alikes
+    count: ``Βob`` with a Greek capital beta, ``lris`` with a lower-case L) and of
+    the name case-folded (so ``BOB`` is ``bob``), each then compared case-insensitively.
+    Two names read the same when they share a key. From the Unicode confusables data of
+    the ``confusable-homoglyphs`` package: every character is replaced by one chosen
+    member (the lowest code point) of its set of look-alikes."""
+    visible = "".join(ch for ch in clean_name(text) if not invisible(ch))
+    typed = unicodedata.normalize("NFKC", visible)
+    return frozenset((_mapped(typed), _mapped(typed.casefold())))
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether names ``a`` and ``b`` read the same to a person (:func:`name_keys`)."""
+    return not name_keys(a).isdisjoint(name_keys(b))
+
+
+def name_problem(name: str, others: Iterable[str] = ()) -> str | None:
+    """Why ``name`` cannot be a person's, or None: it reads as a bot's, or it mixes
+    scripts in a way UTS #39 calls a look-alike (a Cyrillic ``В`` among Latin
+    letters). ``others``: the names already there, to say whose name it reads like."""
+    bot = name_keys(BOT_SUFFIX.strip()) | name_keys(BOT_SUFFIX.strip().upper())
+    if any(key.endswith(tail) for key in name_keys(name) for tail in bot):
+        return f"{quote_peer(name)} reads as a bot's name: only bots' names end in (bot)."
+    from confusable_homoglyphs import categories, confusables
+
+    if confusables.is_dangerous(name):
+        scripts = sorted(s.title() for s in categories.unique_aliases(name) - {"COMMON"})
+        like = next((other for other in others if same_name(name, other)), None)
+        reads = f"it reads like {quote_peer(like)}, who is here" if like else \
+            "it reads like another name"
+        return (f"{quote_peer(name)} mixes {' and '.join(scripts)} letters that look "
+                f"alike, so {reads}; write your name in one script.")
+    return None
 
 
 _classes: dict[str, str] | None = None

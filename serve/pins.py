@@ -2,7 +2,7 @@
 
 A name is pinned only once its session is admitted (``serve.ssh``), so a refused or
 busy login pins nothing. A name is also held against look-alikes: ``аnn`` (Cyrillic
-``а``) is refused while ``ann`` is pinned to another key (``net.text.skeleton``).
+``а``) is refused while ``ann`` is pinned to another key (``net.text.name_keys``).
 A pin not used for ``max_age`` seconds expires. The file (0600 JSON, opened without
 following symlinks) is written off the event loop, at most once per ``save_every``.
 """
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from net.text import skeleton
+from net.text import name_keys
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class Pins:
         self.max_age = max_age
         self.save_every = save_every
         self.pins: dict[str, dict[str, Any]] = {}
-        self._looks: dict[str, str] = {}  # skeleton -> slug
+        self._looks: dict[str, str] = {}  # each name key -> slug
         self._dirty = False
         self._saving: asyncio.Task | None = None
         try:
@@ -89,7 +89,8 @@ class Pins:
     def _put(self, key: str, entry: dict[str, Any]) -> None:
         self.pins[key] = entry
         if entry["name"]:
-            self._looks.setdefault(skeleton(entry["name"]), key)
+            for look in name_keys(entry["name"]):
+                self._looks.setdefault(look, key)
 
     def get(self, name: str) -> str | None:
         entry = self.pins.get(slug(name))
@@ -102,7 +103,7 @@ class Pins:
         if entry is not None:
             ok = fingerprint is not None and hmac.compare_digest(entry["fp"], fingerprint)
             return OK if ok else TAKEN
-        other = self._looks.get(skeleton(name))
+        other = next((self._looks[k] for k in name_keys(name) if k in self._looks), None)
         if other is not None and other in self.pins:
             theirs = self.pins[other]["fp"]
             if fingerprint is None or not hmac.compare_digest(theirs, fingerprint):

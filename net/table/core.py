@@ -20,7 +20,7 @@ from net.catalogue import spec
 from net.games import Brain, Driver
 from net.protocol import Code, ProtocolError
 from net.table.settings import Settings
-from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, skeleton
+from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, name_keys, same_name
 from net.views import Event, to_events
 
 # the most often spectators' comings and goings reach the others, in seconds
@@ -306,15 +306,15 @@ class TableCore:
     # -- joining -----------------------------------------------------------------------
 
     def unique_name(self, name: str) -> str:
-        # compared as people read them (net.text.skeleton): look-alikes get a suffix
-        taken = {skeleton(s.name) for s in self.seats}
-        taken |= {skeleton(m.name) for m in self.members}
-        if skeleton(name) not in taken:
+        # compared as people read them (net.text.name_keys): look-alikes get a suffix
+        taken = {key for s in self.seats for key in name_keys(s.name)}
+        taken |= {key for m in self.members for key in name_keys(m.name)}
+        if taken.isdisjoint(name_keys(name)):
             return name
         for n in itertools.count(2):
             suffix = f" {n}"
             candidate = clean_text(name[: NAME_MAX - len(suffix)]) + suffix
-            if skeleton(candidate) not in taken:
+            if taken.isdisjoint(name_keys(candidate)):
                 return candidate
         raise AssertionError("unreachable")
 
@@ -325,7 +325,7 @@ class TableCore:
         left the game (an SSH session that ended leaves it), that a bot plays it to the
         end."""
         for seat in self.seats:
-            if seat.kind != "human" or skeleton(seat.name) != skeleton(name):
+            if seat.kind != "human" or not same_name(seat.name, name):
                 continue
             if seat.member is None:  # its person left: a stand-in plays it to the end
                 return (f"The game at {self.name!r} has started, and {seat.name!r} left "

@@ -14,7 +14,7 @@ from net import protocol as p
 from net.catalogue import DIFFICULTIES, setting_limit
 from net.protocol import Code
 from net.table.core import BOT_NAMES, Member, Refusal, Seat
-from net.text import CHAT_MAX, NAME_MAX, check_length, clean_text
+from net.text import CHAT_MAX, NAME_MAX, check_length, clean_name, clean_text, name_problem
 
 #: the settings in words, for the ``terms`` notice
 _LABELS = {"grab_timeout": "grab time-out", "call_window": "call window", "bot_pace": "bot pace",
@@ -223,8 +223,9 @@ class Lobby:
             raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
         if len(table.seats) >= table.settings.seats:
             raise Refusal(Code.TABLE_FULL, "Every seat is taken.")
-        name = clean_text(message.name)
-        problem = check_length(name, "name", NAME_MAX)
+        name = clean_name(message.name)
+        problem = check_length(name, "name", NAME_MAX) or name_problem(
+            name, [m.name for m in table.members])
         if problem:
             raise Refusal(Code.BAD_NAME, problem)
         seat = Seat(name=table.unique_name(name), kind="local", member=member, ready=True)

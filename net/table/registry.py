@@ -14,7 +14,7 @@ from net.protocol import Code
 from net.table import core
 from net.table.core import Member, Refusal
 from net.table.table import Table
-from net.text import NAME_MAX, check_length, clean_text
+from net.text import NAME_MAX, check_length, clean_name, clean_text, name_problem
 
 
 class Tables:
@@ -77,11 +77,14 @@ class Tables:
             assert old.table is not None
             new = Member(name=old.name, deliver=deliver, close=close, link=link)
             return old.table.resume(old, secret, new, now)
-        name = clean_text(hello.name)
+        name = clean_name(hello.name)
         problem = check_length(name, "name", NAME_MAX)
         if problem:
             raise Refusal(Code.BAD_NAME, problem)
         table = self.find(hello.table)
+        problem = name_problem(name, [m.name for m in table.members])
+        if problem:
+            raise Refusal(Code.BAD_NAME, problem)
         member = Member(
             name=name, deliver=deliver, close=close, spectator=hello.spectate, link=link
         )
