@@ -40,7 +40,14 @@ class BotSeat:
             if message.table.phase == "playing" and self.seat is not None:
                 self._new_brain()
             return [] if message.table.phase == "playing" else [p.Ready()]
-        if isinstance(message, p.Started):
+        if isinstance(message, p.TableUpdate):
+            # a bot takes any terms: when they change (a setting, who sits), its
+            # "ready" is cleared with everyone's, and it says ready again
+            table, seat = message.table, self.seat
+            if table.phase != "playing" and seat is not None and seat < len(table.seats) \
+                    and not table.seats[seat].ready:  # fmt: skip
+                return [p.Ready()]
+        elif isinstance(message, p.Started):
             self._new_brain()
             self.plan = None
         elif isinstance(message, p.State) and message.seat == self.seat and self.brain:

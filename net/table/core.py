@@ -84,6 +84,11 @@ class Seat:
 class TableCore:
     """The state of a table and its members (see :class:`net.table.Table`)."""
 
+    #: the table's requests and its game loop (``net.table.lobby.Lobby``,
+    #: ``net.table.play.Play``), which :class:`net.table.Table` makes
+    lobby: Any
+    play: Any
+
 
     def __init__(
         self,

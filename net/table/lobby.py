@@ -6,14 +6,14 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, setting_limit
 from net.protocol import Code
-from net.table.core import BOT_NAMES, Member, Refusal, Seat
+from net.table.core import BOT_NAMES, Member, Refusal, Seat, TableCore
 from net.text import CHAT_MAX, NAME_MAX, check_length, clean_name, clean_text, name_problem
 
 #: the settings in words, for the ``terms`` notice
@@ -45,15 +45,13 @@ def _subnormal(value: float) -> bool:
     return 0.0 < abs(value) < sys.float_info.min
 
 
-if TYPE_CHECKING:
-    from net.table.table import Table
 
 
 class Lobby:
     """The requests of a table's members: an object the table holds
     (:class:`net.table.Table`), with the chat's token buckets as its own state."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableCore) -> None:
         self.table = table
         self.chat_tokens: dict[str, tuple[float, float]] = {}  # kind -> (tokens, at)
 

@@ -20,17 +20,14 @@ import itertools
 import random
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from net import protocol as p
 from net.games import Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
-from net.table.core import Member, Refusal
-
-if TYPE_CHECKING:
-    from net.table.table import Table
+from net.table.core import Member, Refusal, TableCore
 
 
 @dataclass(eq=False)
@@ -56,7 +53,7 @@ class Play:
     with the loop's own state: the race actions held until judged, the latest table
     time the game was given, and a deadline found stuck."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableCore) -> None:
         self.table = table
         # lag-fair races: race actions held until no earlier one can still arrive, and
         # the latest table time the game was given

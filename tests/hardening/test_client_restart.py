@@ -77,10 +77,13 @@ def test_a_killed_join_takes_its_seat_back(tmp_path):
         welcome = ann.recv_type("welcome")
         token = welcome["token"]
         ann.send({"type": "configure", "grace": 2, "first_player": 0})
-        ann.send({"type": "ready"})
         bob = _join(port, tmp_path)
         apps.append(bob)
         bob.wait_for("Bob")
+        # ready once Bob sits: a "ready" is for the table as it is (issue 35)
+        ann.wait(lambda m: m["type"] == "notice" and m["event"] == "joined"
+                 and m["name"] == "Bob", "Bob joins")
+        ann.send({"type": "ready"})
         bob.write(b"r")  # ready: the table is full, the game starts
         ann.wait(lambda m: m["type"] == "started", "the start")
         bob.wait_for("Seed hash")  # the table's log

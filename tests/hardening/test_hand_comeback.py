@@ -84,10 +84,13 @@ def test_the_hand_keeps_its_slots_and_looks_after_a_kill_and_a_host_restart(tmp_
         token = ann.recv_type("welcome")["token"]
         # Bob (seat 1) starts: he draws from the draw pile; nobody stands in for minutes
         ann.send({"type": "configure", "grace": 600, "first_player": 1})
-        ann.send({"type": "ready"})
         bob = _join(port, tmp_path)
         apps.append(bob)
         bob.wait_for("Bob")
+        # ready once Bob sits: a "ready" is for the table as it is (issue 35)
+        ann.wait(lambda m: m["type"] == "notice" and m["event"] == "joined"
+                 and m["name"] == "Bob", "Bob joins")
+        ann.send({"type": "ready"})
         bob.write(b"r")  # ready: the game starts
         ann.wait(lambda m: m["type"] == "started", "the start")
         dealt = _wait_hand(bob)

@@ -90,3 +90,26 @@ def test_negative_zero_and_subnormal_numbers_are_refused_and_change_nothing(valu
     assert _seated(table, [False, True])
     table.handle(ann, p.Configure(bot_pace=0.0), 3.0)  # zero itself is a setting
     assert table.settings.bot_pace == 0.0 and ann_inbox.of(p.Error)[-1] is error
+
+
+def test_a_bot_client_says_ready_again_when_the_terms_change():
+    """``motherlode bot`` takes any terms: a person joining after it cleared its ready,
+    and it readies again, so the owner's start is not held up by a bot."""
+    from net.botclient import BotSeat
+
+    tables, table = nuggets_table(seats=3)
+    ann, ann_inbox = join(tables, "Ann")
+    bot = BotSeat()
+    robo, robo_inbox = join(tables, "Robo")
+
+    def answer() -> None:
+        while robo_inbox:
+            for reply in bot.receive(robo_inbox.pop(0)):
+                table.handle(robo, reply, 1.0)
+
+    answer()
+    assert _seated(table, [False, True])
+    join(tables, "Cy", now=2.0)  # new terms: every ready cleared, the bot's too
+    assert table.seats[1].ready is False
+    answer()
+    assert _seated(table, [False, True, False])

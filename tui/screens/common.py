@@ -79,11 +79,22 @@ class HelpScreen(ModalScreen[None]):
 
 
 def bindings_of(node) -> list[tuple[str, str]]:
-    """(keys, description) for each binding of a screen or app class, in order."""
+    """(keys, description) for each binding of a screen or app, in order: its class's
+    first, then those it was given when made (``tui.keys.add_bindings``), then its base
+    classes'."""
     rows: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for cls in type(node).__mro__:
-        for binding in getattr(cls, "BINDINGS", ()) if "BINDINGS" in cls.__dict__ else ():
+    classes = type(node).__mro__
+    own = [b for bound in node._bindings.key_to_bindings.values() for b in bound] \
+        if hasattr(node, "_bindings") else []  # fmt: skip
+    for cls in (classes[0], node, *classes[1:]):
+        if cls is node:
+            declared = {getattr(b, "action", None) for c in classes
+                        for b in getattr(c, "BINDINGS", ())}  # fmt: skip
+            found = [b for b in own if b.action not in declared]
+        else:
+            found = getattr(cls, "BINDINGS", ()) if "BINDINGS" in cls.__dict__ else ()
+        for binding in found:
             if isinstance(binding, Binding):
                 key, description = binding.key, binding.description
             else:
