@@ -1,6 +1,7 @@
 """The host's tables, without I/O: lobby, game loop, bots, stand-ins, chat, log.
 
-One idea a module: ``settings`` (a table's settings), ``core`` (state, seats, members,
+One idea a module: ``settings`` (a table's settings), ``people`` (members, seats,
+refusals), ``core`` (state, seats, members,
 sending), ``lobby`` (the requests), ``play`` (the game loop), ``registry`` (the tables
 and ``hello``). A :class:`Table` is the core, and holds a ``Lobby`` and a ``Play``:
 objects of their own, each with its own state (the chat's token buckets; the race
@@ -31,7 +32,7 @@ the game sees or sends (actions, deadlines, bot plans, the log, ``state.at``) is
 the table's clock; away times and the grace period on the host's.
 """
 
-from net.table.core import BOT_NAMES, Member, Refusal, Seat
+from net.table.people import BOT_NAMES, Member, Refusal, Seat
 from net.table.registry import Tables
 from net.table.settings import Settings
 from net.table.table import Table

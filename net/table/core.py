@@ -8,78 +8,25 @@ from __future__ import annotations
 
 import hmac
 import itertools
-import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from msgspec import UNSET, UnsetType
 
 from net import protocol as p
 from net.catalogue import spec
-from net.games import Brain, Driver
-from net.protocol import Code, ProtocolError
+from net.games import Driver
+from net.protocol import Code
+from net.table.people import Member, Refusal, Seat, noop
 from net.table.settings import Settings
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, name_keys, same_name
 from net.views import Event, to_events
 
 # the most often spectators' comings and goings reach the others, in seconds
 SPECTATORS_EVERY = 1.0
-
-BOT_NAMES = (
-    "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
-)  # fmt: skip
-_member_ids = itertools.count(1)
-
-
-class Refusal(ProtocolError):
-    """A request the host refuses, sent back as an ``error`` with this code. It is a
-    :class:`~net.protocol.ProtocolError` (``code, message, ref``): the table's refusals
-    and the framing's are one type with one argument order."""
-
-
-def _noop(message: Any) -> None:
-    pass
-
-
-@dataclass(eq=False)
-class Member:
-    """One connection's presence at a table (a player or a spectator)."""
-
-    name: str
-    deliver: Callable[[Any], None] = _noop
-    close: Callable[[str], None] = lambda reason: None
-    spectator: bool = False
-    id: int = field(default_factory=lambda: next(_member_ids))
-    secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
-    connected: bool = True
-    table: TableCore | None = None  # a net.table.Table
-    link: object = None  # the shell's connection now serving this member
-    chat_at: float = -1e9  # host time of its last chat line (the chat limits)
-    chat_notice_at: float = -1e9  # ... and of the last "too much chat" it was told
-    # the one-way network delay of the person behind this connection (seconds), as
-    # the shell measures it (``net.latency``); 0 when unknown (a protocol 1 client).
-    # The table corrects race actions by it, up to ``Settings.lag_cap``.
-    lag: float = 0.0
-
-    @property
-    def token(self) -> str | None:
-        """The resume token: ``<id>.<secret>``, 192 random bits from ``secrets``."""
-        return None if self.spectator else f"{self.id}.{self.secret}"
-
-
-@dataclass(eq=False)
-class Seat:
-    name: str
-    kind: str  # "human", "local" (hot-seat, controlled by a human's connection) or "bot"
-    member: Member | None = None
-    ready: bool = False
-    difficulty: str = "normal"
-    brain: Brain | None = None
-    standin: bool = False
-    away_since: float | None = None
-    plan: tuple[Any, float] | None = None
-
+#: seconds an owner may be away (dropped, or stepped away) before the table passes to
+#: the person seated longest who is here; the seat itself waits the whole grace
+OWNER_AWAY = 30.0
 
 class TableCore:
     """The state of a table and its members (see :class:`net.table.Table`)."""
@@ -243,7 +190,37 @@ class TableCore:
             for s in self.seats
             if s.away_since is not None and not s.standin
         )
+        handover = self.owner_handover()
+        if handover is not None:
+            times.append(handover)
         return min(times) if times else None
+
+    def owner_handover(self) -> float | None:
+        """When the owner, away, loses the table to someone here (:data:`OWNER_AWAY`),
+        or None: the owner is here, or nobody else is."""
+        owner = self.owner
+        if owner is None or owner.connected or self.heir() is None:
+            return None
+        away = [self.seats[i].away_since for i in self.seats_of(owner)]
+        since = min((t for t in away if t is not None), default=None)
+        return None if since is None else since + OWNER_AWAY
+
+    def heir(self) -> Member | None:
+        """The person seated longest who is connected, besides the owner."""
+        here = [s.member for s in self.seats if s.kind == "human" and s.member is not None
+                and s.member.connected and s.member is not self.owner]  # fmt: skip
+        return min(here, key=lambda m: m.id, default=None)
+
+    def hand_over(self, now: float) -> None:
+        """The owner was away too long: the table is the heir's, and everyone is told."""
+        heir, old = self.heir(), self.owner
+        if heir is None or old is None:
+            return
+        self.called_at = now
+        self.owner = heir
+        self.notice("owner", heir.name, self.seats_of(heir)[0])
+        self.report(f"{self.name}: {old.name} is away; {heir.name} owns the table now")
+        self.update()
 
     # -- sending -----------------------------------------------------------------------
 
@@ -458,7 +435,7 @@ class TableCore:
             return  # an old connection, replaced by a resume
         self.called_at = now
         member.connected = False
-        member.deliver, member.close = _noop, (lambda reason: None)
+        member.deliver, member.close = noop, (lambda reason: None)
         seats = self.seats_of(member)
         if not seats:
             self.remove_member(member)

@@ -13,7 +13,8 @@ import msgspec
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, setting_limit
 from net.protocol import Code
-from net.table.core import BOT_NAMES, Member, Refusal, Seat, TableCore
+from net.table.core import TableCore
+from net.table.people import BOT_NAMES, Member, Refusal, Seat
 from net.text import CHAT_MAX, NAME_MAX, check_length, clean_name, clean_text, name_problem
 
 #: the settings in words, for the ``terms`` notice

@@ -27,7 +27,8 @@ import msgspec
 from net import protocol as p
 from net.games import Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
-from net.table.core import Member, Refusal, TableCore
+from net.table.core import TableCore
+from net.table.people import Member, Refusal
 
 
 @dataclass(eq=False)
@@ -334,6 +335,8 @@ class Play:
                 self._grace_over(i, now)
             elif kind == "spectators":
                 table.tell_spectators(now)
+            elif kind == "owner":
+                table.hand_over(now)
 
     def _earliest_due(self, now: float) -> tuple[str, int] | None:
         # in host time; the wait's end first (the grace of those not back ends with it)
@@ -366,6 +369,9 @@ class Play:
         due = table.spectators_due
         if due is not None and due <= now and (best is None or due < best[0]):
             best = (due, "spectators", -1)
+        due = table.owner_handover()
+        if due is not None and due <= now and (best is None or due < best[0]):
+            best = (due, "owner", -1)
         return None if best is None else (best[1], best[2])
 
     def _grace_over(self, i: int, now: float) -> None:

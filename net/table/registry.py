@@ -12,7 +12,7 @@ from typing import Any
 from net import protocol as p
 from net.protocol import Code
 from net.table import core
-from net.table.core import Member, Refusal
+from net.table.people import Member, Refusal
 from net.table.table import Table
 from net.text import NAME_MAX, check_length, clean_name, clean_text, name_problem
 

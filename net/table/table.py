@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from net.table.core import Member, TableCore
+from net.table.core import TableCore
 from net.table.lobby import Lobby
+from net.table.people import Member
 from net.table.play import Play
 
 

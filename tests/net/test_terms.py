@@ -113,3 +113,56 @@ def test_a_bot_client_says_ready_again_when_the_terms_change():
     assert table.seats[1].ready is False
     answer()
     assert _seated(table, [False, True, False])
+
+
+def test_an_owner_away_hands_the_table_to_the_person_seated_longest():
+    """An owner who walks away no longer holds the table for the whole grace (up to
+    600 s): after ``OWNER_AWAY`` it passes to the person seated longest who is here,
+    everyone is told, and the new owner can start."""
+    from net.table.core import OWNER_AWAY
+
+    tables, table = nuggets_table(seats=3, grace=600.0)
+    ann, _ = join(tables, "Ann")
+    bob, bob_inbox = join(tables, "Bob")
+    cy, cy_inbox = join(tables, "Cy")
+    table.disconnect(ann, 10.0)
+    assert table.next_wakeup() == 10.0 + OWNER_AWAY  # the grace's 600 s come later
+    table.tick(10.0 + OWNER_AWAY - 0.5)
+    assert table.owner is ann
+    table.handle(bob, p.Start(), 20.0)
+    assert bob_inbox.errors() == [Code.NOT_OWNER]
+    table.tick(10.0 + OWNER_AWAY)
+    assert table.owner is bob
+    for inbox in (bob_inbox, cy_inbox):  # every seat is told, and sees it in the table
+        assert [n.name for n in inbox.of(p.Notice) if n.event == "owner"] == ["Bob"]
+        assert inbox.of(p.TableUpdate)[-1].table.owner == 1
+    assert notice_text(bob_inbox.of(p.Notice)[-1]) == "Bob now owns the table"
+    # the new owner may free the away seat (as any owner may) and start
+    table.handle(cy, p.Ready(), 50.0)
+    table.handle(bob, p.Start(), 51.0)
+    assert bob_inbox.errors()[-1] == Code.NOT_READY and "Ann" in bob_inbox.of(p.Error)[-1].message
+    table.handle(bob, p.Kick(seat=0), 52.0)
+    table.handle(cy, p.Ready(), 53.0)  # a seat freed is new terms: ready again
+    table.handle(bob, p.Start(), 54.0)
+    assert table.phase == "playing" and [s.name for s in table.seats] == ["Bob", "Cy"]
+
+
+def test_an_owner_back_in_time_keeps_the_table_and_nobody_here_keeps_it_for_them():
+    from net.table.core import OWNER_AWAY
+
+    tables, table = nuggets_table(seats=3, grace=600.0)
+    ann, _ = join(tables, "Ann")
+    bob, bob_inbox = join(tables, "Bob")
+    table.disconnect(ann, 0.0)
+    token = ann.token
+    table.tick(OWNER_AWAY - 1)
+    back, _ = join(tables, "Ann", now=OWNER_AWAY - 0.5, token=token)
+    assert back is ann and table.owner is ann
+    table.tick(OWNER_AWAY + 5)
+    assert table.owner is ann and not [n for n in bob_inbox.of(p.Notice) if n.event == "owner"]
+    # everyone away: the table waits for its owner (nobody here to take it)
+    table.disconnect(bob, 100.0)
+    table.disconnect(ann, 100.0)
+    assert table.owner_handover() is None
+    table.tick(100.0 + OWNER_AWAY + 1)
+    assert table.owner is ann
