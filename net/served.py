@@ -8,7 +8,7 @@ answers those on a Unix socket that only its own children know, in a 0700 direct
 one JSON request per connection, one JSON answer.
 
     {"op": "list"}                           -> {"tables": [TableInfo, ...]}
-    {"op": "new", "game": "nuggets", "name": "Ann"}  -> {"table": "Ann's table"}
+    {"op": "new", "game": "nuggets", "name": "Ann", "link": "<id>"}  -> {"table": "Ann's table"}
     {"op": "link", "link": "<id>", "port": 51234}    -> {"linked": true}
     anything wrong                           -> {"error": "words for a person"}
 
@@ -45,6 +45,9 @@ LINK_ENV = "MOTHERLODE_LINK"
 #: key): a hang-up gives the seat up rather than keep it for nobody
 KEYLESS_ENV = "MOTHERLODE_KEYLESS"
 
+#: tables one address may have open at once (a hall's share: 4 of the 32)
+TABLES_PER_ADDRESS = 4
+
 MAX_REQUEST = 4096
 # an answer's longest line: the list of a busy host's tables (under 1 KiB each)
 MAX_ANSWER = 16 * 1024 * 1024
@@ -56,28 +59,36 @@ class ServedError(Exception):
 
 
 class Links:
-    """The doors' measurements of their people's links, by secret id."""
+    """The doors' measurements of their people's links, by secret id, and the address
+    each person came from (for the budgets a door cannot see: tables per address)."""
 
     def __init__(self) -> None:
         self.meters: dict[str, DelayMeter] = {}
+        self.addresses: dict[str, str] = {}
 
-    def new(self) -> tuple[str, DelayMeter]:
+    def new(self, address: str = "") -> tuple[str, DelayMeter]:
         ident = secrets.token_urlsafe(16)
         meter = self.meters[ident] = DelayMeter()
+        if address:
+            self.addresses[ident] = address
         return ident, meter
 
     def drop(self, ident: str) -> None:
         self.meters.pop(ident, None)
+        self.addresses.pop(ident, None)
 
 
 class TableDirectory:
     """Answers served apps about ``host``'s tables (see the module docstring)."""
 
-    def __init__(self, host: Any, *, max_tables: int = 32, empty_for: float = 60.0,
-                 settings: dict | None = None) -> None:
+    def __init__(self, host: Any, *, max_tables: int = 32, per_address: int = TABLES_PER_ADDRESS,
+                 empty_for: float = 60.0, settings: dict | None = None) -> None:  # fmt: skip
         self.host = host
         self.links = Links()
         self.max_tables = max_tables
+        #: tables the people of one address may have open at once
+        self.per_address = per_address
+        self._openers: dict[Any, str] = {}  # table -> the address that opened it
         self.settings = dict(settings or {})  # for every new table (``serve --grace``)
         #: seconds a table players opened may stand with nobody at it before it goes
         self.empty_for = empty_for
@@ -116,6 +127,8 @@ class TableDirectory:
                 gone.append(table.name)
             if table.name not in self.host.tables.tables:
                 self._opened.pop(table, None)
+        for table in [t for t in self._openers if t.name not in self.host.tables.tables]:
+            del self._openers[table]
         return gone
 
     async def close(self) -> None:
@@ -151,7 +164,7 @@ class TableDirectory:
         if request.get("op") == "list":
             return {"tables": [t.info() for t in self.host.tables.tables.values()]}
         if request.get("op") == "new":
-            return self._new(request.get("game"), request.get("name"))
+            return self._new(request.get("game"), request.get("name"), request.get("link"))
         if request.get("op") == "link":
             return self._link(request.get("link"), request.get("port"))
         return {"error": "Unknown request."}
@@ -171,12 +184,21 @@ class TableDirectory:
                 return {"linked": True}
         return {"error": "No connection from that port."}
 
-    def _new(self, game: object, name: object) -> dict[str, Any]:
+    def _new(self, game: object, name: object, link: object = None) -> dict[str, Any]:
         if not known(game):
             return {"error": f"No game called {clean_text(str(game))[:20]!r}."}
         tables = self.host.tables.tables
         if len(tables) >= self.max_tables:
-            return {"error": f"This host has {len(tables)} tables already; join one of them."}
+            return {"error": f"This host has {len(tables)} tables already, the most it "
+                    "holds; join one of them, or try again when one has closed."}
+        address = self.links.addresses.get(link) if isinstance(link, str) else None
+        if address is not None:
+            mine = [t for t, opener in self._openers.items()
+                    if opener == address and t.name in tables]  # fmt: skip
+            if len(mine) >= self.per_address:
+                return {"error": f"Your address ({address}) has {len(mine)} tables open "
+                        f"here already, the most one address may; join one of them, or "
+                        "try again when one has closed."}
         owner = clean_text(str(name or ""))[:20] or "Player"
         base = f"{owner}'s table"[:30]
         taken = {t.casefold() for t in tables}
@@ -186,6 +208,8 @@ class TableDirectory:
             n += 1
         table = self.host.create_table(title, str(game), **self.settings)
         self._opened[table] = time.monotonic()  # its opener joins next; else it goes
+        if address is not None:
+            self._openers[table] = address
         self.host.touched(table)
         return {"table": table.name}
 
@@ -239,9 +263,11 @@ async def list_tables(path: str | os.PathLike[str]) -> list[p.TableInfo]:
         raise ServedError("The server's answer was damaged.") from None
 
 
-async def new_table(path: str | os.PathLike[str], game: str, name: str) -> str:
-    """Open a new table of ``game`` named after ``name``; returns the table's name."""
-    answer = await _ask(path, {"op": "new", "game": game, "name": name})
+async def new_table(path: str | os.PathLike[str], game: str, name: str,
+                    link: str | None = None) -> str:  # fmt: skip
+    """Open a new table of ``game`` named after ``name``; returns the table's name.
+    ``link``: this app's link id (``LINK_ENV``), which says whose address opens it."""
+    answer = await _ask(path, {"op": "new", "game": game, "name": name, "link": link})
     table = answer.get("table")
     if not isinstance(table, str):
         raise ServedError("The server's answer was damaged.")

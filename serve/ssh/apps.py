@@ -118,7 +118,7 @@ class Apps:
         if key is None:  # nobody can come back to this app: its hang-up leaves the seat
             env[KEYLESS_ENV] = "1"
         if self.links is not None:
-            child.link, child.meter = self.links.new()
+            child.link, child.meter = self.links.new(address)
             env[LINK_ENV] = child.link
         try:
             async with self._startups:

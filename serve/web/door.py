@@ -199,7 +199,7 @@ class WebDoor(Server):
     async def _session(self, request: web.Request, scratch: Path) -> web.StreamResponse:
         link = None
         if self.links is not None:
-            link, meter = self.links.new()
+            link, meter = self.links.new(address_of(request.transport))
             websocket: web.WebSocketResponse = TimedWebSocket(meter, heartbeat=15,
                                                               max_msg_size=1 << 16)
         else:

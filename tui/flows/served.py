@@ -125,13 +125,14 @@ class ServedFlow(Flow):
             self.launch(self._new_table(message.game))
 
     async def _new_table(self, game: str) -> Any:
-        from net.served import ServedError, new_table
+        from net.served import LINK_ENV, ServedError, new_table
         from tui import modes
 
         assert self.app.served is not None
         host, port, control = self.app.served
         try:
-            table = await new_table(control, game, self.app.settings.name)
+            table = await new_table(control, game, self.app.settings.name,
+                                    os.environ.get(LINK_ENV))
         except ServedError as error:
             raise modes.LaunchFailed("Cannot start a table", str(error)) from None
         self.table = table
