@@ -32,6 +32,12 @@ class BotSeat:
         self.brain: Brain | None = None
         #: (protocol action, host time) or None
         self.plan: tuple[Any, float] | None = None
+        #: a ``ready`` sent that no table update has shown yet (one is enough)
+        self.asked = False
+
+    def _ready(self) -> list[Any]:
+        self.asked = True
+        return [p.Ready()]
 
     def receive(self, message: Any) -> list[Any]:
         """Take in a host message; returns messages to send at once (``ready``)."""
@@ -39,14 +45,21 @@ class BotSeat:
             self.game, self.seat = message.table.game, message.seat
             if message.table.phase == "playing" and self.seat is not None:
                 self._new_brain()
-            return [] if message.table.phase == "playing" else [p.Ready()]
+            return [] if message.table.phase == "playing" else self._ready()
         if isinstance(message, p.TableUpdate):
             # a bot takes any terms: when they change (a setting, who sits), its
             # "ready" is cleared with everyone's, and it says ready again
+            # (once: a second, sent before the host shows the first, could arrive
+            # after the game has started)
             table, seat = message.table, self.seat
-            if table.phase != "playing" and seat is not None and seat < len(table.seats) \
-                    and not table.seats[seat].ready:  # fmt: skip
-                return [p.Ready()]
+            if seat is None or seat >= len(table.seats) or table.phase == "playing":
+                return []
+            if table.seats[seat].ready:
+                self.asked = False
+            elif not self.asked:
+                return self._ready()
+        elif isinstance(message, p.Error):
+            self.asked = False
         elif isinstance(message, p.Started):
             self._new_brain()
             self.plan = None
@@ -55,7 +68,7 @@ class BotSeat:
             self.plan = self.brain.plan(to_plain(message.view), message.at)
         elif isinstance(message, p.Over):
             self.brain, self.plan = None, None
-            return [p.Ready()]  # ready for another game
+            return self._ready()  # ready for another game
         return []
 
     def _new_brain(self) -> None:

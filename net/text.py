@@ -184,8 +184,11 @@ def name_problem(name: str, others: Iterable[str] = ()) -> str | None:
         return f"{quote_peer(name)} reads as a bot's name: only bots' names end in (bot)."
     from confusable_homoglyphs import categories, confusables
 
-    if confusables.is_dangerous(name):
-        scripts = sorted(s.title() for s in categories.unique_aliases(name) - {"COMMON"})
+    # UTS #39: Common and Inherited (combining marks) go with any script
+    if confusables.is_mixed_script(name, allowed_aliases=["COMMON", "INHERITED"]) and \
+            confusables.is_confusable(name, preferred_aliases=[]):
+        scripts = sorted(s.title() for s in
+                         categories.unique_aliases(name) - {"COMMON", "INHERITED"})
         like = next((other for other in others if same_name(name, other)), None)
         reads = f"it reads like {quote_peer(like)}, who is here" if like else \
             "it reads like another name"

@@ -19,6 +19,12 @@ BOT_NAMES = (
 _member_ids = itertools.count(1)
 
 
+def keep_ids_above(highest: int) -> None:
+    """New members get ids above ``highest`` (a restored table's members keep theirs)."""
+    global _member_ids
+    _member_ids = itertools.count(max(next(_member_ids), highest + 1))
+
+
 class Refusal(ProtocolError):
     """A request the host refuses, sent back as an ``error`` with this code. It is a
     :class:`~net.protocol.ProtocolError` (``code, message, ref``): the table's refusals

@@ -4,15 +4,13 @@ seat by its token."""
 from __future__ import annotations
 
 import hmac
-import itertools
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 from net import protocol as p
 from net.protocol import Code
-from net.table import core
-from net.table.people import Member, Refusal
+from net.table.people import Member, Refusal, keep_ids_above
 from net.table.table import Table
 from net.text import NAME_MAX, check_length, clean_name, clean_text, name_problem
 
@@ -39,7 +37,7 @@ class Tables:
         for member in table.members:
             self._by_id[member.id] = member
             highest = max(highest, member.id)
-        core._member_ids = itertools.count(max(next(core._member_ids), highest + 1))
+        keep_ids_above(highest)
         return table
 
     def find(self, name: str | None) -> Table:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from net import protocol as p
 from net.protocol import Code
 from net.table import Settings, Table, Tables
-from net.text import NAME_MAX, clean_text, invisible, quote_peer, visible_key
+from net.text import NAME_MAX, clean_text, invisible, name_problem, quote_peer, visible_key
 
 # What the raw client of issue 10 sent: ESC, an 8-bit CSI, a right-to-left override.
 HOSTILE = ["\x1b[31m", "\x9b2J", "\u202e", "\x1b]0;owned\x07", "\u200b", "\u00ad", "\x00"]
@@ -261,7 +261,8 @@ NAME_CHARS = st.characters(
 @pytest.mark.slow
 def test_hidden_characters_never_make_a_name_new(name, hidden):
     """Any name, with invisible characters slipped in anywhere, reads as the same
-    name: it gets a suffix beside the plain one, and neither shows anything hidden."""
+    name: it gets a suffix beside the plain one, and neither shows anything hidden. A
+    name refused as a mixed-script look-alike is refused hidden characters and all."""
     plain = clean_text(name)
     if not plain:
         return
@@ -272,6 +273,12 @@ def test_hidden_characters_never_make_a_name_new(name, hidden):
     assert visible_key(sneaky) == visible_key(plain)
     tables = Tables()
     tables.add(Table("Saloon", "nuggets", Settings(seats=4)))
+    if name_problem(plain) is not None:
+        for typed in (plain, sneaky):
+            with pytest.raises(p.ProtocolError) as refused:
+                join(tables, typed)
+            assert refused.value.code == Code.BAD_NAME
+        return
     first, _ = join(tables, plain)
     second, _ = join(tables, sneaky)
     assert visible_key(first.name) != visible_key(second.name)

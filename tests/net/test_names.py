@@ -77,5 +77,6 @@ def test_the_comparison_itself():
     assert not same_name("Bob", "Rob") and not same_name("Ann", "Anna")
     assert clean_name("Bob\u2800\u2800") == "Bob" and clean_name("\u2800") == ""
     for name in ("Bob", "Zo\u00eb", "\u03a7\u03c1\u03ae\u03c3\u03c4\u03bf\u03c2", "\u30df\u30af",
-                 "Bobby McGee", "Robot"):  # fmt: skip
+                 "Bobby McGee", "Robot", "B\u0300", "Zoe\u0308",  # combining marks
+                 "\u0399\u0301\u03c9"):  # fmt: skip
         assert name_problem(name) is None, name  # one script, any script, is a name
