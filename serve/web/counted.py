@@ -34,6 +34,12 @@ class Counted(Wrapped):
             self.inner = self.make_inner()
             self.inner.connection_made(transport)
 
+    def data_received(self, data: bytes) -> None:
+        conn = self.conns.get(self.transport)
+        if conn is not None and data:
+            conn.arriving()
+        super().data_received(data)
+
     def connection_lost(self, exc: Exception | None) -> None:
         conn = self.conns.pop(self.transport, None)
         if conn is not None:
@@ -43,8 +49,11 @@ class Counted(Wrapped):
 
 class Conn:
     """One TCP connection to the web door, in the ledger from accept to close: pending
-    until it is a tab's websocket; closed if it takes ``header_timeout`` seconds to
-    send a request (or sits idle that long between two)."""
+    until it is a tab's websocket. A request must arrive whole within ``header_timeout``
+    seconds of its first byte, or it is answered 503 and closed (slow headers). A
+    connection that sends nothing for that long (a browser's pre-opened socket, an idle
+    keep-alive) is closed without a word: an answer nobody asked for would be read as
+    the reply to the browser's next request."""
 
     def __init__(self, ledger: b.Ledger, transport: Any) -> None:
         self.ledger = ledger
@@ -53,6 +62,7 @@ class Conn:
         self.stage: str | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.active = 0
+        self.begun = False  # a request has begun to arrive (and is not answered yet)
 
     def arrive(self) -> bool:
         """A new connection: pending (True), or turned away at once (a loop opening
@@ -77,10 +87,21 @@ class Conn:
             self.timer.cancel()
             self.timer = None
 
+    def arriving(self) -> None:
+        """Bytes came in: the first of a request starts its deadline afresh."""
+        if not self.begun and self.active == 0 and self.stage == b.PENDING:
+            self.begun = True
+            self.arm()
+
     def _too_slow(self) -> None:
-        if self.active == 0 and self.stage == b.PENDING:
-            self.refuse("A request must arrive whole within "
-                        f"{self.ledger.budgets.header_timeout:g} seconds.")
+        if self.active != 0 or self.stage != b.PENDING:
+            return
+        if not self.begun:  # idle: closed without a word (nobody asked anything)
+            with contextlib.suppress(Exception):
+                self.transport.close()
+            return
+        self.refuse("A request must arrive whole within "
+                    f"{self.ledger.budgets.header_timeout:g} seconds.")
 
     def refuse(self, why: str) -> None:
         with contextlib.suppress(Exception):
@@ -98,6 +119,7 @@ class Conn:
     def done(self) -> None:
         self.active -= 1
         if self.active == 0 and self.stage == b.PENDING:
+            self.begun = False  # answered: the connection is idle until its next request
             self.arm()  # the next request on a kept-alive connection must be quick too
 
     def playing(self) -> None:

@@ -81,8 +81,11 @@ class WebDoor(Server):
         app = await self._make_app()
         app.middlewares.append(self.guard.middleware)
         app.router.add_post("/login", self.guard.handle_login)
+        # the door's own deadlines (``Conn``) close idle sockets and refuse slow requests
+        # first; aiohttp's keep-alive timer is only a backstop behind them
+        backstop = 2 * self.ledger.budgets.header_timeout + 1.0
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
-                                     keepalive_timeout=self.ledger.budgets.header_timeout)
+                                     keepalive_timeout=backstop)
         await self._runner.setup()
         loop = asyncio.get_running_loop()
         try:

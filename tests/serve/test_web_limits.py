@@ -11,6 +11,7 @@ import pytest
 
 from net.budgets import Budgets, Ledger
 from serve.web import WebDoor, clamp, host_name
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -204,3 +205,35 @@ async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(
     sizes = [json.loads(line) for line in log.read_text().splitlines()
              if '"resize"' in line]  # fmt: skip
     assert [(s["width"], s["height"]) for s in sizes] == [(400, 200), (33, 11)]
+
+
+async def test_a_socket_that_sends_nothing_is_closed_without_a_word(tmp_path, monkeypatch):
+    """Issue 37: a browser's pre-opened socket, or a kept-alive one between two page
+    loads, sends nothing; after the header deadline it is closed with no answer (an
+    unprompted 503 would be read as the reply to the browser's next request). A request
+    that has begun still gets its refusal, whole deadline counted from its first byte."""
+    ledger = Ledger(Budgets(header_timeout=0.3))
+    door = await _door(tmp_path, monkeypatch, ledger=ledger)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
+        assert await asyncio.wait_for(reader.read(), 10) == b""  # EOF, zero bytes
+        writer.close()
+        # kept alive after one answer, then idle: closed without a second answer
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        assert head.startswith(b"HTTP/1.1 200")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length")))
+        await asyncio.wait_for(reader.readexactly(length), 10)
+        assert await asyncio.wait_for(reader.read(), 10) == b""
+        writer.close()
+        # half a request after a long silence: refused, not dropped
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
+        writer.write(b"GET / HTTP/1.1\r\n")
+        answer = await asyncio.wait_for(reader.read(), 10)
+        assert answer.startswith(b"HTTP/1.1 503") and b"within 0.3 seconds" in answer
+        writer.close()
+        await until(lambda: ledger.count("pending") == 0, "every socket out of the ledger")
+    finally:
+        await door.stop()
