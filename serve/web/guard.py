@@ -2,7 +2,8 @@
 ``Origin`` must name an address the server listens on (403 otherwise: no cross-site
 use, no DNS rebinding); with a password, a page asks for it and a cookie holding a
 random session token follows, a wrong password waiting longer each time from its
-address."""
+address. Guesses from one address are answered one at a time, each counted before its
+wait, so guesses sent at once queue behind each other and every one of them counts."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ class Guard:
         self._conns = conns
         self._tokens: dict[str, float] = {}  # session cookie -> when it was given
         self._failures: dict[str, int] = {}  # wrong passwords per address
+        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # one guess at a time
+        #: how the back-off waits (a test gives its own clock)
+        self.sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
 
     @web.middleware
     async def middleware(self, request: web.Request,
@@ -85,19 +89,30 @@ class Guard:
 
     async def handle_login(self, request: web.Request) -> web.StreamResponse:
         address = address_of(request.transport)
-        failures = self._failures.get(address, 0)
-        await asyncio.sleep(min(0.5 * failures, 8.0))  # a growing delay per address
         form = await request.post()
         given = form.get("password")
-        ok = isinstance(given, str) and hmac.compare_digest(
-            given.encode("utf-8", "replace"), (self.password or "").encode())
+        lock, waiting = self._turns.get(address) or (asyncio.Lock(), 0)
+        self._turns[address] = (lock, waiting + 1)
+        try:
+            async with lock:  # one guess at a time from an address
+                failures = self._failures.get(address, 0)
+                self._failures[address] = failures + 1  # counted before the wait
+                if len(self._failures) > 4096:
+                    self._failures = {address: failures + 1}
+                await self.sleep(min(0.5 * failures, 8.0))  # a growing delay
+                ok = isinstance(given, str) and hmac.compare_digest(
+                    given.encode("utf-8", "replace"), (self.password or "").encode())
+                if ok:
+                    self._failures.pop(address, None)
+        finally:
+            lock, waiting = self._turns[address]
+            if waiting > 1:
+                self._turns[address] = (lock, waiting - 1)
+            else:
+                del self._turns[address]
         if not ok:
-            self._failures[address] = failures + 1
-            if len(self._failures) > 4096:
-                self._failures.clear()
             return web.Response(status=403, content_type="text/html", text=LOGIN_PAGE.format(
                 problem=html.escape("That was not the password.")))
-        self._failures.pop(address, None)
         token = secrets.token_urlsafe(32)
         self._tokens[token] = time.time()
         if len(self._tokens) > 1024:  # the oldest sign-ins go first
