@@ -82,6 +82,11 @@ class Budgets:
     #: 0.56 CPU-seconds to its menu: a churn costs the server a tenth of a core)
     app_starts: int = 16
     app_starts_every: float = 5.0
+    #: apps started again for one person whose own app is replaced (a browser that
+    #: reloads its page): from a bucket of its own, not its address's, so reloads never
+    #: cost the address its new sessions; the whole server's bucket still counts them
+    app_restart_burst: int = 20
+    app_restart_every: float = 2.0
     #: new connections from one address, every door together: this many at once, then
     #: ``connect_rate`` a second (a classroom behind one address joins at once; a loop
     #: that opens sockets as fast as it can is turned away at accept, for the cost of a
@@ -228,23 +233,34 @@ class Ledger:
         _take(self._connects, address, budgets.connect_burst, every, now)
         return None
 
-    def start_app(self, address: str, now: float | None = None) -> str | None:
+    def start_app(self, address: str, now: float | None = None, *,
+                  again: str | None = None) -> str | None:
         """Take one app start for ``address``: a token bucket per address
         (``app_start_burst``, refilled one per ``app_start_every`` seconds) and one for
         the whole server (``app_starts``, one per ``app_starts_every``), so several
-        source addresses cannot churn apps either. None if it may start one; otherwise
-        the words to refuse it with (and no token is taken)."""
+        source addresses cannot churn apps either. ``again`` names a person whose own
+        app this one replaces (a browser reloading its page): their own bucket
+        (``app_restart_burst``, one per ``app_restart_every``) is taken instead of the
+        address's. None if it may start one; otherwise the words to refuse it with (and
+        no token is taken)."""
         now = time.monotonic() if now is None else now
         budgets = self.budgets
-        mine = _refill(self._starts, address, budgets.app_start_burst,
-                       budgets.app_start_every, now)  # fmt: skip
+        if again is None:
+            key, burst, rate = address, budgets.app_start_burst, budgets.app_start_every
+        else:
+            key, burst, rate = (f"again {again}", budgets.app_restart_burst,
+                                budgets.app_restart_every)
+        mine = _refill(self._starts, key, burst, rate, now)
         every = _refill(self._starts, ALL, budgets.app_starts, budgets.app_starts_every, now)
         if mine < 1:
             self.starts_refused += 1
-            wait = math.ceil((1 - mine) * budgets.app_start_every)
+            wait = math.ceil((1 - mine) * rate)
+            if again is not None:
+                return (f"Your game was started again too often: at most {burst} times "
+                        f"at once, then once every {rate:g} seconds. Try again in {wait} s.")
             return (f"Too many new sessions from your address ({address}): at most "
-                    f"{budgets.app_start_burst} at once, then one every "
-                    f"{budgets.app_start_every:g} seconds. Try again in {wait} s.")
+                    f"{burst} at once, then one every {rate:g} seconds. "
+                    f"Try again in {wait} s.")
         if every < 1:
             self.starts_refused += 1
             wait = math.ceil((1 - every) * budgets.app_starts_every)
@@ -253,7 +269,7 @@ class Ledger:
                     f"{budgets.app_starts_every:g} seconds); players already here come "
                     f"first. Try again in {wait} s.")
         _take(self._starts, ALL, budgets.app_starts, budgets.app_starts_every, now)
-        _take(self._starts, address, budgets.app_start_burst, budgets.app_start_every, now)
+        _take(self._starts, key, burst, rate, now)
         return None
 
     def _busiest(self, stage: str) -> str:

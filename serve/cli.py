@@ -28,6 +28,12 @@ if TYPE_CHECKING:  # light: the command line is read before any door is opened
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
 SHUTDOWN_KEPT = ("The Motherlode server is stopping. It keeps the games in play: once it is "
                  "back, ssh again the same way and you are back in your seat.")
+#: the same words for a door's players, where its way back is not ssh (the web's)
+SHUTDOWN_BY_DOOR = {
+    "web": ("The Motherlode server stopped. Thanks for playing!",
+            "The Motherlode server stopped. It keeps the games in play: once it is back, "
+            "open this page again and you are back in your seat."),
+}
 
 
 def add_command(subparsers) -> None:
@@ -181,7 +187,7 @@ async def _serve(args: argparse.Namespace) -> int:
                 return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
             web = WebDoor(served_command(game_host, lan.port, control, None),
                           max_sessions=args.max_sessions, password=password,
-                          ledger=budgets.ledger(), links=directory.links)
+                          ledger=budgets.ledger(), links=directory.links, root=root)
             failed = await _open(doors, web, args.bind, args.web, "the web", "--web")
             if failed is not None:
                 return failed
@@ -221,7 +227,8 @@ async def _serve(args: argparse.Namespace) -> int:
         kept = host.store is not None and any(
             t.phase == "playing" for t in host.tables.tables.values())
         for door in reversed(doors):
-            await door.stop(SHUTDOWN_KEPT if kept else SHUTDOWN)
+            words = SHUTDOWN_BY_DOOR.get(door.name, (SHUTDOWN, SHUTDOWN_KEPT))
+            await door.stop(words[1] if kept else words[0])
         await directory.close()
         await lan.close("shutdown")
         with_suppressed_rmdir(run_dir)

@@ -1,8 +1,14 @@
 """The web door itself (:class:`WebDoor`, a ``serve.door.Door``): textual-serve's
 ``Server`` with our page, every connection counted (``serve.web.counted``), every
 request guarded (``serve.web.guard``), and one app per tab, capped in number and per
-address, each with a scratch directory of its own. See ``serve.web`` for the whole
-door."""
+address, each playing from its browser's home (``serve.web.browsers``).
+
+One browser, one app: a browser's new tab (a reload, a second tab, a phone back from
+sleep) replaces its previous app. The old tab is told (``["goodbye", words]``, which
+the page shows when its socket closes) and its app stopped before the new one starts,
+so the new app finds the seat token free and takes the seat back; the others see the
+seat away, then back. A replacement is paid from the browser's own bucket of app
+starts, not its address's. See ``serve.web`` for the whole door."""
 
 from __future__ import annotations
 
@@ -12,8 +18,8 @@ import itertools
 import logging
 import shlex
 import shutil
-import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +32,7 @@ from net import budgets as b
 from net.served import LINK_ENV, Links
 from serve.door import GOODBYE, DoorBudgets, Session
 from serve.resize import Coalesced
+from serve.web.browsers import COOKIE_AGE, PLAYER_COOKIE, Browsers
 from serve.web.counted import Conn, Counted
 from serve.web.guard import HOST_HEADER, Guard, address_of, allowed_hosts
 from serve.web.link import TimedWebSocket, keep_timing
@@ -39,6 +46,18 @@ SECRET_ENV = ("MOTHERLODE_SERVE_PASSWORD",)
 MAX_WIDTH, MAX_HEIGHT = 400, 200
 RESIZE_EVERY = 0.1  # seconds: a tab's window changes reach its app at most this often
 WEB_PER_ADDRESS = 4  # tabs (apps) at once from one address
+REPLACE_WITHIN = 60.0  # seconds: a browser's tab after its last one ended replaces it
+TOUCH_ENV = "MOTHERLODE_TOUCH"  # "1": the tab's page says its screen is touched
+MOVED = ("This game moved to another tab of this browser. Play again here to take it "
+         "back.")
+
+
+class _Tab:
+    """A browser's live tab: its socket, and when its app has ended."""
+
+    def __init__(self) -> None:
+        self.websocket: web.WebSocketResponse | None = None  # once it is prepared
+        self.done = asyncio.Event()
 
 
 class _App(AppService):
@@ -59,7 +78,7 @@ class WebDoor(Server):
     def __init__(self, argv: list[str], *, max_sessions: int = 16,
                  password: str | None = None, ledger: b.Ledger | None = None,
                  per_address: int = WEB_PER_ADDRESS,
-                 links: Links | None = None) -> None:
+                 links: Links | None = None, root: Path | None = None) -> None:
         super().__init__(shlex.join(argv), host="127.0.0.1", port=0, title=TITLE,
                          templates_path=TEMPLATES)
         self.argv = argv
@@ -73,13 +92,19 @@ class WebDoor(Server):
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
         self._services: set[AppService] = set()
+        self._untracked: set[web.WebSocketResponse] = set()  # tabs with no cookie
         self._conns: dict[Any, Conn] = {}  # transport -> its count in the ledger
         self.guard = Guard(password, self._conns)
+        self.browsers = Browsers(root)  # cookies and homes (root: the serve folder)
+        self._tabs: dict[str, _Tab] = {}  # each browser's live tab, by its key
+        self._ended: dict[str, float] = {}  # when each browser's last tab ended
+        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # a browser's tabs in turn
+        self.closing = False
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
         app = await self._make_app()
-        app.middlewares.append(self.guard.middleware)
+        app.middlewares.extend((self._player_cookie, self.guard.middleware))
         app.router.add_post("/login", self.guard.handle_login)
         # the door's own deadlines (``Conn``) close idle sockets and refuse slow requests
         # first; aiohttp's keep-alive timer is only a backstop behind them
@@ -107,8 +132,14 @@ class WebDoor(Server):
     # -- the end -------------------------------------------------------------------------
 
     async def stop(self, goodbye: str = GOODBYE) -> None:
-        """Stop every tab's app and close the door. A tab's page shows its own end as
-        its socket closes; ``goodbye`` is for doors whose players read words."""
+        """Tell every tab ``goodbye`` (its page shows the words when its socket closes),
+        then stop every tab's app and close the door."""
+        self.closing = True
+        for tab in list(self._tabs.values()):
+            if tab.websocket is not None:
+                await self._tell(tab.websocket, goodbye)
+        for websocket in list(self._untracked):
+            await self._tell(websocket, goodbye)
         for service in list(self._services):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(service.stop(), 5.0)
@@ -119,6 +150,13 @@ class WebDoor(Server):
         if self._runner is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._runner.cleanup(), 5.0)
+        self.browsers.close()
+
+    @staticmethod
+    async def _tell(websocket: web.WebSocketResponse, words: str) -> None:
+        """Words for the page to show once its socket closes (``app_index.html``)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(websocket.send_json(["goodbye", words]), 2.0)
 
     async def on_startup(self, app: web.Application) -> None:
         """``motherlode serve`` prints the addresses itself."""
@@ -150,6 +188,18 @@ class WebDoor(Server):
             raise web.HTTPBadRequest(text="A bad Host header.")
         return f"{request.scheme}://{host}"
 
+    @web.middleware
+    async def _player_cookie(self, request: web.Request,
+                             handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+                             ) -> web.StreamResponse:
+        """Every browser gets its player cookie with its first page."""
+        response = await handler(request)
+        if (not response.prepared and response.content_type == "text/html"
+                and self.browsers.key_of(request.cookies.get(PLAYER_COOKIE)) is None):
+            response.set_cookie(PLAYER_COOKIE, self.browsers.issue(), httponly=True,
+                                samesite="Strict", path="/", max_age=COOKIE_AGE)
+        return response
+
     @aiohttp_jinja2.template("app_index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
         origin = self._origin(request)
@@ -157,7 +207,9 @@ class WebDoor(Server):
         static = str(router["static"].url_for(filename="/")).rstrip("/") + "/"
         websocket = origin.replace("http", "ws", 1) + str(router["websocket"].url_for())
         return {
-            "font_size": min(max(to_int(request.query.get("fontsize", "16"), 16), 8), 40),
+            # asked for (?fontsize=N), else "auto": the page fits it to the screen
+            "font_size": (min(max(to_int(request.query["fontsize"], 16), 8), 40)
+                          if "fontsize" in request.query else "auto"),
             "app_websocket_url": websocket,
             "config": {"static": {"url": f"{origin}{static}"}},
             "application": {"name": TITLE},
@@ -167,39 +219,91 @@ class WebDoor(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         address = address_of(request.transport)
-        busy = None
-        if len(self._live) >= self.max_sessions:
-            busy = b"The server is busy: every place is taken. Try again in a while.\r\n"
-        elif self.by_address.get(address, 0) >= self.per_address:
-            busy = (f"Too many tabs from your address ({address}) are open here (at most "
-                    f"{self.per_address}); close one and try again.\r\n").encode()
-        elif (too_many := self.ledger.start_app(address)) is not None:
-            busy = too_many.encode() + b"\r\n"  # every tab starts an app: churn is capped
-        if busy is not None:
-            websocket = web.WebSocketResponse()
-            await websocket.prepare(request)
-            await websocket.send_bytes(busy)
-            await websocket.close()
-            return websocket
+        key = self.browsers.key_of(request.cookies.get(PLAYER_COOKIE))
+        tab = _Tab()
+        async with self._turn(key):  # a browser's tabs replace each other one at a time
+            old = self._tabs.get(key) if key is not None else None
+            busy = self._busy(address, key, old)
+            if busy is not None:
+                websocket = web.WebSocketResponse()
+                await websocket.prepare(request)
+                await websocket.send_bytes(busy.encode() + b"\r\n")
+                await websocket.close()
+                return websocket
+            if old is not None:  # the browser's other tab: told, its app stopped first
+                if old.websocket is not None:
+                    await self._tell(old.websocket, MOVED)
+                    with contextlib.suppress(Exception):
+                        await old.websocket.close()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(old.done.wait(), 15.0)
+            if key is not None:
+                self._tabs[key] = tab
         number = next(self._numbers)
         self._live[number] = Session(self.name, None, address, time.time())
         self.by_address[address] = self.by_address.get(address, 0) + 1
         conn = self._conns.get(request.transport)
         if conn is not None:
             conn.playing()
-        scratch = Path(tempfile.mkdtemp(prefix="motherlode-web-"))
+        home, scratch = None, False
         try:
-            return await self._session(request, scratch)
+            home, scratch = self.browsers.home(key)
+            return await self._session(request, key, home, tab)
         finally:
+            tab.done.set()
+            if key is not None and self._tabs.get(key) is tab:
+                del self._tabs[key]
             del self._live[number]
             left = self.by_address.get(address, 1) - 1
             if left > 0:
                 self.by_address[address] = left
             else:
                 self.by_address.pop(address, None)
-            shutil.rmtree(scratch, ignore_errors=True)
+            if scratch and home is not None:
+                shutil.rmtree(home, ignore_errors=True)
+            if key is not None:
+                self._ended[key] = time.monotonic()
+                if len(self._ended) > 4096:  # the longest ago go first
+                    for stale in sorted(self._ended, key=self._ended.__getitem__)[:1024]:
+                        del self._ended[stale]
 
-    async def _session(self, request: web.Request, scratch: Path) -> web.StreamResponse:
+    def _busy(self, address: str, key: str | None, old: _Tab | None) -> str | None:
+        """Why a new tab cannot play now, or None (an app start is taken). A browser's
+        tab that replaces its live one, or follows one that just ended, is no new
+        session: the caps on tabs are not asked, and its start is the browser's own."""
+        if self.closing:
+            return "The server is shutting down."
+        if old is None:
+            if len(self._live) >= self.max_sessions:
+                return "The server is busy: every place is taken. Try again in a while."
+            if self.by_address.get(address, 0) >= self.per_address:
+                return (f"Too many tabs from your address ({address}) are open here (at "
+                        f"most {self.per_address}); close one and try again.")
+        ended = self._ended.get(key) if key is not None else None
+        again = old is not None or (ended is not None
+                                    and time.monotonic() - ended < REPLACE_WITHIN)
+        # every tab starts an app: churn is capped
+        return self.ledger.start_app(address, again=key if again else None)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, key: str | None) -> AsyncIterator[None]:
+        if key is None:
+            yield
+            return
+        lock, waiting = self._turns.get(key) or (asyncio.Lock(), 0)
+        self._turns[key] = (lock, waiting + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, waiting = self._turns[key]
+            if waiting > 1:
+                self._turns[key] = (lock, waiting - 1)
+            else:
+                del self._turns[key]
+
+    async def _session(self, request: web.Request, key: str | None, home: Path,
+                       tab: _Tab) -> web.StreamResponse:  # fmt: skip
         link = None
         if self.links is not None:
             link, meter = self.links.new(address_of(request.transport))
@@ -207,13 +311,18 @@ class WebDoor(Server):
                                                               max_msg_size=1 << 16)
         else:
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 16)
+        tab.websocket = websocket
+        if key is None:
+            self._untracked.add(websocket)
         width, height = clamp(request.query.get("width"), request.query.get("height"))
-        dirs = " ".join(f"MOTHERLODE_{kind.upper()}_DIR={shlex.quote(str(scratch / kind))}"
-                        for kind in ("config", "state", "data", "log"))
+        env = " ".join(f"MOTHERLODE_{kind.upper()}_DIR={shlex.quote(str(home / kind))}"
+                       for kind in ("config", "state", "data", "log"))
         if link is not None:
-            dirs += f" {LINK_ENV}={shlex.quote(link)}"
+            env += f" {LINK_ENV}={shlex.quote(link)}"
+        if request.query.get("touch") == "1":  # the page's screen is touched: the app
+            env += f" {TOUCH_ENV}=1"  # may show its keys as buttons
         service = _App(
-            f"env {dirs} {self.command}", write_bytes=websocket.send_bytes,
+            f"env {env} {self.command}", write_bytes=websocket.send_bytes,
             write_str=websocket.send_str, close=websocket.close,
             download_manager=self.download_manager, debug=False,
         )  # fmt: skip
@@ -241,6 +350,7 @@ class WebDoor(Server):
             self._services.discard(service)
             with contextlib.suppress(Exception):
                 await service.stop()
+            self._untracked.discard(websocket)
         return websocket
 
     async def _process_messages(self, websocket: web.WebSocketResponse,

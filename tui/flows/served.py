@@ -53,6 +53,15 @@ class ServedFlow(Flow):
             self._back_to_kept_seat()
             return
 
+        # the web door's app plays from its browser's own folder: the name that browser
+        # gave last time is in its settings, and a seat it holds here is taken back at
+        # once (a reload, a second tab, a visit after the server restarted)
+        given = app.settings.name if app.settings.named else ""
+        if given and app.saves.seats_at(host, port, given):
+            app.push_screen(ServedMenuScreen(self.tables, given))
+            self._back_to_kept_seat()
+            return
+
         def answered(name: str | None, problem: str = "") -> None:
             from tui.settings import clean_name
 
@@ -64,9 +73,12 @@ class ServedFlow(Flow):
                 app.push_screen(NameScreen("Your name needs a visible character."), answered)
                 return
             app.settings.name = cleaned
+            app.settings.named = True
+            with contextlib.suppress(OSError):  # this browser's name, for its next visit
+                app.save_settings()
             app.push_screen(ServedMenuScreen(self.tables, cleaned))
 
-        app.push_screen(NameScreen(), answered)
+        app.push_screen(NameScreen(default=given), answered)
 
     @staticmethod
     def bind_link(control: str) -> None:
