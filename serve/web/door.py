@@ -69,6 +69,19 @@ class _App(AppService):
             environment.pop(name, None)
         return environment
 
+    async def end(self, within: float = 5.0) -> None:
+        """Ask the app to quit; kill it if it has not within ``within`` seconds (a
+        browser's next tab waits for it: its seat token must be free)."""
+        try:
+            await asyncio.wait_for(self.stop(), within)
+        except Exception:  # a timeout, or a pipe already gone
+            process = self._process
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(process.wait(), within)
+
 
 class WebDoor(Server):
     """See ``serve.web``. ``argv`` is the served app's command line."""
@@ -91,7 +104,7 @@ class WebDoor(Server):
         self.ledger = ledger or b.Ledger()
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
-        self._services: set[AppService] = set()
+        self._services: set[_App] = set()
         self._untracked: set[web.WebSocketResponse] = set()  # tabs with no cookie
         self._conns: dict[Any, Conn] = {}  # transport -> its count in the ledger
         self.guard = Guard(password, self._conns)
@@ -142,7 +155,7 @@ class WebDoor(Server):
             await self._tell(websocket, goodbye)
         for service in list(self._services):
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(service.stop(), 5.0)
+                await service.end()
         if self._listener is not None:
             self._listener.close()
             for transport in list(self._conns):
@@ -336,7 +349,7 @@ class WebDoor(Server):
             try:
                 await self._process_messages(websocket, service, (width, height))
             finally:
-                await service.stop()
+                await service.end()
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
                 await websocket.close()
@@ -349,7 +362,7 @@ class WebDoor(Server):
                 self.links.drop(link)
             self._services.discard(service)
             with contextlib.suppress(Exception):
-                await service.stop()
+                await service.end()
             self._untracked.discard(websocket)
         return websocket
 

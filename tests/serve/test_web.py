@@ -24,6 +24,8 @@ class Tab:
         self.screen = pyte.Screen(*size)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
+        self.texts: list[str] = []  # the door's own words (["goodbye", ...])
+        self.order: list[str] = []  # "text" and "bytes", as they came
         self.closed = asyncio.Event()
         self._pump = asyncio.create_task(self._read())
 
@@ -33,6 +35,10 @@ class Tab:
                 if message.type == aiohttp.WSMsgType.BINARY:
                     self.raw += message.data
                     self.stream.feed(message.data)
+                    self.order.append("bytes")
+                elif message.type == aiohttp.WSMsgType.TEXT:
+                    self.texts.append(message.data)
+                    self.order.append("text")
         finally:
             self.closed.set()
 

@@ -28,6 +28,8 @@ while True:
     body = sys.stdin.buffer.read(int.from_bytes(head[1:], "big"))
     out.write(body.decode("utf-8", "replace") + "\\n")
     out.flush()
+    if head[:1] == b"M" and b'"quit"' in body:  # as a Textual app does
+        break
 """
 
 
@@ -235,5 +237,34 @@ async def test_a_socket_that_sends_nothing_is_closed_without_a_word(tmp_path, mo
         assert answer.startswith(b"HTTP/1.1 503") and b"within 0.3 seconds" in answer
         writer.close()
         await until(lambda: ledger.count("pending") == 0, "every socket out of the ledger")
+    finally:
+        await door.stop()
+
+
+@pytest.mark.slow
+async def test_a_browser_reloading_does_not_eat_its_address_new_sessions(tmp_path, monkeypatch):
+    """Issue 37: a reload replaces the same browser's app, paid from that browser's own
+    bucket; its address keeps every new session it had."""
+    ledger = Ledger(Budgets(app_start_burst=2, app_start_every=600.0))
+    door = await _door(tmp_path, monkeypatch, ledger=ledger)
+    log = tmp_path / "app.log"
+    try:
+        base = f"http://127.0.0.1:{door.port}"
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.get(base + "/") as page:
+                assert "motherlode_player" in page.cookies
+            for started in range(1, 6):  # a first visit, then four reloads
+                tab = await http.ws_connect(base + "/ws?width=90&height=30")
+                await until(lambda n=started: _starts(log) == n, f"app start {started}", 20)
+                await tab.close()
+        assert ledger.snapshot()["starts_refused"] == 0
+        async with aiohttp.ClientSession() as http:  # no cookie: a new session each
+            first = await http.ws_connect(base + "/ws?width=90&height=30")
+            await until(lambda: _starts(log) == 6, "the address's second start", 20)
+            third = await http.ws_connect(base + "/ws?width=90&height=30")
+            message = await third.receive()
+            assert b"Too many new sessions from your address" in message.data
+            await first.close()
+            await third.close()
     finally:
         await door.stop()
