@@ -1,0 +1,191 @@
+"""Headless Chromium driven over the DevTools protocol (a websocket), for the web door's
+tests: Debian's ``chromium`` (``.ci/run`` installs it). One page; what its websocket
+receives is read through pyte (the screen it shows), the HTTP answers it gets are kept
+(``statuses``), and a device can be emulated (a phone at its pixel ratio, with touch)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import aiohttp
+import pyte
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# CI (.ci/run) installs Chromium and sets MOTHERLODE_REQUIRE_BROWSER: there a missing
+# browser fails the run instead of skipping the tests that load the page for real.
+REQUIRED = bool(os.environ.get("MOTHERLODE_REQUIRE_BROWSER"))
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--remote-debugging-port=0"]
+
+
+@dataclass(frozen=True)
+class Device:
+    """A screen to emulate: its CSS size, pixel ratio, and whether it is touched."""
+
+    name: str
+    width: int
+    height: int
+    scale: float = 1.0
+    touch: bool = False
+
+
+DESKTOP = Device("desktop", 1100, 760)
+PHONE = Device("phone", 390, 844, 3.0, True)
+PHONE_SIDEWAYS = Device("phone on its side", 844, 390, 3.0, True)
+TABLET = Device("tablet", 820, 1180, 2.0, True)
+
+
+class Browser:
+    """Chromium with one page, driven over the DevTools protocol."""
+
+    def __init__(self, proc, http, ws, size: tuple[int, int]) -> None:
+        self.proc, self.http, self.ws = proc, http, ws
+        self.ids = itertools.count(1)
+        self.waiting: dict[int, asyncio.Future] = {}
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.ByteStream(self.screen)
+        self.statuses: list[tuple[str, int]] = []  # (url, status) of every HTTP answer
+        self.sockets: list[str] = []  # the websockets the page opened, by URL
+        self.loads = 0  # pages loaded whole (Page.loadEventFired)
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            data = json.loads(message.data)
+            method = data.get("method")
+            if "id" in data and data["id"] in self.waiting:
+                self.waiting.pop(data["id"]).set_result(data)
+            elif method == "Network.webSocketFrameReceived":
+                frame = data["params"]["response"]
+                if frame["opcode"] == 2:
+                    self.stream.feed(base64.b64decode(frame["payloadData"]))
+            elif method == "Network.responseReceived":
+                response = data["params"]["response"]
+                self.statuses.append((response["url"], int(response["status"])))
+            elif method == "Network.webSocketCreated":
+                self.sockets.append(data["params"]["url"])
+                width, height = self.terminal_size()
+                self.screen.resize(height, width)
+                self.screen.reset()
+            elif method == "Page.loadEventFired":
+                self.loads += 1
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def fresh_screen(self) -> None:
+        """A new page draws from scratch: forget the last one's screen."""
+        self.screen.reset()
+
+    async def wait_for(self, pattern: str, timeout: float = 40.0) -> float:
+        start = time.monotonic()
+        while not re.search(pattern, self.text):
+            assert time.monotonic() - start < timeout, \
+                f"no {pattern!r} in the page:\n{self.text}"
+            await asyncio.sleep(0.05)
+        return time.monotonic() - start
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, profile: Path, device: Device = DESKTOP):
+        assert CHROMIUM is not None
+        flags = [*FLAGS, f"--window-size={device.width},{device.height}",
+                 f"--force-device-scale-factor={device.scale:g}"]
+        proc = await asyncio.create_subprocess_exec(
+            CHROMIUM, *flags, f"--user-data-dir={profile}", "about:blank",
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            port_file = profile / "DevToolsActivePort"
+            deadline = time.monotonic() + 30
+            while not (port_file.exists() and port_file.read_text().strip()):
+                assert time.monotonic() < deadline, "chromium did not start"
+                await asyncio.sleep(0.1)
+            port = int(port_file.read_text().split()[0])
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"http://127.0.0.1:{port}/json/list") as listing:
+                    pages = [t for t in await listing.json() if t["type"] == "page"]
+                async with http.ws_connect(pages[0]["webSocketDebuggerUrl"],
+                                           max_msg_size=64 << 20) as ws:
+                    # the screen the page's terminal will be: guessed big, resized later
+                    browser = cls(proc, http, ws, (200, 60))
+                    try:
+                        await browser.call("Page.enable")
+                        await browser.call("Network.enable")
+                        if device is not DESKTOP:
+                            await browser.emulate(device)
+                        yield browser
+                    finally:
+                        browser.reader.cancel()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+
+    async def emulate(self, device: Device) -> None:
+        await self.call("Emulation.setDeviceMetricsOverride", width=device.width,
+                        height=device.height, deviceScaleFactor=device.scale,
+                        mobile=device.touch)
+        if device.touch:
+            await self.call("Emulation.setTouchEmulationEnabled", enabled=True,
+                            maxTouchPoints=5)
+            await self.call("Emulation.setEmitTouchEventsForMouse", enabled=True)
+
+    async def call(self, method: str, **params) -> dict:
+        ident = next(self.ids)
+        self.waiting[ident] = asyncio.get_running_loop().create_future()
+        await self.ws.send_json({"id": ident, "method": method, "params": params})
+        message = await asyncio.wait_for(self.waiting[ident], 30)
+        assert "error" not in message, message
+        return message.get("result", {})
+
+    async def evaluate(self, expression: str):
+        result = await self.call("Runtime.evaluate", expression=expression,
+                                 returnByValue=True)
+        return result["result"].get("value")
+
+    async def until(self, expression: str, what: str, timeout: float = 30.0):
+        """Poll a JavaScript expression until it is truthy; returns its value."""
+        deadline = time.monotonic() + timeout
+        while not (value := await self.evaluate(expression)):
+            assert time.monotonic() < deadline, f"never happened in the page: {what}"
+            await asyncio.sleep(0.05)
+        return value
+
+    async def key(self, text: str, code: str, key_code: int) -> None:
+        for kind in ("keyDown", "keyUp"):
+            await self.call("Input.dispatchKeyEvent", type=kind, key=text, code=code,
+                            windowsVirtualKeyCode=key_code, nativeVirtualKeyCode=key_code,
+                            **({"text": "\r"} if kind == "keyDown" and text == "Enter" else {}))
+
+    async def click(self, x: int, y: int) -> None:
+        for kind in ("mousePressed", "mouseReleased"):
+            await self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
+                            clickCount=1)
+
+    async def tap(self, x: int, y: int) -> None:
+        await self.call("Input.dispatchTouchEvent", type="touchStart",
+                        touchPoints=[{"x": x, "y": y}])
+        await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+    async def screenshot(self) -> bytes:
+        shot = await self.call("Page.captureScreenshot", format="png")
+        return base64.b64decode(shot["data"])
+
+    def terminal_size(self) -> tuple[int, int]:
+        """The size the page's last websocket asked for (``?width=&height=``)."""
+        query = parse_qs(urlparse(self.sockets[-1]).query)
+        return int(query["width"][0]), int(query["height"][0])
