@@ -9,8 +9,10 @@ textual-serve's ``Server``:
 - Works from another machine: the page's websocket and static URLs come from the
   request's ``Host`` header (checked), not from the bind address, so binding 0.0.0.0
   still gives other machines a URL they can dial.
-- Sessions are capped; each gets a fresh scratch directory for its settings, removed
-  when the tab closes.
+- Sessions are capped. The seat follows the browser: a signed player cookie names the
+  browser's own folder, where its app keeps its name and seat tokens
+  (``serve.web.browsers``); a browser's new tab replaces its old app and goes back to
+  its seat.
 - Holds against a hostile LAN (issue 20): every connection is counted in the process's
   ledger (``net.budgets``) from accept to close, per address; a request must finish its
   headers within ``header_timeout`` seconds; ``Host`` and ``Origin`` must name an address
@@ -19,7 +21,7 @@ textual-serve's ``Server``:
   every resize is clamped; the apps inherit no secret from the server's environment.
 
 Its rooms: ``door.py`` (:class:`WebDoor`, the door: ``serve.door.Door``; the page, one
-app per tab), ``guard.py`` (``Host``, ``Origin``, the password), ``counted.py`` (every
+app per tab), ``browsers.py`` (the player cookie, each browser's folder), ``guard.py`` (``Host``, ``Origin``, the password), ``counted.py`` (every
 connection in the ledger) and ``link.py`` (the person's link, timed, for lag-fair
 races).
 """
