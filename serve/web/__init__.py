@@ -21,9 +21,9 @@ textual-serve's ``Server``:
   every resize is clamped; the apps inherit no secret from the server's environment.
 
 Its rooms: ``door.py`` (:class:`WebDoor`, the door: ``serve.door.Door``; the page, one
-app per tab), ``browsers.py`` (the player cookie, each browser's folder), ``guard.py`` (``Host``, ``Origin``, the password), ``counted.py`` (every
-connection in the ledger) and ``link.py`` (the person's link, timed, for lag-fair
-races).
+app per tab), ``browsers.py`` (the player cookie, each browser's folder), ``guard.py``
+(``Host``, ``Origin``, the password), ``counted.py`` (every connection in the ledger)
+and ``link.py`` (the person's link, timed, for lag-fair races).
 """
 
 from serve.web.door import WebDoor, clamp

@@ -126,7 +126,7 @@ async def test_a_phone_its_side_and_a_tablet_read_the_page(tmp_path):
             async with Browser.open(profile, device) as browser:
                 await browser.call("Page.navigate",
                                    url=f"http://127.0.0.1:{serve.web_port}/")
-                await browser.wait_for("Your name at the table")
+                await browser.wait_for("1 to 20 characters")  # the name box (wrapped)
                 await browser.until("document.body.classList.contains('-first-byte')",
                                     "the terminal drawn")
                 page = await browser.evaluate(PHONE_CHECKS)
