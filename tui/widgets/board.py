@@ -115,6 +115,12 @@ MIN_SIZE = (80, 24)
 TABLES_CSS = str(Path(__file__).resolve().parent.parent / "tables.tcss")
 
 
+def hidden_by_size(app: object) -> bool:
+    """The terminal is too small for any layout: the size notice hides the tables and
+    the lobby (the app's ``-too-small`` class), and a hidden screen takes no keys."""
+    return bool(getattr(app, "has_class", None) and app.has_class("-too-small"))  # type: ignore[attr-defined]
+
+
 class TooSmall(Widget):
     """In place of a table when the terminal is smaller than it needs: what size to make
     it (the app shows it through its ``-too-small`` class)."""

@@ -268,6 +268,6 @@ class Reveal(RepaintsOnChange, FitsContent, Widget):
         who = self.names[seat] if seat is not None and seat < len(self.names) else "?"
         out.append(who)
         out.append("'s hand: ")
-        out.append(", ".join(f"{c.name} {c.variant}" for c in view.revealed))
+        out.append(", ".join(c.name for c in view.revealed))
         out.append("  - a set!" if view.revealed_set else "  - no set!", "bold")
         return out

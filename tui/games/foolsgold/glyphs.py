@@ -99,16 +99,14 @@ def card_lines(
     tl, tr, bl, br, h, v = _BOX[(ascii_mode, selected)]
     inner = CARD_WIDTH - 2
     name = "".join(ch for ch in card.name if ch.isprintable()) or "?"
-    variant = "".join(ch for ch in card.variant if ch.isprintable())[:2]
     kind = card.kind
     art = _ornament(name_look(name) if look is None else look, ascii_mode)
     label = (f"{h}{key}" if key else "") + (f"{h}{mark}" if mark else "")
     top = tl + label + h * (inner - len(label)) + tr
     # The foot tells how far the hand is toward a set of this name: what a player needs.
     need = {"animal": "3", "prospector": "5"}.get(kind, "?")
-    dot = "." if ascii_mode else "·"
-    progress = f"{have}/{need} set" if have is not None else f"{need}-set"
-    foot = f"{progress} {dot} {variant}"[:inner]
+    # (the variant, a letter a-h, tells only the art apart: a stray letter to a player)
+    foot = f"{have}/{need} set" if have is not None else f"set of {need}"
     first, second = _name_rows(name, inner)
     rows = [first, second, art[0], art[1], foot]
     return [top, *(v + row.center(inner) + v for row in rows), bl + h * inner + br]

@@ -34,7 +34,9 @@ class FoolsGoldScreen(TableScreen):
 
     BINDINGS = with_ids(FOOLSGOLD.key, [
         Binding("d,space", "draw", "Draw"),
-        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(1, 7)),
+        # the footer names the discard while it is the move ("1-6 Discard"), as the status does
+        Binding("1", "discard(0)", "Discard", key_display="1-6"),
+        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(2, 7)),
         Binding("g", "grab", "Grab!"),
         Binding("f", "call", "Fool's Gold!"),
         Binding("c", "app.chat", "Chat", show=False),

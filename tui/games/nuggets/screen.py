@@ -160,7 +160,8 @@ class NuggetsScreen(TableScreen):
         tray = self.query_one(KeptTray)
         tray.kept = tuple(view.kept)
         tray.value = view.kept_value
-        tray.can_steal = view.can_steal
+        # said to the seat that may steal, while it may: not to a watcher, not at the end
+        tray.can_steal = view.can_steal and self.acting_seat is not None
         holdings = self.query_one(Holdings)
         holdings.players = tuple(view.players)
         holdings.holdings = tuple(view.holdings)
