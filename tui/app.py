@@ -49,6 +49,10 @@ class MotherlodeApp(App[int]):
     # ctrl+p: a table needs no ctrl key, so the palette never takes one of a game's keys
     COMMANDS = {lambda: _game_commands()}
     COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    # every screen is "-narrow" below 80 columns and "-short" below 24 rows (Textual's
+    # responsive classes): the stylesheets give each screen its narrow and short layout
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     BINDINGS = with_ids("app", [
         Binding("question_mark", "help", "Keys"),
         # F1 works where "?" is a character to type (chat)

@@ -100,6 +100,7 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Static(LOGO.strip("\n"), id="logo")
+            yield Static("MOTHERLODE", id="menu-name")  # in place of the logo where it cannot fit
             yield Static("Gold-rush party games for the terminal", id="tagline")
             yield OptionList(*self._options(), id="menu")
         yield Footer(show_command_palette=False)
@@ -130,8 +131,9 @@ class MenuScreen(Screen[None]):
         every = [b for bs in self._bindings.key_to_bindings.values() for b in bs]
         shown = list({b.id: b for b in every if b.show or b.id in self._footer_ids}.values())
         self._footer_ids = {b.id for b in shown}
-        # what Textual's footer takes for a key: " key description " and a gap
-        need = sum(len(b.key_display or b.key) + len(b.description) + 3 for b in shown) + 8
+        # what Textual's footer takes for a key: " key description " (the last one's
+        # trailing space may go), and the app's "? Keys"
+        need = sum(len(b.key_display or b.key) + len(b.description) + 3 for b in shown) + 7
         whole = event.size.width >= need
         changed = False
         for key, bindings in self._bindings.key_to_bindings.items():

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 CARD_WIDTH = 13
 CARD_HEIGHT = 7
+ART_ROWS = (3, 4)  # the rows of a card's art: left out where the terminal is short
 
 # Card art: a look (two rows of ornament, and a colour the widget picks with it) per card
 # NAME, so cards of one name look alike, and the names of the standard deck all look

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,10 +21,11 @@ from tui.messages import CardClicked, SendAction
 from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import Hint, TooSmall, TurnBanner
+from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
+LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
 FLASH_SECONDS = 0.5
 
 
@@ -31,6 +34,8 @@ CHURN = (v.Drew, v.Discarded)
 
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
+
+    CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
 
     BINDINGS = with_ids(FOOLSGOLD.key, [
         Binding("d,space", "draw", "Draw"),
