@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from tui.screens.lobby import LobbyScreen
     from tui.screens.table import TableScreen
     from tui.session import Session
+
+TOUCH_ENV = "MOTHERLODE_TOUCH"  # "1": the app runs where people tap (the web door)
+
 
 def _game_commands() -> Any:
     from tui.commands import GameCommands
@@ -83,8 +87,12 @@ class MotherlodeApp(App[int]):
         announce_options: dict[str, Any] | None = None,
         turn_pause: float | None = None,
         saves: Saves | None = None,
+        touch: bool | None = None,
     ) -> None:
         super().__init__()
+        # the touch bar under the tables (tui.widgets.touchbar): on where the app runs in
+        # a browser, which the web door says with MOTHERLODE_TOUCH=1; toggled at will
+        self.touch = os.environ.get(TOUCH_ENV, "") == "1" if touch is None else touch
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
         self.table_options = dict(table_options or {})
         self.host_clock = host_clock
@@ -131,6 +139,7 @@ class MotherlodeApp(App[int]):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
+        self.set_class(self.touch, "-touch")
         self._apply_theme()
         if self.settings.keys:
             self.set_keymap(self.settings.keys)
@@ -151,6 +160,16 @@ class MotherlodeApp(App[int]):
     def toggle_ascii(self) -> None:
         self.settings.ascii = not self.ascii_mode
         self.save_settings()
+
+    def toggle_touch(self) -> None:
+        """Show or hide the touch bar, the buttons of the footer's keys, on every screen."""
+        from tui.widgets.touchbar import TouchBar
+
+        self.touch = not self.touch
+        self.set_class(self.touch, "-touch")
+        for screen in self.screen_stack:
+            for bar in screen.query(TouchBar):
+                bar.rebuild()
 
     def toggle_advisor(self) -> None:
         self.settings.advisor = not self.settings.advisor

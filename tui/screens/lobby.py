@@ -22,6 +22,7 @@ from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size
 from tui.widgets.footer import Footer
+from tui.widgets.touchbar import TouchBar
 
 #: the round caps `h` steps through (the house rule; None is off)
 ROUND_CAPS = (None, 10, 20, 40)
@@ -84,6 +85,7 @@ class LobbyScreen(Screen[None]):
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
                           max_lines=200)
         yield TooSmall()
+        yield TouchBar()
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -24,6 +24,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
+from tui.widgets.touchbar import TouchBar
 
 LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
 FLASH_SECONDS = 0.5
@@ -86,6 +87,7 @@ class FoolsGoldScreen(TableScreen):
             yield Hint(id="status")
             yield EventLog(id="log")
         yield TooSmall()
+        yield TouchBar()
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -25,6 +25,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.board import TABLES_CSS, Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
+from tui.widgets.touchbar import TouchBar
 
 LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
 MOMENT_SECONDS = 1.6
@@ -77,6 +78,7 @@ class NuggetsScreen(TableScreen):
             yield AdvisorPanel(id="advisor")
             yield EventLog(id="log")
         yield TooSmall()
+        yield TouchBar()
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
