@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +29,12 @@ from tui.messages import SendAction, SessionMessage
 from tui.saves import Saves
 from tui.screens.menu import MenuScreen
 from tui.settings import Settings
+from tui.widgets.touchbar import show_touch_bars, touch_wanted
 
 if TYPE_CHECKING:
     from tui.screens.lobby import LobbyScreen
     from tui.screens.table import TableScreen
     from tui.session import Session
-
-TOUCH_ENV = "MOTHERLODE_TOUCH"  # "1": the app runs where people tap (the web door)
-
 
 def _game_commands() -> Any:
     from tui.commands import GameCommands
@@ -90,9 +87,7 @@ class MotherlodeApp(App[int]):
         touch: bool | None = None,
     ) -> None:
         super().__init__()
-        # the touch bar under the tables (tui.widgets.touchbar): on where the app runs in
-        # a browser, which the web door says with MOTHERLODE_TOUCH=1; toggled at will
-        self.touch = os.environ.get(TOUCH_ENV, "") == "1" if touch is None else touch
+        self.touch = touch_wanted() if touch is None else touch  # the touch bar (tui.widgets)
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
         self.table_options = dict(table_options or {})
         self.host_clock = host_clock
@@ -139,7 +134,7 @@ class MotherlodeApp(App[int]):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
-        self.set_class(self.touch, "-touch")
+        show_touch_bars(self, self.touch)
         self._apply_theme()
         if self.settings.keys:
             self.set_keymap(self.settings.keys)
@@ -162,14 +157,8 @@ class MotherlodeApp(App[int]):
         self.save_settings()
 
     def toggle_touch(self) -> None:
-        """Show or hide the touch bar, the buttons of the footer's keys, on every screen."""
-        from tui.widgets.touchbar import TouchBar
-
         self.touch = not self.touch
-        self.set_class(self.touch, "-touch")
-        for screen in self.screen_stack:
-            for bar in screen.query(TouchBar):
-                bar.rebuild()
+        show_touch_bars(self, self.touch)
 
     def toggle_advisor(self) -> None:
         self.settings.advisor = not self.settings.advisor

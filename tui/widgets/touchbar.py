@@ -11,6 +11,7 @@ nobody sees builds nothing.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -19,6 +20,21 @@ from textual.containers import Grid
 from textual.widgets import Button
 
 BUTTON_WIDTH = 14  # cells a button takes in the bar's grid, at the least
+#: "1": the app runs where people tap, a browser (the web door sets it for its apps)
+TOUCH_ENV = "MOTHERLODE_TOUCH"
+
+
+def touch_wanted() -> bool:
+    """Whether the app starts with the touch bar shown (``MOTHERLODE_TOUCH=1``)."""
+    return os.environ.get(TOUCH_ENV, "") == "1"
+
+
+def show_touch_bars(app: Any, on: bool) -> None:
+    """Show (or hide) the touch bar of every screen: the app's ``-touch`` class."""
+    app.set_class(on, "-touch")
+    for screen in app.screen_stack:
+        for bar in screen.query(TouchBar):
+            bar.rebuild()
 
 
 def button_id(action: str) -> str:
