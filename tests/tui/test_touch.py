@@ -67,7 +67,7 @@ async def test_a_whole_gold_nuggets_game_by_touch_alone(tmp_path, monkeypatch, s
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(240)  # a round on a fake clock: slow on a loaded machine
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [PHONE, SIDEWAYS], ids=["42x30", "90x18"])
 async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
@@ -107,7 +107,10 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
         await until(pilot, lambda: screen.view.settled or screen.view.round_no > 1,
                     "the round settles")
         assert "Round settled" in log_text(screen)
-        assert {"touch-draw", "touch-discard", "touch-grab"} <= clicked, clicked
+        # the cards moved by taps, and the race was joined by one (a grab, or a call on
+        # a bot's grab, whichever the bots' pace left open)
+        assert {"touch-draw", "touch-discard"} <= clicked, clicked
+        assert clicked & {"touch-grab", "touch-call"}, clicked
 
 
 async def test_the_touch_bar_shows_the_footer_keys_and_toggles(tmp_path, monkeypatch):
