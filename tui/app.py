@@ -29,6 +29,7 @@ from tui.messages import SendAction, SessionMessage
 from tui.saves import Saves
 from tui.screens.menu import MenuScreen
 from tui.settings import Settings
+from tui.widgets.touchbar import show_touch_bars, touch_wanted
 
 if TYPE_CHECKING:
     from tui.screens.lobby import LobbyScreen
@@ -49,6 +50,10 @@ class MotherlodeApp(App[int]):
     # ctrl+p: a table needs no ctrl key, so the palette never takes one of a game's keys
     COMMANDS = {lambda: _game_commands()}
     COMMAND_PALETTE_DISPLAY = "ctrl+p"
+    # every screen is "-narrow" below 80 columns and "-short" below 24 rows (Textual's
+    # responsive classes): the stylesheets give each screen its narrow and short layout
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     BINDINGS = with_ids("app", [
         Binding("question_mark", "help", "Keys"),
         # F1 works where "?" is a character to type (chat)
@@ -79,8 +84,10 @@ class MotherlodeApp(App[int]):
         announce_options: dict[str, Any] | None = None,
         turn_pause: float | None = None,
         saves: Saves | None = None,
+        touch: bool | None = None,
     ) -> None:
         super().__init__()
+        self.touch = touch_wanted() if touch is None else touch  # the touch bar (tui.widgets)
         # How local and LAN hosts are made; tests fix seeds, clocks and ports here.
         self.table_options = dict(table_options or {})
         self.host_clock = host_clock
@@ -127,6 +134,7 @@ class MotherlodeApp(App[int]):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.on_terminal_signal)
         self._apply_ascii()
+        show_touch_bars(self, self.touch)
         self._apply_theme()
         if self.settings.keys:
             self.set_keymap(self.settings.keys)
@@ -147,6 +155,10 @@ class MotherlodeApp(App[int]):
     def toggle_ascii(self) -> None:
         self.settings.ascii = not self.ascii_mode
         self.save_settings()
+
+    def toggle_touch(self) -> None:
+        self.touch = not self.touch
+        show_touch_bars(self, self.touch)
 
     def toggle_advisor(self) -> None:
         self.settings.advisor = not self.settings.advisor

@@ -34,6 +34,8 @@ class GameCommands(Provider):
             ("Rules", opens(m.ShowRules), "both games' rules"),
             ("Settings", opens(m.ShowSettings), "name, bots, ASCII, theme"),
             ("ASCII mode: on or off", app.toggle_ascii, "box-drawing characters or plain"),
+            ("Touch bar: on or off", app.toggle_touch,
+             "large buttons for the keys of the footer, for a mouse or a finger"),
             ("Advisor: on or off", app.toggle_advisor,
              f"the {' / '.join(with_advisor())} odds panel"),
         ]

@@ -26,6 +26,7 @@ from typing import Any
 from net import protocol as p
 from net.client import Client, Disconnected, NetError, Reconnected, Reconnecting
 from net.protocol import Code
+from net.text import same_name
 from net.views import tag
 from tui.messages import (
     GameStarted,
@@ -412,6 +413,10 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
     """A notice in words; with the table, a drop says what happens next and when."""
     if notice.event == "away" and table is not None:
         return _dropped(notice.name, table)
+    if notice.event == "renamed" and table is not None and notice.seat is None:
+        held = _seat_named_like(notice.name, table)
+        if held is not None:
+            return _watching_own_seat(notice.name, held)
     if notice.event == "left" and table is not None and table.phase == "playing":
         return f"{notice.name} left the game: a bot plays their seat to the end"
     if notice.event == "terms":
@@ -431,6 +436,32 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
         "spectating": "is watching",
     }.get(notice.event, notice.event)
     return f"{notice.name} {what}"
+
+
+def _seat_named_like(name: str, table: p.TableInfo) -> p.SeatInfo | None:
+    """The person's seat of a game in play whose name the host's "ann 2" was made from
+    (``net.table`` adds " 2", " 3"... to a name taken): someone back without the seat's
+    token, now watching."""
+    if table.phase != "playing":
+        return None
+    base, _, number = name.rpartition(" ")
+    if not base or not number.isdigit():
+        return None
+    return next((s for s in table.seats if s.kind == "human" and same_name(s.name, base)),
+                None)
+
+
+def _watching_own_seat(name: str, seat: p.SeatInfo) -> str:
+    """What is true for a person watching a game in which their name holds a seat."""
+    who = seat.name
+    if seat.standin:
+        now = f"a stand-in bot plays {who}'s seat"
+    elif not seat.connected:
+        now = f"{who}'s seat is away (a bot stands in after the grace period)"
+    else:
+        now = f"{who}'s seat is played from another app"
+    return (f"You are watching {who}'s game as a spectator ({name} here): {now}. The seat "
+            "comes back only to the app that holds its seat token.")
 
 
 def _dropped(name: str, table: p.TableInfo) -> str:

@@ -77,14 +77,14 @@ async def test_a_passing_small_size_says_nothing_and_a_lasting_one_does(tmp_path
         app = served_app(tmp_path, lan, directory)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ServedMenuScreen), "the menu")
-            await pilot.resize_terminal(80, 23)
+            await pilot.resize_terminal(80, 13)  # (below 40x14 every layout is too small)
             await pilot.resize_terminal(80, 24)  # as serve.ssh.child's repaint, 50 ms apart
             # the time is what is tested: a size that passed says nothing, even once the
             # time a small size must last to be said (SMALL_SETTLE) has gone by
             await pilot.pause(SMALL_SETTLE + 0.1)
             assert not [n for n in app._notifications if "bigger" in n.message]
-            await pilot.resize_terminal(70, 20)  # a size that lasts is said
-            await until(pilot, lambda: any("this one is 70x20" in n.message
+            await pilot.resize_terminal(36, 12)  # a size that lasts is said
+            await until(pilot, lambda: any("this one is 36x12" in n.message
                                            for n in app._notifications), "the warning")
             await pilot.resize_terminal(80, 24)  # and it goes once the size is right
             await pilot.pause()

@@ -408,7 +408,7 @@ async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
             if now.phase not in seen:
                 seen.add(now.phase)
                 footer = labels(await footer_text(pilot))
-                expected = {"draw": {"Draw", "Grab!"}, "discard": {"Grab!"},
+                expected = {"draw": {"Draw", "Grab!"}, "discard": {"Discard", "Grab!"},
                             "wait-card": {"Grab!"}}[now.phase]
                 assert footer == expected | {"Leave", "Keys"}, (now, footer)
                 assert now.status in screen_text(app)
@@ -497,8 +497,8 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
             text = screen_text(app)
             assert "The game has started" in text and "The table is full" not in text
             assert "w: watch the game" in text
-            # the footer offers it too, beside the way out
-            assert labels(await footer_text(pilot)) == {"Watch the game", "OK"}
+            # the footer offers it too, beside the way out, named as the box names it
+            assert labels(await footer_text(pilot)) == {"Watch the game", "Back"}
             await pilot.press("w")
             await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "watching")
             screen = app.screen

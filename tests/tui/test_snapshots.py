@@ -186,7 +186,7 @@ def test_settings_big(snap_compare, tmp_path):
 
 
 def test_too_small(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=(70, 20), run_before=_nuggets_table(False))
+    assert snap_compare(_app(tmp_path), terminal_size=(36, 12), run_before=_nuggets_table(False))
 
 
 def test_replays_empty(snap_compare, tmp_path):

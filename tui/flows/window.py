@@ -42,6 +42,7 @@ class WindowFlow(Flow):
         app.set_class(small, "-too-small")
         for notice in app.screen.query(TooSmall):
             notice.refresh()
+        app.screen.refresh_bindings()  # a hidden table's keys leave its footer, and come back
         if app.served is None:
             return
         # a served player cannot see the server's terminal: say it wherever they are, once

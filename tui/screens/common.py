@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -157,6 +159,9 @@ class RulesScreen(Screen[None]):
         viewer.document.goto_anchor(anchor)
 
 
+CLOSE_KEYS = ("esc", "enter", "space", "q")  # what closes a MessageScreen, as its line names them
+
+
 class MessageScreen(ModalScreen[str | None]):
     """A clear message (a failure, the end of a game) that enter or esc closes.
 
@@ -172,6 +177,13 @@ class MessageScreen(ModalScreen[str | None]):
         self.title_text = title
         self.body = body
         self.keys = list(keys or [("enter", "OK")])
+        # the footer names the closing keys as the box's own line does ("esc: back")
+        close = next((what for key, what in self.keys if key in CLOSE_KEYS), "OK")
+        if close != "OK":
+            for key, bindings in self._bindings.key_to_bindings.items():
+                self._bindings.key_to_bindings[key] = [
+                    replace(b, description=close[:1].upper() + close[1:])
+                    if b.action == "close" else b for b in bindings]
         for key, what in self.keys:
             if len(key) == 1 and key.isalpha() and key != "q":  # (q closes)
                 self._bindings.bind(key, f"pick({key!r})", what[:1].upper() + what[1:])

@@ -20,8 +20,9 @@ from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, Now, lobby_now
 from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
-from tui.widgets.board import TABLES_CSS, TooSmall, cells
+from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size
 from tui.widgets.footer import Footer
+from tui.widgets.touchbar import TouchBar
 
 #: the round caps `h` steps through (the house rule; None is off)
 ROUND_CAPS = (None, 10, 20, 40)
@@ -84,6 +85,7 @@ class LobbyScreen(Screen[None]):
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
                           max_lines=200)
         yield TooSmall()
+        yield TouchBar()
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -169,6 +171,8 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Footers true to the moment: owner keys for the owner, ready for a player,
         start once the table can start (the same answer as the line above the chat)."""
+        if hidden_by_size(self.app):
+            return False  # hidden behind the size notice: no key works
         if action == "retry_now":
             return reconnecting(self.app)
         if action not in LOBBY_ACTIONS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -76,6 +77,8 @@ def opens() -> dict[str, Callable[[], OpenFlow]]:
 class MenuScreen(Screen[None]):
     """Where the app opens. ``saves`` tells whether a hot-seat game waits."""
 
+    _footer_ids: frozenset[str] | set[str] = frozenset()  # the keys its footer shows
+
     def __init__(self, saves: Saves) -> None:
         super().__init__()
         self.saves = saves
@@ -97,6 +100,7 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Static(LOGO.strip("\n"), id="logo")
+            yield Static("MOTHERLODE", id="menu-name")  # in place of the logo where it cannot fit
             yield Static("Gold-rush party games for the terminal", id="tagline")
             yield OptionList(*self._options(), id="menu")
         yield Footer(show_command_palette=False)
@@ -119,6 +123,26 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()
+
+    def on_resize(self, event) -> None:
+        """A footer too wide for the terminal keeps only Quit (and ? Keys): the list
+        above shows every choice with its letter, so nothing is lost, and nothing is
+        cut off at the edge."""
+        every = [b for bs in self._bindings.key_to_bindings.values() for b in bs]
+        shown = list({b.id: b for b in every if b.show or b.id in self._footer_ids}.values())
+        self._footer_ids = {b.id for b in shown}
+        # what Textual's footer takes for a key: " key description " (the last one's
+        # trailing space may go), and the app's "? Keys"
+        need = sum(len(b.key_display or b.key) + len(b.description) + 3 for b in shown) + 7
+        whole = event.size.width >= need
+        changed = False
+        for key, bindings in self._bindings.key_to_bindings.items():
+            kept = [replace(b, show=whole or b.action == "choose('quit')")
+                    if b.id in self._footer_ids else b for b in bindings]
+            changed |= kept != bindings
+            self._bindings.key_to_bindings[key] = kept
+        if changed:
+            self.refresh_bindings()
 
     @on(OptionList.OptionSelected, "#menu")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -3,19 +3,38 @@ sends before the screen is mounted."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from textual.binding import Binding
 from textual.screen import Screen
 
 from tui.keys import with_ids
-from tui.widgets.board import TABLES_CSS, Hint
+from tui.widgets.board import TABLES_CSS, Hint, hidden_by_size
 from tui.widgets.log import EventLog
 
 
 class TableScreen(Screen[None]):
     """Base of every game's table (``tui.games.<key>``). Subclasses render ``view`` and
     define ``show_state(view, events)`` and ``finished``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A table hidden behind the size notice takes no keys, whatever its game's own
+        # check_action says (a game's plugin need not know): every table's is wrapped.
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("check_action")
+        if own is not None:
+            @functools.wraps(own)
+            def check_action(self: TableScreen, action: str,
+                             parameters: tuple[object, ...]) -> bool | None:
+                if hidden_by_size(self.app):
+                    return False
+                return own(self, action, parameters)
+
+            cls.check_action = check_action  # type: ignore[method-assign]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not hidden_by_size(self.app)
 
     CSS_PATH = TABLES_CSS
     view: Any

@@ -107,12 +107,20 @@ def names_line(names: Sequence[str], seats: Sequence[int]) -> str:
     return ", ".join(picked[:-1]) + " and " + picked[-1]
 
 
-MIN_SIZE = (80, 24)
+#: Below this no screen has a layout (each table and the lobby have a narrow one for
+#: 40-79 columns and a short one for 14-23 rows): the size notice asks for it.
+MIN_SIZE = (40, 14)
 
 #: The stylesheet of these widgets, the tables and the lobby (their screens' CSS_PATH):
 #: Textual loads it when the first of them opens, so the menu's first frame parses only
 #: the app's. An absolute path, so that a subclass defined anywhere finds it.
 TABLES_CSS = str(Path(__file__).resolve().parent.parent / "tables.tcss")
+
+
+def hidden_by_size(app: object) -> bool:
+    """The terminal is too small for any layout: the size notice hides the tables and
+    the lobby (the app's ``-too-small`` class), and a hidden screen takes no keys."""
+    return bool(getattr(app, "has_class", None) and app.has_class("-too-small"))  # type: ignore[attr-defined]
 
 
 class TooSmall(Widget):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.css.scalar import Scalar
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
@@ -87,8 +88,35 @@ class Footer(TextualFooter):
             if shown == self._shown:
                 return
             if self._show_in_place(shown):
+                self._fit_width()
                 return
         await super().recompose()
+        self._fit_width()
+
+    def on_mount(self) -> None:
+        self._fit_width()
+
+    def on_resize(self) -> None:
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """Keys that do not fit one row (a narrow terminal) go in rows of a grid, each
+        key whole, rather than off the edge; one row again when they fit."""
+        keys = [k for k in self.query_children(FooterKey) if k.display]
+        width = self.app.size.width
+        # what a key takes: " key description " and the gap after it
+        need = sum(len(k.key_display) + len(k.description) + 3 for k in keys)
+        if not keys or need - 1 <= width:  # (the last key's trailing space may go)
+            if self.styles.height != Scalar.parse("1"):
+                self.styles.layout = "horizontal"
+                self.styles.height = 1
+            return
+        cell = max(len(k.key_display) + len(k.description) + 2 for k in keys)
+        columns = max(1, min(len(keys), width // cell))
+        rows = -(-len(keys) // columns)
+        self.styles.layout = "grid"
+        self.styles.grid_size_columns = columns
+        self.styles.height = rows
 
     def _show_in_place(self, shown: tuple[Any, ...] | None) -> bool:
         """Show the keys of ``shown`` by showing and hiding the keys built, if they are
@@ -114,7 +142,8 @@ class Footer(TextualFooter):
     def _lay_out(self, possible: list[tuple[Any, ...]]) -> None:
         self._possible = tuple(possible)
         # (as Textual's: a column a key shown)
-        self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
+        if self.styles.layout is None or self.styles.layout.name != "grid":
+            self.styles.grid_size_columns = sum(1 for *_, on, _t in possible if on is not None)
 
     @staticmethod
     def _agrees(possible: list[tuple[Any, ...]], shown: tuple[Any, ...]) -> bool:

@@ -14,6 +14,7 @@ from tui.messages import CardClicked
 from tui.widgets.board import FitsContent, cells
 
 HAND_MAX = 6
+LINE_CARD = 20  # a card as one line, "1 Calamity Kate 1/5", where the pictures do not fit
 
 
 # One colour per look (tui.glyphs.look_colour): a card's look follows from its name.
@@ -104,6 +105,17 @@ class HandView(Widget):
         """The card under key ``index + 1``, or None for an empty slot."""
         return self.slots[index] if 0 <= index < len(self.slots) else None
 
+    def on_resize(self) -> None:
+        self.refresh()
+
+    def columns(self) -> int:
+        """0: the cards as pictures side by side; else how many one-line cards a row
+        holds (a narrow terminal)."""
+        width = self.content_size.width
+        if width >= HAND_MAX * glyphs.CARD_WIDTH:
+            return 0
+        return max(1, width // LINE_CARD)
+
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         if self.hand is None:
@@ -111,6 +123,10 @@ class HandView(Widget):
         if not self.hand:
             return Text("No cards.", self.get_component_rich_style("hand--empty"))
         held = {name: have for name, have, _ in progress(list(self.hand))}
+        if self.columns():
+            return self._render_lines(held)
+        # a short terminal: the pictures without their two rows of art
+        short = self.content_size.height < glyphs.CARD_HEIGHT
         pictures = []
         for i, card in enumerate(self.slots):
             if card is None:
@@ -126,7 +142,8 @@ class HandView(Widget):
             pictures.append((lines, look))
         frozen = self.get_component_rich_style("hand--frozen") if self.frozen else None
         fresh = self.get_component_rich_style("hand--fresh")
-        for row in range(glyphs.CARD_HEIGHT):
+        rows = [r for r in range(glyphs.CARD_HEIGHT) if not (short and r in glyphs.ART_ROWS)]
+        for row in rows:
             for i, (picture, look) in enumerate(pictures):
                 if look is None:
                     style = self.get_component_rich_style("hand--empty")
@@ -135,12 +152,46 @@ class HandView(Widget):
                     if i == self.fresh:
                         style += fresh
                 out.append(picture[row], frozen + style if frozen else style)
-            if row < glyphs.CARD_HEIGHT - 1:
+            if row != rows[-1]:
                 out.append("\n")
         return out
 
+    def _style(self, i: int, card: Card | None) -> Style:
+        if card is None:
+            return self.get_component_rich_style("hand--empty")
+        style = Style.parse(LOOK_COLOURS[glyphs.look_colour(glyphs.name_look(card.name))])
+        if i == self.fresh:
+            style += self.get_component_rich_style("hand--fresh")
+        if self.frozen:
+            style = self.get_component_rich_style("hand--frozen") + style
+        return style
+
+    def _render_lines(self, held: dict[str, int]) -> Text:
+        """Each card on a line of its own, "1 Owl 2/3", as many to a row as fit."""
+        out = Text(no_wrap=True, overflow="crop")
+        columns = self.columns()
+        need = {"animal": 3, "prospector": 5}
+        for i, card in enumerate(self.slots):
+            if i and i % columns == 0:
+                out.append("\n")
+            if card is None:
+                line = f"{i + 1} " + "-" * 8
+            else:
+                have = f"{held.get(card.name, 0)}/{need.get(card.kind, '?')}"
+                mark = "*" if i == self.fresh else " "
+                line = f"{i + 1}{mark}{cells(card.name, LINE_CARD - 7)} {have}"
+            out.append(cells(line, LINE_CARD), self._style(i, card))
+        return out
+
     def on_click(self, event: Click) -> None:
-        index = event.x // glyphs.CARD_WIDTH
+        at = event.get_content_offset(self)
+        if at is None:
+            return
+        columns = self.columns()
+        if columns:
+            index = at.y * columns + at.x // LINE_CARD
+        else:
+            index = at.x // glyphs.CARD_WIDTH
         if self.card_at(index) is not None:
             self.post_message(CardClicked(index))
 
@@ -176,7 +227,10 @@ class Seats(FitsContent, Widget):
         if view is None:
             return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(f"{'':2}{'player':<15}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
+        # a narrow table: shorter names keep the numbers in sight
+        wide = self.content_size.width >= 50 or not self.content_size.width
+        width = 14 if wide else 9
+        out.append(f"{'':2}{'player':<{width + 1}}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
         gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.grabbed)))
         scores = view.scores
@@ -188,7 +242,7 @@ class Seats(FitsContent, Widget):
                 style = self.get_component_rich_style("seats--me")
             start = seat == view.start
             out.append(("S " if self.ascii_mode else "● ") if start else "  ", style)
-            out.append(cells(name, 14) + " ", style)  # literal text, never markup
+            out.append(cells(name, width) + " ", style)  # literal text, never markup
             hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
             incoming = view.incoming_sizes
             inc = incoming[seat] if seat < len(incoming) else 0
@@ -217,8 +271,17 @@ class Piles(RepaintsOnChange, FitsContent, Widget):
     view: var[FoolsGoldView | None] = var(None, always_update=True)
     ascii_mode: reactive[bool] = reactive(False)
 
+    @property
+    def compact(self) -> bool:
+        """Two lines (the layout of a narrow or short table gives the piles a row of
+        their own, 40 cells or more) rather than a column beside the seats (26)."""
+        return self.content_size.width >= 36
+
     def watch_view(self) -> None:
         self.repaint_if_changed()
+
+    def on_resize(self) -> None:
+        self.refresh()
 
     def render(self) -> Text:
         return self.fit(self.shown())
@@ -227,6 +290,8 @@ class Piles(RepaintsOnChange, FitsContent, Widget):
         view = self.view
         if view is None:
             return Text("")
+        if self.compact:
+            return self._compact(view)
         out = Text(overflow="fold")
         seat = view.seat
         incoming = view.incoming_sizes
@@ -243,6 +308,22 @@ class Piles(RepaintsOnChange, FitsContent, Widget):
         out.append(full * left + empty * taken)
         if view.round_no:
             out.append(f"\nRound {view.round_no}")
+        return out
+
+    def _compact(self, view: FoolsGoldView) -> Text:
+        out = Text(overflow="ellipsis", no_wrap=True)
+        seat = view.seat
+        incoming = view.incoming_sizes
+        if seat is not None and seat < len(incoming):
+            out.append(f"Your incoming {incoming[seat]}",
+                       self.get_component_rich_style("piles--incoming"))
+            out.append("  ")
+        out.append(f"Draw {view.draw_pile}  Trash {view.trash_pile}\n")
+        full, empty = ("$", ".") if self.ascii_mode else ("◆", "◇")
+        out.append(full * view.nuggets_left + empty * len(view.grabbed))
+        out.append(f" {view.nuggets_left} nugget{'' if view.nuggets_left == 1 else 's'} left")
+        if view.round_no:
+            out.append(f"  Round {view.round_no}")
         return out
 
 
@@ -268,6 +349,6 @@ class Reveal(RepaintsOnChange, FitsContent, Widget):
         who = self.names[seat] if seat is not None and seat < len(self.names) else "?"
         out.append(who)
         out.append("'s hand: ")
-        out.append(", ".join(f"{c.name} {c.variant}" for c in view.revealed))
+        out.append(", ".join(c.name for c in view.revealed))
         out.append("  - a set!" if view.revealed_set else "  - no set!", "bold")
         return out

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 CARD_WIDTH = 13
 CARD_HEIGHT = 7
+ART_ROWS = (3, 4)  # the rows of a card's art: left out where the terminal is short
 
 # Card art: a look (two rows of ornament, and a colour the widget picks with it) per card
 # NAME, so cards of one name look alike, and the names of the standard deck all look
@@ -99,16 +100,14 @@ def card_lines(
     tl, tr, bl, br, h, v = _BOX[(ascii_mode, selected)]
     inner = CARD_WIDTH - 2
     name = "".join(ch for ch in card.name if ch.isprintable()) or "?"
-    variant = "".join(ch for ch in card.variant if ch.isprintable())[:2]
     kind = card.kind
     art = _ornament(name_look(name) if look is None else look, ascii_mode)
     label = (f"{h}{key}" if key else "") + (f"{h}{mark}" if mark else "")
     top = tl + label + h * (inner - len(label)) + tr
     # The foot tells how far the hand is toward a set of this name: what a player needs.
     need = {"animal": "3", "prospector": "5"}.get(kind, "?")
-    dot = "." if ascii_mode else "·"
-    progress = f"{have}/{need} set" if have is not None else f"{need}-set"
-    foot = f"{progress} {dot} {variant}"[:inner]
+    # (the variant, a letter a-h, tells only the art apart: a stray letter to a player)
+    foot = f"{have}/{need} set" if have is not None else f"set of {need}"
     first, second = _name_rows(name, inner)
     rows = [first, second, art[0], art[1], foot]
     return [top, *(v + row.center(inner) + v for row in rows), bl + h * inner + br]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,10 +21,12 @@ from tui.messages import CardClicked, SendAction
 from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import Hint, TooSmall, TurnBanner
+from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
+from tui.widgets.touchbar import TouchBar
 
+LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
 FLASH_SECONDS = 0.5
 
 
@@ -32,9 +36,13 @@ CHURN = (v.Drew, v.Discarded)
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
+    CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
+
     BINDINGS = with_ids(FOOLSGOLD.key, [
         Binding("d,space", "draw", "Draw"),
-        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(1, 7)),
+        # the footer names the discard while it is the move ("1-6 Discard"), as the status does
+        Binding("1", "discard(0)", "Discard", key_display="1-6"),
+        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(2, 7)),
         Binding("g", "grab", "Grab!"),
         Binding("f", "call", "Fool's Gold!"),
         Binding("c", "app.chat", "Chat", show=False),
@@ -79,6 +87,7 @@ class FoolsGoldScreen(TableScreen):
             yield Hint(id="status")
             yield EventLog(id="log")
         yield TooSmall()
+        yield TouchBar()
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:

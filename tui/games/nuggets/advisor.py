@@ -217,4 +217,4 @@ class AdvisorPanel(FitsContent, Widget):
             # A view the odds cannot read (say, from a newer host) must not break the table.
             lines = [f"no advice for this position ({error})"]
         out.append("\n".join(lines))
-        return self.fit(out)
+        return self.fit(out, wraps=True)  # its long lines wrap: a row more is a new layout

@@ -12,6 +12,7 @@ from tui.messages import DieClicked
 
 DICE = 7
 SLOT = glyphs.DIE_WIDTH + 1
+SMALL_SLOT = 5  # a small die, " [N] ", where the big ones do not fit
 
 
 class DiceTray(Widget):
@@ -42,7 +43,19 @@ class DiceTray(Widget):
             style += self.get_component_rich_style("dice--selected")
         return style
 
+    @property
+    def small(self) -> bool:
+        """The big dice do not fit this tray (a narrow or short terminal): one row of
+        small dice and a row of their keys."""
+        width, height = self.content_size
+        return width < DICE * SLOT - 1 or height < glyphs.DIE_HEIGHT + 1
+
+    def on_resize(self) -> None:
+        self.refresh()
+
     def render(self) -> Text:
+        if self.small:
+            return self._render_small()
         out = Text(no_wrap=True, overflow="crop")
         if self.faces is None:
             ghost = self.get_component_rich_style("dice--ghost")
@@ -75,8 +88,33 @@ class DiceTray(Widget):
             out.append(" ")
         return out
 
+    def _render_small(self) -> Text:
+        out = Text(no_wrap=True, overflow="crop")
+        if self.faces is None:
+            ghost = self.get_component_rich_style("dice--ghost")
+            left = self.dice_left
+            out.append(" [ ] " * left, ghost)
+            out.append(f"\n {left} {'die' if left == 1 else 'dice'} to roll", ghost)
+            return out
+        for i, face in enumerate(self.faces):
+            selected = i in self.selected
+            die = glyphs.small_die(face, ascii_mode=self.ascii_mode)
+            out.append(f" {die} ", self._face_style(face, selected))
+        out.append("\n")
+        key_style = self.get_component_rich_style("dice--key")
+        for i in range(len(self.faces)):
+            if i in self.selected:
+                mark = f"[{i + 1}]" if self.ascii_mode else f"▲{i + 1}▲"
+                out.append(mark.center(SMALL_SLOT), self._face_style("", True))
+            else:
+                out.append(str(i + 1).center(SMALL_SLOT), key_style)
+        return out
+
     def on_click(self, event: Click) -> None:
-        index = event.x // SLOT
+        at = event.get_content_offset(self)
+        if at is None:
+            return
+        index = at.x // (SMALL_SLOT if self.small else SLOT)
         if self.faces is not None and 0 <= index < len(self.faces):
             self.post_message(DieClicked(index))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 from textual import on
 from textual.app import ComposeResult
@@ -20,10 +22,12 @@ from tui.messages import DieClicked, SendAction
 from tui.phases import Now
 from tui.screens.common import PickScreen, reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import Hint, Holdings, TooSmall, TurnBanner, names_line
+from tui.widgets.board import TABLES_CSS, Hint, Holdings, TooSmall, TurnBanner, names_line
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
+from tui.widgets.touchbar import TouchBar
 
+LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
 MOMENT_SECONDS = 1.6
 BUST_SECONDS = 1.6  # the busting roll stays on the table this long
 TURN_PAUSE = 0.7  # hot-seat: keys wait this long after the turn changes hands
@@ -32,6 +36,7 @@ TURN_PAUSE = 0.7  # hot-seat: keys wait this long after the turn changes hands
 class NuggetsScreen(TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
 
+    CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
     BINDINGS = keys.BINDINGS  # the table's keys and their help: tui.games.nuggets.keys
     HELP = keys.HELP
 
@@ -73,6 +78,7 @@ class NuggetsScreen(TableScreen):
             yield AdvisorPanel(id="advisor")
             yield EventLog(id="log")
         yield TooSmall()
+        yield TouchBar()
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -160,7 +166,8 @@ class NuggetsScreen(TableScreen):
         tray = self.query_one(KeptTray)
         tray.kept = tuple(view.kept)
         tray.value = view.kept_value
-        tray.can_steal = view.can_steal
+        # said to the seat that may steal, while it may: not to a watcher, not at the end
+        tray.can_steal = view.can_steal and self.acting_seat is not None
         holdings = self.query_one(Holdings)
         holdings.players = tuple(view.players)
         holdings.holdings = tuple(view.holdings)
