@@ -13,9 +13,16 @@ The estimate, over the last ``WINDOW`` round trips:
 - ``lag`` = ``delay + jitter``: the typical one-way delay of a message, which is what
   the table corrects a race action by (capped by the table, ``Settings.lag_cap``).
 
-A client that holds its answers back only makes its own round trips longer, so the
-most it can gain is the table's cap; answering early is impossible (it cannot know a
-probe's id before the probe arrives, and an id it was not sent is refused).
+Answering early is impossible (a client cannot know a probe's id before the probe
+arrives, and an id it was not sent is refused), but answering late is easy: a client
+that holds each answer 300 ms looks 150 ms away. So where the kernel measures the
+connection (:mod:`net.tcpinfo`, Linux's ``tcpi_min_rtt``, fed in by the shell with
+:meth:`DelayMeter.bound`), ``lag`` is never more than half the kernel's least round
+trip. TCP's acknowledgements are the kernel's, sent whatever the program does, so
+holding an answer gains nothing, and a real link is still corrected by its whole
+one-way delay. Where the kernel cannot say, the estimate stands alone, and the most a
+client can gain is the table's cap (the table's settings view says which:
+``TableSettings.lag_bound``).
 """
 
 from __future__ import annotations
@@ -51,6 +58,8 @@ class DelayMeter:
         self.samples: deque[float] = deque(maxlen=window)
         self.waiting: dict[int, float] = {}
         self._next_id = 1
+        #: the kernel's least round trip for the link, seconds (None: it cannot say)
+        self.kernel_rtt: float | None = None
 
     # -- probing (the host's own probes) ----------------------------------------------
 
@@ -75,6 +84,12 @@ class DelayMeter:
         self.add(now - sent)
         return True
 
+    def bound(self, min_rtt: float | None) -> None:
+        """What the kernel measures for the link (:func:`net.tcpinfo.min_rtt`): the
+        one-way delay is never more than half of it. None changes nothing."""
+        if min_rtt is not None and min_rtt == min_rtt and 0 <= min_rtt < 60:
+            self.kernel_rtt = float(min_rtt)
+
     # -- the estimate ------------------------------------------------------------------
 
     def add(self, rtt: float) -> None:
@@ -98,6 +113,14 @@ class DelayMeter:
         return max(0.0, percentile(samples, 0.5) - percentile(samples, LOW)) / 2
 
     @property
-    def lag(self) -> float:
-        """The typical one-way delay: ``delay + jitter`` (the table caps it)."""
+    def estimate(self) -> float:
+        """The protocol's own estimate: ``delay + jitter``."""
         return self.delay + self.jitter
+
+    @property
+    def lag(self) -> float:
+        """The one-way delay races are corrected by (the table caps it): the protocol's
+        estimate, at most half the kernel's least round trip where it has one."""
+        if self.kernel_rtt is None:
+            return self.estimate
+        return min(self.estimate, self.kernel_rtt / 2)

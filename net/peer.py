@@ -15,7 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from net import budgets as b
-from net import latency
+from net import latency, tcpinfo
 from net import protocol as p
 from net.protocol import Code
 from net.table import Member, Refusal, Table
@@ -225,6 +225,8 @@ class Peer:
         return isinstance(message, p.ProbeReply) and message.id in self.meter.waiting
 
     def _probed(self, message: p.ProbeReply) -> None:
+        # the kernel's round trip bounds what a held answer could claim (net.tcpinfo)
+        self.meter.bound(tcpinfo.of_transport(self._transport))
         if not self.meter.answer(message.id, self.host.clock.now()):
             self.send(p.Error(code=Code.BAD_PROBE, ref="probe_reply",
                               message=f"No probe {message.id} awaits an answer."))  # fmt: skip

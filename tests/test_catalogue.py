@@ -236,9 +236,16 @@ def test_each_game_describes_its_own_settings_for_the_lobby():
     from tui.screens.lobby import capped
 
     cards = Settings.default(FOOLSGOLD.key)
-    line = game_of(FOOLSGOLD.key).settings_line(cards)
-    assert line == ", grab time-out 10 s, call window 5 s, no round cap"
+    line = game_of(FOOLSGOLD.key).settings_line(cards.info())
+    assert line == (", grab time-out 10 s, call window 5 s, no round cap, races fair to "
+                    "150 ms of lag")  # fmt: skip
+    probes = msgspec.structs.replace(cards.info(), lag_bound="probes")
+    assert game_of(FOOLSGOLD.key).settings_line(probes).endswith(
+        "150 ms of lag as players' apps report it")
     cards.round_cap = 20
-    assert "house rule: round cap 20" in game_of(FOOLSGOLD.key).settings_line(cards)
+    assert "house rule: round cap 20" in game_of(FOOLSGOLD.key).settings_line(cards.info())
+    cards.lag_cap = 0.0
+    assert game_of(FOOLSGOLD.key).settings_line(cards.info()).endswith(
+        ", races judged by arrival")
     assert game_of(NUGGETS.key).settings_line(Settings.default(NUGGETS.key)) == ""
     assert capped() == FOOLSGOLD.title  # the one game with the house rule of a round cap

@@ -223,6 +223,10 @@ class TableSettings(Struct, kw_only=True):
     supply: int = 77
     round_cap: int | None = None
     lag_cap: float = 0.15  # protocol 2: lag-fair races
+    # what bounds a seat's lag: "kernel", its link's least round trip as the host's
+    # kernel measures it (TCP_INFO), or "probes", the probe replies alone (a host on
+    # a system without TCP_INFO, or one that sent nothing)
+    lag_bound: Literal["kernel", "probes"] = "probes"
 
 
 class TableInfo(Struct, kw_only=True):

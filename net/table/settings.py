@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net import protocol as p
+from net import tcpinfo
 from net.catalogue import setting_default, spec
 
 
@@ -58,4 +59,5 @@ class Settings:
             supply=self.supply,
             round_cap=self.round_cap,
             lag_cap=self.lag_cap,
+            lag_bound="kernel" if tcpinfo.AVAILABLE else "probes",
         )

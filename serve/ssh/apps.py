@@ -26,6 +26,7 @@ from typing import Any
 
 import asyncssh
 
+from net import tcpinfo
 from net.latency import DelayMeter
 from net.served import KEYLESS_ENV, LINK_ENV, Links
 from serve.door import Session
@@ -44,7 +45,9 @@ LINK_EVERY = 0.5
 async def measure_link(process: Any, meter: DelayMeter) -> None:
     """The person's own link, for lag-fair races: the round trips of SSH keepalive
     requests (the global request asyncssh's keepalives send, which every client
-    answers, if only to refuse it), a couple of times a second while attached."""
+    answers, if only to refuse it), a couple of times a second while attached, each
+    bounded by the kernel's least round trip on the person's SSH socket (a client that
+    holds its answers gains nothing: ``net.tcpinfo``)."""
     connection = process.get_extra_info("connection")
     request = getattr(connection, "_make_global_request", None)
     if request is None:  # another asyncssh: no measurement, the loopback's stands
@@ -57,6 +60,7 @@ async def measure_link(process: Any, meter: DelayMeter) -> None:
         except (TimeoutError, asyncssh.Error, OSError, ConnectionError):
             return
         meter.add(loop.time() - started)
+        meter.bound(tcpinfo.min_rtt(connection.get_extra_info("socket")))
         await asyncio.sleep(LINK_EVERY)
 
 

@@ -320,8 +320,9 @@ class WebDoor(Server):
         link = None
         if self.links is not None:
             link, meter = self.links.new(address_of(request.transport))
-            websocket: web.WebSocketResponse = TimedWebSocket(meter, heartbeat=15,
-                                                              max_msg_size=1 << 16)
+            websocket: web.WebSocketResponse = TimedWebSocket(
+                meter, request.transport, heartbeat=15, max_msg_size=1 << 16
+            )
         else:
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 16)
         tab.websocket = websocket

@@ -8,6 +8,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from net import tcpinfo
 from net.latency import DelayMeter
 
 #: seconds between the door's pings on a person's WebSocket (lag-fair races)
@@ -19,9 +20,10 @@ class TimedWebSocket(web.WebSocketResponse):
     person's own link, for lag-fair races (``net.served``). It answers the browser's
     pings itself (``autoping`` off, so that its pongs are seen here)."""
 
-    def __init__(self, meter: DelayMeter, **kwargs: Any) -> None:
+    def __init__(self, meter: DelayMeter, transport: Any = None, **kwargs: Any) -> None:
         super().__init__(autoping=False, **kwargs)
         self.meter = meter
+        self.transport = transport  # the browser's HTTP connection
         self._pings: dict[bytes, float] = {}
         self._count = 0
 
@@ -43,6 +45,8 @@ class TimedWebSocket(web.WebSocketResponse):
                 sent = self._pings.pop(bytes(message.data or b""), None)
                 if sent is not None:
                     self.meter.add(asyncio.get_running_loop().time() - sent)
+                    # a held pong gains nothing: the kernel times the link too
+                    self.meter.bound(tcpinfo.of_transport(self.transport))
                 continue
             return message
 

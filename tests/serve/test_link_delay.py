@@ -13,6 +13,7 @@ import pytest
 
 from net import protocol as p
 from net.client import Client
+from net.latency import DelayMeter
 from net.served import Links, ServedError, TableDirectory, bind_link
 from serve.ssh import measure_link
 from tests.waiting import until
@@ -115,6 +116,9 @@ async def test_the_ssh_door_times_keepalive_round_trips():
             assert request == b"keepalive@openssh.com"
             await asyncio.sleep(0.04)  # the time is what is tested: a 40 ms round trip
 
+        def get_extra_info(self, name, default=None):
+            return default  # no socket: the kernel's bound is tested through a real door
+
     class Process:
         def get_extra_info(self, name):
             return Connection() if name == "connection" else None
@@ -176,3 +180,96 @@ async def test_the_web_door_times_websocket_pings():
         await runner.cleanup()
     assert got == ["hi"]
     assert len(meter.samples) == 3 and 0 <= meter.delay < 0.05
+
+
+@pytest.mark.slow
+async def test_an_ssh_client_that_holds_its_keepalive_answers_gains_nothing():
+    """A real SSH link on loopback, the client's answers to the door's keepalive
+    requests held 300 ms each (what a modified client can do): the round trips say
+    150 ms away, and the kernel's round trip on the person's SSH socket says not."""
+    import asyncssh
+
+    from net import tcpinfo
+
+    if not tcpinfo.AVAILABLE:
+        pytest.skip("TCP_INFO is Linux's")
+    meter = DelayMeter()
+    measured: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    async def door(process):
+        task = asyncio.ensure_future(measure_link(process, meter))
+        await until(lambda: len(meter.samples) >= 3, "three held keepalives timed", 20.0)
+        task.cancel()
+        measured.set_result(None)
+        process.exit(0)
+
+    class Open(asyncssh.SSHServer):
+        def begin_auth(self, username):
+            return False
+
+    server = await asyncssh.create_server(
+        Open, "127.0.0.1", 0, server_host_keys=[asyncssh.generate_private_key("ssh-ed25519")],
+        process_factory=door,
+    )  # fmt: skip
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with asyncssh.connect("127.0.0.1", port, known_hosts=None, username="ann") as conn:
+            answer = conn._report_global_response  # the client's answer to a request
+            loop = asyncio.get_running_loop()
+            conn._report_global_response = lambda result: loop.call_later(0.3, answer, result)
+            process = await conn.create_process()
+            await asyncio.wait_for(measured, 30)
+            process.close()
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert meter.estimate == pytest.approx(0.15, abs=0.05)  # the round trips: fooled
+    assert meter.kernel_rtt is not None and meter.kernel_rtt < 0.01
+    assert meter.lag < 0.005  # what the seat is credited
+
+
+@pytest.mark.slow
+async def test_a_browser_that_holds_its_pongs_gains_nothing():
+    """The web door's pings answered 300 ms late (a modified page, or a proxy): the
+    pongs say 150 ms away, the kernel's round trip on the browser's socket says not."""
+    import aiohttp
+    from aiohttp import WSMsgType, web
+
+    from net import tcpinfo
+    from serve.web import TimedWebSocket
+
+    if not tcpinfo.AVAILABLE:
+        pytest.skip("TCP_INFO is Linux's")
+    meter = DelayMeter()
+
+    async def handler(request):
+        websocket = TimedWebSocket(meter, request.transport, heartbeat=15)
+        await websocket.prepare(request)
+        for _ in range(3):
+            await websocket.ping_now()
+        async for _message in websocket:  # the pongs are timed as they are read
+            pass
+        return websocket
+
+    app = web.Application()
+    app.router.add_get("/ws", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(f"http://127.0.0.1:{port}/ws", autoping=False) as ws:
+                for _ in range(3):
+                    ping = await ws.receive()
+                    assert ping.type is WSMsgType.PING
+                    await asyncio.sleep(0.3)  # the held pong
+                    await ws.pong(ping.data)
+                await until(lambda: len(meter.samples) == 3, "three held pongs timed")
+                await ws.close()
+    finally:
+        await runner.cleanup()
+    assert meter.estimate >= 0.15  # the pongs: fooled
+    assert meter.kernel_rtt is not None and meter.kernel_rtt < 0.01
+    assert meter.lag < 0.005

@@ -26,7 +26,21 @@ def settings_line(settings) -> str:
     return (f", grab time-out {settings.grab_timeout:g} s, call window "
             f"{settings.call_window:g} s"
             + (", no round cap" if cap is None else
-               f", house rule: round cap {cap} (then the highest score wins)"))  # fmt: skip
+               f", house rule: round cap {cap} (then the highest score wins)")
+            + lag_line(settings))  # fmt: skip
+
+
+def lag_line(settings) -> str:
+    """How the races are judged: by arrival, or corrected for each player's delay up to
+    the cap, timed by the host's own system (``lag_bound`` "kernel") or only by what
+    the players' apps answer ("probes")."""
+    cap = getattr(settings, "lag_cap", 0.0)
+    if not cap:
+        return ", races judged by arrival"
+    line = f", races fair to {round(cap * 1000)} ms of lag"
+    if getattr(settings, "lag_bound", "probes") != "kernel":
+        line += " as players' apps report it"
+    return line
 
 
 def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
