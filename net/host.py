@@ -289,11 +289,17 @@ class Host:
 
     # -- serving -----------------------------------------------------------------------
 
-    async def start(self, bind: str | None = "127.0.0.1", port: int = 0) -> None:
-        """Listen on TCP; ``bind=None`` listens on every interface."""
+    async def start(
+        self, bind: str | None = "127.0.0.1", port: int = 0, *, sock: socket.socket | None = None
+    ) -> None:
+        """Listen on TCP; ``bind=None`` listens on every interface; ``sock``: on a
+        listening socket made by the caller (in another network namespace, say)."""
         self.clock  # noqa: B018 - bind the real clock to the running loop now
         name_problem("warm")  # the confusables' tables load once, before anyone joins
-        self._server = await asyncio.start_server(self.serve, bind, port, limit=1 << 16)
+        if sock is not None:
+            self._server = await asyncio.start_server(self.serve, sock=sock, limit=1 << 16)
+        else:
+            self._server = await asyncio.start_server(self.serve, bind, port, limit=1 << 16)
 
     @property
     def port(self) -> int:
