@@ -18,10 +18,11 @@ arrives, and an id it was not sent is refused), but answering late is easy: a cl
 that holds each answer 300 ms looks 150 ms away. So where the kernel measures the
 connection (:mod:`net.tcpinfo`, Linux's ``tcpi_min_rtt``, fed in by the shell with
 :meth:`DelayMeter.bound`), ``lag`` is never more than half the kernel's least round
-trip. TCP's acknowledgements are the kernel's, sent whatever the program does, so
-holding an answer gains nothing, and a real link is still corrected by its whole
-one-way delay. Where the kernel cannot say, the estimate stands alone, and the most a
-client can gain is the table's cap (the table's settings view says which:
+trip plus ``KERNEL_SLACK`` (10 ms, the jitter the estimate corrects and the least
+round trip cannot show). TCP's acknowledgements are the kernel's, sent whatever the
+program does, so holding an answer gains at most that slack, and a real link is still
+corrected by its whole one-way delay. Where the kernel cannot say, the estimate stands
+alone, and the most a client can gain is the table's cap (the table's settings view says which:
 ``TableSettings.lag_bound``).
 """
 
@@ -31,6 +32,11 @@ from collections import deque
 
 #: round trips the estimate looks at
 WINDOW = 20
+#: seconds above half the kernel's least round trip that a lag may still reach: a
+#: typical message is later than the luckiest one by the link's jitter, which the
+#: estimate corrects and ``tcpi_min_rtt`` cannot see. So a far player keeps winning
+#: the races it ties for, and a client holding its replies gains at most this
+KERNEL_SLACK = 0.010
 #: the percentile of the round trips that gives the delay
 LOW = 0.10
 #: probes not answered within this many seconds are forgotten
@@ -120,7 +126,8 @@ class DelayMeter:
     @property
     def lag(self) -> float:
         """The one-way delay races are corrected by (the table caps it): the protocol's
-        estimate, at most half the kernel's least round trip where it has one."""
+        estimate, at most half the kernel's least round trip (and ``KERNEL_SLACK``)
+        where it has one."""
         if self.kernel_rtt is None:
             return self.estimate
-        return min(self.estimate, self.kernel_rtt / 2)
+        return min(self.estimate, self.kernel_rtt / 2 + KERNEL_SLACK)

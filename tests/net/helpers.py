@@ -147,3 +147,49 @@ def cards_in(obj):
     elif isinstance(obj, list):
         for value in obj:
             yield from cards_in(value)
+
+
+class Seat:
+    """A raw protocol seat that answers every probe, at once as an honest client does
+    or each ``hold`` seconds late as a cheating one can, and keeps everything else for
+    the test to read."""
+
+    def __init__(self, raw: Raw, hold: float = 0.0) -> None:
+        self.raw = raw
+        self.hold = hold
+        self.number: int | None = None
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.task = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def open(cls, sock, name: str, hold: float = 0.0, table: str | None = None) -> Seat:
+        """Seated as ``name`` (at ``table``, where the host has several) over the
+        connected socket ``sock`` (or a port on loopback)."""
+        if isinstance(sock, int):
+            streams = await asyncio.open_connection("127.0.0.1", sock)
+        else:
+            streams = await asyncio.open_connection(sock=sock)
+        seat = cls(Raw(*streams), hold)
+        await seat.raw.send(p.Hello(protocol=2, name=name, table=table))
+        seat.number = (await seat.expect(p.Welcome)).seat
+        return seat
+
+    async def _read(self) -> None:
+        while (message := await self.raw.recv()) is not None:
+            if isinstance(message, p.Probe) and self.hold:
+                reply = p.encode(p.ProbeReply(id=message.id))
+                asyncio.get_running_loop().call_later(self.hold, self.raw.writer.write, reply)
+            elif isinstance(message, p.Probe):
+                await self.raw.send(p.ProbeReply(id=message.id))
+            else:
+                self.inbox.put_nowait(message)
+
+    async def expect(self, kind: type, where=lambda m: True):
+        while True:
+            message = await self.inbox.get()
+            if isinstance(message, kind) and where(message):
+                return message
+
+    def close(self) -> None:
+        self.task.cancel()
+        self.raw.writer.close()

@@ -20,6 +20,9 @@ from net.latency import DelayMeter
 
 from .helpers import Raw, settle
 
+#: the most a client on loopback is credited: half its round trip and the slack
+CREDITED = latency.KERNEL_SLACK + 0.001
+
 pytestmark = [
     pytest.mark.timeout(30),
     pytest.mark.skipif(not tcpinfo.AVAILABLE, reason="TCP_INFO is Linux's"),
@@ -54,14 +57,14 @@ def test_the_kernels_round_trip_bounds_the_estimate():
         meter.add(0.300)  # every reply held 300 ms on a fast link
     assert meter.lag == pytest.approx(0.150)  # what the probes alone claim
     meter.bound(0.0001)  # what the kernel measured: 0.1 ms
-    assert meter.lag == pytest.approx(0.00005)
+    assert meter.lag == pytest.approx(0.00005 + latency.KERNEL_SLACK)  # a jitter's slack
     assert meter.estimate == pytest.approx(0.150)  # kept, for the record
     # a real 80 ms link: the probes and the kernel agree, and the whole delay stands
     real = DelayMeter()
     for rtt in (0.161, 0.160, 0.165, 0.170, 0.162):
         real.add(rtt)
     real.bound(0.160)
-    assert real.lag == pytest.approx(0.080)
+    assert real.lag == pytest.approx(real.estimate) and real.lag >= 0.080  # its jitter too
     before = real.lag
     for bad in (None, float("nan"), -1.0, 1e9):
         real.bound(bad)  # nothing the kernel could mean changes nothing
@@ -106,8 +109,8 @@ async def test_holding_probe_replies_gains_nothing_where_the_kernel_measures():
         peer = member.link
         assert peer.meter.estimate == pytest.approx(0.150)  # the probes were fooled
         assert peer.meter.kernel_rtt is not None and peer.meter.kernel_rtt < 0.01
-        assert member.lag < 0.005  # the kernel was not
-        assert table.play.correction(member) < 0.005
+        assert member.lag <= CREDITED  # the kernel was not
+        assert table.play.correction(member) <= CREDITED
         cheat.close()
     finally:
         await host.close()
@@ -143,7 +146,7 @@ async def test_a_late_reply_holder_loses_the_race_it_was_late_for():
         seen = await bob.expect(p.State, lambda s: len(order(s)) == 2)
         assert order(seen) == [0, 1]  # Ann, then Mallory
         lags = seen.view.grab_lags or []
-        assert len(lags) == 2 and lags[1] < 0.005
+        assert len(lags) == 2 and lags[1] <= CREDITED
         assert [s for s, _ in table.driver.view(None)["grabbed"]] == [0, 1]
     finally:
         await host.close()

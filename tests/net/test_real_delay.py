@@ -17,10 +17,11 @@ import pytest
 from net import protocol as p
 from net import tcpinfo
 from net.host import Host
+from net.latency import KERNEL_SLACK
 from tests.netns import DelayedLink, why_not
 from tests.waiting import until
 
-from .helpers import Raw
+from .helpers import Seat
 
 DELAY = 0.080
 
@@ -29,41 +30,6 @@ pytestmark = [
     pytest.mark.skipif(why_not() is not None, reason=str(why_not())),
     pytest.mark.skipif(not tcpinfo.AVAILABLE, reason="TCP_INFO is Linux's"),
 ]
-
-
-class Seat:
-    """A raw protocol seat that answers every probe at once, as an honest client
-    does, and keeps everything else for the test to read."""
-
-    def __init__(self, raw: Raw) -> None:
-        self.raw = raw
-        self.number: int | None = None
-        self.inbox: asyncio.Queue = asyncio.Queue()
-        self.task = asyncio.ensure_future(self._read())
-
-    @classmethod
-    async def open(cls, sock, name: str) -> Seat:
-        seat = cls(Raw(*await asyncio.open_connection(sock=sock)))
-        await seat.raw.send(p.Hello(protocol=2, name=name))
-        seat.number = (await seat.expect(p.Welcome)).seat
-        return seat
-
-    async def _read(self) -> None:
-        while (message := await self.raw.recv()) is not None:
-            if isinstance(message, p.Probe):
-                await self.raw.send(p.ProbeReply(id=message.id))
-            else:
-                self.inbox.put_nowait(message)
-
-    async def expect(self, kind: type, where=lambda m: True):
-        while True:
-            message = await self.inbox.get()
-            if isinstance(message, kind) and where(message):
-                return message
-
-    def close(self) -> None:
-        self.task.cancel()
-        self.raw.writer.close()
 
 
 async def test_an_honest_player_80_ms_away_keeps_the_whole_correction_and_its_race():
@@ -99,7 +65,7 @@ async def test_an_honest_player_80_ms_away_keeps_the_whole_correction_and_its_ra
             far_seat, near_seat = far.number, near.number
             for seat in seats:  # every seat, the watcher too, sees who acted first
                 seen = await seat.expect(p.State, lambda s: len(order(s)) == 2)
-                assert order(seen) == [far_seat, near_seat], [(e["action"], e.get("acted"), e.get("lag"), e.get("at")) for e in table.log if e.get("action")][-4:]
+                assert order(seen) == [far_seat, near_seat]
                 lags = seen.view.grab_lags or []
                 assert lags[0] >= 0.9 * DELAY and lags[1] < 0.005
         finally:
@@ -152,6 +118,6 @@ async def test_the_ssh_doors_measurement_over_80_ms(hold):
             await server.wait_closed()
     assert meter.kernel_rtt is not None and meter.kernel_rtt >= 2 * DELAY
     assert meter.lag >= 0.9 * DELAY  # the whole one-way delay
-    assert meter.lag <= meter.kernel_rtt / 2  # and never more than the link's
+    assert meter.lag <= meter.kernel_rtt / 2 + KERNEL_SLACK  # never more than the link's
     if hold:
         assert meter.estimate >= 0.2  # the held answers alone would have claimed more

@@ -13,7 +13,7 @@ import pytest
 
 from net import protocol as p
 from net.client import Client
-from net.latency import DelayMeter
+from net.latency import KERNEL_SLACK, DelayMeter
 from net.served import Links, ServedError, TableDirectory, bind_link
 from serve.ssh import measure_link
 from tests.waiting import until
@@ -225,7 +225,7 @@ async def test_an_ssh_client_that_holds_its_keepalive_answers_gains_nothing():
         await server.wait_closed()
     assert meter.estimate == pytest.approx(0.15, abs=0.05)  # the round trips: fooled
     assert meter.kernel_rtt is not None and meter.kernel_rtt < 0.01
-    assert meter.lag < 0.005  # what the seat is credited
+    assert meter.lag <= KERNEL_SLACK + 0.001  # what the seat is credited: the slack
 
 
 @pytest.mark.slow
@@ -272,4 +272,4 @@ async def test_a_browser_that_holds_its_pongs_gains_nothing():
         await runner.cleanup()
     assert meter.estimate >= 0.15  # the pongs: fooled
     assert meter.kernel_rtt is not None and meter.kernel_rtt < 0.01
-    assert meter.lag < 0.005
+    assert meter.lag <= KERNEL_SLACK + 0.001

@@ -58,11 +58,14 @@ async def test_a_resize_changes_the_layout(tmp_path):
         ann = await connect(serve, players, "ann", new_key(), size=(100, 30))
         await ann.wait_for(MENU)
         assert "Make the window bigger" not in ann.text
-        wide = next(line for line in ann.text.splitlines() if "q  Quit" in line)
-        ann.resize(70, 20)
-        await ann.wait_for("Make the window bigger")
-        await ann.wait_for(r"70x20")
-        narrow = next(line for line in ann.text.splitlines() if "q  Quit" in line)
+        wide = next(line for line in ann.text.splitlines() if "▔" in line)  # the menu's top
+        ann.resize(36, 12)  # below what any layout fits
+        await ann.wait_for("need 40x14")
+        await ann.wait_for(r"36x12")
+        ann.resize(70, 20)  # the narrow layout: no notice
+        await ann.wait_gone("need 40x14")
+        await ann.wait_for(MENU)
+        narrow = next(line for line in ann.text.splitlines() if "▔" in line)
         assert len(narrow.rstrip()) < len(wide.rstrip())  # the menu box follows the width
 
 
