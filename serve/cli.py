@@ -24,6 +24,7 @@ from net.cli import add_host_options, on_stop, open_host, run_until_done, say
 
 if TYPE_CHECKING:  # light: the command line is read before any door is opened
     from serve.door import Door
+    from serve.warm import WarmParent
 
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
 SHUTDOWN_KEPT = ("The Motherlode server is stopping. It keeps the games in play: once it is "
@@ -58,6 +59,9 @@ def add_command(subparsers) -> None:
                        "typed now); keys already pinned here need none")
     serve.add_argument("--keep-detached", type=float, default=600.0, metavar="SECONDS",
                        help="how long a dropped SSH player's game waits for them (default 600)")
+    serve.add_argument("--cold", action="store_true",
+                       help="start each SSH player's app in a fresh interpreter, not forked "
+                       "from a warm parent (slower to start, more memory)")
 
 
 #: the product's console script (``[project.scripts]`` in pyproject.toml)
@@ -79,6 +83,24 @@ def app_command() -> list[str]:
     if script.is_file():
         return [str(script)]
     return [sys.executable, "-c", _BY_METADATA]
+
+
+def can_fork() -> bool:
+    """Whether a warm parent can fork the apps here (``serve.warm``: Linux's pidfds)."""
+    return hasattr(os, "fork") and hasattr(os, "pidfd_open")
+
+
+def warm_parent() -> WarmParent:
+    """The warm parent the SSH door forks its apps from: the product's own entry point
+    (``motherlode warm-parent FD``), started with the server's environment minus what
+    describes the server's terminal, as an app's is."""
+    from serve.ssh.environment import SERVER_TERMINAL_ENV
+    from serve.warm import WARM_PARENT, WarmParent
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in SERVER_TERMINAL_ENV and not k.startswith(("LC_", "MOTHERLODE_"))}
+    command = app_command()
+    return WarmParent([*command, WARM_PARENT], skip=len(command), env=env)
 
 
 def served_command(host: str, port: int, control: Path, name: str | None) -> list[str]:
@@ -174,7 +196,8 @@ async def _serve(args: argparse.Namespace) -> int:
         try:
             ssh = SSHDoor(lambda name: served_command(game_host, lan.port, control, name),
                           root, config=config, authorized=authorized, password=password,
-                          report=say, ledger=budgets.ledger(), links=directory.links)
+                          report=say, ledger=budgets.ledger(), links=directory.links,
+                          warm=None if args.cold or not can_fork() else warm_parent)
         except DoorError as error:
             return _fail(str(error), 1)
         failed = await _open(doors, ssh, args.bind, args.ssh, "SSH", "--ssh")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -164,8 +165,34 @@ def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
     return app.return_code or 0
 
 
+def warm_parent(fd: int) -> int:
+    """The warm parent of the served apps (:mod:`serve.warm`): import what a served
+    app's first frame needs, then fork one app per request on socket ``fd``."""
+    import importlib
+
+    for module in ("textual.app", "textual.drivers.linux_driver", "textual.widgets",
+                   "rich.console", "tui.app", "tui.flows.served", "tui.screens.served",
+                   "tui.screens.menu", "tui.screens.lobby", "tui.games", "tui.settings",
+                   "tui.glyphs", "net.client", "net.served", "argparse"):  # fmt: skip
+        importlib.import_module(module)
+    from net.catalogue import games
+    from tui.games import game_of
+
+    for game in games():  # each game's own table screen, as the registry finds it
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"{game_of(game.key).__name__}.screen")
+    build_parser()  # argparse and the commands' modules
+    from serve.warm import serve_forks
+
+    return serve_forks(fd, run=main)
+
+
 def main(argv: list[str] | None = None) -> int:
-    if not (sys.argv[1:] if argv is None else argv):
+    given = sys.argv[1:] if argv is None else argv
+    # a served app's parent (serve.warm): not a command a person types, so not in --help
+    if len(given) == 2 and given[0] == "warm-parent" and given[1].isdigit():
+        return warm_parent(int(given[1]))
+    if not given:
         # the menu: nothing to parse, so no parser of every command is built (argparse
         # and the commands' modules are a tenth of what the menu adds to a bare app)
         from types import SimpleNamespace

@@ -29,6 +29,7 @@ import asyncssh
 
 from net.latency import DelayMeter
 from serve.resize import Coalesced
+from serve.warm import Forked, WarmParent
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class Child:
         self.address = address  # where its player came from
         self.since = time.time()
         self.scratch = scratch  # a keyless player's directory, removed at the end
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: asyncio.subprocess.Process | Forked | None = None
         self.master = -1
         self.session: SSHSession | None = None
         self.size = (80, 24)
@@ -62,14 +63,19 @@ class Child:
         self.meter: DelayMeter | None = None
 
     async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
-                    size: tuple[int, int]) -> None:
+                    size: tuple[int, int], warm: WarmParent | None = None) -> None:
+        """Start the app on a fresh pty: forked by the ``warm`` parent where it is
+        ready (``serve.warm``), else a fresh interpreter."""
         master, slave = os.openpty()
         try:
             self.master = master
             self.size = size
             self._set_size(size)
             os.set_blocking(master, False)
-            self.proc = await asyncio.create_subprocess_exec(
+            forked = None
+            if warm is not None:
+                forked = await warm.spawn(argv[warm.skip:], env, cwd, slave)
+            self.proc = forked or await asyncio.create_subprocess_exec(
                 *argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(cwd),
                 start_new_session=True, close_fds=True,
             )  # fmt: skip

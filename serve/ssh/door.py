@@ -27,6 +27,7 @@ from serve.ssh.config import DoorConfig
 from serve.ssh.gate import Gate
 from serve.ssh.identity import load_host_key, player_name
 from serve.ssh.screen import Screen
+from serve.warm import WarmParent
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class SSHDoor:
         report: Callable[[str], None] | None = None,
         ledger: b.Ledger | None = None,
         links: Links | None = None,
+        warm: Callable[[], WarmParent] | None = None,
     ) -> None:
         self.root = root
         self.config = config or DoorConfig()
@@ -59,7 +61,7 @@ class SSHDoor:
         self.host_key = load_host_key(root)
         self.pins = Pins(root / "pins.json")
         self.apps = Apps(command, root / "players", self.config, links=links,
-                         report=report or (lambda text: None))
+                         report=report or (lambda text: None), warm=warm)
         #: connections by stage and address, shared with the host under ``serve``
         self.ledger = ledger or b.Ledger()
         # wrong logins per address: (count, last time), for the per-address back-off
@@ -90,6 +92,7 @@ class SSHDoor:
         )  # fmt: skip
         self._server = await asyncio.get_running_loop().create_server(
             lambda: Screen(self), bind or None, port, backlog=100)
+        self.apps.warm_up()
         return self.port
 
     @property
