@@ -199,9 +199,9 @@ async def test_serve_forks_the_players_apps_from_one_warm_parent(tmp_path):
 
         await serve.wait_for_line("forked from a warm parent", 30.0)
         (warm,) = parents()
-        for name in ("ann", "bob"):
-            player = await Player.connect(serve.ssh_port, name,
-                                          asyncssh.generate_private_key("ssh-ed25519"))
+        keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob")}
+        for name, key in keys.items():
+            player = await Player.connect(serve.ssh_port, name, key)
             players.append(player)
             await player.wait_for(MENU)
         ann, bob = players
@@ -216,6 +216,14 @@ async def test_serve_forks_the_players_apps_from_one_warm_parent(tmp_path):
         assert await ann.exit_status() is not None  # ann's session ended
         bob.send(b"?")  # bob's app still answers
         await bob.wait_for("Everywhere")
+        # bob's line drops; the forked app waits for him, and he is back in it
+        (bobs,) = children_of(warm)
+        bob.abort()
+        await serve.wait_for_line("bob dropped")
+        bob = await Player.connect(serve.ssh_port, "bob", keys["bob"])
+        players.append(bob)
+        await bob.wait_for("Everywhere")  # the same screen he left
+        assert children_of(warm) == [bobs]
         # a changed install: the next player's app comes from a fresh parent
         later = time.time() + 5
         touched = ROOT / "tui" / "settings.py"
