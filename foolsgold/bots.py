@@ -70,6 +70,9 @@ class Difficulty:
     give_up_after: float
     #: of its planned bluffs, the share that mimic a set (with `mimics_sets`)
     mimic_rate: float = 1.0
+    #: when above 0, reaction times are lognormal with median `reaction` and this
+    #: sigma (a person), instead of uniform within `jitter`
+    sigma: float = 0.0
 
 
 # Speeds are set so a person has a fair fight with normal (bench/foolsgold_ladder.py):
@@ -139,6 +142,16 @@ HUMAN = Difficulty(
 
 #: Everyone the simulator can seat: the difficulties and the scripted person.
 PLAYERS: dict[str, Difficulty] = {**DIFFICULTIES, "human": HUMAN}
+
+
+def person(median: float, sigma: float = 0.4) -> Difficulty:
+    """A modelled person for the simulator: honest, with the card sense of `HUMAN`,
+    and reaction times lognormal with this median and sigma (seat it as
+    ``person0.9`` in `foolsgold.sim`)."""
+    return HUMAN.__class__(**{
+        **HUMAN.__dict__, "name": f"person{median:g}", "reaction": median, "race": median,
+        "sigma": sigma,
+    })
 
 
 def _when(plan: Plan) -> float:
@@ -364,7 +377,10 @@ class Bot:
         at = self.timers.get(key)
         if at is None:
             d = self.difficulty
-            at = now + factor * d.reaction * (1 + d.jitter * (2 * self.rng.random() - 1))
+            if d.sigma > 0:
+                at = now + factor * d.reaction * self.rng.lognormvariate(0.0, d.sigma)
+            else:
+                at = now + factor * d.reaction * (1 + d.jitter * (2 * self.rng.random() - 1))
             self.timers[key] = at
         return at
 
