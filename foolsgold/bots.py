@@ -179,9 +179,8 @@ class Bot:
         self.rng = rng
         #: revealed hands across the match: (seat, "set" or "bluff") -> count
         self.record: Counter[tuple[int, str]] = Counter()
-        #: per seat, the odds that it is a bluffer (grabs whatever it holds) rather
-        #: than an honest player, from every round of the match ("record")
-        self.suspicion: dict[int, float] = {}
+        #: per seat, its grabs at this table as this bot saw them ("record")
+        self.table: dict[int, SeatRecord] = {}
         self._round_no: object = None
         self._last_settled = True
         self._last_draw_pile = -1
@@ -190,6 +189,7 @@ class Bot:
         self._kinds: dict[str, str] = {}
         self._cards: dict[tuple[str, str, str], Card] = {}
         self._raw_hand: list[dict[str, str]] = []
+        self._start = -1
         self._new_round(0.0)
 
     # -- memory ------------------------------------------------------------------------
@@ -198,6 +198,7 @@ class Bot:
         self.round_start = now
         self.timers: dict[tuple, float] = {}
         self.passed: list[tuple[Card, float]] = []  # what I discarded, and when
+        self.drawn: list[Card] = []  # what I drew this round
         self.last_hand: list[Card] = []
         self.holds_set = False
         self.discard_choice = None
@@ -243,6 +244,7 @@ class Bot:
         # A view is read-only once given (a fresh one each call, or a table's shared
         # lists), so the bot keeps its lists rather than copies: every copy was one
         # more object for a busy host's collector to walk (docs/BENCHMARKS.md).
+        self._start = view["start"]
         raw = view["hand"] or []
         if fresh or raw != self._raw_hand:
             self._raw_hand = raw
@@ -264,7 +266,7 @@ class Bot:
             self.record[(grabber, "set" if view["revealed_set"] else "bluff")] += 1
         if view["settled"] and not self.settle_noted and self.grab_evidence is not None:
             self.settle_noted = True
-            self._suspect(view)
+            self._note_settled(view)
         return self.last_hand
 
     def _card(self, data: dict[str, str]) -> Card:
@@ -282,6 +284,8 @@ class Bot:
             for card in self.last_hand:
                 if _key(card) not in now_keys:
                     self.passed.append((card, now))
+            old_keys = {_key(c) for c in self.last_hand}
+            self.drawn.extend(c for c in hand if _key(c) not in old_keys)
         # Situations are keyed by this count, not by the hand itself: passing on the
         # card just drawn brings back an earlier hand, but not its timers.
         self.moves += 1
@@ -424,40 +428,47 @@ class Bot:
         return self._bluff_p
 
     def bluff_prior(self, grabber: int) -> float:
-        """The chance that `grabber` bluffs at one given moment (the deal, or one draw).
+        """The chance that `grabber` bluffs at one given moment (the deal, or one draw):
+        its bluff rate per round (`bluff_rate`) spread over about `DRAWS` moments."""
+        return self.bluff_rate(grabber) / DRAWS
 
-        A grabber is either honest, bluffing in `BLUFF_ROUNDS` of rounds, or a bluffer,
-        grabbing every round whatever it holds; either spreads its bluff over about
-        `DRAWS` moments. The bot starts from `SUSPECT` bluffers and, with "record",
-        learns each grabber's type from every round of the match (`_suspect`)."""
-        odds = SUSPECT / (1 - SUSPECT)
-        if "record" in self.difficulty.evidence:
-            odds = self.suspicion.get(grabber, odds)
-        bluffer = odds / (1 + odds)
-        return (bluffer + (1 - bluffer) * BLUFF_ROUNDS) / DRAWS
+    def bluff_rate(self, grabber: int) -> float:
+        """The share of rounds in which `grabber` bluffs, from its record at this table.
 
-    def _suspect(self, view: dict[str, Any]) -> None:
-        """A round settled: update each seat's odds of being a bluffer."""
+        A Beta prior (`PRIOR_RATE`, worth `PRIOR_ROUNDS` rounds) updated by every round
+        this bot watched: its bluffs are the caught ones, plus each uncalled first grab
+        weighed by the bluff chance it had, or, when more, its first grabs beyond an
+        honest player's share (1 in n of the rounds, less `EXCESS_Z` standard
+        deviations of luck), capped by the grabs not shown to be sets. Without
+        "record" a bot judges every grabber by the prior."""
+        if "record" not in self.difficulty.evidence:
+            return PRIOR_RATE
+        rec = self.table.get(grabber)
+        if rec is None or rec.rounds == 0:
+            return PRIOR_RATE
+        return rec.rate(self._players or 2)
+
+    def _note_settled(self, view: dict[str, Any]) -> None:
+        """A round settled: add it to every other seat's record at this table."""
         ev = self.grab_evidence
         assert ev is not None
-        start = SUSPECT / (1 - SUSPECT)
         grabber = ev["grabber"]
-        players = view["players"]
+        chance = self.bluff_chance() if grabber != self.seat else 0.0  # before this round
+        for seat in range(view["players"]):
+            if seat != self.seat:
+                self.table.setdefault(seat, SeatRecord()).rounds += 1
+        if grabber == self.seat:
+            return
+        rec = self.table[grabber]
+        rec.firsts += 1
         if view["revealed"] is not None:
-            # The hand itself: a bluffer rarely holds a set, an honest grab always does.
-            first = 0.2 if view["revealed_set"] else 8.0
+            if view["revealed_set"]:
+                rec.shown += 1
+            else:
+                rec.caught += 1
         else:
-            # Uncalled: how much likelier a grab at this moment is from a bluffer (one of
-            # DRAWS moments) than from an honest player (its hand just became a set).
-            first = min(10.0, max(1.0, 1 / DRAWS / max(self.set_likelihood(), 1e-6)))
-        # A bluffer grabs first in most rounds, an honest player in about 1 of n.
-        not_first = (1 - FIRST_BLUFFER) / (1 - 1 / players)
-        for seat in range(players):
-            if seat == self.seat:
-                continue
-            odds = self.suspicion.get(seat, start)
-            odds *= first if seat == grabber else not_first
-            self.suspicion[seat] = min(100.0, max(start / 10, odds))
+            rec.uncalled += 1
+            rec.uncalled_bluff += chance
 
     def set_likelihood(self) -> float:
         """The chance that an honest player, grabbing only with a set, would have
@@ -497,18 +508,32 @@ class Bot:
             for name, copies in self._deck_counts.items()
         }
 
+    def seen_out_of_reach(self, grabber: int, at: float, use_passed: bool) -> set[Card]:
+        """The cards this bot knows the grabber did not hold when it grabbed: its own
+        hand; the cards the grabber passed that this bot drew (when the grabber is its
+        right neighbour and this bot is not the start player, every card it draws
+        comes from the grabber, F4); and, with `use_passed`, the cards it passed too
+        recently to have travelled round to the grabber."""
+        out = set(self.last_hand)
+        players = self._players
+        if players and grabber == (self.seat - 1) % players and self.seat != self._start:
+            out.update(self.drawn)
+        if use_passed and players:
+            hops = (grabber - self.seat) % players
+            for card, when in self.passed:
+                # A card needs at least a draw and a discard per seat to travel on.
+                if at - when < 0.4 * hops:
+                    out.add(card)
+        return out
+
     def _set_reach(self, grabber: int, at: float, use_passed: bool) -> float:
         """How many ways the grabber could hold a set, relative to knowing nothing.
 
         1.0 when my knowledge rules nothing out, 0.0 when no set is possible.
         """
-        out_of_reach = Counter(card.name for card in self.last_hand)
-        if use_passed and self._players:
-            hops = (grabber - self.seat) % self._players
-            for card, when in self.passed:
-                # A card needs at least a draw and a discard per seat to travel on.
-                if at - when < 0.4 * hops and card not in self.last_hand:
-                    out_of_reach[card.name] += 1
+        out_of_reach = Counter(
+            card.name for card in self.seen_out_of_reach(grabber, at, use_passed)
+        )
         total = 0.0
         for name, copies in self._deck_counts.items():
             size = SET_SIZE[self._kinds[name]]
@@ -517,17 +542,43 @@ class Bot:
         return total / len(self._deck_counts) if self._deck_counts else 1.0
 
 
-#: The share of rounds in which an honest player bluffs, the share of bluffers (who
-#: grab every round) a bot assumes before any record, and the number of moments (the
-#: deal and the draws) a bluff is assumed to be spread over.
-BLUFF_ROUNDS = 0.02
-SUSPECT = 0.01
+#: The number of moments (the deal and the draws) a bluff is assumed to be spread over.
 DRAWS = 15.0
+#: Before any record, a grabber is taken to bluff in this share of rounds (about what
+#: the bots themselves do), with the weight of this many rounds.
+PRIOR_RATE = 0.05
+PRIOR_ROUNDS = 6.0
+#: First grabs beyond an honest share count as bluffs only past this many standard
+#: deviations of an honest player's luck.
+EXCESS_Z = 0.5
+
+
+@dataclass
+class SeatRecord:
+    """One seat's grabs at this table, as one bot watched them (its "record")."""
+
+    rounds: int = 0  # rounds settled
+    firsts: int = 0  # of them, the seat grabbed first
+    caught: int = 0  # ... and was called holding no set
+    shown: int = 0  # ... and was called holding a set
+    uncalled: int = 0  # ... and was not called
+    uncalled_bluff: float = 0.0  # the bluff chances those uncalled grabs had
+
+    def rate(self, players: int) -> float:
+        """The posterior mean of the seat's bluffs per round (see `Bot.bluff_rate`)."""
+        n = max(players, 2)
+        honest = self.rounds / n
+        luck = EXCESS_Z * (self.rounds * (1 / n) * (1 - 1 / n)) ** 0.5
+        excess = (n * (self.firsts - luck) - self.rounds) / (n - 1)
+        bluffs = max(
+            self.caught + self.uncalled_bluff,
+            min(excess, self.caught + self.uncalled) if self.firsts > honest else 0.0,
+        )
+        return (PRIOR_RATE * PRIOR_ROUNDS + bluffs) / (PRIOR_ROUNDS + self.rounds)
+
+
 #: At match point a bot calls on any real doubt (see `Bot._threshold`).
 MATCH_POINT = 0.02
-#: The share of rounds a bluffer (who grabs every round) grabs first: it is beaten
-#: only by a set completed before its bluff. An honest player is first in 1 of n.
-FIRST_BLUFFER = 0.8
 #: A bot that gave up but cannot draw grabs plainly this many seconds later.
 GIVE_UP_GRACE = 30.0
 #: A grab this many seconds after the grabber's last draw is slower than a set is

@@ -5,7 +5,14 @@ import random
 import pytest
 
 from foolsgold import Call, Discard, Draw, Grab, IllegalAction, Match, Round, standard_deck
-from foolsgold.bots import DIFFICULTIES, PLAYERS, Bot, bluff_scale, call_threshold
+from foolsgold.bots import (
+    DIFFICULTIES,
+    PLAYERS,
+    Bot,
+    SeatRecord,
+    bluff_scale,
+    call_threshold,
+)
 from foolsgold.sim import main, play_round, simulate
 from tests.foolsgold.helpers import card, forced_deck
 
@@ -241,7 +248,7 @@ def test_a_grab_many_draws_in_after_a_draw_is_not_called_on_a_clean_record():
     assert bot.bluff_chance() < call_threshold(4)
     # the same grab from a seat whose bluffs were revealed twice is called
     bot.record[(0, "bluff")] = 2
-    bot.suspicion[0] = 8.0 ** 2 * 0.01
+    bot.table[0] = SeatRecord(rounds=4, firsts=2, caught=2)
     bot._bluff_p = None
     assert bot.bluff_chance() > call_threshold(4)
 
