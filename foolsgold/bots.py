@@ -9,15 +9,42 @@ at `at` if it is still legal, and calls `plan` again.
 Plans are stable: a bot decides when it first sees a situation ("my hand is now these
 six cards", "someone grabbed") and keeps that time on later calls, so re-planning on
 unrelated changes never postpones an action. The bot's own `random.Random` sets only
-reaction times and whether it bluffs this round; calls come from evidence:
+reaction times and whether it bluffs this round; calls come from evidence.
 
-- cards: the bot's own frozen hand rules names out of the grabber's reach, and the
-  cards it passed recently cannot yet have travelled to a far-away grabber;
-- timing: a true set is grabbed a reaction after the draw that completed it, while a
-  bluff tends to come long after the grabber's last draw, or before it drew at all;
-- hands: a set completed by a draw shows as six cards; a grab holding five after
-  drawing is odd;
-- record: how often this grabber's revealed hands were bluffs, across the match.
+The calling model (what a card player reads at a table, from its own view only):
+
+    P(bluff | grab) = b / (b + (1 - b) * h)
+
+- `b = bluff_rate(g) / DRAWS` is the chance that the grabber g bluffs at this one
+  moment (the deal or one draw): g's share of rounds with a bluff, spread over a
+  round's moments. `bluff_rate` is a Beta posterior from g's record at this table
+  (`SeatRecord`): the prior `PRIOR_RATE` worth `PRIOR_ROUNDS` rounds, plus every
+  round this bot watched: g's caught bluffs, each of its uncalled first grabs weighed
+  by the bluff chance it had, or, when more, its first grabs beyond an honest
+  player's share of 1 in n rounds (a seat that got away with bluffs grabs first too
+  often), capped by the grabs not shown to be sets. So a player who has been caught,
+  or who wins too many rounds uncalled, is judged by it; one shown to hold sets
+  is trusted.
+- `h = set_likelihood()` is the chance that an honest player, grabbing only with a
+  set, grabs at this moment: with no draw since the deal, the exact chance of a
+  dealt set among the cards the bot cannot place (`set_chance`); after k draws, the
+  per-draw chance that a draw completes a set (`hazard`: it grows with the cards the
+  grabber could have seen, 5 + k, and falls with more seats), times the share of sets
+  still within the grabber's reach (`_set_reach`): the cards that went through this
+  bot's own hands (its hand; with "passed", what it passed too recently to have
+  travelled round), and what the grabber passed when the grabber is its right
+  neighbour (every card this bot drew came from it, F4; a player who passed an Owl
+  holds no Owl set, as an animal has three copies). A grab holding five after a
+  draw (x0.2) or long after the last draw (x0.3) is less like a set.
+- The scores: at the grabber's match point any doubt is called (`MATCH_POINT`); a bot
+  never bluffs at its own match point.
+
+The cost of a wrong call (F7, F8), in the caller's points less the others' average
+(`call_threshold`): with three or more seats a right call swings +1 to me and -1 to
+the grabber against keeping quiet's +1 to the grabber, a wrong call costs me 1, so a
+call pays when P(bluff) > (n-1)/2n (3/8 at four seats). At two seats the one nugget
+is gone and I lose 1 whatever I do: a right call nets me 0 and the grabber -1, a
+wrong one me -2 and the grabber +1, so a call pays above 1/4.
 
 Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
 pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
@@ -366,14 +393,17 @@ class Bot:
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
 
-    @staticmethod
-    def _threshold(view: dict[str, Any], grabber: int) -> float:
+    def _threshold(self, view: dict[str, Any], grabber: int) -> float:
         """The bluff chance above which a call pays. At match point (an uncalled grab
         wins the grabber the match) any doubt pays: a true set wins the match with or
-        without my call, so a wrong call costs nothing that still counts."""
+        without my call, so a wrong call costs nothing that still counts. At two
+        seats with the scores known, the match's odds and length decide
+        (`two_seat_threshold`)."""
         scores = view.get("scores")
         if scores is not None and scores[grabber] + 1 >= TARGET:
             return MATCH_POINT
+        if scores is not None and view["players"] == 2:
+            return two_seat_threshold(scores[self.seat], scores[grabber])
         return call_threshold(view["players"])
 
     def _timer(self, key: tuple, now: float, factor: float = 1.0) -> float:
@@ -550,7 +580,7 @@ PRIOR_RATE = 0.05
 PRIOR_ROUNDS = 6.0
 #: First grabs beyond an honest share count as bluffs only past this many standard
 #: deviations of an honest player's luck.
-EXCESS_Z = 0.5
+EXCESS_Z = 1.0
 
 
 @dataclass
@@ -610,6 +640,37 @@ def bluff_scale(players: int) -> float:
 
 #: The share of its bluff rate a bot plays at two seats (see `bluff_scale`).
 TWO_SEAT_BLUFFS = 0.3
+
+
+#: At two seats, what one more expected round of the match is worth against the
+#: chance of winning it (see `two_seat_threshold`).
+LENGTH_COST = 0.01
+
+
+def two_seat_threshold(mine: int, theirs: int) -> float:
+    """The bluff chance above which a call pays at two seats, weighing the match's
+    length (issue 34).
+
+    At two seats an honest round moves one score up and the other down, so the match
+    is a fair walk of the difference between scores whose sum only a call lowers:
+    from scores s and o my chance to reach `TARGET` first is (T-o)/((T-s)+(T-o)) and
+    the rounds left are about (T-s)(T-o). Keeping quiet leads to (s-1, o+1), a right
+    call to (s, o-1), a wrong one to (s-2, o+1); a call pays when it raises my chance
+    of winning less `LENGTH_COST` per round left. Every call lowers the sum of the
+    scores and stretches the match, so the deeper the scores have sunk, the surer a
+    bot must be before it calls."""
+
+    def value(s: int, o: int) -> float:
+        a, b = TARGET - s, TARGET - o
+        win = b / (a + b) if a + b > 0 else 0.5
+        return win - LENGTH_COST * a * b
+
+    quiet, right, wrong = value(mine - 1, theirs + 1), value(mine, theirs - 1), value(
+        mine - 2, theirs + 1
+    )
+    if right <= wrong:
+        return 1.0
+    return min(1.0, max(MATCH_POINT, (quiet - wrong) / (right - wrong)))
 
 
 def call_threshold(players: int) -> float:
