@@ -32,9 +32,11 @@ The calling model (what a card player reads at a table, from its own view only):
   grabber could have seen, 5 + k, and falls with more seats), times the share of sets
   still within the grabber's reach (`_set_reach`): the cards that went through this
   bot's own hands (its hand; with "passed", what it passed too recently to have
-  travelled round), and what the grabber passed when the grabber is its right
-  neighbour (every card this bot drew came from it, F4; a player who passed an Owl
-  holds no Owl set, as an animal has three copies). A grab holding five after a
+  travelled round). What the grabber passed, when the grabber is its right neighbour
+  (every card this bot drew came from it, F4; a player who passed an Owl holds no Owl
+  set, as an animal has three copies), counts only when it leaves the grabber no set
+  at all: a player passes the names it is not collecting, so an honest grabber's
+  passes say nothing against the set it does collect. A grab holding five after a
   draw (x0.2) or long after the last draw (x0.3) is less like a set.
 - The scores: at the grabber's match point any doubt is called (`MATCH_POINT`); a bot
   never bluffs at its own match point.
@@ -100,6 +102,9 @@ class Difficulty:
     #: when above 0, reaction times are lognormal with median `reaction` and this
     #: sigma (a person), instead of uniform within `jitter`
     sigma: float = 0.0
+    #: when above 0, meets a much quicker racer seen at this table (`RACE_FAST`) by
+    #: racing quicker than it, down to this many seconds
+    race_floor: float = 0.0
 
 
 # Speeds are set so a person has a fair fight with normal (bench/foolsgold_ladder.py):
@@ -122,9 +127,9 @@ DIFFICULTIES: dict[str, Difficulty] = {
     ),
     "normal": Difficulty(
         name="normal",
-        reaction=1.5,
+        reaction=1.15,
         jitter=0.25,
-        race=1.5,
+        race=1.15,
         bluff_rate=0.08,
         bluff_after=30.0,
         bluff_span=40.0,
@@ -133,12 +138,13 @@ DIFFICULTIES: dict[str, Difficulty] = {
         counts_cards=True,
         give_up_after=150.0,
         mimic_rate=0.5,
+        race_floor=0.45,
     ),
     "hard": Difficulty(
         name="hard",
-        reaction=0.6,
+        reaction=0.85,
         jitter=0.25,
-        race=0.6,
+        race=0.85,
         bluff_rate=0.08,
         bluff_after=15.0,
         bluff_span=40.0,
@@ -147,6 +153,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         counts_cards=True,
         give_up_after=150.0,
         mimic_rate=0.8,
+        race_floor=0.35,
     ),
 }
 
@@ -208,6 +215,8 @@ class Bot:
         self.record: Counter[tuple[int, str]] = Counter()
         #: per seat, its grabs at this table as this bot saw them ("record")
         self.table: dict[int, SeatRecord] = {}
+        #: per seat, its seconds from the first grab to its own grab, at this table
+        self.race_times: dict[int, list[float]] = {}
         self._round_no: object = None
         self._last_settled = True
         self._last_draw_pile = -1
@@ -237,6 +246,7 @@ class Bot:
         self._bluff_p: float | None = None
         self.revealed_noted = False
         self.settle_noted = False
+        self.race_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
         scale = bluff_scale(self._players) if self._players else 1.0
@@ -287,6 +297,12 @@ class Bot:
             self.last_sizes = sizes
         if view["grabbed"] and self.grab_evidence is None:
             self._note_grab(view, now)
+        if view["settled"] and not self.race_noted and view["grabbed"]:
+            self.race_noted = True
+            first_at = view["grabbed"][0][1]
+            for seat, at in view["grabbed"][1:]:
+                if seat != self.seat:
+                    self.race_times.setdefault(seat, []).append(at - first_at)
         if view["revealed"] is not None and not self.revealed_noted:
             self.revealed_noted = True
             grabber = view["grabbed"][0][0]
@@ -330,6 +346,7 @@ class Bot:
             "last_draw": self.last_draw.get(grabber),
             "hand_size": view["hand_sizes"][grabber],  # hands froze at the grab
             "age": at - self.round_start,
+            "draw_pile": view["draw_pile"],
         }
         self._bluff_p = None
 
@@ -380,7 +397,8 @@ class Bot:
         wanted: list[Plan] = []
         d = self.difficulty
         if "grab" in legal:
-            wanted.append((self._grab, self._timer(("race",), now, factor=d.race / d.reaction)))
+            race = self._timer(("race",), now, factor=self.race() / d.reaction)
+            wanted.append((self._grab, race))
         closes = view["call_closes"]
         # the window by the view, and still open at `now` (its time-out may be due)
         if (
@@ -392,6 +410,17 @@ class Bot:
             at = self._timer(("call",), now, factor=1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
+
+    def race(self) -> float:
+        """Mean seconds from the first grab to mine: the difficulty's `race`, or, with
+        `race_floor`, quicker than the quickest racer seen here (its median)."""
+        d = self.difficulty
+        if d.race_floor <= 0 or not self.race_times:
+            return d.race
+        quickest = min(sorted(t)[len(t) // 2] for t in self.race_times.values())
+        if quickest >= RACE_FAST * d.race:
+            return d.race  # a fair fight: no quicker than the table's own pace
+        return max(d.race_floor, quickest - RACE_EDGE)
 
     def _threshold(self, view: dict[str, Any], grabber: int) -> float:
         """The bluff chance above which a call pays. At match point (an uncalled grab
@@ -519,6 +548,11 @@ class Bot:
         # settle on a name (measured by `python -m foolsgold.sim`, see HAZARD).
         likely = hazard(players, ev["draws"])
         if "cards" in d.evidence:
+            # What the grabber passed me rules a name out only as a whole: a player
+            # passes the names it is not collecting, so an honest grabber's passes
+            # say nothing about the set it holds, unless they leave it none.
+            if self._set_reach(ev["grabber"], ev["at"], "passed" in d.evidence, True) <= 0:
+                return 0.0
             likely *= self._set_reach(ev["grabber"], ev["at"], "passed" in d.evidence)
         if ev["hand_size"] == HAND:
             # Drew, then passed a card, then grabbed: a set completed by the draw is
@@ -538,7 +572,9 @@ class Bot:
             for name, copies in self._deck_counts.items()
         }
 
-    def seen_out_of_reach(self, grabber: int, at: float, use_passed: bool) -> set[Card]:
+    def seen_out_of_reach(
+        self, grabber: int, at: float, use_passed: bool, its_passes: bool = True
+    ) -> set[Card]:
         """The cards this bot knows the grabber did not hold when it grabbed: its own
         hand; the cards the grabber passed that this bot drew (when the grabber is its
         right neighbour and this bot is not the start player, every card it draws
@@ -546,7 +582,16 @@ class Bot:
         recently to have travelled round to the grabber."""
         out = set(self.last_hand)
         players = self._players
-        if players and grabber == (self.seat - 1) % players and self.seat != self._start:
+        ev = self.grab_evidence or {}
+        from_grabber = (
+            players and grabber == (self.seat - 1) % players and self.seat != self._start
+        )
+        if from_grabber and not its_passes:
+            # the grabber chose to pass these: no evidence against the set it collects
+            out.difference_update(self.drawn)
+        if from_grabber and its_passes and ev.get("draw_pile", 1) > 0:
+            # while the draw pile lasts, what I passed on cannot come back round to
+            # the grabber through the trash pile (F4)
             out.update(self.drawn)
         if use_passed and players:
             hops = (grabber - self.seat) % players
@@ -556,13 +601,15 @@ class Bot:
                     out.add(card)
         return out
 
-    def _set_reach(self, grabber: int, at: float, use_passed: bool) -> float:
+    def _set_reach(
+        self, grabber: int, at: float, use_passed: bool, its_passes: bool = False
+    ) -> float:
         """How many ways the grabber could hold a set, relative to knowing nothing.
 
         1.0 when my knowledge rules nothing out, 0.0 when no set is possible.
         """
         out_of_reach = Counter(
-            card.name for card in self.seen_out_of_reach(grabber, at, use_passed)
+            card.name for card in self.seen_out_of_reach(grabber, at, use_passed, its_passes)
         )
         total = 0.0
         for name, copies in self._deck_counts.items():
@@ -607,6 +654,10 @@ class SeatRecord:
         return (PRIOR_RATE * PRIOR_ROUNDS + bluffs) / (PRIOR_ROUNDS + self.rounds)
 
 
+#: A bot with `race_floor` meets a racer quicker than this share of its own `race`
+#: by racing `RACE_EDGE` quicker than it (so a machine-quick seat farms no table).
+RACE_FAST = 0.7
+RACE_EDGE = 0.1
 #: At match point a bot calls on any real doubt (see `Bot._threshold`).
 MATCH_POINT = 0.02
 #: A bot that gave up but cannot draw grabs plainly this many seconds later.
