@@ -16,9 +16,9 @@ The calling model (what a card player reads at a table, from its own view only):
     P(bluff | grab) = b / (b + (1 - b) * h)
 
 - `b = bluff_rate(g) / DRAWS` is the chance that the grabber g bluffs at this one
-  moment (the deal or one draw): g's share of rounds with a bluff, spread over a
-  round's moments. `bluff_rate` is a Beta posterior from g's record at this table
-  (`SeatRecord`): the prior `PRIOR_RATE` worth `PRIOR_ROUNDS` rounds, plus every
+  moment (the deal or one draw): g's share of first grabs that are bluffs, spread
+  over a round's moments. `bluff_rate` is a Beta posterior from g's record at this
+  table (`SeatRecord`): the prior `PRIOR_RATE` worth `PRIOR_ROUNDS` grabs, plus every
   round this bot watched: g's caught bluffs, each of its uncalled first grabs weighed
   by the bluff chance it had, or, when more, its first grabs beyond an honest
   player's share of 1 in n rounds (a seat that got away with bluffs grabs first too
@@ -46,7 +46,11 @@ The cost of a wrong call (F7, F8), in the caller's points less the others' avera
 the grabber against keeping quiet's +1 to the grabber, a wrong call costs me 1, so a
 call pays when P(bluff) > (n-1)/2n (3/8 at four seats). At two seats the one nugget
 is gone and I lose 1 whatever I do: a right call nets me 0 and the grabber -1, a
-wrong one me -2 and the grabber +1, so a call pays above 1/4.
+wrong one me -2 and the grabber +1, so a call pays above 1/4. Two refinements: with
+three or more seats a call is also a look at the grabber's hand for the whole table,
+worth most while none of its hands was shown (`EXPLORE`); at two seats every call
+lowers the sum of the scores and stretches the match, so there the threshold weighs
+the match's odds and length from the scores (`two_seat_threshold`).
 
 Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
 pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
@@ -433,7 +437,14 @@ class Bot:
             return MATCH_POINT
         if scores is not None and view["players"] == 2:
             return two_seat_threshold(scores[self.seat], scores[grabber])
-        return call_threshold(view["players"])
+        threshold = call_threshold(view["players"])
+        if scores is not None and "record" in self.difficulty.evidence:
+            # In a match, a call also shows everyone the grabber's hand, and the record it starts
+            # is worth most while the table has seen none of this grabber's hands.
+            rec = self.table.get(grabber)
+            shown = 0 if rec is None else rec.caught + rec.shown
+            threshold *= 1 - EXPLORE / (1 + shown)
+        return threshold
 
     def _timer(self, key: tuple, now: float, factor: float = 1.0) -> float:
         """When to act on the situation `key`: fixed the first time it is seen."""
@@ -492,9 +503,9 @@ class Bot:
         return self.bluff_rate(grabber) / DRAWS
 
     def bluff_rate(self, grabber: int) -> float:
-        """The share of rounds in which `grabber` bluffs, from its record at this table.
+        """The share of `grabber`'s first grabs that are bluffs, from its record here.
 
-        A Beta prior (`PRIOR_RATE`, worth `PRIOR_ROUNDS` rounds) updated by every round
+        A Beta prior (`PRIOR_RATE`, worth `PRIOR_ROUNDS` grabs) updated by every round
         this bot watched: its bluffs are the caught ones, plus each uncalled first grab
         weighed by the bluff chance it had, or, when more, its first grabs beyond an
         honest player's share (1 in n of the rounds, less `EXCESS_Z` standard
@@ -621,10 +632,10 @@ class Bot:
 
 #: The number of moments (the deal and the draws) a bluff is assumed to be spread over.
 DRAWS = 15.0
-#: Before any record, a grabber is taken to bluff in this share of rounds (about what
-#: the bots themselves do), with the weight of this many rounds.
+#: Before any record, this share of a grabber's first grabs is taken for bluffs
+#: (about what the bots themselves do), with the weight of this many grabs.
 PRIOR_RATE = 0.05
-PRIOR_ROUNDS = 6.0
+PRIOR_ROUNDS = 3.0
 #: First grabs beyond an honest share count as bluffs only past this many standard
 #: deviations of an honest player's luck.
 EXCESS_Z = 1.0
@@ -642,7 +653,8 @@ class SeatRecord:
     uncalled_bluff: float = 0.0  # the bluff chances those uncalled grabs had
 
     def rate(self, players: int) -> float:
-        """The posterior mean of the seat's bluffs per round (see `Bot.bluff_rate`)."""
+        """The posterior mean share of the seat's first grabs that are bluffs (see
+        `Bot.bluff_rate`)."""
         n = max(players, 2)
         honest = self.rounds / n
         luck = EXCESS_Z * (self.rounds * (1 / n) * (1 - 1 / n)) ** 0.5
@@ -651,13 +663,17 @@ class SeatRecord:
             self.caught + self.uncalled_bluff,
             min(excess, self.caught + self.uncalled) if self.firsts > honest else 0.0,
         )
-        return (PRIOR_RATE * PRIOR_ROUNDS + bluffs) / (PRIOR_ROUNDS + self.rounds)
+        return (PRIOR_RATE * PRIOR_ROUNDS + bluffs) / (PRIOR_ROUNDS + self.firsts)
 
 
 #: A bot with `race_floor` meets a racer quicker than this share of its own `race`
 #: by racing `RACE_EDGE` quicker than it (so a machine-quick seat farms no table).
 RACE_FAST = 0.7
 RACE_EDGE = 0.1
+#: With three or more seats and "record", a call's worth as a look at a grabber's
+#: hand lowers the threshold by this share while none of its hands was shown (then
+#: by half of it after one, a third after two, ...).
+EXPLORE = 0.3
 #: At match point a bot calls on any real doubt (see `Bot._threshold`).
 MATCH_POINT = 0.02
 #: A bot that gave up but cannot draw grabs plainly this many seconds later.
@@ -695,7 +711,7 @@ TWO_SEAT_BLUFFS = 0.3
 
 #: At two seats, what one more expected round of the match is worth against the
 #: chance of winning it (see `two_seat_threshold`).
-LENGTH_COST = 0.01
+LENGTH_COST = 0.02
 
 
 def two_seat_threshold(mine: int, theirs: int) -> float:
