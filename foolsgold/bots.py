@@ -18,7 +18,7 @@ The calling model (what a card player reads at a table, from its own view only):
 - `b = bluff_rate(g) / DRAWS` is the chance that the grabber g bluffs at this one
   moment (the deal or one draw): g's share of first grabs that are bluffs, spread
   over a round's moments. `bluff_rate` is a Beta posterior from g's record at this
-  table (`SeatRecord`): the prior `PRIOR_RATE` worth `PRIOR_ROUNDS` grabs, plus every
+  table (`SeatRecord`): the prior `PRIOR_RATE` worth `PRIOR_GRABS` grabs, plus every
   round this bot watched: g's caught bluffs, each of its uncalled first grabs weighed
   by the bluff chance it had, or, when more, its first grabs beyond an honest
   player's share of 1 in n rounds (a seat that got away with bluffs grabs first too
@@ -91,9 +91,9 @@ class Difficulty:
     bluff_span: float
     #: the evidence it weighs beyond the core (the grabber's draws since the deal, the
     #: exact chance of a dealt set, a hand of five after drawing): "cards" (its own
-    #: hand), "passed" (cards it passed that cannot have reached the grabber yet),
-    #: "timing" (how long after its last draw the grabber grabbed), "record" (the
-    #: grabber's revealed bluffs at this table)
+    #: hand, and what the grabber passed it), "passed" (cards it passed that cannot
+    #: have reached the grabber yet), "timing" (how long after its last draw the
+    #: grabber grabbed), "record" (the grabber's record at this table, `SeatRecord`)
     evidence: frozenset[str]
     #: bluffs only right after a draw, holding six, as a true set would show
     mimics_sets: bool
@@ -111,8 +111,9 @@ class Difficulty:
     race_floor: float = 0.0
 
 
-# Speeds are set so a person has a fair fight with normal (bench/foolsgold_ladder.py):
-# easy is slower than a person, normal about as quick, hard quicker. The calling rule
+# Speeds are set so a person has a fair fight with normal (bench/foolsgold_farming.py:
+# a modelled person, median reaction 0.9 s): easy is slower than a person, normal
+# about as quick, hard quicker. The calling rule
 # is the same for every difficulty (`Bot.bluff_chance`, `call_threshold`); difficulty
 # only adds evidence on top of the core, and so never opens a bluff to farm.
 DIFFICULTIES: dict[str, Difficulty] = {
@@ -505,7 +506,7 @@ class Bot:
     def bluff_rate(self, grabber: int) -> float:
         """The share of `grabber`'s first grabs that are bluffs, from its record here.
 
-        A Beta prior (`PRIOR_RATE`, worth `PRIOR_ROUNDS` grabs) updated by every round
+        A Beta prior (`PRIOR_RATE`, worth `PRIOR_GRABS` grabs) updated by every round
         this bot watched: its bluffs are the caught ones, plus each uncalled first grab
         weighed by the bluff chance it had, or, when more, its first grabs beyond an
         honest player's share (1 in n of the rounds, less `EXCESS_Z` standard
@@ -635,7 +636,7 @@ DRAWS = 15.0
 #: Before any record, this share of a grabber's first grabs is taken for bluffs
 #: (about what the bots themselves do), with the weight of this many grabs.
 PRIOR_RATE = 0.05
-PRIOR_ROUNDS = 3.0
+PRIOR_GRABS = 3.0
 #: First grabs beyond an honest share count as bluffs only past this many standard
 #: deviations of an honest player's luck.
 EXCESS_Z = 1.0
@@ -663,7 +664,7 @@ class SeatRecord:
             self.caught + self.uncalled_bluff,
             min(excess, self.caught + self.uncalled) if self.firsts > honest else 0.0,
         )
-        return (PRIOR_RATE * PRIOR_ROUNDS + bluffs) / (PRIOR_ROUNDS + self.firsts)
+        return (PRIOR_RATE * PRIOR_GRABS + bluffs) / (PRIOR_GRABS + self.firsts)
 
 
 #: A bot with `race_floor` meets a racer quicker than this share of its own `race`
