@@ -106,3 +106,36 @@ def test_the_record_is_kept_across_rounds_and_seeded():
     assert [(m.winner, m.rounds, m.scores) for m in a] == [
         (m.winner, m.rounds, m.scores) for m in b
     ]
+
+
+def test_the_modelled_person_reacts_lognormally_around_its_median():
+    from statistics import median
+
+    from foolsgold.bots import person
+
+    bot = Bot(0, person(0.9), random.Random(2))
+    times = [bot._timer(("t", i), 0.0) for i in range(2000)]
+    assert median(times) == pytest.approx(0.9, rel=0.05)
+    assert bot.difficulty.bluff_rate == 0  # honest
+
+
+def test_the_fast_strategy_grabs_only_a_set_quickly():
+    # Without a set its plan is a draw, not the far-off give-up grab made quick.
+    from foolsgold.exploits import Strategy
+
+    r = Round(4, 0, standard_deck(4))
+    bot = Strategy(0, "fast", "normal", random.Random(1))
+    action, at = bot.plan(r.view(0), 0.0)
+    assert bot.holds_set or not isinstance(action, Grab)
+
+
+def test_a_bot_races_a_much_quicker_racer_but_not_a_person():
+    bot = Bot(1, "normal", random.Random(1))
+    pace = bot.difficulty.race
+    bot.race_times = {0: [0.9, 1.0, 1.1]}  # a person's pace: no quicker than its own
+    assert bot.race() == pace
+    bot.race_times = {0: [0.5, 0.5, 0.6]}  # a machine-quick racer
+    assert bot.race() < 0.5
+    easy = Bot(1, "easy", random.Random(1))
+    easy.race_times = {0: [0.5, 0.5, 0.6]}
+    assert easy.race() == easy.difficulty.race  # easy keeps its own pace
