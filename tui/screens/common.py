@@ -242,7 +242,7 @@ class ChatScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel"),
         # before the field's own enter (hidden, so the footer showed no Send): enter
         # and the touch bar's Send both send what is typed
-        Binding("enter", "send", "Send", priority=True),
+        Binding("enter", "send", "Send", key_display="enter", priority=True),
     ])
 
     def compose(self) -> ComposeResult:

@@ -189,7 +189,7 @@ class NameScreen(ModalScreen[str | None]):
     BINDINGS = with_ids("name", [
         # before the field's own enter (hidden, so the footer would show no OK): enter
         # and the touch bar's OK both answer with what is typed
-        Binding("enter", "submit", "OK", priority=True),
+        Binding("enter", "submit", "OK", key_display="enter", priority=True),
         Binding("escape", "cancel", "Quit"),
     ])
 
