@@ -119,7 +119,7 @@ async def _until(browser: Browser, done, what: str, timeout: float = 60.0) -> No
         await asyncio.sleep(0.05)
 
 
-@pytest.mark.timeout(600)  # a whole game at the bot's own pace (about 2 minutes)
+@pytest.mark.timeout(600)  # a whole game at the bot's own pace: about 3 minutes here
 async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
     """A whole Gold Nuggets game against a bot, played by taps alone on a phone: the
     table joined from the menu, a bot added and the game started from the lobby's
