@@ -253,7 +253,13 @@ class ChatScreen(ModalScreen[str | None]):
         yield Footer(show_command_palette=False)
 
     def action_send(self) -> None:
-        self.dismiss(self.query_one("#chat-input", Input).value.strip() or None)
+        # the field sends, once it has taken the letters typed just before enter (see
+        # tui.screens.served.NameScreen.action_submit)
+        field = self.query_one("#chat-input", Input)
+        field.call_later(field.action_submit)
+
+    def on_input_submitted(self, event) -> None:
+        self.dismiss(event.value.strip() or None)
 
     def on_mount(self) -> None:
         self.query_one("#chat-input").focus()

@@ -210,8 +210,17 @@ class NameScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
 
+    @on(Input.Submitted, "#name")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
     def action_submit(self) -> None:
-        self.dismiss(self.query_one("#name", Input).value)
+        # enter (a priority key, so the footer shows it) and the touch bar's OK: the
+        # field answers as its own enter would, once it has taken the letters typed
+        # just before (a priority key overtakes them: a paste, a name and enter sent
+        # in one packet)
+        field = self.query_one("#name", Input)
+        field.call_later(field.action_submit)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
