@@ -1,7 +1,11 @@
 """Headless Chromium driven over the DevTools protocol (a websocket), for the web door's
 tests: Debian's ``chromium`` (``.ci/run`` installs it). One page; what its websocket
 receives is read through pyte (the screen it shows), the HTTP answers it gets are kept
-(``statuses``), and a device can be emulated (a phone at its pixel ratio, with touch)."""
+(``statuses``), and a device can be emulated (a phone at its pixel ratio, with touch).
+
+A phone plays by tapping what the screen shows: ``touch_bar()`` reads the app's touch bar
+(its big buttons, drawn in the terminal) from the screen, and ``tap_cell`` /
+``tap_button`` / ``tap_text`` tap the page where a cell is drawn, as a thumb would."""
 
 from __future__ import annotations
 
@@ -60,6 +64,7 @@ class Browser:
         self.statuses: list[tuple[str, int]] = []  # (url, status) of every HTTP answer
         self.sockets: list[str] = []  # the websockets the page opened, by URL
         self.loads = 0  # pages loaded whole (Page.loadEventFired)
+        self._settled_on: str | None = None  # the screen settled() last saw settle
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -181,11 +186,131 @@ class Browser:
                         touchPoints=[{"x": x, "y": y}])
         await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
-    async def screenshot(self) -> bytes:
-        shot = await self.call("Page.captureScreenshot", format="png")
+    async def tap_cell(self, column: int, row: int) -> None:
+        """Tap the middle of a cell of the page's terminal (the size it asked for)."""
+        box = await self.evaluate(
+            "(() => { const r = document.querySelector('#terminal .xterm-screen')"
+            ".getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()")
+        columns, rows = self.terminal_size()
+        x = box[0] + (column + 0.5) * box[2] / columns
+        y = box[1] + (row + 0.5) * box[3] / rows
+        await self.tap(round(x), round(y))
+
+    async def tap_text(self, text: str) -> None:
+        """Tap the first place the screen shows ``text`` (its middle)."""
+        found = find_text(self.screen.display, text)
+        assert found is not None, f"no {text!r} to tap in the page:\n{self.text}"
+        await self.tap_cell(*found)
+
+    def touch_bar(self) -> dict[str, tuple[int, int]]:
+        """The touch bar's buttons shown now: label -> the cell in its middle."""
+        return touch_bar(self.screen.display)
+
+    async def tap_button(self, label: str) -> None:
+        buttons = self.touch_bar()
+        assert label in buttons, f"no {label!r} button in the page:\n{self.text}"
+        await self.tap_cell(*buttons[label])
+
+    async def settled(self, before: str | None = None, timeout: float = 30.0) -> None:
+        """Wait until the screen is not ``before`` (the screen a tap was made on), its
+        touch bar agrees with its footer (every button's words are a footer key's,
+        and the footer names no key the bar lacks), and then it stays the same a
+        while: the app draws a change in a few frames (the words, then the footer
+        and the bar a frame or two later), and a tap on a bar not yet redrawn
+        would land on the button that moves into its place. The while is 0.25 s,
+        or twice what the tap took to show (a loaded machine draws slower)."""
+        start = time.monotonic()
+        quiet = 0.25
+        if before is None and self.text == self._settled_on:
+            return  # nothing drawn since it last settled
+        if before is not None:
+            while self.text == before:
+                assert time.monotonic() - start < timeout, \
+                    f"the page never changed:\n{self.text}"
+                await asyncio.sleep(0.02)
+            quiet = min(2.0, max(quiet, 2 * (time.monotonic() - start)))
+        while True:
+            while not bar_matches_footer(self.screen.display):
+                assert time.monotonic() - start < timeout, \
+                    f"the page never settled:\n{self.text}"
+                await asyncio.sleep(0.02)
+            shown, since = self.text, time.monotonic()
+            while self.text == shown and time.monotonic() - since < quiet:
+                await asyncio.sleep(0.02)
+            if self.text == shown:
+                self._settled_on = shown
+                return
+            assert time.monotonic() - start < timeout, \
+                f"the page never settled:\n{self.text}"
+
+    async def screenshot(self, scale: float = 1.0) -> bytes:
+        """The page as drawn (at the device's pixel ratio), or ``scale`` of that."""
+        clip = {}
+        if scale != 1.0:
+            width, height = await self.evaluate("[window.innerWidth, window.innerHeight]")
+            clip = {"clip": {"x": 0, "y": 0, "width": width, "height": height,
+                             "scale": scale}}
+        shot = await self.call("Page.captureScreenshot", format="png", **clip)
         return base64.b64decode(shot["data"])
 
     def terminal_size(self) -> tuple[int, int]:
         """The size the page's last websocket asked for (``?width=&height=``)."""
         query = parse_qs(urlparse(self.sockets[-1]).query)
         return int(query["width"][0]), int(query["height"][0])
+
+
+def find_text(lines: list[str], text: str) -> tuple[int, int] | None:
+    """The (column, row) of the middle of the first ``text`` on the screen."""
+    for row, line in enumerate(lines):
+        column = line.find(text)
+        if column >= 0:
+            return column + len(text) // 2, row
+    return None
+
+
+def touch_bar(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """The buttons drawn on the screen: words centred under a button's top edge (a run
+    of ▔) with its bottom edge (▁) below, label -> the cell in its middle. (A text
+    field's edges are drawn so too, but its words sit at the left.)"""
+    found: dict[str, tuple[int, int]] = {}
+    for row in range(1, len(lines) - 1):
+        above, below = lines[row - 1], lines[row + 1]
+        for word in re.finditer(r"\S+(?: \S+)*", lines[row]):
+            column = word.start()
+            if above[column:column + 1] != "▔" or below[column:column + 1] != "▁":
+                continue
+            left = column
+            while left > 0 and above[left - 1] == "▔":
+                left -= 1
+            right = column
+            while right + 1 < len(above) and above[right + 1] == "▔":
+                right += 1
+            middle = column + (len(word.group()) - 1) / 2
+            if abs(middle - (left + right) / 2) <= 1:
+                found[word.group()] = (column + len(word.group()) // 2, row)
+    return found
+
+
+#: the words of a footer that name keys, not what they do ("1-6", "enter", "?")
+_KEY_WORD = re.compile(r"^(?:[a-z0-9?+=-]|\d-\d|enter|space|esc|tab|ctrl\+\w|f\d+)$")
+#: lines, not words: a dialog's frame around its bar (box drawing and blocks)
+_DRAWN = re.compile(r"^[\u2500-\u259f]+$")
+
+
+def bar_matches_footer(lines: list[str]) -> bool:
+    """The touch bar shows the footer's keys: each button's first word is in the
+    footer, and the footer, its buttons' words taken out, has only key names left
+    (and the app's ``? Keys``, which the bar leaves out)."""
+    buttons = touch_bar(lines)
+    if not buttons:
+        return True  # no bar (yet): nothing to disagree
+    last = max(row for _, row in buttons.values()) + 1  # the bar's bottom edge
+    footer = " ".join(lines[last + 1:])
+    # "Discard 3": the footer's "1-6 Discard"; the longest first ("Advisor", "Advised")
+    for family in sorted({re.sub(r" \d$", "", label) for label in buttons}, key=len,
+                         reverse=True):
+        if family not in footer:
+            return False
+        footer = footer.replace(family, " ")
+    footer = footer.replace("Keys", " ")
+    return all(_KEY_WORD.match(word) or _DRAWN.match(word) for word in footer.split())

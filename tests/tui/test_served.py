@@ -30,11 +30,11 @@ async def _serving(tmp_path):
 
 
 def served_app(tmp_path, lan, directory, name="Ann", named=True) -> MotherlodeApp:
+    """``named``: the door gave the name (SSH); else a browser that never gave one, whose
+    settings hold none (its next visit's settings would, and skip the question)."""
     start = ("served", "127.0.0.1", lan.port, str(directory.path), named)
-    # a browser new to the web door (named=False) has given no name: its settings are
-    # its own folder's, empty (a browser back again is asked with its name filled in)
-    settings = Settings(name=name if named else "")
-    return MotherlodeApp(settings=settings, settings_path=tmp_path / f"{name}.json",
+    return MotherlodeApp(settings=Settings(name=name if named else ""),
+                         settings_path=tmp_path / f"{name}.json",
                          start=start, announce=False, discover=False)
 
 

@@ -8,7 +8,9 @@ import pytest
 from net.clock import FakeClock
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
+from tui.screens.common import ChatScreen, ConfirmScreen, HelpScreen, MessageScreen, PickScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.served import NameScreen
 from tui.widgets.touchbar import TouchBar
 
 from .helpers import footer_text, screen_text
@@ -25,6 +27,15 @@ def _bar(app) -> dict[str, str]:
 
 
 async def _click(pilot, ident: str) -> None:
+    # a button just mounted has its place on the screen after a layout or two (the
+    # bar sets its columns once its buttons are in): click where it stays
+    seen = None
+    for _ in range(500):
+        region = pilot.app.screen.query_one(f"#{ident}").region
+        if region.area and region == seen:
+            break
+        seen = region
+        await pilot.pause()
     await pilot.click(f"#{ident}")
 
 
@@ -79,11 +90,12 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
         await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table opens")
         screen: FoolsGoldScreen = app.screen
         await until(pilot, lambda: screen.view is not None and screen.view.hand, "the deal")
-        text = screen_text(app)
-        assert "needs a terminal" not in text
-        # the hand, the piles and the scores are in sight
+        # the hand, the piles and the scores are in sight, once the first view is laid
+        # out (the narrow layout's class comes with the first resize)
         first = screen.view.hand[0].name
-        assert first in text and "Draw" in text and "Trash" in text and "pts" in text, text
+        await until(pilot, lambda: all(word in screen_text(app) for word in
+                                       (first, "Draw", "Trash", "pts")), "the table laid out")
+        assert "needs a terminal" not in screen_text(app)
         clicked: set[str] = set()
         clicked_n: list[str] = []
         for _ in range(4000):
@@ -107,6 +119,10 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
         await until(pilot, lambda: screen.view.settled or screen.view.round_no > 1,
                     "the round settles")
         assert "Round settled" in log_text(screen)
+        if screen.view.round_no == 1 and screen.view.winner is None:
+            # the status says all it has to at 42 columns too (it wraps to three lines)
+            shown = " ".join(screen_text(app).split())
+            assert "match points under pts. The next round starts shortly." in shown, shown
         # the cards moved by taps, and the race was joined by one (a grab, or a call on
         # a bot's grab, whichever the bots' pace left open)
         assert {"touch-draw", "touch-discard"} <= clicked, clicked
@@ -133,3 +149,103 @@ async def test_the_touch_bar_shows_the_footer_keys_and_toggles(tmp_path, monkeyp
         app.toggle_touch()
         await pilot.pause()
         assert _bar(app) == {}
+
+
+@pytest.mark.parametrize("size", [PHONE, SIDEWAYS], ids=["42x30", "90x18"])
+async def test_every_dialog_answers_by_taps(tmp_path, monkeypatch, size):
+    """A dialog takes every tap, so the bar of the screen below is out of reach: each
+    dialog has its own keys as buttons in its box (a phone has no y, esc or enter),
+    and a tap on one answers as its key does (the name and a chat line as typed)."""
+    monkeypatch.setenv("MOTHERLODE_TOUCH", "1")
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        cases = [
+            (lambda: ConfirmScreen("Leave?"), {"Yes", "No"}, "touch-answer-true", True),
+            (lambda: ConfirmScreen("Leave?"), {"Yes", "No"}, "touch-answer-false", False),
+            (lambda: MessageScreen("Full", "The table is full.", [("w", "watch the game"),
+                                                                  ("esc", "back")]),
+             {"Back", "Watch the game"}, "touch-pick-w", "w"),
+            (lambda: MessageScreen("Over", "The game is over."), {"OK"}, "touch-close", None),
+            (lambda: PickScreen("Steal from", [(1, "Bob: 3")]), {"Cancel"},
+             "touch-cancel", None),
+            (lambda: HelpScreen([("Keys", [("q", "leave")])]), {"Close"}, "touch-dismiss",
+             None),
+            (lambda: NameScreen(), {"OK", "Quit"}, "touch-submit", "Pip"),
+            (lambda: ChatScreen(), {"Send", "Cancel"}, "touch-send", "howdy"),
+        ]
+        for make, labels, tap, answer in cases:
+            answers: list[object] = []
+            dialog = make()
+            await app.push_screen(dialog, answers.append)
+            await until(pilot, lambda d=dialog: app.screen is d, "the dialog opens")
+            await until(pilot, lambda want=labels: set(_bar(app).values()) == want,
+                        f"the buttons {labels} of {type(dialog).__name__}")
+            typed = app.screen.query("Input")
+            if typed:
+                typed.first().value = str(answer)
+            await _click(pilot, tap)
+            await until(pilot, lambda got=answers: got, f"{type(dialog).__name__} answered")
+            assert answers == [answer], (type(dialog).__name__, answers)
+
+
+@pytest.mark.parametrize("size", [PHONE, SIDEWAYS], ids=["42x30", "90x18"])
+async def test_a_phone_reads_the_lobby_whole(tmp_path, monkeypatch, size):
+    """At a phone's width the lobby's log wraps at its own width (RichLog's default
+    would draw 78 cells and scroll sideways), and a seat's line keeps "(you)"."""
+    from net import protocol as p
+    from net.host import Host
+    from tui.flows.messages import JoinGame
+    from tui.screens.lobby import LobbyScreen
+
+    monkeypatch.setenv("MOTHERLODE_TOUCH", "1")
+    host = Host()
+    await host.start(bind="127.0.0.1", port=0)
+    try:
+        host.create_table("Saloon", "nuggets", seats=3, bots=1, seed="lobby")
+        app = make_app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            app.post_message(JoinGame("127.0.0.1", host.port))
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                        and app.session.table and len(app.session.table.seats) == 2,
+                        "seated in the lobby")
+            said = "Seed revealed: aacd2ab41005c0e6... matches the hash shown at the start"
+            app.session.send(p.Chat(text=said))
+            await until(pilot, lambda: "matches the hash" in screen_text(app), "the chat")
+            await pilot.pause()
+            log = app.screen.query_one("#chat-log")
+            assert log.max_scroll_x == 0, (log.virtual_size, log.size)
+            assert "the start" in screen_text(app)  # wrapped, not cut
+            lines = screen_text(app).splitlines()
+            mine = next(line for line in lines if "Ann" in line and ". " in line)
+            assert "(you)" in mine and "not ready" in mine, screen_text(app)
+            assert set(_bar(app).values()) >= {"Ready", "Leave"}
+    finally:
+        await host.close()
+
+
+async def test_a_narrow_screen_breaks_the_scores_between_players():
+    """At 42 columns the supply and four players' nuggets take lines, and a player's
+    name and nuggets stay on one (a line broke inside "Dusty (bot) 24")."""
+    from textual.app import App
+
+    from tui.widgets.board import Holdings
+
+    class One(App):
+        CSS = "Holdings { padding: 0 1; height: auto; }"
+
+        def compose(self):
+            yield Holdings()
+
+    app = One()
+    async with app.run_test(size=PHONE) as pilot:
+        board = app.query_one(Holdings)
+        board.players = ("Pip", "Dusty (bot)", "Nell (bot)", "Calamity Jo")
+        board.holdings = (53, 24, 7, 12)
+        board.supply = 0
+        board.winners = (0,)  # game over, as a phone showed it: "Pip 53 ★"
+        await pilot.pause()
+        lines = [line.strip() for line in screen_text(app).splitlines() if line.strip()]
+        assert len(lines) > 1, lines
+        for name, held in zip(board.players, board.holdings, strict=True):
+            assert any(f"{name} {held}" in line for line in lines), (name, lines)

@@ -38,8 +38,9 @@ class LeaveFlow(Flow):
             # a LAN game ended: back to the lobby, where the owner can start another
             app.pop_screen()
             app.table = None
-            app.lobby.show_status("The game is over. The owner starts another with s; "
-                                  "q leaves.")
+            # the line above says the game is over and who starts the next: a status
+            # left from before the game would only repeat or contradict it
+            app.lobby.show_status("")
             return
         if finished or (session.policy.remote and table is None and not session.seats):
             app.return_to_menu()

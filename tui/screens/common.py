@@ -1,4 +1,8 @@
-"""Screens shared by every mode: help, rules, a message box, a picker."""
+"""Screens shared by every mode: help, rules, a message box, a picker.
+
+Each dialog has a touch bar in its box (``tui.widgets.touchbar``, shown where people
+tap): its keys as buttons, since a modal takes every tap and the bar of the screen
+below stays out of reach."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from net.catalogue import games
 from tui.games import game_of
 from tui.keys import add_bindings, with_ids
 from tui.widgets.footer import Footer
+from tui.widgets.touchbar import TouchBar
 
 
 def _key_name(key: str) -> str:
@@ -74,6 +79,7 @@ class HelpScreen(ModalScreen[None]):
         parts.append(Text("esc closes this help."))
         with VerticalScroll(id="help-box"):
             yield Static(Group(*parts), id="help-text")
+            yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
@@ -194,6 +200,7 @@ class MessageScreen(ModalScreen[str | None]):
             yield Static(Text(self.title_text, "bold"), id="message-title")
             yield Static(Text(self.body), id="message-body")
             yield Static(Text(hint, "dim"), id="message-keys")
+            yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
     def action_pick(self, key: str) -> None:
@@ -218,6 +225,7 @@ class PickScreen(ModalScreen[int | None]):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
             yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
+            yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -232,23 +240,29 @@ class ChatScreen(ModalScreen[str | None]):
 
     BINDINGS = with_ids("chat", [
         Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "noop", "Send", show=True, priority=False),
+        # before the field's own enter (hidden, so the footer showed no Send): enter
+        # and the touch bar's Send both send what is typed
+        Binding("enter", "send", "Send", key_display="enter", priority=True),
     ])
-
-    def action_noop(self) -> None:
-        """(enter is the Input's: it sends; the footer only says so)"""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat-box"):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
+            yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
-    def on_mount(self) -> None:
-        self.query_one("#chat-input").focus()
+    def action_send(self) -> None:
+        # the field sends, once it has taken the letters typed just before enter (see
+        # tui.screens.served.NameScreen.action_submit)
+        field = self.query_one("#chat-input", Input)
+        field.call_later(field.action_submit)
 
     def on_input_submitted(self, event) -> None:
         self.dismiss(event.value.strip() or None)
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-input").focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -270,6 +284,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="message-box"):
             yield Static(Text(self.question, "bold"))
             yield Static(Text("y: yes   n: no", "dim"))
+            yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
     def action_answer(self, yes: bool) -> None:

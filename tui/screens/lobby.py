@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -82,8 +83,10 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="lobby-seats")
             yield Static("", id="lobby-next")
             yield Static("", id="status")
+            # min_width: a line wraps at the log's own width (RichLog's default of 78
+            # cells would scroll a phone's lobby sideways)
             yield RichLog(id="chat-log", markup=False, highlight=False, wrap=True,
-                          max_lines=200)
+                          min_width=1, max_lines=200)
         yield TooSmall()
         yield TouchBar()
         yield Footer(show_command_palette=False)
@@ -140,9 +143,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-info", Static).update(lines)
 
         seats = Text()
+        # the names' column as wide as the longest (at most 20): a phone's 40 columns
+        # keep "1. Ann  not ready  (you)" on one line
+        width = min(20, max((cell_len(clean_text(s.name)) for s in info.seats), default=1))
         for seat in info.seats:
             seats.append(f"{seat.seat + 1}. ")
-            seats.append(cells(clean_text(seat.name), 20) + " ",
+            seats.append(cells(clean_text(seat.name), width) + "  ",
                          "bold" if seat.seat in mine else "")
             kind = {"bot": "bot", "local": "this keyboard", "human": ""}.get(seat.kind, seat.kind)
             if seat.kind == "human":

@@ -32,6 +32,7 @@ from tui.flows.messages import (
 )
 from tui.keys import add_bindings, with_ids
 from tui.widgets.footer import Footer
+from tui.widgets.touchbar import TouchBar
 
 PHASES = {"lobby": "waiting to start", "playing": "playing", "over": "game over"}
 
@@ -185,7 +186,12 @@ class NameScreen(ModalScreen[str | None]):
     """Ask the player's name: the web door has no user name to go by, and a first run
     offers the login name (``default``) to keep or change."""
 
-    BINDINGS = with_ids("name", [Binding("escape", "cancel", "Quit")])
+    BINDINGS = with_ids("name", [
+        # before the field's own enter (hidden, so the footer would show no OK): enter
+        # and the touch bar's OK both answer with what is typed
+        Binding("enter", "submit", "OK", key_display="enter", priority=True),
+        Binding("escape", "cancel", "Quit"),
+    ])
 
     def __init__(self, problem: str = "", *, default: str = "") -> None:
         super().__init__()
@@ -198,6 +204,7 @@ class NameScreen(ModalScreen[str | None]):
             yield Input(value=self.default, placeholder="1 to 20 characters", max_length=20,
                         id="name")
             yield Static(Text(self.problem), id="name-status")
+            yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -206,6 +213,14 @@ class NameScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#name")
     def _submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
+
+    def action_submit(self) -> None:
+        # enter (a priority key, so the footer shows it) and the touch bar's OK: the
+        # field answers as its own enter would, once it has taken the letters typed
+        # just before (a priority key overtakes them: a paste, a name and enter sent
+        # in one packet)
+        field = self.query_one("#name", Input)
+        field.call_later(field.action_submit)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -78,7 +78,10 @@ class TouchBar(Grid):
         for action, (binding, enabled) in own.items():
             if not binding.show or not enabled:
                 continue
-            family = [(b, on) for a, (b, on) in own.items() if _family(a) == _family(action)]
+            # the hidden keys of its family ("Discard" shows 1-6): answer(True) and
+            # answer(False), Yes and No, are each shown, so each is a button of its own
+            family = [(b, on) for a, (b, on) in own.items()
+                      if _family(a) == _family(action) and (a == action or not b.show)]
             if len(family) == 1:
                 out.append((binding.description, action))
                 continue

@@ -227,9 +227,10 @@ class Seats(FitsContent, Widget):
         if view is None:
             return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
-        # a narrow table: shorter names keep the numbers in sight
-        wide = self.content_size.width >= 50 or not self.content_size.width
-        width = 14 if wide else 9
+        # a narrow table: shorter names keep the numbers and the race in sight (32
+        # cells: the start mark, hand, incoming, points and a grab's "◆#2 +1156ms (+1)")
+        room = self.content_size.width - 32 if self.content_size.width else 14
+        width = max(9, min(14, room))
         out.append(f"{'':2}{'player':<{width + 1}}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
         gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.grabbed)))

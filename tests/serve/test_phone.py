@@ -1,0 +1,270 @@
+"""Issue 37: a phone is a seat. Headless Chromium emulates a 390x844 phone at DPR 3 with
+touch (``tests/serve/browser.py``) and opens the web door of ``motherlode serve --web``
+as the product starts it; the player plays by tapping the touch bar the app draws in
+the terminal (the page turns it on for a touch screen by itself), and each test reads
+the page's own terminal to know what happened. The only keys are the letters of the
+player's name, typed at the name prompt (the phone's keyboard: no tap types a name).
+
+With ``MOTHERLODE_SCREENSHOT_DIR`` set, the screenshots a test takes mid-game are kept
+there (``docs/screenshots/web-phone-nuggets.png`` and ``web-phone-foolsgold.png``)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
+from tests.serve.test_ssh import serving
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
+                       reason="no chromium here (.ci/run installs it and requires it)"),
+]
+
+NAME = "Pip"
+
+PAGE_FITS = """(() => ({
+  scrollWidth: document.documentElement.scrollWidth,
+  innerWidth: window.innerWidth,
+  touch: window.motherlode.touch,
+}))()"""
+
+
+async def _sit_down(browser: Browser, port: int, table: str) -> None:
+    """Open the door, give the name, tap the table open at the server, and be its owner
+    in the lobby."""
+    await browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/")
+    await browser.wait_for("1 to 20 characters")  # the name's field ("Your name at
+    # the table?" wraps at 40 columns)
+    page = await browser.evaluate(PAGE_FITS)
+    assert page["touch"], page  # the page saw a touch screen: the app shows its bar
+    await browser.tap_text("1 to 20 characters")  # the field: the phone's keyboard
+    await browser.call("Input.insertText", text=NAME)  # the only keys of the game
+    await browser.wait_for(NAME)
+    await browser.settled()
+    await browser.tap_button("OK")
+    await browser.wait_for(f"You play as {NAME}")
+    await browser.wait_for(table)
+    await browser.tap_text(table)
+    await browser.wait_for(rf"1\. {NAME} +not ready +\(you\)")  # one line at 40 columns
+    await browser.wait_for(r"owner: you")
+
+
+async def _tap(browser: Browser, label: str) -> None:
+    """Tap a button of the touch bar, and wait until the page shows what it did."""
+    before = browser.text
+    await browser.tap_button(label)
+    await browser.settled(before)
+
+
+async def _start_with_bots(browser: Browser, bots: int) -> None:
+    for n in range(bots):
+        await browser.settled()
+        await _tap(browser, "Add bot")
+        await browser.wait_for(rf"{n + 2}\. .+\(bot\) +bot")
+    await browser.settled()
+    await browser.tap_button("Start")
+
+
+async def _shoot(browser: Browser, tmp_path: Path, name: str) -> None:
+    """A screenshot at the phone's own pixels (kept in the test's folder), and one at
+    half of them for the docs (small, the text still sharp)."""
+    await _no_sideways_scroll(browser)
+    png = await browser.screenshot()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+    (tmp_path / name).write_bytes(png)
+    keep = os.environ.get("MOTHERLODE_SCREENSHOT_DIR")
+    if keep:
+        Path(keep, name).write_bytes(await browser.screenshot(scale=0.5))
+
+
+async def _no_sideways_scroll(browser: Browser) -> None:
+    page = await browser.evaluate(PAGE_FITS)
+    assert page["scrollWidth"] <= page["innerWidth"] == PHONE.width, page
+
+
+def _log(text: str) -> str:
+    """The table's log on the screen (under its rule), its wrapped lines joined."""
+    return " ".join(text.split("─" * 20)[-1].split())
+
+
+def _my_last_play(text: str) -> str | None:
+    """What the log says the player did last: a set-aside is followed by the roll,
+    take or steal the same tap asked for (sent once the host has the set-aside)."""
+    plays = re.findall(rf"{NAME} (rolled|set aside all seven dice: a bonus turn|"
+                       r"set aside|took|stole|went bust)", _log(text))
+    return plays[-1] if plays else None
+
+
+def _my_turn(text: str) -> bool:
+    """The banner says it is the player's turn."""
+    return text.lstrip().startswith(f"{NAME}, your turn")
+
+
+async def _until(browser: Browser, done, what: str, timeout: float = 60.0) -> None:
+    """Wait until ``done()`` holds of the screen, settled."""
+    start = time.monotonic()
+    while True:
+        if done():
+            await browser.settled()
+            if done():
+                return
+        assert time.monotonic() - start < timeout, f"never: {what}\n{browser.text}"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.timeout(600)  # a whole game at the bot's own pace: about 3 minutes here
+async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
+    """A whole Gold Nuggets game against a bot, played by taps alone on a phone: the
+    table joined from the menu, a bot added and the game started from the lobby's
+    bar, every turn played with the bar's Advised (the advisor's set-aside, then its
+    play) and Roll on; the page shows the game over, the scores whole, and Leave
+    goes back to the lobby, which says the game is over once. The seed fixes the
+    dice, so the game is the same every run."""
+    async with serving(tmp_path, "--web", "0", "--game", "nuggets", "--seed",
+                       "phone-1") as (serve, _):
+        async with Browser.open(tmp_path / "profile", PHONE) as browser:
+            await _sit_down(browser, serve.web_port, "Gold Nuggets at")
+            await _start_with_bots(browser, 1)
+            taps = 0
+            shot = False
+            deadline = time.monotonic() + 500
+            while "Game over" not in browser.text:
+                assert time.monotonic() < deadline, f"the game never ended:\n{browser.text}"
+                # the player's turn, and the bar offers a play (Roll on and Advised
+                # are its first two buttons all turn long, never Leave), or the end
+                await _until(browser, lambda: "Game over" in browser.text
+                             or _my_turn(browser.text)
+                             and {"Advised", "Roll on"} & set(browser.touch_bar()),
+                             "a play to tap", timeout=120)
+                buttons = browser.touch_bar()
+                if "Game over" in browser.text:
+                    break
+                if not shot and taps >= 6 and "Take" in buttons:
+                    # mid-game, dice rolled and a set-aside picked: what a phone shows
+                    await _shoot(browser, tmp_path, "web-phone-nuggets.png")
+                    shot = True
+                pick = "Advised" if "Advised" in buttons else "Roll on"
+                await _tap(browser, pick)
+                taps += 1
+                # a play is whole once the log has its roll, take or steal; after a
+                # take, a steal or a bust the banner moves on (or a bonus turn is
+                # said) before the bar is read again
+                await _until(browser, lambda: _my_last_play(browser.text) != "set aside",
+                             "the play after the set-aside")
+                if _my_last_play(browser.text) in ("took", "stole", "went bust"):
+                    await _until(browser, lambda: not _my_turn(browser.text)
+                                 or "Game over" in browser.text
+                                 or "bonus" in (_my_last_play(browser.text) or ""),
+                                 "the turn over")
+            await browser.wait_for(rf"Game over: ({NAME}|\S+ \(bot\)) won")
+            assert shot
+            # the scores at 40 columns: each player's name and nuggets on one line
+            assert re.search(rf"{NAME} \d+", browser.text), browser.text
+            assert re.search(r"\(bot\) \d+", browser.text), browser.text
+            await serve.wait_for_line("game over, won by")
+            await _until(browser, lambda: set(browser.touch_bar()) == {"Advisor", "Leave"},
+                         "the bar of a game that is over")
+            await _tap(browser, "Leave")
+            await browser.wait_for(r"The game is over\.")
+            await browser.settled()
+            assert browser.text.count("The game is over") == 1, browser.text
+            await _no_sideways_scroll(browser)
+            print(f"Gold Nuggets by {taps} taps")
+
+
+def _my_cards(text: str) -> tuple[int, int] | None:
+    """The player's row of the seats table: (cards in hand, cards incoming)."""
+    match = re.search(rf"^\W*{NAME} +(\d+) +(\d+) +-?\d+", text, re.MULTILINE)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def _hand(text: str) -> dict[int, float]:
+    """The hand on the screen: slot -> how far its card is toward a set ("2/5")."""
+    hand: dict[int, float] = {}
+    for match in re.finditer(r"(?<![\w/])([1-6])[ *][A-Z][A-Za-z' ]+?\s+(\d)/(\d)", text):
+        hand[int(match[1])] = int(match[2]) / int(match[3])
+    return hand
+
+
+@pytest.mark.timeout(300)
+async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
+    """A Fool's Gold round against two bots, played by taps alone on a phone: the bar's
+    Draw and Discard 1-6 keep the cards moving (the card passed is the one furthest
+    from a set), then Grab! (or "Fool's Gold!" on a bot's grab) joins the race; the
+    page shows the round over, and the status says whole what happens next. The
+    bots play in real time, so each tap waits for its own effect on the screen (the
+    hand one card more or less, the grab or call in the log)."""
+    async with serving(tmp_path, "--web", "0", "--game", "foolsgold", "--seed",
+                       "phone-2") as (serve, _):
+        async with Browser.open(tmp_path / "profile", PHONE) as browser:
+            await _sit_down(browser, serve.web_port, "Fool's Gold at")
+            await _start_with_bots(browser, 2)
+            await browser.wait_for(r"Round 1: collect a set")
+            moved: list[str] = []
+            raced: list[str] = []
+            shot = False
+            over = "Round 1 over"
+            deadline = time.monotonic() + 240
+            while over not in browser.text:
+                assert time.monotonic() < deadline, f"the round never ended:\n{browser.text}"
+                await browser.settled()
+                buttons = browser.touch_bar()
+                calls = [b for b in buttons if "Fool" in b]
+                discards = [b for b in buttons if b.startswith("Discard ")]
+                cards = _my_cards(browser.text)
+                if calls and not raced:  # a bot grabbed: call its bluff
+                    pick = calls[0]
+                elif len(moved) >= 12 and "Grab!" in buttons and not raced:
+                    pick = "Grab!"
+                elif discards and cards:
+                    if not shot and len(moved) >= 4:
+                        await _shoot(browser, tmp_path, "web-phone-foolsgold.png")
+                        shot = True
+                    hand = _hand(browser.text)
+                    worst = min(hand, key=lambda i: hand[i]) if hand else 1
+                    pick = f"Discard {worst}" if f"Discard {worst}" in buttons \
+                        else discards[0]
+                elif "Draw" in buttons and cards:
+                    pick = "Draw"
+                else:  # nothing to do until a card comes, or the race is run
+                    await asyncio.sleep(0.1)
+                    continue
+                await browser.tap_button(pick)
+                if pick in ("Draw",) or pick.startswith("Discard"):
+                    more = 1 if pick == "Draw" else -1
+                    await _until(browser, lambda c=cards, m=more: over in browser.text
+                                 or "Leave the game?" in browser.text
+                                 or (_my_cards(browser.text) or c)[0] == c[0] + m,
+                                 f"{pick} shown")
+                    moved.append(pick)
+                else:
+                    said = "grabbed" if pick == "Grab!" else "called"
+                    await _until(browser, lambda s=said: over in browser.text
+                                 or "Leave the game?" in browser.text
+                                 or f"{NAME} {s}" in _log(browser.text), f"{pick} shown")
+                    raced.append(pick)
+                if "Leave the game?" in browser.text:
+                    # real time: a bot's grab changed the bar under the thumb, and the
+                    # tap met Leave; a player taps "Stay at the table", and so does this
+                    await browser.tap_text("Stay at the table")
+                    await browser.wait_for("Round 1", timeout=30)
+            # the status, wrapped at 40 columns, says whole what comes next (read before
+            # the next round is dealt, 4 s on)
+            whole = "match points under pts. The next round starts shortly."
+            start = time.monotonic()
+            while whole not in " ".join(browser.text.split()):
+                assert time.monotonic() - start < 3, f"no {whole!r}:\n{browser.text}"
+                await asyncio.sleep(0.05)
+            await browser.wait_for(r"Round settled")
+            assert shot
+            assert "Draw" in moved and any(m.startswith("Discard") for m in moved), moved
+            assert raced, "the round's race was joined by a tap"
+            await _no_sideways_scroll(browser)
+            print(f"Fool's Gold: moved {len(moved)}, raced {raced}")
