@@ -116,6 +116,9 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
                         help="the most a grab or call counts earlier than it arrived, for "
                         "its sender's network delay (card races; default 0.15; 0: judge "
                         "races in arrival order; 0 to 0.5)")
+    parser.add_argument("--bot-pace", type=float, default=None, metavar="SECONDS",
+                        help="seconds a bot waits before each of its moves in Gold Nuggets, "
+                        "so people can follow (default 0.9; 0 to 10)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce the tables on the LAN")
     parser.add_argument("--resume", action="store_true",
@@ -168,6 +171,10 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     if lag_cap is not None and not 0 <= lag_cap <= 0.5:
         print(f"{prog}: --lag-cap is 0 to 0.5 seconds", file=sys.stderr)
         return 2
+    bot_pace = getattr(args, "bot_pace", None)
+    if bot_pace is not None and not 0 <= bot_pace <= 10:
+        print(f"{prog}: --bot-pace is 0 to 10 seconds", file=sys.stderr)
+        return 2
     # every table is saved after every change (net.saves), so --resume can restore it
     store = None if args.no_save else store_db.Store.default("tables", report=say)
     saves: list[store_db.Saved] = []
@@ -201,6 +208,8 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
                 more = {} if args.grace is None else {"grace": args.grace}
                 if lag_cap is not None:
                     more["lag_cap"] = lag_cap
+                if bot_pace is not None:
+                    more["bot_pace"] = bot_pace
                 table = lan.host.create_table(
                     name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
                     seed=args.seed, **more,

@@ -47,7 +47,7 @@ async def _line(stream, pattern):
 async def test_headless_host_prints_addresses_joins_and_says_bye_on_ctrl_c():
     proc = await asyncio.create_subprocess_exec(
         *MOTHERLODE, "host", "--game", "nuggets", "--port", "0", "--bind", "127.0.0.1",
-        "--bots", "1", "--name", "CLI \x1b[31mTable", "--no-announce",
+        "--bots", "1", "--name", "CLI \x1b[31mTable", "--no-announce", "--bot-pace", "0.25",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
@@ -57,6 +57,7 @@ async def test_headless_host_prints_addresses_joins_and_says_bye_on_ctrl_c():
         welcome = await raw.hello("Ann")
         assert welcome.table.name == "CLI Table"  # cleaned at the host
         assert [s.kind for s in welcome.table.seats] == ["bot", "human"]
+        assert welcome.table.settings.bot_pace == 0.25  # --bot-pace
         await _line(proc.stdout, r"Ann joined")
         proc.send_signal(signal.SIGINT)
         bye = await raw.expect(p.Bye)
@@ -66,6 +67,15 @@ async def test_headless_host_prints_addresses_joins_and_says_bye_on_ctrl_c():
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+async def test_a_bot_pace_out_of_range_is_refused_saying_the_range(tmp_path):
+    proc = await asyncio.create_subprocess_exec(
+        *MOTHERLODE, "host", "--game", "nuggets", "--port", "0", "--no-announce",
+        "--bot-pace", "11", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "MOTHERLODE_DATA_DIR": str(tmp_path)})  # fmt: skip
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 2 and b"--bot-pace is 0 to 10 seconds" in err
 
 
 @pytest.mark.slow

@@ -102,6 +102,14 @@ def _my_last_play(text: str) -> str | None:
     return plays[-1] if plays else None
 
 
+def _turn_passed(text: str) -> bool:
+    """The log shows another turn after the player's last take, steal or bust (the
+    bot, at once with ``--bot-pace 0``, may have played it whole by now)."""
+    log = _log(text)
+    ends = list(re.finditer(rf"{NAME} (took|stole|went bust)", log))
+    return bool(ends) and "'s turn" in log[ends[-1].end():]
+
+
 def _my_turn(text: str) -> bool:
     """The banner says it is the player's turn."""
     return text.lstrip().startswith(f"{NAME}, your turn")
@@ -119,7 +127,7 @@ async def _until(browser: Browser, done, what: str, timeout: float = 60.0) -> No
         await asyncio.sleep(0.05)
 
 
-@pytest.mark.timeout(600)  # a whole game at the bot's own pace: about 3 minutes here
+@pytest.mark.timeout(600)  # a whole game; the bot at once (--bot-pace 0), taps at a person's
 async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
     """A whole Gold Nuggets game against a bot, played by taps alone on a phone: the
     table joined from the menu, a bot added and the game started from the lobby's
@@ -128,7 +136,7 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
     goes back to the lobby, which says the game is over once. The seed fixes the
     dice, so the game is the same every run."""
     async with serving(tmp_path, "--web", "0", "--game", "nuggets", "--seed",
-                       "phone-1") as (serve, _):
+                       "phone-1", "--bot-pace", "0") as (serve, _):
         async with Browser.open(tmp_path / "profile", PHONE) as browser:
             await _sit_down(browser, serve.web_port, "Gold Nuggets at")
             await _start_with_bots(browser, 1)
@@ -160,6 +168,7 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
                              "the play after the set-aside")
                 if _my_last_play(browser.text) in ("took", "stole", "went bust"):
                     await _until(browser, lambda: not _my_turn(browser.text)
+                                 or _turn_passed(browser.text)
                                  or "Game over" in browser.text
                                  or "bonus" in (_my_last_play(browser.text) or ""),
                                  "the turn over")
