@@ -139,21 +139,3 @@ def test_a_bot_races_a_much_quicker_racer_but_not_a_person():
     easy = Bot(1, "easy", random.Random(1))
     easy.race_times = {0: [0.5, 0.5, 0.6]}
     assert easy.race() == easy.difficulty.race  # easy keeps its own pace
-
-
-@pytest.mark.slow
-def test_a_modelled_person_feels_easy_apart_from_normal_and_hard():
-    """A person at a 0.9 s median reaction against three bots, 40 seeded matches a
-    level: easy is well over the fair share (25%), normal and hard well under easy.
-    (Normal against hard is a bench figure: bench/foolsgold_farming.py, 200 matches
-    a row, 22% against 9.5%.)"""
-    from foolsgold.sim import play_match
-
-    def share(level: str) -> float:
-        rng = random.Random(7)
-        return sum(play_match(4, ["person0.9", level, level, level], rng, limit=100).winner == 0
-                   for _ in range(40)) / 40  # fmt: skip
-
-    easy, normal, hard = share("easy"), share("normal"), share("hard")
-    assert easy > 0.5
-    assert normal < easy - 0.3 and hard < easy - 0.3
