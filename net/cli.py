@@ -117,8 +117,8 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
                         "its sender's network delay (card races; default 0.15; 0: judge "
                         "races in arrival order; 0 to 0.5)")
     parser.add_argument("--bot-pace", type=float, default=None, metavar="SECONDS",
-                        help="seconds a bot waits before each of its moves in Gold Nuggets, "
-                        "so people can follow (default 0.9; 0 to 10)")
+                        help="seconds a bot waits before each of its turn's moves, so "
+                        "people can follow (default 0.9; 0 to 10)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce the tables on the LAN")
     parser.add_argument("--resume", action="store_true",
