@@ -33,38 +33,15 @@ import asyncssh
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serve.helpers import Player, ServeProcess  # noqa: E402
+from tests.serve.helpers import Player, ServeProcess, children_of, pss_mib  # noqa: E402
 
 MENU = "Tables at this host"
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
-def pss_mib(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 def descendants(pid: int) -> list[int]:
     out, todo = [], [pid]
     while todo:
-        for child in children(todo.pop()):
+        for child in children_of(todo.pop()):
             out.append(child)
             todo.append(child)
     return out
@@ -98,10 +75,9 @@ async def one_way(warm: bool, counts: list[int], keys: dict) -> dict:
             figures[count] = {"median": statistics.median(times), "max": max(times)}
             if count == max(counts):
                 await asyncio.sleep(2.0)  # past the start-up burst
-                procs = [p for p in descendants(serve.proc.pid)]
-                total = sum(pss_mib(p) for p in procs)
+                total = sum(pss_mib(p) for p in descendants(serve.proc.pid))
                 serve_own = pss_mib(serve.proc.pid)
-                figures["pss"] = (total - 0) / count  # apps (+ the parent) per player
+                figures["pss"] = total / count  # apps (+ the parent) per player
                 figures["serve_pss"] = serve_own
             for player in players:
                 await player.close()

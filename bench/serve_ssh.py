@@ -37,7 +37,7 @@ import pyte
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serve.helpers import ServeProcess  # noqa: E402
+from tests.serve.helpers import ServeProcess, children_of, pss_mib  # noqa: E402
 
 HELP = "Everywhere"
 
@@ -187,27 +187,11 @@ async def press_help(seat) -> float | None:
     return took
 
 
-def pss_mib(pid: int) -> float:
-    """Proportional set size: private pages plus a share of the shared ones."""
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):
-            found += [int(c) for c in (task / "children").read_text().split()]
-    return found
 
 
 def pct(values: list[float], q: float) -> float:
@@ -254,7 +238,7 @@ async def main(players: int, presses: int) -> None:
         await asyncio.sleep(2.0)
         if os.environ.get("BENCH_SHOW"):
             print(seats[0].text)
-        apps = [pid for pid in children(serve.proc.pid) if "served" in
+        apps = [pid for pid in children_of(serve.proc.pid) if "served" in
                 Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]  # fmt: skip
         memory = [(pss_mib(pid), rss_mib(pid)) for pid in apps]
         for seat in seats:

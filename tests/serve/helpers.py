@@ -286,3 +286,23 @@ def key_file(key: asyncssh.SSHKey, directory: Path, name: str) -> Path:
     path.write_bytes(key.export_private_key())
     path.chmod(0o600)
     return path
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc; [] once it is gone)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def pss_mib(pid: int) -> float:
+    """Proportional set size in MiB: private pages plus a share of the shared ones
+    (0 once the process is gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    return 0.0

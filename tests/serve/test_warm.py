@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from serve.warm import WARM_PARENT, WarmParent
-from tests.serve.helpers import Player, ServeProcess
+from tests.serve.helpers import Player, ServeProcess, children_of
 from tests.waiting import until
 
 pytestmark = [
@@ -162,19 +162,6 @@ def test_the_app_knows_the_parents_command():
 
 
 # -- through motherlode serve ----------------------------------------------------------
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-                found.append(int(entry))
-    return found
 
 
 def command_of(pid: int) -> str:
