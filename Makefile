@@ -19,11 +19,13 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/motherlode
 
-# The whole suite, in a random order (its seed is printed last, to replay it).
+# The whole suite, in a random order (its seed is printed last, to replay it), on two
+# workers (pytest-xdist; PYTEST_WORKERS=0 runs it in this one process).
+PYTEST_WORKERS ?= 2
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 # The inner loop: everything not marked slow (see the markers in pyproject.toml).
 test-fast: $(STAMP)

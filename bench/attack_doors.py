@@ -262,7 +262,7 @@ class Player:
     async def _lan(self, name: str) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.ports["game"])
         self.closers.append(writer.close)
-        writer.write(p.encode(p.Hello(protocol=1, name=name)))
+        writer.write(p.encode(p.Hello(protocol=3, name=name)))
         line = await reader.readline()
         welcome = msgspec.json.decode(line)
         if welcome.get("type") != "welcome" or welcome.get("seat") is None:
@@ -390,7 +390,7 @@ async def attack(family: str, ports: dict[str, int], seconds: float) -> dict:
                 await hold_socket(port, SOURCES[i % len(SOURCES)], payload)
         await asyncio.gather(*(one(i) for i in range(count)))
 
-    hello = p.encode(p.Hello(protocol=1, name="Spec", spectate=True))
+    hello = p.encode(p.Hello(protocol=3, name="Spec", spectate=True))
 
     async def spectators(count: int, chat: bool) -> None:
         async def one(i: int) -> None:

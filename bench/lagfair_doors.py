@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from net import protocol as p  # noqa: E402
+from net.games.foolsgold import moves as fm  # noqa: E402
 from net.host import Host  # noqa: E402
 from net.served import TableDirectory, bind_link  # noqa: E402
 from tests.net.helpers import Seat  # noqa: E402
@@ -80,10 +81,10 @@ async def race(host: Host, honest: Seat, late: Seat, gap: float) -> tuple[bool, 
     link = cheat.link
     meter = link.link_meter if link.link_meter is not None else link.meter
     first, second = (honest, late) if gap >= 0 else (late, honest)
-    await first.raw.send(p.Grab())
+    await first.raw.send(fm.GRAB())
     if gap:
         await asyncio.sleep(abs(gap))
-    await second.raw.send(p.Grab())
+    await second.raw.send(fm.GRAB())
     seen = await honest.expect(p.State, lambda s: bool(s.view.grabbed))
     won = seen.view.grabbed[0][0] == late.number
     applied = min(cheat.lag, table.settings.lag_cap)

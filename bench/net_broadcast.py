@@ -51,7 +51,7 @@ def run(spectators: int, actions: int, seed: str) -> dict:
         table.start(now)
         for i, seat in enumerate(table.seats):  # bots play for the six people
             seat.brain = make_brain("foolsgold", i, "normal", random.Random(i), 1.0)
-        table.play._changed([], now)  # the bots plan
+        table.play.changed([], now)  # the bots plan
 
     start(now)
     young = [0]

@@ -31,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 
+from net.games.foolsgold import moves as fm
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -118,17 +120,16 @@ class Seat:
 
 def next_action(seats: list[Seat]):
     """The lowest seat that can pass a card on: discard at six, draw at five."""
-    from net import protocol as p
 
     for i, seat in enumerate(seats):
         view = seat.view
         hand = view.hand
         if len(hand) == 6:
             card = hand[0]
-            return i, p.Discard(card=p.CardRef(name=card.name, variant=card.variant))
+            return i, fm.DISCARD(card=fm.CardRef(name=card.name, variant=card.variant))
         source = view.draw_pile + view.trash_pile if i == view.start else view.incoming_sizes[i]
         if source:
-            return i, p.Draw()
+            return i, fm.DRAW()
     raise RuntimeError("nobody can move")
 
 
@@ -140,7 +141,7 @@ async def host_samples(port: int, count: int, seats: list[Seat] | None) -> tuple
         for i in range(PLAYERS):
             reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
             seat = Seat(reader, writer)
-            writer.write(p.encode(p.Hello(protocol=1, name=f"P{i}")))
+            writer.write(p.encode(p.Hello(protocol=3, name=f"P{i}")))
             await seat.until(p.Welcome)
             seats.append(seat)
         for seat in seats:
@@ -172,7 +173,7 @@ async def bare_samples(port: int, count: int, line: bytes, seats) -> tuple[list,
             seats.append(Seat(reader, writer))
         seats[0].writer.write(line)  # the line the bare server sends for every action
         await asyncio.sleep(0.2)
-    action = p.encode(p.Draw())
+    action = p.encode(fm.DRAW())
     samples = []
     for n in range(count):
         start = time.perf_counter()

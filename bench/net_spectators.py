@@ -97,7 +97,7 @@ async def watch(port: int, tables: int, per_table: int) -> None:
 
     async def one(table: int, n: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(p.encode(p.Hello(protocol=1, name=f"W{n}", table=f"T{table}",
+        writer.write(p.encode(p.Hello(protocol=3, name=f"W{n}", table=f"T{table}",
                                       spectate=True)))  # fmt: skip
         joined.append(1)
         while await reader.read(1 << 16):

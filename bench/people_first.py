@@ -72,7 +72,7 @@ async def host_child(tables: int, budget: float, seconds: float) -> None:
 
 async def person(port: int, seconds: float, seed: int) -> list[float]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 24)
-    writer.write(p.encode(p.Hello(protocol=2, name="Ann")))
+    writer.write(p.encode(p.Hello(protocol=3, name="Ann")))
     welcome = msgspec.json.decode(await reader.readline())
     assert welcome.get("type") == "welcome", welcome
     rng = random.Random(seed)

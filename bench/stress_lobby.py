@@ -107,7 +107,7 @@ async def lobby_run(directory: Path, seed: int, figures: dict) -> None:
             raw.close()
         for token in gone:
             raw = await Raw.open(port)
-            await raw.send(p.Hello(protocol=1, name="x", token=token))
+            await raw.send(p.Hello(protocol=3, name="x", token=token))
             figures["given_up"] += 1
             figures["given_up_refused"] += (await raw.expect(p.Error)).code == "bad_token"
             raw.close()

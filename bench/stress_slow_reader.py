@@ -74,7 +74,7 @@ async def phase(port: int, host_pid: int, seconds: float, rate: int, slow: int) 
         while not stop.is_set():
             while sum(1 for s in sleepers if not s.writer.transport.is_closing()) < slow:
                 raw = await Raw.open(port, rcvbuf=4096)
-                await raw.send(p.Hello(protocol=1, name="Zzz", spectate=True))
+                await raw.send(p.Hello(protocol=3, name="Zzz", spectate=True))
                 sleepers.append(raw)  # ... and never reads
             rss.append(rss_kib(host_pid))
             await asyncio.sleep(0.25)

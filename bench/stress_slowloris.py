@@ -30,7 +30,7 @@ from tests.hardening.hostproc import HostProcess  # noqa: E402
 
 async def slow(raw: Raw, kind: str, opened: float, stop_at: float) -> tuple[str, float, list]:
     """Trickle (or not) until the host closes; (kind, seconds open, codes received)."""
-    hello = p.encode(p.Hello(protocol=1, name="Slow"))
+    hello = p.encode(p.Hello(protocol=3, name="Slow"))
     reader = asyncio.create_task(raw.closed())
     i = 0
     while not reader.done() and time.perf_counter() < stop_at:

@@ -53,7 +53,7 @@ def instrument(client: Client, probe: Probe) -> None:
     send, recv = client.send, client.recv
 
     async def timed_send(message):
-        if isinstance(message, p.GAME_ACTIONS):
+        if isinstance(message, p.Move):
             sent_at[:] = [time.perf_counter()]
         await send(message)
 

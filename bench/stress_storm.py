@@ -73,7 +73,7 @@ async def run(args) -> int:
         if rng.random() < 0.05:
             raw = await Raw.open(host.port)
             member = f"{rng.randint(1, len(players))}.{'A' * 32}"
-            await raw.send(p.Hello(protocol=1, name="Mallory", token=member))
+            await raw.send(p.Hello(protocol=3, name="Mallory", token=member))
             message = await raw.recv()
             forged += 1
             refused += isinstance(message, p.Error) and message.code == Code.BAD_TOKEN

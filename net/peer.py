@@ -380,7 +380,7 @@ class Peer:
                     p.Error(
                         code=Code.INTERNAL,
                         message="The host failed to handle that message; the game goes on.",
-                        ref=p.message_type(message),
+                        ref=p.refers(message),
                     )
                 )
             return
@@ -389,7 +389,7 @@ class Peer:
                 p.Error(
                     code=Code.HELLO_FIRST,
                     message='Say hello first: {"type":"hello","protocol":1,"name":"..."}',
-                    ref=p.message_type(message),
+                    ref=p.refers(message),
                 )
             )
             return

@@ -19,7 +19,9 @@ from net import protocol as p
 from net.catalogue import UnknownGame, games, keys, spec
 from net.games import host_of, make_codec, make_driver
 from net.games.foolsgold import SPEC as FOOLSGOLD
+from net.games.foolsgold import moves as fm
 from net.games.nuggets import SPEC as NUGGETS
+from net.games.nuggets import moves as nm
 from net.table import Settings, Table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,11 +137,11 @@ def test_defaults_come_from_the_catalogue():
 # -- the codecs: every action of each game, there and back --------------------------
 
 NUGGETS_WIRE = [
-    p.Roll(seat=0),
-    p.Keep(faces=["nugget", "lasso", "2", "3", "4", "5"], seat=0),
-    p.Keep(faces=[], seat=0),
-    p.Stop(seat=0),
-    p.Stop(steal_from=2, seat=0),
+    nm.ROLL(seat=0),
+    nm.KEEP(faces=["nugget", "lasso", "2", "3", "4", "5"], seat=0),
+    nm.KEEP(faces=[], seat=0),
+    nm.STOP(seat=0),
+    nm.STOP(steal_from=2, seat=0),
 ]
 NUGGETS_RULES = [
     nuggets.Roll(),
@@ -151,9 +153,9 @@ NUGGETS_RULES = [
 
 def _fools_gold_wire(players: int) -> list:
     cards = {(c.name, c.variant, c.kind) for c in foolsgold.standard_deck(players)}
-    actions: list = [p.Draw(seat=1), p.Grab(seat=1), p.Call(seat=1)]
+    actions: list = [fm.DRAW(seat=1), fm.GRAB(seat=1), fm.CALL(seat=1)]
     actions += [
-        p.Discard(card=p.CardRef(name=n, variant=v, kind=k), seat=1) for n, v, k in sorted(cards)
+        fm.DISCARD(card=fm.CardRef(name=n, variant=v, kind=k), seat=1) for n, v, k in sorted(cards)
     ]
     return actions
 
@@ -184,12 +186,12 @@ def test_codecs_refuse_the_other_game_and_unknown_cards():
     from net.games import Refused, WrongGame
 
     with pytest.raises(WrongGame, match=NUGGETS.title):
-        make_codec(NUGGETS.key, 2).to_rules(p.Draw(), 0)
+        make_codec(NUGGETS.key, 2).to_rules(fm.DRAW(), 0)
     with pytest.raises(WrongGame, match=FOOLSGOLD.title):
-        make_codec(FOOLSGOLD.key, 3).to_rules(p.Roll(), 0)
+        make_codec(FOOLSGOLD.key, 3).to_rules(nm.ROLL(), 0)
     with pytest.raises(Refused, match="no card called"):
-        nobody = p.CardRef(name="Nobody", variant=0)
-        make_codec(FOOLSGOLD.key, 3).to_rules(p.Discard(card=nobody), 0)
+        nobody = fm.CardRef(name="Nobody", variant="a")
+        make_codec(FOOLSGOLD.key, 3).to_rules(fm.DISCARD(card=nobody), 0)
     with pytest.raises(TypeError):
         make_codec(NUGGETS.key, 2).to_wire(foolsgold.Grab(0))
 

@@ -78,7 +78,7 @@ async def _raw_player(port: int, name: str) -> tuple[list[dict], dict]:
     def send(message: dict) -> None:
         writer.write(json.dumps(message).encode() + b"\n")
 
-    send({"type": "hello", "protocol": 1, "name": name})
+    send({"type": "hello", "protocol": 3, "name": name})
     seen: list[dict] = []
     seat = None
     while True:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 #: what every game provides (``net.games.base``), imported when first asked for: a
 #: game's ``SPEC`` is read from its package, under this one, when the menu starts
-_BASE = ("Brain", "Codec", "Driver", "Refused", "WrongGame")
+_BASE = ("BadArgs", "Brain", "Codec", "Driver", "Refused", "WrongGame")
 
 
 def __getattr__(name: str) -> Any:

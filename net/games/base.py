@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from net.moves import BadArgs, Moves, MoveSpec, UnknownMove
 from net.views import to_view
+
+__all__ = ["BadArgs", "Brain", "Codec", "Driver", "Refused", "WrongGame"]
 
 
 class Refused(ValueError):
@@ -21,21 +24,38 @@ class Refused(ValueError):
     Any other exception out of a driver is a bug."""
 
 
-class WrongGame(ValueError):
-    """An action of another game."""
+#: a move of another game (or a message that is no move)
+WrongGame = UnknownMove
 
 
 class Codec:
-    """Wire actions to rules actions and back, for one game."""
+    """Wire moves to rules actions and back, for one game. Derived from the game's
+    declarations (``net.moves``): :meth:`decode` checks a wire move against them, and a
+    game writes only :meth:`rules`, the rules action for a checked move."""
 
-    #: the wire action messages of this game
-    actions: tuple[type, ...] = ()
+    #: the game's declared moves, and its title (for the refusal of another game's move)
+    moves: Moves = Moves()
+    title: str = ""
+
+    def decode(self, message: Any) -> tuple[MoveSpec, Any]:
+        """The declaration and checked arguments of a wire move; raises
+        :class:`WrongGame` (a move this game does not have) or :class:`BadArgs`."""
+        return self.moves.decode(message, self.title)
 
     def to_rules(self, message: Any, seat: int) -> Any:
-        """The rules action for a wire action played at ``seat``; raises
-        :class:`WrongGame` for another game's action and :class:`Refused` for one
-        that names what does not exist (a card not in the deck)."""
+        """The rules action for a wire move played at ``seat``; raises
+        :class:`WrongGame` for another game's move, :class:`BadArgs` for arguments the
+        declaration does not admit and :class:`Refused` for one that names what does not
+        exist (a card not in the deck)."""
+        move, args = self.decode(message)
+        return self.rules(move.name, args, seat)
+
+    def rules(self, move: str, args: Any, seat: int) -> Any:
+        """The rules action for a declared ``move`` with its checked ``args``."""
         raise NotImplementedError
+
+    def races(self, message: Any) -> bool:
+        return self.moves.races(message)
 
     def to_wire(self, action: Any, seat: int | None = None) -> Any:
         """The wire message a client would send for a rules action."""
@@ -70,9 +90,10 @@ class Driver:
         copy.deepcopy(self).act(seat, action, now, acted, lag)
 
     def races(self, action: Any) -> bool:
-        """Whether a wire action is one of the game's races, which the table orders by
-        when the person acted (lag-fair races, ``docs/PROTOCOL.md``)."""
-        return False
+        """Whether a wire move is one of the game's races (its declaration says so),
+        which the table orders by when the person acted (lag-fair races,
+        ``docs/PROTOCOL.md``)."""
+        return self.codec.races(action)
 
     def deadline(self) -> float | None:
         """When the game next changes on its own (``tick``), or None."""

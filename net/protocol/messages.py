@@ -5,16 +5,17 @@ types they share. ``docs/PROTOCOL.md`` documents every one.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 
 from net.text import clean_text
 
-PROTOCOL_VERSION = 2
-#: every version a host admits: a protocol 1 client plays on, without the messages of
-#: protocol 2 (probes: its races are judged as they arrive, a correction of 0)
-PROTOCOLS = (1, 2)
+PROTOCOL_VERSION = 3
+#: every version a host admits. Protocol 3 carries every game's moves in one ``move``
+#: message (``net.moves``); a client of protocol 1 or 2 named each move by its own
+#: message type and is refused with what to update.
+PROTOCOLS = (3,)
 
 
 # ---------------------------------------------------------------------------
@@ -27,6 +28,9 @@ Text = Annotated[str, Meta(max_length=1000)]
 Token = Annotated[str, Meta(max_length=200)]
 # a game's key (``net.catalogue``); a client refuses a key it does not know
 GameKeyText = Annotated[str, Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
+#: a move's name (``net.moves``): the game declares which there are
+MoveName = Annotated[str, Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
+ArgName = Annotated[str, Meta(max_length=32)]
 
 
 class _Msg(Struct, tag_field="type", kw_only=True, omit_defaults=False):
@@ -35,14 +39,6 @@ class _Msg(Struct, tag_field="type", kw_only=True, omit_defaults=False):
     #: later version and refuses one it receives, so a new message needs no gate of
     #: its own, only its ``since``.
     since: ClassVar[int] = 1
-
-
-class CardRef(Struct, kw_only=True):
-    """A Fool's Gold card named by the client: ``name`` and ``variant`` identify it."""
-
-    name: Text
-    variant: Text
-    kind: Text | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -120,39 +116,14 @@ class Ping(_Msg, tag="ping"):
     id: int | Text | None = None
 
 
-# Game actions. ``seat`` is needed only by a client controlling several seats.
+class Move(_Msg, tag="move"):
+    """A game's move (protocol 3): its name and its arguments, as the table's game
+    declares them (``net.moves``; the host checks ``args`` against the declaration).
+    ``seat`` is needed only by a client controlling several seats."""
 
-
-class Roll(_Msg, tag="roll"):
-    """Gold Nuggets: roll the remaining dice (the host rolls them)."""
-
-    seat: Seat | None = None
-
-
-class Keep(_Msg, tag="keep"):
-    faces: Annotated[list[Text], Meta(max_length=7)]
-    seat: Seat | None = None
-
-
-class Stop(_Msg, tag="stop"):
-    steal_from: Seat | None = None
-    seat: Seat | None = None
-
-
-class Draw(_Msg, tag="draw"):
-    seat: Seat | None = None
-
-
-class Discard(_Msg, tag="discard"):
-    card: CardRef
-    seat: Seat | None = None
-
-
-class Grab(_Msg, tag="grab"):
-    seat: Seat | None = None
-
-
-class Call(_Msg, tag="call"):
+    since: ClassVar[int] = 3
+    move: MoveName
+    args: dict[ArgName, Any] = {}
     seat: Seat | None = None
 
 
@@ -170,9 +141,6 @@ class ProbeReply(_Msg, tag="probe_reply"):
 # --- end lag-fair races ---------------------------------------------------------------
 
 
-GameAction = Roll | Keep | Stop | Draw | Discard | Grab | Call
-GAME_ACTIONS = (Roll, Keep, Stop, Draw, Discard, Grab, Call)
-
 ClientMessage = (
     Hello
     | Ready
@@ -185,13 +153,7 @@ ClientMessage = (
     | Chat
     | Leave
     | Ping
-    | Roll
-    | Keep
-    | Stop
-    | Draw
-    | Discard
-    | Grab
-    | Call
+    | Move  # protocol 3
     | ProbeReply  # protocol 2
 )
 
@@ -359,6 +321,12 @@ def message_type(message: Struct) -> str:
     return type(message).__struct_config__.tag
 
 
+def refers(message: Struct) -> str:
+    """What an ``error``'s ``ref`` names for a refused message: its ``type``, or for a
+    ``move``, the move's name (``grab``, ``keep``)."""
+    return message.move if isinstance(message, Move) else message_type(message)
+
+
 __all__ = [
     "PROTOCOL_VERSION",
     "PROTOCOLS",
@@ -368,7 +336,6 @@ __all__ = [
     "Seat",
     "Text",
     "Token",
-    "CardRef",
     "Hello",
     "Ready",
     "Configure",
@@ -380,15 +347,8 @@ __all__ = [
     "Chat",
     "Leave",
     "Ping",
-    "Roll",
-    "Keep",
-    "Stop",
-    "Draw",
-    "Discard",
-    "Grab",
-    "Call",
-    "GameAction",
-    "GAME_ACTIONS",
+    "Move",
+    "MoveName",
     "ClientMessage",
     "SeatInfo",
     "TableSettings",
@@ -405,4 +365,5 @@ __all__ = [
     "Pong",
     "HostMessage",
     "message_type",
+    "refers",
 ]

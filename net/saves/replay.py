@@ -18,8 +18,8 @@ from typing import Any
 
 import msgspec
 
-from net import protocol as p
 from net.games import Driver, make_driver
+from net.moves import logged_move
 from net.saves.documents import Document, as_json, digest
 from net.saves.errors import SaveError
 from net.table import Settings
@@ -105,7 +105,7 @@ def replay(
                 seat = None
             else:
                 seat = entry.action.get("seat")
-                action = msgspec.convert(entry.action, p.GameAction)  # dict to message
+                action = logged_move(entry.action)  # dict to message (older saves too)
                 events = driver.act(seat, action, entry.at, entry.acted, entry.lag)
         except (ValueError, msgspec.MsgspecError) as exc:
             raise SaveError(f"{where} does not replay: move {n} is refused ({exc})") from None

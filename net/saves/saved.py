@@ -233,7 +233,7 @@ class Saved:
             table.seats.append(seat)
         for i, seat in enumerate(table.seats):
             if seat.kind != "bot" and seat.member is None:
-                table.play._stand_in(i)  # the player had left for good
+                table.play.stand_in(i)  # the player had left for good
                 if seat.brain is not None:
                     seat.plan = seat.brain.plan(driver.view(i), at)
         table.members = list(members.values())

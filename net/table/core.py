@@ -178,7 +178,7 @@ class TableCore:
         elif self.phase == "playing" and self.driver is not None:
             # the game's times are on the table's clock: the host's is ``held`` ahead
             deadline = self.driver.deadline()
-            if deadline is not None and deadline != self.play._stuck_deadline:
+            if deadline is not None and deadline != self.play.stuck_deadline:
                 times.append(deadline + self.held)
             times.extend(s.plan[1] + self.held for s in self.seats if s.plan is not None)
             if self.play.held_races:  # judged earliest acted first: the head's time
@@ -417,7 +417,7 @@ class TableCore:
         for i in back:
             self.notice("back", self.seats[i].name, i)
         self.report(f"{self.name}: {old.name} is back")
-        if not self.play._wait_over(now):  # if everyone is back, the game goes on (and they see it)
+        if not self.play.wait_over(now):  # if everyone is back, the game goes on (and they see it)
             self.update()
             if self.phase == "playing":
                 self.send_states(old, [], now)
@@ -459,7 +459,7 @@ class TableCore:
         if self.phase == "playing":
             # the seats stay for the game, played by stand-ins from now on
             for i in self.seats_of(member):
-                self.play._stand_in(i, now)
+                self.play.stand_in(i, now)
                 self.seats[i].member = None
         else:
             self.drop_seats(lambda s: s.member is not member)

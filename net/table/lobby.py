@@ -59,22 +59,15 @@ class Lobby:
     # -- requests ----------------------------------------------------------------------
 
     def handle(self, member: Member, message: Any, now: float) -> None:
-        """One message from a member; a refusal goes back as an ``error``."""
-        self.table.called_at = now
-        try:
-            handler = self._HANDLERS.get(type(message))
-            if handler is not None:
-                handler(self, member, message, now)
-            elif isinstance(message, p.GAME_ACTIONS):
-                self.table.play._act(member, message, now)
-            elif isinstance(message, p.Hello):
-                raise Refusal(Code.HELLO_TWICE, "You are already at a table.")
-            else:
-                raise Refusal(Code.INTERNAL, f"unexpected {type(message).__name__}")
-        except Refusal as refusal:
-            member.deliver(
-                p.Error(code=refusal.code, message=refusal.message, ref=p.message_type(message))
-            )
+        """One request from a member; raises :class:`Refusal` (the table sends it back
+        as an ``error``)."""
+        handler = self._HANDLERS.get(type(message))
+        if handler is not None:
+            handler(self, member, message, now)
+        elif isinstance(message, p.Hello):
+            raise Refusal(Code.HELLO_TWICE, "You are already at a table.")
+        else:
+            raise Refusal(Code.INTERNAL, f"unexpected {type(message).__name__}")
 
     def _owner_in_lobby(self, member: Member) -> None:
         table = self.table
@@ -95,7 +88,7 @@ class Lobby:
             table.seats[i].ready = message.ready
         table.update()
         if self._all_ready() and len(table.seats) == table.settings.seats:
-            table.play._start(now)
+            table.play.begin(now)
 
     def _all_ready(self) -> bool:
         return all(
@@ -304,8 +297,8 @@ class Lobby:
             if table.phase == "playing":
                 for i in seats:
                     if not table.seats[i].standin:
-                        table.play._stand_in(i, now)
-                if not table.play._wait_over(now):
+                        table.play.stand_in(i, now)
+                if not table.play.wait_over(now):
                     table.update()
             return
         table.remove_member(member, now)
@@ -317,7 +310,7 @@ class Lobby:
             table.report(f"{table.name}: {member.name} left")
         if member.spectator:
             table.spectators_changed(now)
-        elif not table.play._wait_over(now):
+        elif not table.play.wait_over(now):
             table.update()
 
     def _ping(self, member: Member, message: p.Ping, now: float) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.games import Refused, WrongGame, make_brain, make_driver
+from net.games import BadArgs, Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
 from net.table.core import TableCore
 from net.table.people import Member, Refusal
@@ -60,7 +60,7 @@ class Play:
         # the latest table time the game was given
         self.held_races: list[HeldRace] = []
         self._judged = float("-inf")
-        self._stuck_deadline: float | None = None
+        self.stuck_deadline: float | None = None
 
     # -- lag-fair races ----------------------------------------------------------------
 
@@ -84,8 +84,8 @@ class Play:
         assert self.table.driver is not None
         lag = self.correction(member)
         for held in self.held_races:
-            if held.seat == seat and type(held.action) is type(action):
-                raise Refusal(Code.ILLEGAL_ACTION, f"your {p.message_type(action)} is on "
+            if held.seat == seat and p.refers(held.action) == p.refers(action):
+                raise Refusal(Code.ILLEGAL_ACTION, f"your {p.refers(action)} is on "
                               "its way already")  # fmt: skip
         # refuse now what the rules refuse now (a grab after the race, a second one);
         # what only the held actions before it decide is told when judged
@@ -93,6 +93,8 @@ class Play:
             self.table.driver.check(seat, action, max(at, self._judged), at - lag, lag)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
+        except BadArgs as exc:
+            raise Refusal(Code.BAD_FIELD, str(exc)) from None
         except Refused as exc:
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         held = HeldRace(seat, action, by, member, at, at - lag, lag,
@@ -112,18 +114,18 @@ class Play:
             judged = max(head.arrived, self._judged)
             try:
                 events = table.driver.act(head.seat, head.action, judged, head.acted, head.lag)
-            except (WrongGame, Refused) as exc:
+            except (WrongGame, BadArgs, Refused) as exc:
                 member = head.member
                 if member is not None and member.connected and head.by == "player":
                     member.deliver(p.Error(code=Code.ILLEGAL_ACTION, message=str(exc),
-                                           ref=p.message_type(head.action)))  # fmt: skip
+                                           ref=p.refers(head.action)))  # fmt: skip
                 continue
             self._judged = judged
             entry = msgspec.to_builtins(head.action)
             entry["seat"] = head.seat
             table.record({"at": judged, "by": head.by, "action": entry, "events": events,
                           "acted": head.acted, "lag": head.lag})  # fmt: skip
-            self._changed(events, now)
+            self.changed(events, now)
         if table.driver is None or table.driver.over:
             self.held_races.clear()
 
@@ -141,9 +143,9 @@ class Play:
                 Code.TOO_FEW_PLAYERS,
                 f"{table.spec.title} needs at least {low} players; add a bot or wait.",
             )
-        self._start(now)
+        self.begin(now)
 
-    def _start(self, now: float) -> None:
+    def begin(self, now: float) -> None:
         table = self.table
         table.phase = "playing"
         table.games_played += 1
@@ -153,7 +155,7 @@ class Play:
         table.seed_hash = hashlib.sha256(table.seed.encode()).hexdigest()
         table.log = []
         table.log_base = 0
-        self._stuck_deadline = None
+        self.stuck_deadline = None
         self.held_races = []
         self._judged = float("-inf")
         names = [s.name for s in table.seats]
@@ -184,10 +186,11 @@ class Play:
         for i, seat in enumerate(table.seats):
             if seat.away_since is not None:
                 # dropped in the lobby and not back yet: play for them already
-                self._stand_in(i)
-        self._changed(table.driver.start(now), now)
+                self.stand_in(i)
+        self.changed(table.driver.start(now), now)
 
-    def _act(self, member: Member, action: Any, now: float) -> None:
+    def act(self, member: Member, action: Any, now: float) -> None:
+        """A member's move (``net.table.Table.handle`` hands it here); raises Refusal."""
         table = self.table
         if table.phase != "playing":
             raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
@@ -214,9 +217,9 @@ class Play:
                     Code.NOT_YOUR_SEAT, "You control several seats: say which one with 'seat'."
                 )
             seat = current
-        self._submit(seat, action, now, "player", member)
+        self.submit(seat, action, now, "player", member)
 
-    def _submit(self, seat: int, action: Any, now: float, by: str,
+    def submit(self, seat: int, action: Any, now: float, by: str,
                 member: Member | None = None) -> None:  # fmt: skip
         """The one path for every action at a seat: players', bots' and stand-ins'."""
         table = self.table
@@ -238,23 +241,25 @@ class Play:
         for held in self.held_races:
             if held.seat == seat:  # its grab came first: the hand it claims on is fixed
                 raise Refusal(Code.ILLEGAL_ACTION, f"hands are frozen: your "
-                              f"{p.message_type(held.action)} is being judged")  # fmt: skip
+                              f"{p.refers(held.action)} is being judged")  # fmt: skip
         self._judged = at
         try:
             events = table.driver.act(seat, action, at)
         except WrongGame as exc:
             raise Refusal(Code.WRONG_GAME, str(exc)) from None
+        except BadArgs as exc:
+            raise Refusal(Code.BAD_FIELD, str(exc)) from None
         except Refused as exc:  # exactly the rules' refusals; anything else is a bug
             raise Refusal(Code.ILLEGAL_ACTION, str(exc)) from None
         entry = msgspec.to_builtins(action)
         entry["seat"] = seat
         table.record({"at": at, "by": by, "action": entry, "events": events})
-        self._changed(events, now)
+        self.changed(events, now)
 
-    def _changed(self, events: list[dict[str, Any]], now: float) -> None:
+    def changed(self, events: list[dict[str, Any]], now: float) -> None:
         table = self.table
         assert table.driver is not None
-        self._stuck_deadline = None
+        self.stuck_deadline = None
         table.save(now)  # saved before anyone sees it
         table.broadcast(events, now)
         if table.driver.over:
@@ -319,16 +324,16 @@ class Play:
                 self._judged = max(self._judged, at)
                 if events:
                     table.record({"at": at, "by": "host", "action": None, "events": events})
-                    self._changed(events, now)
+                    self.changed(events, now)
                 else:
-                    self._stuck_deadline = deadline
+                    self.stuck_deadline = deadline
             elif kind == "plan":
                 seat = table.seats[i]
                 assert seat.plan is not None
                 action, _ = seat.plan
                 seat.plan = None
                 try:
-                    self._submit(i, action, now, "standin" if seat.standin else "bot")
+                    self.submit(i, action, now, "standin" if seat.standin else "bot")
                 except Refusal:
                     pass  # no longer legal: the bot plans again at the next change
             elif kind == "away":
@@ -351,7 +356,7 @@ class Play:
             if (
                 deadline is not None
                 and deadline + held <= now
-                and deadline != self._stuck_deadline
+                and deadline != self.stuck_deadline
             ):
                 best = (deadline + held, "deadline", -1)
             if self.held_races and self.held_races[0].due + held <= now:
@@ -379,7 +384,7 @@ class Play:
         seat = table.seats[i]
         member = seat.member
         if table.phase == "playing":
-            self._stand_in(i, now)
+            self.stand_in(i, now)
             table.update()
         elif member is not None:
             # away too long outside a game: the seat is freed
@@ -413,7 +418,7 @@ class Play:
         left = 0.0 if table.wait_until is None else max(0.0, table.wait_until - table.called_at)
         return f"Waiting for {names} ({left:.0f} s)"
 
-    def _wait_over(self, now: float) -> bool:
+    def wait_over(self, now: float) -> bool:
         """End the wait if nobody is awaited any more (they are back, or stand-ins play
         their seats); True if it ended now (everyone was sent the update)."""
         if self.table.wait_since is None or self.table.waiting_for():
@@ -439,7 +444,7 @@ class Play:
                 member.deliver(p.Bye(reason=reason))
                 member.close(reason)
 
-    def _stand_in(self, i: int, now: float | None = None) -> None:
+    def stand_in(self, i: int, now: float | None = None) -> None:
         """A bot plays seat ``i`` from now on; with ``now`` it plans at once."""
         table = self.table
         seat = table.seats[i]

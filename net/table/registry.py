@@ -67,8 +67,8 @@ class Tables:
         if hello.protocol not in p.PROTOCOLS:
             raise Refusal(
                 Code.BAD_VERSION,
-                f"This host speaks protocol {p.PROTOCOL_VERSION} (and protocol 1), not "
-                f"{hello.protocol}; update Motherlode on one side.",
+                f"This host speaks protocol {p.PROTOCOL_VERSION}, not {hello.protocol}: "
+                "update Motherlode on the older side (pip install -U motherlode).",
             )
         if hello.token is not None:
             old, secret = self._member_for(hello.token)

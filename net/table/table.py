@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from net import protocol as p
 from net.table.core import TableCore
 from net.table.lobby import Lobby
-from net.table.people import Member
+from net.table.people import Member, Refusal
 from net.table.play import Play
 
 
@@ -22,8 +23,17 @@ class Table(TableCore):
     # what the host and its tests call (the rest is the lobby's and the loop's own)
 
     def handle(self, member: Member, message: Any, now: float) -> None:
-        """One message from a member; a refusal goes back as an ``error``."""
-        self.lobby.handle(member, message, now)
+        """One message from a member: a move goes to the game loop, any other request
+        to the lobby; a refusal goes back as an ``error``."""
+        self.called_at = now
+        try:
+            if isinstance(message, p.Move):
+                self.play.act(member, message, now)
+            else:
+                self.lobby.handle(member, message, now)
+        except Refusal as refusal:
+            member.deliver(p.Error(code=refusal.code, message=refusal.message,
+                                   ref=p.refers(message)))
 
     def add_bot(self, difficulty: str | None = None) -> int:
         """Seat a bot (host API, and the owner's ``add_bot``); returns the seat."""

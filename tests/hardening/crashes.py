@@ -34,6 +34,7 @@ from net import protocol as p
 from net import saves as persist
 from net.botclient import run_bot
 from net.client import Client, Disconnected
+from net.games.foolsgold import moves as fm
 from net.views import to_events, to_view
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,12 +119,12 @@ async def passer(client: Client) -> list[p.Over]:
         hand = view.hand
         if len(hand) == 6:
             card = hand[0]
-            await client.send(p.Discard(card=p.CardRef(name=card.name, variant=card.variant)))
+            await client.send(fm.DISCARD(card=fm.CardRef(name=card.name, variant=card.variant)))
         elif view.seat == view.start:
             if view.draw_pile or view.trash_pile:
-                await client.send(p.Draw())
+                await client.send(fm.DRAW())
         elif view.incoming_sizes[view.seat]:
-            await client.send(p.Draw())
+            await client.send(fm.DRAW())
     return []
 
 

@@ -78,7 +78,7 @@ def oracle(line: bytes, max_line: int = p.DEFAULT_MAX_LINE) -> Any:
 
 
 VALID_LINES = [
-    b'{"type":"hello","protocol":1,"name":"Ann","table":"Saloon"}',
+    b'{"type":"hello","protocol": 3,"name":"Ann","table":"Saloon"}',
     b'{"type":"chat","text":"howdy"}',
     b'{"type":"keep","faces":["nugget","3","3"],"seat":1}',
     b'{"type":"discard","card":{"name":"Owl","variant":"a","kind":"animal"}}',
@@ -200,7 +200,7 @@ def reference_nuggets(seed: str, names: list[str], first: int = 0) -> p.Over:
     members = []
     for name in names:
         inbox: list = []
-        members.append(tables.hello(p.Hello(protocol=1, name=name), inbox.append, print, 0.0))
+        members.append(tables.hello(p.Hello(protocol=3, name=name), inbox.append, print, 0.0))
         inboxes.append(inbox)
     for member in members:
         table.handle(member, p.Ready(), 0.0)

@@ -144,7 +144,7 @@ class Peer:
                  token: str | None = None) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.buf = b""
-        self.send({"type": "hello", "protocol": 1, "name": name, "spectate": spectate,
+        self.send({"type": "hello", "protocol": 3, "name": name, "spectate": spectate,
                    "token": token})
 
     def send(self, message: dict) -> None:

@@ -47,7 +47,7 @@ async def _open(port, source="127.0.0.1"):
 
 async def _hello(port, name, source="127.0.0.1", **kw):
     reader, writer = await _open(port, source)
-    writer.write(p.encode(p.Hello(protocol=1, name=name, table="Saloon", **kw)))
+    writer.write(p.encode(p.Hello(protocol=3, name=name, table="Saloon", **kw)))
     line = await asyncio.wait_for(reader.readline(), 20)
     return msgspec.json.decode(line), reader, writer
 
@@ -85,7 +85,7 @@ async def test_a_flood_past_the_descriptor_limit_leaves_seats_and_newcomers_in()
         with contextlib.suppress(OSError):
             reader, writer = await _open(port, "127.0.0.2")
             writers.append(writer)
-            writer.write(p.encode(p.Hello(protocol=1, name="Last", table="Saloon",
+            writer.write(p.encode(p.Hello(protocol=3, name="Last", table="Saloon",
                                           spectate=True)))
             await within(reader.readline(), "answer to the last connection", 20)
         assert told and all(any(w in t for w in ("busy", "your address", "room", "spectators"))

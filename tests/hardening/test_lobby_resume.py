@@ -87,7 +87,7 @@ async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_sea
         assert (settings.supply, settings.first_player, settings.grace) == (5, 1, 60.0)
         # Cy gave her seat up: her token is gone for good
         stale = await Raw.open(host.port)
-        await stale.send(p.Hello(protocol=1, name="Cy", token=tokens["Cy"]))
+        await stale.send(p.Hello(protocol=3, name="Cy", token=tokens["Cy"]))
         assert (await stale.expect(p.Error)).code == "bad_token"
 
         # play a game to the end, then kill -9 between games

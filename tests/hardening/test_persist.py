@@ -18,6 +18,7 @@ import pytest
 from net import protocol as p
 from net import saves as persist
 from net.clock import FakeClock
+from net.games.foolsgold import moves as fm
 from net.host import Host
 from net.saves import Saved, SaveError, Store
 from net.saves.documents import digest
@@ -153,7 +154,7 @@ async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir):
         assert all(s.away_since == clock2.now() for s in restored.seats if s.kind == "human")
         # a forged token is refused; the real ones take the seats back
         forged = await Raw.open(host2.port)
-        await forged.send(p.Hello(protocol=1, name="x", token=tokens[1][:-2] + "zz"))
+        await forged.send(p.Hello(protocol=3, name="x", token=tokens[1][:-2] + "zz"))
         assert (await forged.expect(p.Error)).code == "bad_token"
         ann2 = await Player.join(host2.port, "Ann", token=tokens[ann.welcome.seat])
         bob2 = await Player.join(host2.port, "Bob", token=tokens[bob.welcome.seat])
@@ -201,11 +202,11 @@ async def test_foolsgold_deadline_keeps_its_time_left_on_resume(store_dir):
         await raw.send(p.Ready())
     await drive(clock, lambda: table.phase == "playing")
     clock.advance(2.0)
-    await raws[0].send(p.Grab())  # a bluff, at t=102: the call window opens until 107
+    await raws[0].send(fm.GRAB())  # a bluff, at t=102: the call window opens until 107
     await drive(clock, lambda: table.driver.view(None)["grabbed"])
     grabbed_at = table.driver.view(None)["grabbed"][0][1]
     clock.advance(1.5)  # a second grab at 103.5 is saved
-    await raws[1].send(p.Grab())
+    await raws[1].send(fm.GRAB())
     await drive(clock, lambda: len(table.driver.view(None)["grabbed"]) == 2)
     saved_view = table.driver.view(None)
     await host.close("shutdown")
@@ -427,7 +428,7 @@ async def test_a_failed_commit_leaves_the_last_save_whole(store_dir):
     table = host.restore(saves[0])
     for i, seat in enumerate(table.seats):
         if seat.kind != "bot":
-            table.play._stand_in(i, clock.now())  # play on without the people
+            table.play.stand_in(i, clock.now())  # play on without the people
     host.touched(table)
     await drive(clock, lambda: table.moves > before.moves + 3)
     await host.close()

@@ -15,6 +15,7 @@ import pytest
 
 from net import protocol as p
 from net.client import Client
+from net.games.foolsgold import moves as fm
 
 from .crashes import _start_host, free_port, passer, saved_moves
 from .harness import Raw
@@ -70,7 +71,7 @@ async def test_kill_9_mid_round_and_resume_waits_for_the_players():
             back = await _within(ann.hello("Ann", token=tokens[0]), "welcome")
             assert back.resumed and back.table.waiting == [seats[1]]
             assert 0 < back.table.wait_left <= 600.0 - 20
-            await ann.send(p.Grab())
+            await ann.send(fm.GRAB())
             error = await _within(ann.expect(p.Error), "refusal")
             assert error.code == "waiting" and "Bob" in error.message
             # 10 s more of the host's time with Bob still away: the time is what is tested

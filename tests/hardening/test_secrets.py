@@ -83,13 +83,13 @@ def play_foolsgold(seed: str, rng: random.Random) -> tuple[Table, list, int]:
     seated = []
     for i in range(remote):
         box = Watch(table, i, problems, random.Random(f"{seed}/{i}"))
-        member = tables.hello(p.Hello(protocol=1, name=f"P{i}"), box.deliver, print, 0.0)
+        member = tables.hello(p.Hello(protocol=3, name=f"P{i}"), box.deliver, print, 0.0)
         seated.append((member, box))
     for _ in range(players - remote):
         table.add_bot(rng.choice(["easy", "normal", "hard"]))
     watchers = [Watch(table, None, problems, rng) for _ in range(rng.randint(0, 2))]
     for box in watchers:
-        tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), box.deliver, print, 0.0)
+        tables.hello(p.Hello(protocol=3, name="Eve", spectate=True), box.deliver, print, 0.0)
     for member, _ in seated:
         table.handle(member, p.Ready(), 0.0)
     assert table.phase == "playing"
@@ -107,11 +107,11 @@ def play_foolsgold(seed: str, rng: random.Random) -> tuple[Table, list, int]:
             box = seated[dropper][1]
             box.online = True
             box.bot.plan = None
-            hello = p.Hello(protocol=1, name="P", token=token)
+            hello = p.Hello(protocol=3, name="P", token=token)
             tables.hello(hello, box.deliver, print, now)
         elif steps == 100:
             late = Watch(table, None, problems, rng)
-            tables.hello(p.Hello(protocol=1, name="Late", spectate=True), late.deliver, print, now)
+            tables.hello(p.Hello(protocol=3, name="Late", spectate=True), late.deliver, print, now)
             watchers.append(late)
         plans = [
             (box.bot.plan[1], i) for i, (_, box) in enumerate(seated) if box.online and box.bot.plan
@@ -165,7 +165,7 @@ def play_nuggets_game(n: int) -> tuple[list, int]:
             box.deliver(message)
             inbox.append(message)
 
-        members.append(tables.hello(p.Hello(protocol=1, name=f"P{i}"), deliver, print, 0.0))
+        members.append(tables.hello(p.Hello(protocol=3, name=f"P{i}"), deliver, print, 0.0))
         inboxes.append(inbox)
         boxes.append(box)
     for _ in range(players - humans):

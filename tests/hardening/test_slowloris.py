@@ -30,7 +30,7 @@ async def test_every_slow_socket_is_closed_by_the_hello_timeout_and_a_client_sti
         # flood[:SILENT] stay silent
         trickle = flood[SILENT : SILENT + TRICKLE]  # a valid hello, one byte a second
         endless = flood[SILENT + TRICKLE :]  # a chat line that never ends
-        hello = p.encode(p.Hello(protocol=1, name="Slow"))
+        hello = p.encode(p.Hello(protocol=3, name="Slow"))
         for _ in range(200):
             if len(host._peers) == len(flood):
                 break

@@ -173,7 +173,7 @@ async def test_drops_and_reconnects_during_many_games_lose_no_seat():
                 table = rng.choice(tables)
                 member = rng.choice(members[table.name])
                 raw = await Raw.open(host.port)
-                await raw.send(p.Hello(protocol=1, name="Mallory", token=f"{member.id}.{'A' * 32}"))
+                await raw.send(p.Hello(protocol=3, name="Mallory", token=f"{member.id}.{'A' * 32}"))
                 assert (await raw.expect(p.Error)).code == Code.BAD_TOKEN
                 raw.close()
                 forged += 1

@@ -10,24 +10,25 @@ import nuggets
 from net import protocol as p
 from net import views
 from net.client import Client, Disconnected
+from net.games.nuggets import moves as nm
 from net.games.nuggets import views as nuggets_views
 
 
-def greedy_nuggets(view: nuggets_views.NuggetsView | dict) -> p.Roll | p.Keep | p.Stop:
+def greedy_nuggets(view: nuggets_views.NuggetsView | dict) -> p.Move:
     """A deterministic scripted Gold Nuggets player: keep the most dice, stop at 8.
     ``view``: as a client receives it, or the rules' own dict (``driver.view``)."""
     if isinstance(view, dict):
         view = views.to_view(view)
     if view.phase == "roll":
-        return p.Roll()
+        return nm.ROLL()
     if view.phase == "keep":
         rolled = [nuggets.Face(f) for f in view.rolled]
         kept = [nuggets.Face(f) for f in view.kept]
         best = max(nuggets.legal_keeps(rolled, kept), key=lambda k: (len(k), [f.value for f in k]))
-        return p.Keep(faces=[f.value for f in best])
+        return nm.KEEP(faces=[f.value for f in best])
     if view.phase == "choose" and view.kept_value < 8 and view.dice_left >= 3:
-        return p.Roll()
-    return p.Stop()
+        return nm.ROLL()
+    return nm.STOP()
 
 
 async def play_nuggets(client: Client, record: list | None = None) -> p.Over:
@@ -94,7 +95,7 @@ class Raw:
         await self.writer.drain()
 
     async def hello(self, name: str, **kw) -> p.Welcome:
-        await self.send(p.Hello(protocol=1, name=name, **kw))
+        await self.send(p.Hello(protocol=3, name=name, **kw))
         return await self.expect(p.Welcome)
 
     async def recv(self):
@@ -170,7 +171,7 @@ class Seat:
         else:
             streams = await asyncio.open_connection(sock=sock)
         seat = cls(Raw(*streams), hold)
-        await seat.raw.send(p.Hello(protocol=2, name=name, table=table))
+        await seat.raw.send(p.Hello(protocol=3, name=name, table=table))
         seat.number = (await seat.expect(p.Welcome)).seat
         return seat
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from net import protocol as p
 from net.client import Client
+from net.games.foolsgold import moves as fm
 from net.pipe import PipeWriter
 
 # -- virtual time -----------------------------------------------------------------------
@@ -208,7 +209,7 @@ async def run_races(setting: Setting, races: int) -> list[Race]:
     clock = host.clock
 
     def press(i: int) -> None:
-        asyncio.ensure_future(clients[i].send(p.Grab()))
+        asyncio.ensure_future(clients[i].send(fm.GRAB()))
 
     def new_race() -> None:
         order = list(range(players))

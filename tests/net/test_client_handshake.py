@@ -63,7 +63,7 @@ def _table() -> p.TableInfo:
 
 
 WELCOME = p.encode(
-    p.Welcome(protocol=1, name="Ann", seat=0, seats=[0], token="1.x", resumed=False, table=_table())
+    p.Welcome(protocol=3, name="Ann", seat=0, seats=[0], token="1.x", resumed=False, table=_table())
 )
 HOST_LINES = [
     p.encode(p.Pong(id=1, at=0.0)),
@@ -260,7 +260,7 @@ def test_any_answer_fed_byte_by_byte_gives_a_welcome_or_a_net_error(parts, endin
             feeding.append(asyncio.get_running_loop().create_task(feed()))
             return reader, _Writer()
 
-        hello = p.Hello(protocol=1, name="Ann")
+        hello = p.Hello(protocol=3, name="Ann")
         client = Client(opener, hello, reconnect=False, answer_timeout=ANSWER,
                         handshake_timeout=HANDSHAKE)  # fmt: skip
         try:

@@ -65,11 +65,11 @@ def play_match(seed, players, spectators=1):
     seated = []
     for i in range(players):
         box = Watched(table, i, problems)
-        member = tables.hello(p.Hello(protocol=1, name=f"P{i}"), box.deliver, print, 0.0)
+        member = tables.hello(p.Hello(protocol=3, name=f"P{i}"), box.deliver, print, 0.0)
         seated.append((member, box))
     for j in range(spectators):
         box = Watched(table, None, problems)
-        tables.hello(p.Hello(protocol=1, name=f"S{j}", spectate=True), box.deliver, print, 0.0)
+        tables.hello(p.Hello(protocol=3, name=f"S{j}", spectate=True), box.deliver, print, 0.0)
     for member, _ in seated:
         table.handle(member, p.Ready(), 0.0)  # the full table starts when all are ready
     assert table.phase == "playing"
@@ -128,7 +128,7 @@ def test_a_table_of_bots_plays_a_match_on_its_own():
     for _ in range(4):
         table.add_bot("hard")
     watcher = []
-    tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), watcher.append, print, 0.0)
+    tables.hello(p.Hello(protocol=3, name="Eve", spectate=True), watcher.append, print, 0.0)
     table.start(0.0)
     now = 0.0
     while table.phase == "playing":

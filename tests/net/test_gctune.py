@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,8 @@ from net.host import Host
 from net.table import Member, Settings, Table
 
 from .lagproxy import run_virtual
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -53,7 +59,7 @@ def _play(game: str, seats: int, spectators: int, games: int) -> tuple[int, Tabl
         table.start(now)
         for i, seat in enumerate(table.seats):
             seat.brain = make_brain(game, i, "normal", random.Random(i), 1.0)
-        table.play._changed([], now)
+        table.play.changed([], now)
 
     start()
     while played < games:
@@ -70,15 +76,41 @@ def _play(game: str, seats: int, spectators: int, games: int) -> tuple[int, Tabl
     return actions, table
 
 
-@pytest.mark.parametrize(("game", "seats", "games"), [("foolsgold", 4, 1), ("nuggets", 3, 3)])
-@pytest.mark.slow
-def test_play_makes_no_cyclic_garbage(collector, game: str, seats: int, games: int) -> None:
+def _in_own_interpreter(function: str, *args: object) -> object:
+    """Run ``function(*args)`` of this module in a fresh interpreter and return what it
+    returns (JSON): the collector counts the whole process, so a test that counts
+    garbage or young objects runs where nothing else allocates (under pytest-xdist, the
+    worker's own threads would)."""
+    code = (
+        "import json, sys; from tests.net import test_gctune as t; "
+        f"print(json.dumps(getattr(t, {function!r})(*json.loads(sys.argv[1]))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(args)],
+        capture_output=True,
+        text=True,
+        timeout=50,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _cyclic_garbage(game: str, seats: int, games: int) -> list[int]:
+    """(actions, games played, what only the collector could free) over whole games."""
     _play(game, seats, spectators=2, games=1)  # what the first game imports or caches
     gc.collect()
     gc.disable()
     actions, table = _play(game, seats, spectators=2, games=games)
-    assert actions > 50 and table.games_played == games
-    assert gc.collect() == 0  # nothing that only the collector could have freed
+    return [actions, table.games_played, gc.collect()]
+
+
+@pytest.mark.parametrize(("game", "seats", "games"), [("foolsgold", 4, 1), ("nuggets", 3, 3)])
+@pytest.mark.slow
+def test_play_makes_no_cyclic_garbage(game: str, seats: int, games: int) -> None:
+    actions, played, garbage = _in_own_interpreter("_cyclic_garbage", game, seats, games)
+    assert actions > 50 and played == games
+    assert garbage == 0  # nothing that only the collector could have freed
 
 
 def test_settle_runs_young_collections_only(collector) -> None:
@@ -127,7 +159,7 @@ def test_the_sweeper_collects_on_its_clock(collector, monkeypatch) -> None:
     assert 3 <= len(full) <= 6 and set(full) == {2}
 
 
-async def test_a_bots_table_leaves_few_young_objects_an_action(collector) -> None:
+def _young_per_action() -> float:
     """What a settled host's young passes walk is what each action leaves alive: at a
     busy host, the fewer, the shorter the passes (docs/BENCHMARKS.md, "Issue 22, fifth
     pass"). A table of six bots on the host's own timers (a fake clock), a young
@@ -156,8 +188,16 @@ async def test_a_bots_table_leaves_few_young_objects_an_action(collector) -> Non
                 gc.collect(0)
         return found / (table.moves - start)
 
-    await play(100, count=False)  # what the first moves import or cache
-    gc.collect()
-    gc.disable()
-    per_action = await play(300, count=True)
+    async def run() -> float:
+        await play(100, count=False)  # what the first moves import or cache
+        gc.collect()
+        gc.disable()
+        return await play(300, count=True)
+
+    return asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_a_bots_table_leaves_few_young_objects_an_action() -> None:
+    per_action = _in_own_interpreter("_young_per_action")
     assert 10 < per_action < 46, per_action

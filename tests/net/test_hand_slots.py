@@ -14,6 +14,7 @@ from foolsgold.cards import Card
 from net import protocol as p
 from net import saves as persist
 from net.clock import FakeClock
+from net.games.foolsgold import moves as fm
 from net.games.foolsgold.host import FoolsGoldDriver, place
 from net.host import Host
 from net.saves import Store
@@ -63,9 +64,9 @@ def test_the_driver_lays_every_hand_out_from_its_actions_alone():
         before = _cards(to_view(one.wire_view(seat)))
         hand = one.match.round.hands[seat]
         if len(hand) == 6:
-            action = p.Discard(card=p.CardRef(**rng.choice(hand).to_dict()))
+            action = fm.DISCARD(card=fm.CardRef(**rng.choice(hand).to_dict()))
         else:
-            action = p.Draw()
+            action = fm.DRAW()
         try:
             one.act(seat, action, step * 0.1)
         except ValueError:
@@ -74,14 +75,14 @@ def test_the_driver_lays_every_hand_out_from_its_actions_alone():
         view = to_view(one.wire_view(seat))
         assert check(view) is None and view.slots is not None
         after = _cards(view)
-        if isinstance(action, p.Draw):
+        if action.move == "draw":
             new = view.drawn
             assert new is not None and (new == len(before) or before[new] is None)
             assert after[:new] + after[new + 1:] == before[:new] + before[new + 1:]
         else:
             assert view.drawn is None
-            gone = next(i for i, c in enumerate(before) if c == (action.card.name,
-                                                                  action.card.variant))  # fmt: skip
+            card = fm.DISCARD.parse(action).card
+            gone = next(i for i, c in enumerate(before) if c == (card.name, card.variant))
             kept = [*before[:gone], None, *before[gone + 1:]]
             while kept and kept[-1] is None:
                 kept.pop()
@@ -122,11 +123,11 @@ async def test_a_hand_with_a_gap_comes_back_the_same_from_a_restored_host(store_
         view = await _mine(ann, lambda v: v.hand)
         dealt = _cards(view)
         assert dealt == [(c.name, c.variant) for c in view.hand] and len(dealt) == 5
-        await ann.send(p.Draw())  # Ann starts: from the draw pile
+        await ann.send(fm.DRAW())  # Ann starts: from the draw pile
         view = await _mine(ann, lambda v: len(v.hand) == 6)
         assert view.drawn == 5 and _cards(view)[:5] == dealt
         passed = view.hand[view.slots[1]]  # the card in slot 2 goes to Bob
-        await ann.send(p.Discard(card=p.CardRef(name=passed.name, variant=passed.variant)))
+        await ann.send(fm.DISCARD(card=fm.CardRef(name=passed.name, variant=passed.variant)))
         view = await _mine(ann, lambda v: len(v.hand) == 5)
         before = _cards(view)
         assert before[1] is None and before[0] == dealt[0] and before[2:5] == dealt[2:]
@@ -148,7 +149,7 @@ async def test_a_hand_with_a_gap_comes_back_the_same_from_a_restored_host(store_
         assert _cards(again) == before and again.drawn is None
         bob2 = await Raw.open(host.port)  # the restored game waits for both
         assert (await bob2.hello("Bob", token=tokens[1])).resumed
-        await ann2.send(p.Draw())  # the next card fills the gap, as it would have
+        await ann2.send(fm.DRAW())  # the next card fills the gap, as it would have
         after = await _mine(ann2, lambda v: len(v.hand) == 6)
         assert after.drawn == 1 and _cards(after)[2:] == before[2:]
     finally:

@@ -10,6 +10,7 @@ from net import protocol as p
 from net.botclient import run_bot
 from net.client import Client, Reconnected, Reconnecting
 from net.clock import FakeClock
+from net.games.foolsgold import moves as fm
 
 from .helpers import Raw, next_of, settle
 
@@ -57,15 +58,15 @@ def scripted_action(view, seat):
         return None
     grabbed = [s for s, _ in view.grabbed]
     if view.frozen:
-        return p.Grab() if seat not in grabbed and view.nuggets_left else None
+        return fm.GRAB() if seat not in grabbed and view.nuggets_left else None
     hand = view.hand
     if len(hand) == 6:
-        return p.Discard(card=p.CardRef(name=hand[0].name, variant=hand[0].variant))
+        return fm.DISCARD(card=fm.CardRef(name=hand[0].name, variant=hand[0].variant))
     if seat == view.start:
         can_draw = view.draw_pile or view.trash_pile
     else:
         can_draw = view.incoming_sizes[seat]
-    return p.Draw() if can_draw else None
+    return fm.DRAW() if can_draw else None
 
 
 @pytest.mark.slow

@@ -39,7 +39,7 @@ HOSTILE = [
     (b'{"type":"fly"}\n', Code.UNKNOWN_TYPE),
     (b'{"type":"chat","text":5}\n', Code.BAD_FIELD),
     (b'{"type":"chat"}\n', Code.MISSING_FIELD),
-    (b'{"type":"hello","protocol":1,"name":"Again"}\n', Code.HELLO_TWICE),
+    (b'{"type":"hello","protocol": 3,"name":"Again"}\n', Code.HELLO_TWICE),
     (b'{"type":"roll"}\n', Code.NOT_PLAYING),
     (b'{"type":"start"}\n', Code.NOT_OWNER),
     (b'{"type":"chat","text":"' + b"x" * 201 + b'"}\n', Code.BAD_TEXT),
@@ -72,13 +72,13 @@ async def test_before_hello(make_host):
     assert await raw.error() == Code.HELLO_FIRST
     await raw.send(p.Hello(protocol=9, name="Ann"))
     error = await raw.expect(p.Error)
-    assert error.code == Code.BAD_VERSION and "protocol 1" in error.message
+    assert error.code == Code.BAD_VERSION and "update Motherlode" in error.message
     assert await raw.closed() == []
     # a refused hello other than the version may be retried on the same connection
     raw = await Raw.open(host.port)
-    await raw.send(p.Hello(protocol=1, name="\x07"))
+    await raw.send(p.Hello(protocol=3, name="\x07"))
     assert await raw.error() == Code.BAD_NAME
-    await raw.send(p.Hello(protocol=1, name="Bea", table="Nope"))
+    await raw.send(p.Hello(protocol=3, name="Bea", table="Nope"))
     assert await raw.error() == Code.NO_SUCH_TABLE
     assert (await raw.hello("Bea")).seat == 0
 
@@ -175,7 +175,7 @@ async def test_full_table(make_host):
     ann, bob, cy = await Raw.open(host.port), await Raw.open(host.port), await Raw.open(host.port)
     await ann.hello("Ann")
     await bob.hello("Bob")
-    await cy.send(p.Hello(protocol=1, name="Cy"))
+    await cy.send(p.Hello(protocol=3, name="Cy"))
     error = await cy.expect(p.Error)
     assert error.code == Code.TABLE_FULL and "spectator" in error.message
     welcome = await cy.hello("Cy", spectate=True)

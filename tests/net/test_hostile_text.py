@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from net import protocol as p
+from net.games.foolsgold import moves as fm
+from net.games.nuggets import moves as nm
 from net.protocol import Code
 from net.table import Settings, Table, Tables
 from net.text import NAME_MAX, clean_text, invisible, name_problem, quote_peer, visible_key
@@ -92,7 +94,7 @@ def test_a_long_unknown_type_is_cut():
     shape=st.sampled_from(
         [
             '{{"type":{0}}}',
-            '{{"type":"hello","protocol":1,"name":[{0}]}}',
+            '{{"type":"hello","protocol": 3,"name":[{0}]}}',
             '{{"type":"discard","card":{{"name":{0},"variant":{0},"kind":1}}}}',
             '{{"type":"chat","type":{0},"text":"x"}}',
             "{{{0}:1}}",
@@ -147,7 +149,7 @@ def test_decode_refusals_name_the_refused_type():
 
 
 def hello(name: str, **kw) -> p.Hello:
-    return p.Hello(protocol=1, name=name, **kw)
+    return p.Hello(protocol=3, name=name, **kw)
 
 
 def join(tables: Tables, name: str, **kw):
@@ -180,18 +182,18 @@ def test_every_refusal_the_host_builds_from_peer_text_is_clean():
     table.handle(ann, p.Start(), 0.0)
     assert table.phase == "playing"
     for card in (
-        p.CardRef(name=evil, variant="a"),
-        p.CardRef(name="Owl", variant="a", kind=evil),
-        p.CardRef(name="Owl", variant=evil),
+        fm.CardRef(name=evil, variant="a"),
+        fm.CardRef(name="Owl", variant="a", kind=evil),
+        fm.CardRef(name="Owl", variant=evil),
     ):
-        table.handle(ann, p.Draw(), 0.0)
-        table.handle(ann, p.Discard(card=card), 0.0)
+        table.handle(ann, fm.DRAW(), 0.0)
+        table.handle(ann, fm.DISCARD(card=card), 0.0)
     camp = tables.tables["Camp"]
     cy, cy_inbox = join(tables, "Cy", table="Camp")
     camp.handle(cy, p.AddBot(), 0.0)
     camp.handle(cy, p.Start(), 0.0)
-    camp.handle(cy, p.Roll(), 0.0)
-    camp.handle(cy, p.Keep(faces=[evil]), 0.0)
+    camp.handle(cy, nm.ROLL(), 0.0)
+    camp.handle(cy, nm.KEEP(faces=[evil]), 0.0)
     errors += [m for m in inbox + cy_inbox if isinstance(m, p.Error)]
     codes = [e.code for e in errors]
     for code in ("no_such_table", "bad_setting", "illegal_action"):

@@ -15,6 +15,7 @@ import pytest
 from net import latency, tcpinfo
 from net import protocol as p
 from net.clock import FakeClock
+from net.games.foolsgold import moves as fm
 from net.host import Host
 from net.latency import DelayMeter
 
@@ -73,7 +74,7 @@ def test_the_kernels_round_trip_bounds_the_estimate():
 
 async def _seat(port: int, name: str) -> Raw:
     raw = await Raw.open(port)
-    await raw.send(p.Hello(protocol=2, name=name))
+    await raw.send(p.Hello(protocol=3, name=name))
     await raw.expect(p.Welcome)
     return raw
 
@@ -132,10 +133,10 @@ async def test_a_late_reply_holder_loses_the_race_it_was_late_for():
         table = host.tables.find("Camp")
         mallory_member = next(m for m in table.members if m.name == "Mallory")
         assert mallory_member.link.meter.estimate > 0.1  # the probes alone: fooled
-        await ann.send(p.Grab())
+        await ann.send(fm.GRAB())
         await settle()
         clock.advance(0.040)
-        await mallory.send(p.Grab())
+        await mallory.send(fm.GRAB())
         await settle()
         clock.advance(0.5)  # past any hold
         await settle()

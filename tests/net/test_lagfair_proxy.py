@@ -1,7 +1,7 @@
 """Lag-fair races end to end: scripted players with known press times race through
 the delay proxy to a real host (in-process, on an asyncio loop in virtual time, so
-every run is the same), a cheat that holds back its probe answers, a protocol 1
-client, and bad probe answers."""
+every run is the same), a cheat that holds back its probe answers, and bad probe
+answers."""
 
 from __future__ import annotations
 
@@ -60,47 +60,13 @@ def test_a_cheat_that_holds_back_its_probe_answers_gains_at_most_the_cap():
     assert max(abs(g) for g in honest) < 0.002
 
 
-def test_a_protocol_1_client_plays_without_probes_in_arrival_order():
-    async def main():
-        host = Host()
-        table = host.create_table("Camp", "foolsgold", seats=2, seed="v1")
-        old = await proxied_client(host, "Old", Link(0.05), Link(0.05), protocol=1)
-        new = await proxied_client(host, "New", Link(0.05), Link(0.05))
-        seen = {"Old": [], "New": []}
-
-        async def read(client, name):
-            async for message in client:
-                seen[name].append(message)
-
-        tasks = [asyncio.ensure_future(read(old, "Old")), asyncio.ensure_future(read(new, "New"))]
-        newcomer = next(m for m in table.members if m.name == "New")
-        await until(lambda: newcomer.lag > 0, "New's lag measured from its probe answers")
-        lags = {m.name: m.lag for m in table.members}
-        assert lags["Old"] == 0.0
-        assert lags["New"] == pytest.approx(0.05, abs=0.001)
-        assert old.welcome.protocol == p.PROTOCOL_VERSION
-        # the app never sees a probe: the client answers them itself
-        assert not any(isinstance(m, p.Probe) for m in seen["Old"] + seen["New"])
-        await old.send(p.Ready())
-        await new.send(p.Ready())
-        await until(lambda: table.phase == "playing", "the game starts")
-        assert table.phase == "playing"
-        for task in tasks:
-            task.cancel()
-        await old.close()
-        await new.close()
-        await host.close()
-
-    run_virtual(main())
-
-
 def test_bad_probe_answers_get_a_clear_error_and_change_nothing():
     async def main():
         host = Host()
         table = host.create_table("Camp", "foolsgold", seats=2, seed="bad")
         reader, writer = host.open_local()
         conn = p.Connection(p.CLIENT)
-        writer.write(conn.send(p.Hello(protocol=2, name="Eve")))
+        writer.write(conn.send(p.Hello(protocol=3, name="Eve")))
         await until(lambda: table.members, "Eve at the table")
         member = table.members[0]
         for line in (b'{"type":"probe_reply","id":999}\n',

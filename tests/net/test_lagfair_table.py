@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from net import protocol as p
+from net.games.foolsgold import moves as fm
 from net.latency import DelayMeter, percentile
 from net.protocol import Code
 from net.table import Settings, Table, Tables
@@ -37,7 +38,7 @@ def race_table(players: int = 3, lags: tuple[float, ...] = (), **settings):
     members, boxes = [], []
     for i in range(players):
         box = Box()
-        member = tables.hello(p.Hello(protocol=2, name=f"P{i}"), box.deliver, print, 0.0)
+        member = tables.hello(p.Hello(protocol=3, name=f"P{i}"), box.deliver, print, 0.0)
         members.append(member)
         boxes.append(box)
     for member in members:
@@ -64,10 +65,10 @@ def grabbed(table: Table) -> list[tuple[int, float]]:
 def test_a_late_arriving_earlier_grab_wins():
     # P0 is 80 ms away and grabs at 10.000 (arrives 10.080); P1 (LAN) at 10.030
     table, (far, near, _), boxes = race_table(lags=(0.080, 0.0, 0.0))
-    table.handle(near, p.Grab(), 10.030)
+    table.handle(near, fm.GRAB(), 10.030)
     assert grabbed(table) == []  # held: an earlier grab may still be on its way
     assert table.next_wakeup() == pytest.approx(10.030 + 0.080)
-    table.handle(far, p.Grab(), 10.080)
+    table.handle(far, fm.GRAB(), 10.080)
     run_until(table, 10.2)
     assert [s for s, _ in grabbed(table)] == [0, 1]
     times = dict(grabbed(table))
@@ -76,7 +77,7 @@ def test_a_late_arriving_earlier_grab_wins():
     view = table.driver.view(1)
     assert view["grab_lags"] == pytest.approx([0.080, 0.0])
     # the log keeps both times: when judged and when acted, with the correction
-    first = [e for e in table.log if e["action"] and e["action"]["type"] == "grab"][0]
+    first = [e for e in table.log if e["action"] and e["action"]["move"] == "grab"][0]
     assert first["acted"] == pytest.approx(10.0) and first["lag"] == pytest.approx(0.08)
     # the events say it too, for the screens
     event = boxes[2].events("grabbed")[0]
@@ -86,8 +87,8 @@ def test_a_late_arriving_earlier_grab_wins():
 def test_the_correction_is_capped():
     # a claimed delay of 400 ms counts as the cap, 150 ms
     table, (cheat, honest, _), _ = race_table(lags=(0.400, 0.0, 0.0))
-    table.handle(honest, p.Grab(), 10.000)  # acted at 10.000
-    table.handle(cheat, p.Grab(), 10.200)  # counts as 10.050: after the honest one
+    table.handle(honest, fm.GRAB(), 10.000)  # acted at 10.000
+    table.handle(cheat, fm.GRAB(), 10.200)  # counts as 10.050: after the honest one
     run_until(table, 11.0)
     assert [s for s, _ in grabbed(table)] == [1, 0]
     assert dict(grabbed(table))[0] == pytest.approx(10.050)
@@ -96,9 +97,9 @@ def test_the_correction_is_capped():
 
 def test_a_cap_of_zero_is_arrival_order_and_holds_nothing():
     table, (far, near, _), _ = race_table(lags=(0.080, 0.0, 0.0), lag_cap=0.0)
-    table.handle(near, p.Grab(), 10.030)
+    table.handle(near, fm.GRAB(), 10.030)
     assert [s for s, _ in grabbed(table)] == [1]  # judged at once
-    table.handle(far, p.Grab(), 10.080)
+    table.handle(far, fm.GRAB(), 10.080)
     assert [s for s, _ in grabbed(table)] == [1, 0]
     assert "grab_lags" not in table.driver.view(None)
     assert all("acted" not in e for e in table.log)
@@ -106,8 +107,8 @@ def test_a_cap_of_zero_is_arrival_order_and_holds_nothing():
 
 def test_nobody_with_a_delay_holds_nothing():
     table, (a, b, _), _ = race_table()
-    table.handle(b, p.Grab(), 5.0)
-    table.handle(a, p.Grab(), 5.001)
+    table.handle(b, fm.GRAB(), 5.0)
+    table.handle(a, fm.GRAB(), 5.001)
     assert [s for s, _ in grabbed(table)] == [1, 0]
     assert table.play.held_races == []
 
@@ -115,7 +116,7 @@ def test_nobody_with_a_delay_holds_nothing():
 def test_the_hold_is_at_most_the_cap():
     table, (a, b, c), _ = race_table(lags=(0.5, 0.3, 0.0))
     assert table.play.race_hold() == pytest.approx(0.15)
-    table.handle(c, p.Grab(), 20.0)
+    table.handle(c, fm.GRAB(), 20.0)
     assert table.next_wakeup() - 20.0 <= 0.15 + 1e-9
     run_until(table, 20.15)
     assert [s for s, _ in grabbed(table)] == [2]
@@ -125,7 +126,7 @@ def test_the_hold_counts_only_connected_people():
     table, (far, near, _), _ = race_table(lags=(0.1, 0.0, 0.0))
     table.disconnect(far, 1.0)
     assert table.play.race_hold() == 0.0
-    table.handle(near, p.Grab(), 2.0)
+    table.handle(near, fm.GRAB(), 2.0)
     assert [s for s, _ in grabbed(table)] == [1]
 
 
@@ -133,8 +134,8 @@ def test_the_grabber_of_the_last_nugget_is_the_earliest():
     # two players, one nugget: the later-arriving but earlier grab takes it; the
     # other is told its grab came too late
     table, (far, near), boxes = race_table(players=2, lags=(0.1, 0.0))
-    table.handle(near, p.Grab(), 3.050)
-    table.handle(far, p.Grab(), 3.100)  # acted at 3.000
+    table.handle(near, fm.GRAB(), 3.050)
+    table.handle(far, fm.GRAB(), 3.100)  # acted at 3.000
     run_until(table, 4.0)
     assert [s for s, _ in grabbed(table)] == [0]
     errors = boxes[1].of(p.Error)
@@ -144,12 +145,12 @@ def test_the_grabber_of_the_last_nugget_is_the_earliest():
 
 def test_a_refused_grab_is_refused_at_once_and_changes_nothing():
     table, (a, b, _), boxes = race_table(lags=(0.1, 0.0, 0.0))
-    table.handle(b, p.Grab(), 1.0)
-    table.handle(b, p.Grab(), 1.01)  # the same seat again, while the first is held
+    table.handle(b, fm.GRAB(), 1.0)
+    table.handle(b, fm.GRAB(), 1.01)  # the same seat again, while the first is held
     assert boxes[1].of(p.Error)[-1].code == Code.ILLEGAL_ACTION
     assert len(table.play.held_races) == 1
     run_until(table, 2.0)
-    table.handle(b, p.Grab(), 2.0)
+    table.handle(b, fm.GRAB(), 2.0)
     assert "already grabbed" in boxes[1].of(p.Error)[-1].message
     assert table.play.held_races == []
 
@@ -159,8 +160,8 @@ def test_passing_goes_on_as_it_arrives_until_the_first_grab_is_judged():
     start = table.driver.view(None)["start"]
     starter = [a, b, c][start]
     other = [a, b, c][(start + 1) % 3]
-    table.handle(other, p.Grab(), 1.0)  # held for 100 ms
-    table.handle(starter, p.Draw(), 1.05)  # judged as it arrives: hands not frozen yet
+    table.handle(other, fm.GRAB(), 1.0)  # held for 100 ms
+    table.handle(starter, fm.DRAW(), 1.05)  # judged as it arrives: hands not frozen yet
     assert table.driver.view(start)["hand_sizes"][start] == 6
     run_until(table, 1.2)
     assert table.driver.view(None)["frozen"]
@@ -168,9 +169,9 @@ def test_passing_goes_on_as_it_arrives_until_the_first_grab_is_judged():
 
 def test_a_call_held_at_the_call_window_is_judged_before_it_closes():
     table, (a, b, c), boxes = race_table(lags=(0.0, 0.0, 0.1), call_window=1.0)
-    table.handle(a, p.Grab(), 1.0)
+    table.handle(a, fm.GRAB(), 1.0)
     run_until(table, 1.2)  # the grab at 1.0: the window closes at 2.0
-    table.handle(b, p.Call(), 1.99)  # arrives before the time-out, held to 2.09
+    table.handle(b, fm.CALL(), 1.99)  # arrives before the time-out, held to 2.09
     run_until(table, 3.0)
     view = table.driver.view(None)
     assert view["caller"] == 1
@@ -181,9 +182,9 @@ def test_a_call_held_at_the_call_window_is_judged_before_it_closes():
 def test_a_held_grab_is_judged_before_the_grab_time_out():
     table, (a, b, c), boxes = race_table(lags=(0.0, 0.0, 0.1), grab_timeout=1.0,
                                          call_window=5.0)  # fmt: skip
-    table.handle(a, p.Grab(), 1.0)
+    table.handle(a, fm.GRAB(), 1.0)
     run_until(table, 1.2)
-    table.handle(b, p.Grab(), 1.995)  # the race closes at 2.0; held to 2.095
+    table.handle(b, fm.GRAB(), 1.995)  # the race closes at 2.0; held to 2.095
     run_until(table, 2.5)
     assert [s for s, _ in grabbed(table)] == [0, 1]
     over = boxes[0].events("race_over")[0]
@@ -198,11 +199,11 @@ def test_a_lagged_race_replays_the_same_from_its_save():
         store = Store(Path(directory))
         table, (a, b, c), _ = race_table(lags=(0.12, 0.03, 0.0))
         table.on_change = store.touched
-        table.handle(c, p.Grab(), 4.00)
-        table.handle(b, p.Grab(), 4.02)
-        table.handle(a, p.Grab(), 4.10)  # acted at 3.98: first
+        table.handle(c, fm.GRAB(), 4.00)
+        table.handle(b, fm.GRAB(), 4.02)
+        table.handle(a, fm.GRAB(), 4.10)  # acted at 3.98: first
         run_until(table, 4.5)
-        table.handle(c, p.Call(), 4.6)
+        table.handle(c, fm.CALL(), 4.6)
         run_until(table, 5.0)
         # two nuggets: 3.98 (a), 3.99 (b); c's grab at 4.00 came third
         assert [s for s, _ in grabbed(table)] == [0, 1]
@@ -234,8 +235,8 @@ def test_a_grabber_cannot_pass_while_its_grab_is_held():
     table, members, boxes = race_table(lags=(0.0, 0.0, 0.1))
     start = table.driver.view(None)["start"]
     starter = members[start]
-    table.handle(starter, p.Grab(), 1.0)  # held for 100 ms
-    table.handle(starter, p.Draw(), 1.02)
+    table.handle(starter, fm.GRAB(), 1.0)  # held for 100 ms
+    table.handle(starter, fm.DRAW(), 1.02)
     error = boxes[start].of(p.Error)[-1]
     assert error.code == Code.ILLEGAL_ACTION and "frozen" in error.message
     assert table.driver.view(start)["hand_sizes"][start] == 5
@@ -243,33 +244,21 @@ def test_a_grabber_cannot_pass_while_its_grab_is_held():
     assert [s for s, _ in grabbed(table)] == [start]
 
 
-async def test_a_protocol_1_client_gets_no_probe_and_its_probe_reply_is_refused(make_host):
-    """The host speaks each connection's version: no probe to a protocol 1 client, and a
-    ``probe_reply`` from one is a message it cannot have meant (the line is refused, the
-    connection and the seat stay)."""
-    from net.clock import FakeClock
+@pytest.mark.parametrize("old", [1, 2])
+async def test_a_client_of_an_older_protocol_is_refused_and_told_what_to_update(make_host, old):
+    """Protocol 3 carries every game's moves in one ``move`` message: a client of
+    protocol 1 or 2 would send moves the host no longer reads, so its hello is refused
+    with what to update, the connection is closed, and the table is as it was."""
+    from .helpers import Raw
 
-    from .helpers import Raw, settle
-
-    clock = FakeClock()
-    host = await make_host(clock=clock)
-    host.create_table("Camp", "foolsgold", seats=3, bots=1, seed="v1")
-    old = await Raw.open(host.port)
-    welcome = await old.hello("Ann")  # protocol 1
-    await old.send(p.Ready())
-    for _ in range(30):  # 3 s of the host's clock: a protocol 2 client gets probes
-        clock.advance(0.1)
-        await settle()
-    # a message of protocol 2 sent to this connection by any path is not written
-    (peer,) = [peer for peer in host._peers if peer.member and peer.member.name == "Ann"]
-    peer.send(p.Probe(id=99))
-    await old.send(p.ProbeReply(id=1))
-    await old.send(p.Ping(id="after"))
-    seen = []
-    while not (seen and isinstance(seen[-1], p.Pong)):
-        seen.append(await old.recv())
-    assert not any(isinstance(m, p.Probe) for m in seen)
-    refused = [m for m in seen if isinstance(m, p.Error)]
-    assert [(e.code, e.ref) for e in refused] == [(p.Code.UNKNOWN_TYPE, "probe_reply")]
-    assert seen[-1].id == "after"
-    assert host.tables.find("Camp").seats[welcome.seat].member.connected
+    host = await make_host()
+    table = host.create_table("Camp", "foolsgold", seats=3, bots=1, seed="v1")
+    before = [s.name for s in table.seats]
+    raw = await Raw.open(host.port)
+    await raw.send(p.Hello(protocol=old, name="Ann"))
+    error = await raw.expect(p.Error)
+    assert error.code == Code.BAD_VERSION and error.ref == "hello"
+    assert f"protocol 3, not {old}" in error.message and "update Motherlode" in error.message
+    assert await raw.recv() is None  # closed
+    assert [s.name for s in table.seats] == before and not [
+        m for m in table.members if m.name == "Ann"]

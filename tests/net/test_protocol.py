@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 
 import nuggets
 from net import protocol as p
+from net.games.foolsgold import moves as fm
+from net.games.nuggets.moves import KEEP as Keep
+from net.games.nuggets.moves import STOP as Stop
 from net.games.nuggets.views import Turn
 from net.protocol import (
     CLIENT,
@@ -18,14 +21,11 @@ from net.protocol import (
     ChatLine,
     Code,
     Connection,
-    Discard,
     Error,
     Hello,
-    Keep,
     LocalProtocolError,
     RemoteProtocolError,
     State,
-    Stop,
     encode,
     nesting_depth,
 )
@@ -51,7 +51,7 @@ def drain(conn):
 
 def test_round_trip_both_directions():
     host, client = Connection(HOST), Connection(CLIENT)
-    hello = Hello(protocol=1, name="Ann", table="saloon")
+    hello = Hello(protocol=3, name="Ann", table="saloon")
     host.receive_data(client.send(hello))
     assert host.next_message() == hello
     view = to_view(nuggets.Game(["Ann", "Bob"]).view(1))
@@ -74,8 +74,8 @@ def test_partial_lines_and_byte_by_byte():
 
 def test_crlf_blank_lines_and_eof():
     conn = Connection(HOST)
-    conn.receive_data(b'\r\n  \n{"type":"grab"}\r\n{"type":"call"')
-    assert type(conn.next_message()).__name__ == "Grab"
+    conn.receive_data(b'\r\n  \n{"type":"move","move":"grab"}\r\n{"type":"move","move":"call"')
+    assert conn.next_message() == fm.GRAB()
     assert conn.next_message() is NEED_DATA
     conn.receive_data(b"")
     # the partial last line is dropped at end of stream
@@ -90,10 +90,10 @@ def test_a_burst_of_lines_decodes_in_order_however_it_is_cut(cuts):
     lines = [encode(Keep(faces=["3"] * (1 + i % 6))) for i in range(40)]
     lines[7] = lines[7][:-1] + b"\r\n"
     lines[20] = b"  \n" + lines[20]
-    lines[33] = b'{"type":"grab"}\r\n'
+    lines[33] = b'{"type":"move","move":"grab"}\r\n'
     data = b"".join(lines)
     want = [Keep(faces=["3"] * (1 + i % 6)) for i in range(40)]
-    want[33] = p.Grab()
+    want[33] = fm.GRAB()
     conn, got, at = Connection(HOST), [], 0
     for cut in sorted({*(c for c in cuts if 0 < c < len(data)), len(data)}):
         conn.receive_data(data[at:cut])  # never b"": that is the end of the stream
@@ -106,10 +106,14 @@ def test_a_burst_of_lines_decodes_in_order_however_it_is_cut(cuts):
 
 
 def test_discard_card_shape():
+    """A move's arguments travel as an object; the game's declaration reads them."""
     conn = Connection(HOST)
-    conn.receive_data(b'{"type":"discard","card":{"name":"Owl","variant":"b"}}\n')
+    conn.receive_data(
+        b'{"type":"move","move":"discard","args":{"card":{"name":"Owl","variant":"b"}}}\n')
     msg = conn.next_message()
-    assert isinstance(msg, Discard) and msg.card.name == "Owl" and msg.card.kind is None
+    assert isinstance(msg, p.Move) and msg.move == "discard"
+    card = fm.DISCARD.parse(msg).card
+    assert card.name == "Owl" and card.kind is None
 
 
 HOSTILE = [
@@ -127,8 +131,8 @@ HOSTILE = [
     (b'{"name":"Ann"}', Code.UNKNOWN_TYPE),
     (b'{"type":7}', Code.UNKNOWN_TYPE),
     (b'{"type":"hello","protocol":"1","name":"Ann"}', Code.BAD_FIELD),
-    (b'{"type":"hello","protocol":1.0,"name":"Ann"}', Code.BAD_FIELD),
-    (b'{"type":"keep","faces":"333"}', Code.BAD_FIELD),
+    (b'{"type":"hello","protocol": 3.0,"name":"Ann"}', Code.BAD_FIELD),
+    (b'{"type":"move","move":"keep","args":"333"}', Code.BAD_FIELD),
     (b'{"type":"remove_bot","seat":-1}', Code.BAD_FIELD),
     (b'{"type":"hello","name":"Ann"}', Code.MISSING_FIELD),
     (b'{"type":"chat"}', Code.MISSING_FIELD),
@@ -188,10 +192,10 @@ def test_default_limit_is_64_kib():
 def test_local_errors():
     host = Connection(HOST)
     with pytest.raises(LocalProtocolError):
-        host.send(Hello(protocol=1, name="x"))  # a host never sends hello
+        host.send(Hello(protocol=3, name="x"))  # a host never sends hello
     small = Connection(CLIENT, max_line=20)
     with pytest.raises(LocalProtocolError):
-        small.send(Hello(protocol=1, name="x" * 50))
+        small.send(Hello(protocol=3, name="x" * 50))
     host.receive_data(b"")
     with pytest.raises(LocalProtocolError):
         host.receive_data(b"more")
@@ -215,9 +219,9 @@ def test_error_message_shape_on_the_wire():
 # --- fuzz: decode or raise the protocol error, nothing else -----------------
 
 VALID = [
-    encode(Hello(protocol=1, name="Ann")),
+    encode(Hello(protocol=3, name="Ann")),
     encode(Keep(faces=["nugget", "3", "3", "3"], seat=1)),
-    b'{"type":"discard","card":{"name":"Owl","variant":"a"}}\n',
+    b'{"type":"move","move":"discard","args":{"card":{"name":"Owl","variant":"a"}}}\n',
     encode(Stop()),
 ]
 CLIENT_VALID = [encode(ChatLine(name="Bo", seat=None, text="hi", at=0.0))]
@@ -234,8 +238,8 @@ junk = st.one_of(
     st.sampled_from(VALID),
     json_values.map(lambda v: json.dumps(v).encode() + b"\n"),
     st.dictionaries(
-        st.sampled_from(["type", "name", "protocol", "faces", "seat", "card", "text"]),
-        st.one_of(st.sampled_from(["hello", "keep", "discard", "chat", "ping", "x"]), json_values),
+        st.sampled_from(["type", "name", "protocol", "move", "args", "seat", "text"]),
+        st.one_of(st.sampled_from(["hello", "move", "keep", "chat", "ping", "x"]), json_values),
     ).map(lambda d: json.dumps(d).encode() + b"\n"),
 )
 
@@ -333,9 +337,12 @@ def _all_messages():
 def test_every_message_says_the_version_that_brought_it_in():
     since = {cls.__struct_config__.tag: cls.since for cls in _all_messages()}
     assert all(1 <= v <= p.PROTOCOL_VERSION for v in since.values())
-    # protocol 2 added the probes of lag-fair races, and nothing else
+    # protocol 2 added the probes of lag-fair races, and nothing else; protocol 3 the
+    # one ``move`` of every game (the moves of protocols 1 and 2 are gone: a host admits
+    # protocol 3 only)
     assert {tag for tag, v in since.items() if v == 2} == {"probe", "probe_reply"}
-    assert set(range(1, p.PROTOCOL_VERSION + 1)) <= set(p.PROTOCOLS)
+    assert {tag for tag, v in since.items() if v == 3} == {"move"}
+    assert p.PROTOCOLS == (p.PROTOCOL_VERSION,) == (3,)
 
 
 def test_a_connection_refuses_a_message_of_a_later_version_and_reads_on():

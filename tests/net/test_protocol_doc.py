@@ -34,7 +34,7 @@ def watched_bot_game(settings, difficulties) -> list:
     for difficulty in difficulties:
         table.add_bot(difficulty)
     inbox: list = []
-    tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), inbox.append, print, 0.0)
+    tables.hello(p.Hello(protocol=3, name="Eve", spectate=True), inbox.append, print, 0.0)
     table.start(0.0)
     while table.phase == "playing":
         table.tick(table.next_wakeup())
@@ -420,7 +420,7 @@ async def test_each_documented_answer_is_the_hosts(make_host):
         name = f"T{rows.index([where, cell, answer])}"
         host.create_table(name, "nuggets", seats=2, seed="answers", first_player=0, bot_pace=0)
         reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
-        writer.write(b'{"type":"hello","protocol":1,"name":"Ann","table":"%s"}\n' % name.encode())
+        writer.write(b'{"type":"hello","protocol": 3,"name":"Ann","table":"%s"}\n' % name.encode())
         if where == "game":
             writer.write(b'{"type":"add_bot"}\n{"type":"start"}\n')
         writer.write(line + b"\n" + b'{"type":"ping","id":"end"}\n')
@@ -465,7 +465,7 @@ def test_the_documented_setting_ranges_are_the_tables():
                 tables = Tables()
                 table = tables.add(Table("T", game, Settings(seats=2)))
                 inbox: list = []
-                owner = tables.hello(p.Hello(protocol=1, name="Ann"), inbox.append, print, 0.0)
+                owner = tables.hello(p.Hello(protocol=3, name="Ann"), inbox.append, print, 0.0)
                 table.handle(owner, p.Configure(**{key: cast(value)}), 0.0)
                 errors = [m.code for m in inbox if isinstance(m, p.Error)]
                 if ok:
@@ -483,8 +483,8 @@ def test_readiness_resets_when_a_game_starts_as_documented():
     tables = Tables()
     table = tables.add(Table("T", "nuggets", Settings(seats=3, seed="ready", supply=3)))
     boxes: list[list] = [[], []]
-    ann = tables.hello(p.Hello(protocol=1, name="Ann"), boxes[0].append, print, 0.0)
-    bob = tables.hello(p.Hello(protocol=1, name="Bob"), boxes[1].append, print, 0.0)
+    ann = tables.hello(p.Hello(protocol=3, name="Ann"), boxes[0].append, print, 0.0)
+    bob = tables.hello(p.Hello(protocol=3, name="Bob"), boxes[1].append, print, 0.0)
     table.handle(ann, p.AddBot(), 0.0)
     table.handle(bob, p.Ready(), 0.0)
     table.handle(ann, p.Start(), 0.0)

@@ -16,6 +16,7 @@ import pytest
 
 from net import protocol as p
 from net import tcpinfo
+from net.games.foolsgold import moves as fm
 from net.host import Host
 from net.latency import KERNEL_SLACK
 from tests.netns import DelayedLink, why_not
@@ -55,9 +56,9 @@ async def test_an_honest_player_80_ms_away_keeps_the_whole_correction_and_its_ra
             assert 0.9 * DELAY <= member["Far"].lag <= table.settings.lag_cap
             assert member["Near"].lag < 0.005 and member["Bob"].lag < 0.005
 
-            await far.raw.send(p.Grab())  # arrives 80 ms from now
+            await far.raw.send(fm.GRAB())  # arrives 80 ms from now
             await asyncio.sleep(0.060)  # the near player's hand is 60 ms slower
-            await near.raw.send(p.Grab())  # and arrives 20 ms before Far's
+            await near.raw.send(fm.GRAB())  # and arrives 20 ms before Far's
 
             def order(state: p.State) -> list[int]:
                 return [seat for seat, _ in state.view.grabbed]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from net import protocol as p
+from net.games.foolsgold import moves as fm
+from net.games.nuggets import moves as nm
 from net.saves import Saved, Store
 from net.table import Refusal, Settings, Table, Tables
 
@@ -69,7 +71,7 @@ def test_a_restored_game_waits_for_its_people_then_goes_on(game, tmp_path):
     assert welcome.table.wait_left == pytest.approx(GRACE - 10)
     assert table.waiting_message() == "Waiting for Bob (10 s)"
     ann = table.seats[0].member
-    for action in (p.Grab(), p.Draw(), p.Roll(), p.Stop()):
+    for action in (fm.GRAB(), fm.DRAW(), nm.ROLL(), nm.STOP()):
         table.handle(ann, action, start + 11)
     assert ann_in.errors() == ["waiting"] * 4
     assert "Waiting for Bob" in ann_in.of(p.Error)[0].message

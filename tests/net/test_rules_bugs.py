@@ -11,6 +11,8 @@ from net import protocol as p
 from net.client import Client
 from net.clock import FakeClock
 from net.games import Refused, make_driver
+from net.games.foolsgold import moves as fm
+from net.games.nuggets import moves as nm
 from net.games.nuggets import views as nuggets_views
 from net.host import Host
 
@@ -26,16 +28,16 @@ def test_the_host_refuses_under_its_own_name_exactly_what_the_rules_refuse():
     assert not issubclass(ValueError, Refused) and issubclass(Refused, ValueError)
     dice = make_driver("nuggets", ["Ann", "Bob"], 0, random.Random(1))
     with pytest.raises(Refused, match="turn") as refused:
-        dice.act(1, p.Roll(), 0.0)  # not Bob's turn: the driver's own refusal
-    dice.act(0, p.Roll(), 0.0)
+        dice.act(1, nm.ROLL(), 0.0)  # not Bob's turn: the driver's own refusal
+    dice.act(0, nm.ROLL(), 0.0)
     with pytest.raises(Refused) as refused:
-        dice.act(0, p.Stop(), 0.0)  # nothing set aside yet: the rules refuse
+        dice.act(0, nm.STOP(), 0.0)  # nothing set aside yet: the rules refuse
     assert isinstance(refused.value.__cause__, nuggets.IllegalAction)
     assert str(refused.value) == str(refused.value.__cause__)
     cards = make_driver("foolsgold", ["Ann", "Bob", "Cy"], 0, random.Random(1))
     cards.start(0.0)
     with pytest.raises(Refused) as refused:
-        cards.act(0, p.Call(), 0.1)  # nobody grabbed: the rules refuse
+        cards.act(0, fm.CALL(), 0.1)  # nobody grabbed: the rules refuse
     assert isinstance(refused.value.__cause__, foolsgold.IllegalAction)
 
 
@@ -56,7 +58,7 @@ async def test_a_bug_in_the_rules_is_an_internal_error_logged_and_the_game_goes_
 
         table.driver.act = broken
         with caplog.at_level(logging.ERROR):
-            await client.send(p.Roll())
+            await client.send(nm.ROLL())
             while True:
                 item = await asyncio.wait_for(client.recv(), 5)
                 if isinstance(item, p.Error):
@@ -65,7 +67,7 @@ async def test_a_bug_in_the_rules_is_an_internal_error_logged_and_the_game_goes_
         assert any("a bug in the rules" in r.getMessage() or (r.exc_info and "a bug in the rules"
                    in str(r.exc_info[1])) for r in caplog.records)
         table.driver.act = real
-        await client.send(p.Roll())  # the table lives on: the same move now works
+        await client.send(nm.ROLL())  # the table lives on: the same move now works
         while True:
             item = await asyncio.wait_for(client.recv(), 5)
             if isinstance(item, p.State) and item.events:

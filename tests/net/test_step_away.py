@@ -24,7 +24,7 @@ def test_stepping_away_mid_game_stands_in_at_once_and_keeps_the_token():
     assert ("stepped_away", "Bob") in notices and ("standin", "Bob") in notices
     assert ("left", "Bob") not in notices
     again, inbox = [], []
-    back = tables.hello(p.Hello(protocol=1, name="x", token=token), inbox.append,
+    back = tables.hello(p.Hello(protocol=3, name="x", token=token), inbox.append,
                         again.append, 3.0)
     assert back is bob and inbox[0].resumed and inbox[0].seats == [1]
     assert not table.seats[1].standin

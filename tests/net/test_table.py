@@ -3,6 +3,8 @@
 import pytest
 
 from net import protocol as p
+from net.games.foolsgold import moves as fm
+from net.games.nuggets import moves as nm
 from net.protocol import Code
 from net.table import Settings, Table, Tables
 
@@ -18,7 +20,7 @@ class Inbox(list):
 
 
 def hello(name, **kw):
-    return p.Hello(protocol=1, name=name, **kw)
+    return p.Hello(protocol=3, name=name, **kw)
 
 
 def join(tables, name, now=0.0, **kw):
@@ -111,35 +113,35 @@ def test_actions_refused_with_codes_and_state_unchanged():
     ann, a = join(tables, "Ann")
     bob, b = join(tables, "Bob")
     watcher, w = join(tables, "Cy", spectate=True)
-    table.handle(ann, p.Roll(), 0.0)
+    table.handle(ann, nm.ROLL(), 0.0)
     assert a.errors() == [Code.NOT_PLAYING]
     table.handle(bob, p.Ready(), 0.0)
     table.handle(ann, p.Start(), 0.0)
     before = table.driver.view(None)
-    table.handle(bob, p.Roll(), 1.0)  # out of turn: the host names whose turn it is
+    table.handle(bob, nm.ROLL(), 1.0)  # out of turn: the host names whose turn it is
     assert b.of(p.Error)[-1].code == Code.ILLEGAL_ACTION
     assert "Ann's turn" in b.of(p.Error)[-1].message
-    table.handle(ann, p.Keep(faces=["3"]), 1.0)  # wrong phase: the rules' own message
+    table.handle(ann, nm.KEEP(faces=["3"]), 1.0)  # wrong phase: the rules' own message
     assert a.of(p.Error)[-1].code == Code.ILLEGAL_ACTION
     assert "roll first" in a.of(p.Error)[-1].message
-    table.handle(ann, p.Roll(seat=1), 1.0)  # for another seat
+    table.handle(ann, nm.ROLL(seat=1), 1.0)  # for another seat
     assert a.of(p.Error)[-1].code == Code.NOT_YOUR_SEAT
-    table.handle(ann, p.Grab(), 1.0)  # the other game's action
+    table.handle(ann, fm.GRAB(), 1.0)  # the other game's action
     assert a.of(p.Error)[-1].code == Code.WRONG_GAME
-    table.handle(watcher, p.Roll(), 1.0)
+    table.handle(watcher, nm.ROLL(), 1.0)
     assert w.of(p.Error)[-1].code == Code.NOT_SEATED
-    table.handle(ann, p.Keep(faces=["seven"]), 1.0)
+    table.handle(ann, nm.KEEP(faces=["seven"]), 1.0)
     assert a.of(p.Error)[-1].code == Code.ILLEGAL_ACTION
     assert table.driver.view(None) == before
     # an illegal roll does not use up the seeded dice
-    table.handle(ann, p.Roll(), 2.0)
+    table.handle(ann, nm.ROLL(), 2.0)
     assert a.of(p.State)[-1].view.rolled is not None
 
 
 def test_hello_refusals():
     tables, table = nuggets_table(seats=2)
     with pytest.raises(Exception) as info:
-        tables.hello(p.Hello(protocol=3, name="Ann"), print, print, 0.0)
+        tables.hello(p.Hello(protocol=4, name="Ann"), print, print, 0.0)
     assert info.value.code == Code.BAD_VERSION
     with pytest.raises(Exception) as info:
         tables.hello(hello("\x1b[2J\x07"), print, print, 0.0)

@@ -16,7 +16,7 @@ def _watched_game(game: str, seats: int, seed: str | None) -> list:
     for _ in range(seats):
         table.add_bot("normal")
     seen: list = []
-    tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), seen.append, print, 0.0)
+    tables.hello(p.Hello(protocol=3, name="Eve", spectate=True), seen.append, print, 0.0)
     table.start(0.0)
     while table.phase == "playing":
         table.tick(table.next_wakeup())

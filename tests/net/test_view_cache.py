@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from foolsgold.cards import Card
-from net import protocol as p
+from net.games.foolsgold import moves as fm
 from net.games.foolsgold.host import FoolsGoldDriver
 from net.views import to_view
 
@@ -62,10 +62,10 @@ def random_action(driver: FoolsGoldDriver, rng: random.Random):
     if kind == "discard":
         hand = driver.match.round.hands[seat] if driver.match.round else []
         if not hand:
-            return seat, p.Draw()
+            return seat, fm.DRAW()
         card = rng.choice(hand)
-        return seat, p.Discard(card=p.CardRef(name=card.name, variant=card.variant))
-    return seat, {"draw": p.Draw(), "grab": p.Grab(), "call": p.Call()}[kind]
+        return seat, fm.DISCARD(card=fm.CardRef(name=card.name, variant=card.variant))
+    return seat, {"draw": fm.DRAW(), "grab": fm.GRAB(), "call": fm.CALL()}[kind]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
@@ -109,7 +109,7 @@ def test_a_change_invalidates_the_views():
     driver.start(0.0)
     public, seat0, dict0 = driver.state_view(None), driver.state_view(0), driver.view(0)
     assert driver.state_view(None) is public  # built once for this state
-    driver.act(0, p.Draw(), 1.0)  # the start player draws from the draw pile
+    driver.act(0, fm.DRAW(), 1.0)  # the start player draws from the draw pile
     assert driver.state_view(None) is not public
     assert driver.state_view(None).hand_sizes == [6, 5, 5] != public.hand_sizes
     assert len(driver.state_view(0).hand) == 6 and len(seat0.hand) == 5

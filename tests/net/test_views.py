@@ -85,7 +85,7 @@ def test_gold_nuggets_views_and_events_go_out_as_the_rules_wrote_them(converted)
         table = tables.add(Table("Camp", "nuggets", Settings(seats=4, seed=f"codec-{n}")))
         for difficulty in ("easy", "normal", "hard", "hard"):
             table.add_bot(difficulty)
-        tables.hello(p.Hello(protocol=1, name="Eve", spectate=True), [].append, print, 0.0)
+        tables.hello(p.Hello(protocol=3, name="Eve", spectate=True), [].append, print, 0.0)
         table.start(0.0)
         while table.phase == "playing":
             table.tick(table.next_wakeup())

@@ -41,7 +41,7 @@ def _play_on(store: Store, saved: Saved) -> str:
         table = host.restore(saved)
         for i, seat in enumerate(table.seats):
             if seat.kind != "bot":
-                table.play._stand_in(i, clock.now())
+                table.play.stand_in(i, clock.now())
         host.touched(table)
         await drive(clock, lambda: table.phase != "playing")
         await host.close()

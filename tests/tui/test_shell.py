@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from net import protocol as p
+from net.games.foolsgold import moves as fm
+from net.games.nuggets import moves as nm
 from net.views import to_plain
 from tui.app import MotherlodeApp
 from tui.games.foolsgold.screen import FoolsGoldScreen
@@ -114,13 +115,13 @@ async def test_dice_keys_send_a_keep_then_the_roll(tmp_path):
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
-        assert recorder.actions == [p.Keep(faces=["nugget", "3", "3", "3"], seat=0)]
+        assert recorder.actions == [nm.KEEP(faces=["nugget", "3", "3", "3"], seat=0)]
         # the host confirms: the follow-up roll goes out on its own
         after = replace(view, phase="choose", rolled=None, kept=["nugget", "3", "3", "3"],
                      kept_value=4, dice_left=3)
         screen.show_state(after, [])
         await pilot.pause()
-        assert recorder.actions[-1] == p.Roll(seat=0)
+        assert recorder.actions[-1] == nm.ROLL(seat=0)
 
 
 async def test_an_illegal_selection_is_explained_in_place(tmp_path):
@@ -163,13 +164,13 @@ async def test_steal_picks_a_victim(tmp_path):
         assert "Dee" not in text.split("Steal 1 from whom?")[1]  # nothing to take there
         await pilot.press("down", "enter")
         await pilot.pause()
-        assert recorder.actions == [p.Keep(faces=["nugget"] + ["lasso"] * 3, seat=0)]
+        assert recorder.actions == [nm.KEEP(faces=["nugget"] + ["lasso"] * 3, seat=0)]
         screen = app.screen
         screen.show_state(replace(view, phase="choose", rolled=None,
                                kept=["lasso"] * 3 + ["nugget"], dice_left=3, can_steal=True),
                           [])
         await pilot.pause()
-        assert recorder.actions[-1] == p.Stop(steal_from=2, seat=0)
+        assert recorder.actions[-1] == nm.STOP(steal_from=2, seat=0)
 
 
 @pytest.mark.slow
@@ -242,7 +243,7 @@ async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path)
         screen.release_keys()  # the timer's callback, called now instead of waiting
         await pilot.press("enter")
         await pilot.pause()
-        assert recorder.actions == [p.Roll(seat=1)]
+        assert recorder.actions == [nm.ROLL(seat=1)]
 
 
 @pytest.mark.slow
@@ -265,7 +266,7 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         assert "enter again: set aside" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
-        assert recorder.actions == [p.Keep(faces=best, seat=0)]
+        assert recorder.actions == [nm.KEEP(faces=best, seat=0)]
         # confirmed once: from now on one enter with nothing selected plays it
         again = nuggets_view(rolled=("nugget", "nugget", "2", "4", "4", "5", "5"))
         screen.show_state(again, events({"type": "rolled", "seat": 0, "faces": again.rolled}))
@@ -273,7 +274,7 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         best = [f.value for f in duel.best_keep(to_plain(again))[0]]
         await pilot.press("enter")
         await pilot.pause()
-        assert recorder.actions[-1] == p.Keep(faces=best, seat=0)
+        assert recorder.actions[-1] == nm.KEEP(faces=best, seat=0)
         assert "enter again" not in screen_text(app)
 
 
@@ -291,19 +292,19 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         await pilot.pause()
         await pilot.press("3", "d", "space", "f", "9")  # no draw with six, no call yet
         await pilot.pause()
-        assert recorder.actions == [p.Discard(
-            card=p.CardRef(name="Calamity Kate", variant="f", kind="prospector"))]
+        assert recorder.actions == [fm.DISCARD(
+            card=fm.CardRef(name="Calamity Kate", variant="f", kind="prospector"))]
         five = foolsgold_view()
         screen.show_state(replace(five, hand=five.hand[:5], hand_sizes=[5, 5, 5, 5],
                                   incoming_sizes=[2, 0, 1, 0]), [])
         await pilot.pause()
         await pilot.press("1", "d", "space", "g")  # five cards and two coming in
         await pilot.pause()
-        assert recorder.actions[1:] == [p.Draw(), p.Draw(), p.Grab()]
+        assert recorder.actions[1:] == [fm.DRAW(), fm.DRAW(), fm.GRAB()]
         # the grab reaches the host only through the next view; f waits for one too
         await pilot.press("f")
         await pilot.pause()
-        assert p.Call() not in recorder.actions
+        assert fm.CALL() not in recorder.actions
         grabbed = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1,
                                  call_closes=15.0, deadline=15.0)
         grab = events({"type": "grabbed", "seat": 2, "at": 10.0, "order": 1, "nuggets_left": 2})
@@ -318,7 +319,7 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         assert "(call window: 5.0 s)" in text
         await pilot.press("f")
         await pilot.pause()
-        assert recorder.actions[-1] == p.Call()
+        assert recorder.actions[-1] == fm.CALL()
         host_time[0] = 13.5
         screen._update_banner(screen.view)  # what the countdown's timer does
         await pilot.pause()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from net.games.foolsgold import moves as fm
 from net.games.foolsgold.views import Card
 from tui.games.foolsgold import glyphs as card_glyphs
 from tui.games.foolsgold.cards import HandView, progress
@@ -398,7 +399,6 @@ def test_every_binding_has_an_id_unique_in_its_screen():
 
 @pytest.mark.slow
 async def test_keys_remapped_in_the_settings_file_work(tmp_path):
-    from net import protocol as p
     from tui.app import MotherlodeApp
     from tui.settings import Settings
 
@@ -414,7 +414,7 @@ async def test_keys_remapped_in_the_settings_file_work(tmp_path):
         assert recorder.actions == []
         await pilot.press("x")
         await pilot.pause()
-        assert recorder.actions == [p.Grab()]
+        assert recorder.actions == [fm.GRAB()]
         assert "x Grab!" in screen_text(app).splitlines()[-1]
 
 

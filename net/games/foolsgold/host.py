@@ -17,10 +17,10 @@ from typing import Any
 import foolsgold
 from foolsgold.cards import Card, standard_deck
 from foolsgold.match import Match
-from net import protocol as p
-from net.games.base import Brain, Codec, Driver, Refused, WrongGame
+from net.games.base import Brain, Codec, Driver, Refused
 from net.games.foolsgold import SPEC
 from net.games.foolsgold import views as wire
+from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, MOVES, CardRef
 from net.views import to_view
 
 #: what the rules raise for an illegal move
@@ -28,26 +28,22 @@ from net.views import to_view
 
 
 class FoolsGoldCodec(Codec):
-    """Cards travel as a :class:`~net.protocol.CardRef`; the codec checks a named card
-    against the deck of a table of ``players``."""
+    """Cards travel as a :class:`~net.games.foolsgold.moves.CardRef`; the codec checks a
+    named card against the deck of a table of ``players``."""
 
-    actions = (p.Draw, p.Discard, p.Grab, p.Call)
+    moves = MOVES
+    title = SPEC.title
 
     def __init__(self, players: int = SPEC.high) -> None:
         self.kinds = {card.name: card.kind for card in standard_deck(players)}
 
-    def to_rules(self, message: Any, seat: int) -> Any:
-        if isinstance(message, p.Draw):
-            return foolsgold.Draw(seat)
-        if isinstance(message, p.Discard):
-            return foolsgold.Discard(seat, self._card(message.card))
-        if isinstance(message, p.Grab):
-            return foolsgold.Grab(seat)
-        if isinstance(message, p.Call):
-            return foolsgold.Call(seat)
-        raise WrongGame(f"this table plays {SPEC.title}: draw, discard, grab or call")
+    def rules(self, move: str, args: Any, seat: int) -> Any:
+        if move == DISCARD.name:
+            return foolsgold.Discard(seat, self._card(args.card))
+        return {DRAW.name: foolsgold.Draw, GRAB.name: foolsgold.Grab,
+                CALL.name: foolsgold.Call}[move](seat)
 
-    def _card(self, ref: p.CardRef) -> Card:
+    def _card(self, ref: CardRef) -> Card:
         kind = self.kinds.get(ref.name)
         if kind is None:
             raise Refused(f"there is no card called {ref.name!r} in this deck")
@@ -58,15 +54,15 @@ class FoolsGoldCodec(Codec):
     def to_wire(self, action: Any, seat: int | None = None) -> Any:
         """The rules' actions name their seat, so ``seat`` is not needed."""
         if isinstance(action, foolsgold.Draw):
-            return p.Draw(seat=action.seat)
+            return DRAW(seat=action.seat)
         if isinstance(action, foolsgold.Discard):
             card = action.card
-            ref = p.CardRef(name=card.name, variant=card.variant, kind=card.kind)
-            return p.Discard(card=ref, seat=action.seat)
+            ref = CardRef(name=card.name, variant=card.variant, kind=card.kind)
+            return DISCARD(card=ref, seat=action.seat)
         if isinstance(action, foolsgold.Grab):
-            return p.Grab(seat=action.seat)
+            return GRAB(seat=action.seat)
         if isinstance(action, foolsgold.Call):
-            return p.Call(seat=action.seat)
+            return CALL(seat=action.seat)
         raise TypeError(f"not a {SPEC.title} action: {action!r}")
 
 
@@ -227,10 +223,6 @@ class FoolsGoldDriver(Driver):
         trial = copy.copy(self)
         trial.match = self.match.copy()
         trial.act(seat, action, now, acted, lag)
-
-    def races(self, action: Any) -> bool:
-        """The grabs and the calls (F6, F7)."""
-        return isinstance(action, p.Grab | p.Call)
 
     def deadline(self) -> float | None:
         if self.match.over:

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import nuggets
-from net import protocol as p
-from net.games.base import Brain, Codec, Driver, Refused, WrongGame
+from net.games.base import Brain, Codec, Driver, Refused
 from net.games.nuggets import SPEC
+from net.games.nuggets.moves import KEEP, MOVES, ROLL, STOP
 from net.games.nuggets.views import NuggetsView
 from net.views import to_view
 from nuggets import bots as nuggets_bots
@@ -28,25 +28,24 @@ POLICY_FOR = dict(nuggets_bots.DIFFICULTIES)
 
 
 class NuggetsCodec(Codec):
-    actions = (p.Roll, p.Keep, p.Stop)
+    moves = MOVES
+    title = SPEC.title
 
-    def to_rules(self, message: Any, seat: int) -> Any:
+    def rules(self, move: str, args: Any, seat: int) -> Any:
         """A wire ``roll`` becomes ``Roll()``: the driver fills in the faces it rolls."""
-        if isinstance(message, p.Keep):
-            return nuggets.Keep(tuple(message.faces))
-        if isinstance(message, p.Stop):
-            return nuggets.Stop(message.steal_from)
-        if isinstance(message, p.Roll):
-            return nuggets.Roll()
-        raise WrongGame(f"this table plays {SPEC.title}: roll, keep or stop")
+        if move == KEEP.name:
+            return nuggets.Keep(tuple(args.faces))
+        if move == STOP.name:
+            return nuggets.Stop(args.steal_from)
+        return nuggets.Roll()
 
     def to_wire(self, action: Any, seat: int | None = None) -> Any:
         if isinstance(action, nuggets.Roll):
-            return p.Roll(seat=seat)
+            return ROLL(seat=seat)
         if isinstance(action, nuggets.Keep):
-            return p.Keep(faces=[f.value for f in action.faces], seat=seat)
+            return KEEP(faces=[f.value for f in action.faces], seat=seat)
         if isinstance(action, nuggets.Stop):
-            return p.Stop(steal_from=action.steal_from, seat=seat)
+            return STOP(steal_from=action.steal_from, seat=seat)
         raise TypeError(f"not a {SPEC.title} action: {action!r}")
 
 
@@ -69,8 +68,7 @@ class NuggetsDriver(Driver):
     ) -> list[dict[str, Any]]:
         self._public = None  # before anything: the view of the old state is stale
         game = self.state
-        if not isinstance(action, self.codec.actions):
-            self.codec.to_rules(action, seat)  # raises WrongGame
+        self.codec.decode(action)  # another game's move, or bad arguments: raises
         if game.over:
             raise Refused("the game is over: no more actions")
         if seat != game.current:

@@ -10,9 +10,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 
-from net import protocol as p
 from net.games.foolsgold import SPEC as FOOLSGOLD
 from net.games.foolsgold import views as v
+from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, CardRef
 from net.text import clean_text
 from tui.games.foolsgold.cards import HandView, Piles, Reveal, Seats
 from tui.games.foolsgold.phases import FOOLSGOLD_ACTIONS, foolsgold_now
@@ -245,14 +245,14 @@ class FoolsGoldScreen(TableScreen):
             self.query_one(HandView).frozen = self.view.frozen
 
     def action_draw(self) -> None:
-        self._send(p.Draw())
+        self._send(DRAW())
 
     def action_discard(self, index: int) -> None:
         card = self.query_one(HandView).card_at(index)
         if card is None:
             self.query_one(Hint).text = f"You have no card {index + 1}."
             return
-        self._send(p.Discard(card=p.CardRef(name=card.name, variant=card.variant,
+        self._send(DISCARD(card=CardRef(name=card.name, variant=card.variant,
                                             kind=card.kind)))
 
     @on(CardClicked)
@@ -260,11 +260,11 @@ class FoolsGoldScreen(TableScreen):
         self.action_discard(event.index)
 
     def action_grab(self) -> None:
-        self._send(p.Grab())
+        self._send(GRAB())
         # the host may hold a grab a moment to judge the race fairly (lag-fair races):
         # your own hand freezes the moment you grab, not when the host has judged it
         if self.seat is not None and self.view is not None and not self.view.settled:
             self.query_one(HandView).frozen = True
 
     def action_call(self) -> None:
-        self._send(p.Call())
+        self._send(CALL())

@@ -12,6 +12,7 @@ from textual.reactive import var
 
 from net import protocol as p
 from net.games.nuggets import views as v
+from net.games.nuggets.moves import KEEP, ROLL, STOP
 from net.text import clean_text
 from nuggets import IllegalAction, check_keep, score
 from tui.games.nuggets import keys, words
@@ -63,7 +64,7 @@ class NuggetsScreen(TableScreen):
         self.ascii_mode = ascii_mode
         self.hotseat = hotseat
         self.set_reactive(NuggetsScreen.advisor_on, advisor)
-        self._follow: p.Roll | p.Stop | None = None
+        self._follow: p.Move | None = None
         self._moment: str = ""
         self._moment_timer = None
 
@@ -308,7 +309,7 @@ class NuggetsScreen(TableScreen):
             return
         if view.phase == "choose":
             self._send(follow)
-        elif view.phase == "take" and isinstance(follow, p.Stop):
+        elif view.phase == "take" and follow.move == STOP.name:
             self._send(follow)
 
     def _can_act(self) -> bool:
@@ -319,11 +320,11 @@ class NuggetsScreen(TableScreen):
             return False  # the hand-over pause: this key was meant for the last turn
         return True
 
-    def _advised(self) -> tuple[list[int], p.Roll | p.Stop] | None:
+    def _advised(self) -> tuple[list[int], p.Move] | None:
         """The advisor's set-aside (as dice on the table) and what it would do next."""
         return words.advised(self.view, self.acting_seat)
 
-    def _keep_then(self, follow: p.Roll | p.Stop) -> None:
+    def _keep_then(self, follow: p.Move) -> None:
         view = self.view
         if view is None:
             return
@@ -334,7 +335,7 @@ class NuggetsScreen(TableScreen):
             self._explain(str(error))
             return
         self._follow = follow
-        self._send(p.Keep(faces=[f.value for f in faces], seat=self.acting_seat))
+        self._send(KEEP(faces=[f.value for f in faces], seat=self.acting_seat))
 
     def _explain(self, message: str) -> None:
         """A refused set-aside, with the rules' own words and what would be legal."""
@@ -383,9 +384,9 @@ class NuggetsScreen(TableScreen):
         if view.phase in ("choose", "take"):
             action, victim = advised_next(view)
             if action == "roll" and view.phase == "choose":
-                self._send(p.Roll(seat=seat))
+                self._send(ROLL(seat=seat))
             else:
-                self._send(p.Stop(steal_from=victim, seat=seat))
+                self._send(STOP(steal_from=victim, seat=seat))
             return
         advised = self._advised()
         if advised is None:
@@ -403,7 +404,7 @@ class NuggetsScreen(TableScreen):
         phase = self.view.phase
         seat = self.acting_seat
         if phase in ("roll", "choose"):
-            self._send(p.Roll(seat=seat))
+            self._send(ROLL(seat=seat))
         elif phase == "keep" and not self.selected:
             self._enter_with_nothing_selected()
         elif phase == "keep" and self._armed == (id(self.view), self.selected):
@@ -413,7 +414,7 @@ class NuggetsScreen(TableScreen):
                 self._trusted.add(seat)
                 self._keep_then(follow[1])
         elif phase == "keep":
-            self._keep_then(p.Roll(seat=seat))
+            self._keep_then(ROLL(seat=seat))
         elif phase == "take":
             self.query_one(Hint).text = "All seven dice are set aside: t takes them."
 
@@ -443,9 +444,9 @@ class NuggetsScreen(TableScreen):
         phase = self.view.phase
         seat = self.acting_seat
         if phase in ("choose", "take"):
-            self._send(p.Stop(seat=seat))
+            self._send(STOP(seat=seat))
         elif phase == "keep":
-            self._keep_then(p.Stop(seat=seat))
+            self._keep_then(STOP(seat=seat))
         else:
             self.query_one(Hint).text = "Roll first: enter rolls the dice."
 
@@ -479,7 +480,7 @@ class NuggetsScreen(TableScreen):
         def chosen(victim: int | None) -> None:
             if victim is None:
                 return
-            stop = p.Stop(steal_from=victim, seat=seat)
+            stop = STOP(steal_from=victim, seat=seat)
             if self.view.phase == "keep":
                 self._keep_then(stop)
             else:

@@ -12,6 +12,7 @@ import msgspec
 
 from net import protocol as p
 from net.games.nuggets import views as v
+from net.games.nuggets.moves import ROLL, STOP
 from nuggets import legal_keeps, score
 from tui.games.nuggets.advisor import advised_keep, advised_next, advised_words
 
@@ -39,7 +40,7 @@ def moment(event: v.GameEvent, names: list[str]) -> tuple[str, str]:
 
 
 def advised(view: v.NuggetsView | None,
-            seat: int | None) -> tuple[list[int], p.Roll | p.Stop] | None:
+            seat: int | None) -> tuple[list[int], p.Move] | None:
     """The advisor's set-aside (as dice on the table) and what it would do next."""
     if view is None or view.phase != "keep" or not view.rolled:
         return None
@@ -59,7 +60,7 @@ def advised(view: v.NuggetsView | None,
                                     dice_left=left, phase="choose" if left else "take")
     action, victim = advised_next(after)
     rolls_on = left and action == "roll"
-    follow = p.Roll(seat=seat) if rolls_on else p.Stop(steal_from=victim, seat=seat)
+    follow = ROLL(seat=seat) if rolls_on else STOP(steal_from=victim, seat=seat)
     return picks, follow
 
 
@@ -73,7 +74,7 @@ def tip(view: v.NuggetsView) -> str:
     return f" Advised: {words} (space or {key})."
 
 
-def follow_words(view: v.NuggetsView, follow: p.Roll | p.Stop, chosen: list[str],
+def follow_words(view: v.NuggetsView, follow: p.Move, chosen: list[str],
                  picks: list[int] | None = None) -> str:
     """The advised follow-up of a set-aside in words ("stop and steal 5 from Bob"):
     of the dice ``picks`` on the table, else of the ``chosen`` faces."""
@@ -81,8 +82,8 @@ def follow_words(view: v.NuggetsView, follow: p.Roll | p.Stop, chosen: list[str]
     if picks is not None:
         chosen = [rolled[i] for i in picks]
     kept = [*view.kept, *chosen]
-    words = advised_words(view, ("roll", None) if isinstance(follow, p.Roll)
-                          else ("stop", follow.steal_from), kept)
+    words = advised_words(view, ("roll", None) if follow.move == ROLL.name
+                          else ("stop", STOP.parse(follow).steal_from), kept)
     if picks is not None:
         return f"set aside {count(chosen)} and {words}"
     return words
