@@ -85,6 +85,14 @@ class GameSpec:
             return None
 
     @property
+    def moves(self) -> Any:
+        """Its moves (``net.moves.Moves``), declared in its host side's ``moves``."""
+        found = self.part("moves")
+        if found is None:
+            raise LookupError(f"{self.title} declares no moves ({self.host}.moves)")
+        return found.MOVES
+
+    @property
     def seats(self) -> str:
         """``"2-5 players"``: for labels."""
         return f"{self.low}-{self.high} players"

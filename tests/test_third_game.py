@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from net import catalogue, views
+from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
 from net.saves import Store
@@ -81,6 +82,7 @@ async def _raw_player(port: int, name: str) -> tuple[list[dict], dict]:
     send({"type": "hello", "protocol": 3, "name": name})
     seen: list[dict] = []
     seat = None
+    doubled = 0
     while True:
         line = await reader.readline()
         assert line, "the host closed before the game was over"
@@ -94,11 +96,16 @@ async def _raw_player(port: int, name: str) -> tuple[list[dict], dict]:
             view = message["view"]
             if not view["over"] and view["current"] == seat:
                 bank = view["total"] >= 5 or view["scores"][seat] + view["total"] >= TARGET
-                send({"type": "stop" if bank else "roll"})
+                # its own move, at its first chance: double or nothing
+                double = not bank and not doubled and view["total"] >= 2
+                move = "bank" if bank else "double" if double else "roll"
+                doubled += move == "double"
+                send({"type": "move", "move": move})
         elif kind == "error":
             raise AssertionError(f"the host refused a move: {message}")
         elif kind == "over":
             writer.close()
+            assert doubled, "the game's own move was never played"
             return seen, message
 
 
@@ -143,6 +150,27 @@ async def test_a_hosted_table_plays_it_to_the_end_with_a_bot_and_a_raw_client(pi
         assert "Game over:" in screen_text(app) and "banked" in screen_text(app)
         await pilot.press("home", "right")
         assert screen.index == 1 and not screen.view.over
+
+
+def test_its_moves_are_its_own_and_other_games_moves_are_refused(pig):
+    """The host's codec is derived from the declarations: Pig's own ``double`` plays at
+    a Pig table, another game's move or an unknown argument is refused by name, and no
+    other game takes ``double``."""
+    from net.games import BadArgs, WrongGame, make_codec
+    from net.games.nuggets.moves import KEEP
+    from tests.toygame.moves import DOUBLE, MOVES
+
+    assert pig.moves is MOVES and "double" in MOVES and MOVES.find("double") is DOUBLE
+    assert make_codec(pig.key, 2).to_rules(DOUBLE(), 0) == "double"
+    with pytest.raises(WrongGame, match=r"Pig Dice: roll, bank or double, not 'keep'"):
+        make_codec(pig.key, 2).to_rules(KEEP(faces=["2"]), 0)
+    with pytest.raises(BadArgs, match="double"):
+        make_codec(pig.key, 2).to_rules(p.Move(move="double", args={"bet": 2}), 0)
+    for other in catalogue.games():
+        if other.key != pig.key:
+            assert "double" not in other.moves
+            with pytest.raises(WrongGame, match="not 'double'"):
+                make_codec(other.key, other.low).to_rules(DOUBLE(), 0)
 
 
 @pytest.mark.timeout(60)

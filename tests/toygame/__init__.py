@@ -5,8 +5,9 @@ product file (``tests/test_third_game.py``).
 Its parts, as every game has them (``net.catalogue``): the rules (``rules``, pure), the
 host side (``host``: a driver, a bot brain and a wire codec; ``views``: its view and
 events on the wire) and the app side (``app``: its table screen, its replay screen,
-its events in words). It plays with two of the wire's existing actions: ``roll`` and
-``stop`` (bank).
+its events in words). Its moves are its own (``moves``: ``roll``, ``bank`` and
+``double``, a move no other game has), declared once and read by the host's codec, its
+app and any client.
 """
 
 from __future__ import annotations

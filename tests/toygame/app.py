@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 
-from net import protocol as p
+from tests.toygame.moves import BANK, DOUBLE, ROLL
 from tui.describe import name
 from tui.keys import with_ids
 from tui.messages import SendAction
@@ -21,7 +21,7 @@ from tui.widgets.board import Hint, TurnBanner
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 
-ACTIONS = frozenset({"roll", "bank"})
+ACTIONS = frozenset({"roll", "bank", "double"})
 
 
 def pig_now(view: Any, mine: list[int]) -> Now:
@@ -34,7 +34,8 @@ def pig_now(view: Any, mine: list[int]) -> Now:
     if view.current not in mine:
         return Now("watch", frozenset(), f"{who(view.current)} is rolling.")
     if view.total:
-        return Now("rolling", ACTIONS, f"This turn: {view.total}. r rolls on, b banks it.")
+        return Now("rolling", ACTIONS,
+                   f"This turn: {view.total}. r rolls on, b banks it, d doubles or loses it.")
     return Now("turn", frozenset({"roll"}), "Your turn: r rolls the die.")
 
 
@@ -42,6 +43,7 @@ class PigScreen(TableScreen):
     BINDINGS = with_ids("pig", [
         Binding("r", "roll", "Roll"),
         Binding("b", "bank", "Bank"),
+        Binding("d", "double", "Double"),
         Binding("q", "app.leave", "Leave"),
     ])
 
@@ -99,11 +101,15 @@ class PigScreen(TableScreen):
 
     def action_roll(self) -> None:
         if "roll" in self.now().keys:
-            self._send(p.Roll(seat=self.view.current))
+            self._send(ROLL(seat=self.view.current))
 
     def action_bank(self) -> None:
         if "bank" in self.now().keys:
-            self._send(p.Stop(seat=self.view.current))
+            self._send(BANK(seat=self.view.current))
+
+    def action_double(self) -> None:
+        if "double" in self.now().keys:
+            self._send(DOUBLE(seat=self.view.current))
 
 
 class PigReplayScreen(ReplayControls, PigScreen, inherit_bindings=False):

@@ -7,24 +7,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from net import protocol as p
-from net.games.base import Brain, Codec, Driver, Refused, WrongGame
+from net.games.base import Brain, Codec, Driver, Refused
 from tests.toygame import SPEC
+from tests.toygame.moves import BANK, DOUBLE, MOVES, ROLL
 from tests.toygame.rules import IllegalAction, Pig
 
 
 class PigCodec(Codec):
-    actions = (p.Roll, p.Stop)
+    """Derived from the declarations: a checked move's name is its rules action."""
 
-    def to_rules(self, message: Any, seat: int) -> Any:
-        if isinstance(message, p.Roll):
-            return "roll"
-        if isinstance(message, p.Stop):
-            return "stop"
-        raise WrongGame(f"this table plays {SPEC.title}: roll or stop")
+    moves = MOVES
+    title = SPEC.title
+
+    def rules(self, move: str, args: Any, seat: int) -> Any:
+        return move
 
     def to_wire(self, action: Any, seat: int | None = None) -> Any:
-        return p.Roll(seat=seat) if action == "roll" else p.Stop(seat=seat)
+        return MOVES[action](seat=seat)
 
 
 class PigDriver(Driver):
@@ -41,9 +40,14 @@ class PigDriver(Driver):
     def act(self, seat, action, now, acted=None, lag=0.0) -> list[dict[str, Any]]:
         move = self.codec.to_rules(action, seat)
         try:
-            if move == "roll":
+            if move == ROLL.name:
                 self.state._check(seat)  # no die is thrown for a refused roll
                 return self.state.roll(seat, self.rng.randint(1, 6))
+            if move == DOUBLE.name:
+                self.state._check(seat)
+                if not self.state.total:
+                    raise IllegalAction("roll at least once before you double")
+                return self.state.double(seat, self.rng.randint(1, 6))
             return self.state.stop(seat)
         except IllegalAction as error:
             raise Refused(str(error)) from error
@@ -70,7 +74,7 @@ class PigBrain(Brain):
             return None
         banked = view["scores"][self.seat]
         enough = view["total"] >= 6 or banked + view["total"] >= 12
-        action = p.Stop(seat=self.seat) if view["total"] and enough else p.Roll(seat=self.seat)
+        action = (BANK if view["total"] and enough else ROLL)(seat=self.seat)
         return action, now + self.pace
 
 

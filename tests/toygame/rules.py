@@ -49,6 +49,21 @@ class Pig:
             self.total += face
         return events
 
+    def double(self, seat: int, face: int) -> list[dict[str, Any]]:
+        """Double or nothing: 4-6 doubles this turn's total, 1-3 loses it."""
+        self._check(seat)
+        if not self.total:
+            raise IllegalAction("roll at least once before you double")
+        self.last = face
+        events: list[dict[str, Any]] = [{"type": "pig_rolled", "seat": seat, "face": face}]
+        if face >= 4:
+            self.total *= 2
+            return events
+        self.total = 0
+        self.current = (seat + 1) % len(self.players)
+        events.append({"type": "pig_pass", "seat": self.current})
+        return events
+
     def stop(self, seat: int) -> list[dict[str, Any]]:
         self._check(seat)
         if not self.total:
