@@ -255,7 +255,7 @@ class Client:
         return [] if self.welcome is None else list(self.welcome.seats)
 
     async def send(self, message: Any) -> None:
-        """Send a client message (``net.protocol``: Ready, Chat, Roll, Keep, Draw, ...).
+        """Send a client message (``net.protocol``: Ready, Chat, Move, ...).
 
         While reconnecting the message is dropped: the host sends a fresh state when
         the seat is back, so act on that. Raises ConnectionLost once the stream ended."""

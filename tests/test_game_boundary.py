@@ -3,8 +3,9 @@
 Counted from the AST of every module of ``net/``, ``tui/`` and ``serve/``. A module
 names a game when it imports a rules package or a game's own module, imports a game's
 constant from the catalogue (``FOOLSGOLD``, ``NUGGETS``), writes a game's key or title
-as a string (docstrings aside), or defines or uses a name that spells a key
-(``nuggets_now``, ``FoolsGoldView``).
+as a string (docstrings aside), writes one of a game's moves' names as a string (they
+are declared once, by the game: ``net.moves``), or defines or uses a name that spells a
+key (``nuggets_now``, ``FoolsGoldView``).
 
 The goal (issue 33) is at most two such modules, the registries. Until the move is
 done, :data:`STILL_NAMING` lists the modules that still do: the list may only shrink.
@@ -52,6 +53,13 @@ def _is_game_module(module: str) -> bool:
     return parts[0] in RULES or any(SPELLS.fullmatch(part) for part in parts[1:])
 
 
+def _move_names() -> frozenset[str]:
+    """Every shipped game's moves' names, as the games declare them (``net.moves``)."""
+    from net.catalogue import games
+
+    return frozenset(move.name for game in games() for move in game.moves)
+
+
 def _wire_types() -> frozenset[str]:
     """The names of every game's own wire types (its view, events and pieces: the
     classes of ``net/games/<key>/views.py``): using one names that game."""
@@ -74,6 +82,7 @@ def naming(path: Path) -> list[str]:
         and not _is_game_module(_module_of(node, path)) for a in node.names
     } - {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
     why: list[str] = []
+    moves = _move_names()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             why += [f"imports {a.name}" for a in node.names if _is_game_module(a.name)]
@@ -86,6 +95,8 @@ def naming(path: Path) -> list[str]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if id(node) not in docs and (node.value in KEYS or TITLE.search(node.value)):
                 why.append(f"writes {node.value[:40]!r} (line {node.lineno})")
+            elif id(node) not in docs and node.value in moves:
+                why.append(f"names the move {node.value!r} (line {node.lineno})")
         elif isinstance(node, ast.Name | ast.Attribute | ast.FunctionDef | ast.ClassDef
                         | ast.AsyncFunctionDef):  # fmt: skip
             name = node.id if isinstance(node, ast.Name) else (
@@ -129,6 +140,7 @@ def test_the_counter_sees_every_way_of_naming_a_game(tmp_path, monkeypatch):
         "f.py": "title = \"Fool's Gold (2-8 players)\"\n",
         "g.py": "from .games import foolsgold\n",
         "h.py": "def f(event):\n    return isinstance(event, v.Rolled)\n",
+        "i.py": "def grab(send):\n    send({'type': 'move', 'move': 'grab'})\n",
     }
     clean = "def f():\n    '''Fool's Gold is a game.'''\n    return \"Fool's Gold!\"\n"
     pkg = tmp_path / "net"
