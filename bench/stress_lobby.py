@@ -73,7 +73,8 @@ async def lobby_run(directory: Path, seed: int, figures: dict) -> None:
             else:
                 supply = rng.randint(1, 77)
                 for raw, _ in seated.values():
-                    await raw.send(p.Configure(supply=supply, grace=rng.choice([300.0, 600.0])))
+                    await raw.send(p.Configure(game={"supply": supply},
+                                               grace=rng.choice([300.0, 600.0])))
             # every connection's latest welcome says its seat (they move when one leaves)
             for name, (raw, welcome) in list(seated.items()):
                 await raw.send(p.Ping(id=step))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
@@ -47,6 +47,71 @@ class UnknownGame(ValueError):
 
 
 @dataclass(frozen=True)
+class Setting:
+    """One of a game's own table settings, declared with the game: its default, its
+    limits and the words the lobby shows. The table, the wire (``TableSettings.game``,
+    ``Configure.game``), the lobby and the saves read it; none of them names it."""
+
+    name: str
+    default: Any
+    #: the lowest and highest value the owner may set
+    low: float = 0
+    high: float = 0
+    #: the words for it, in the lobby and the ``terms`` notice ("grab time-out")
+    label: str = ""
+    #: the unit a value is shown with ("s", "nuggets", "rounds")
+    unit: str = ""
+    #: a whole number (else any number)
+    whole: bool = False
+    #: None is allowed, and means the rule is off
+    optional: bool = False
+    #: whether the owner may change it (else it is the game's own pace, shown only)
+    configurable: bool = True
+    #: a key in the lobby that steps through ``choices`` (a house rule's values)
+    key: str | None = None
+    choices: tuple[Any, ...] = ()
+
+    def rule(self) -> str:
+        """``"grab_timeout is 1 to 120 seconds"``: what the owner may set, in words."""
+        unit = {"s": "seconds"}.get(self.unit, self.unit)
+        text = f"{self.name} is {_num(self.low)} to {_num(self.high)}"
+        text += f" {unit}" if unit else ""
+        return text + (" or null (off)" if self.optional else "")
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is not one the owner may set, in words, or None."""
+        if value is None:
+            return None if self.optional else f"{self.rule()}, not null"
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or (self.whole and not isinstance(value, int)):
+            kind = "a whole number" if self.whole else "a number"
+            return f"{self.name} must be {kind}: {self.rule()}"
+        if not self.low <= value <= self.high:
+            return f"{self.rule()}, not {value!r}"
+        return None
+
+    def shown(self, value: Any) -> str:
+        """A value as a person reads it: "10 s", "off", "40 rounds"."""
+        if value is None:
+            return "off"
+        return f"{_num(value)} {self.unit}".strip()
+
+
+def _num(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
+class StatColumn:
+    """One column of a game's player statistics, counted by its ``stats`` part from a
+    finished game's events, stored without a schema change per game (``net.saves``):
+    ``label`` heads it on the stats screen and in ``motherlode stats``."""
+
+    name: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What the suite knows about one game, besides its rules and its driver."""
 
@@ -63,11 +128,20 @@ class GameSpec:
     host: str  # the package of its host side (see the module docstring)
     app: str  # the package of its app side (``tui.games``)
     order: int = 100  # its place in the menus, lowest first
-    #: the game's own table settings and their defaults (``Settings`` fields)
-    defaults: Mapping[str, object] = field(default_factory=dict)
-    #: the highest value a person may set for each of its own whole-number settings
-    limits: Mapping[str, int] = field(default_factory=dict)
+    #: the game's own table settings (:class:`Setting`), in the order the lobby shows
+    settings: tuple[Setting, ...] = ()
+    #: the columns of its player statistics (:class:`StatColumn`)
+    stats: tuple[StatColumn, ...] = ()
     difficulties: tuple[str, ...] = DIFFICULTIES
+
+    @property
+    def defaults(self) -> Mapping[str, object]:
+        """Its own settings' defaults, by name."""
+        return {s.name: s.default for s in self.settings}
+
+    def setting(self, name: str) -> Setting | None:
+        """Its own setting of that name, or None."""
+        return next((s for s in self.settings if s.name == name), None)
 
     @property
     def module(self) -> str:
@@ -160,22 +234,6 @@ def keys() -> tuple[str, ...]:
 def hotseat_games() -> tuple[GameSpec, ...]:
     """The games several people can play on one keyboard."""
     return tuple(g for g in games() if g.hotseat)
-
-
-def setting_default(name: str) -> Any:
-    """The default of a game's own table setting (the first game that has it)."""
-    for game in games():
-        if name in game.defaults:
-            return game.defaults[name]
-    raise KeyError(name)
-
-
-def setting_limit(name: str) -> int:
-    """The highest value of a game's own whole-number setting."""
-    for game in games():
-        if name in game.limits:
-            return game.limits[name]
-    raise KeyError(name)
 
 
 def spec(key: object) -> GameSpec:

@@ -203,14 +203,11 @@ class Host:
         self, name: str, game: str, *, bots: int = 0, difficulty: str | None = None, **settings
     ) -> Table:
         """Open a table (host API: the CLI and local play use it); ``settings`` are the
-        fields of ``net.table.Settings`` (``seats``, ``seed``, ``hotseat``, ...)."""
-        base = Settings.default(game)  # raises UnknownGame, a ValueError
+        fields of ``net.table.Settings`` (``seats``, ``seed``, ``hotseat``, ...) and the
+        game's own settings, by name (``GameSpec.settings``)."""
         if difficulty is not None:
             settings["difficulty"] = difficulty
-        for key, value in settings.items():
-            if not hasattr(base, key):
-                raise TypeError(f"unknown table setting {key!r}")
-            setattr(base, key, value)
+        base = Settings.build(game, **settings)  # raises UnknownGame, a ValueError
         table = self.tables.add(Table(name, game, base, report=self.report))
         self._watch(table)
         for _ in range(bots):

@@ -89,7 +89,7 @@ def test_every_game_has_a_module_with_driver_brain_and_codec():
 
 
 def test_the_catalogue_agrees_with_the_rules():
-    assert NUGGETS.defaults["supply"] == nuggets.STARTING_SUPPLY == NUGGETS.limits["supply"]
+    assert NUGGETS.defaults["supply"] == nuggets.STARTING_SUPPLY == NUGGETS.setting("supply").high
     rng = random.Random(1)
     for game in games():
         names = [f"P{i}" for i in range(game.high)]
@@ -113,7 +113,7 @@ def test_the_catalogue_agrees_with_the_rules():
             with pytest.raises(p.RemoteProtocolError, match="does not know: 'chess'") as caught:
                 client.next_message()
             assert caught.value.code == p.Code.BAD_FIELD
-    assert Settings.default(NUGGETS.key).supply == nuggets.STARTING_SUPPLY
+    assert Settings.default(NUGGETS.key).game["supply"] == nuggets.STARTING_SUPPLY
 
 
 def test_unknown_games_are_refused_by_name():
@@ -131,7 +131,7 @@ def test_defaults_come_from_the_catalogue():
         assert table.settings.seats == game.high
         assert table.settings.grace == game.grace
         for key, value in game.defaults.items():
-            assert getattr(table.settings, key) == value
+            assert table.settings.game[key] == value
 
 
 # -- the codecs: every action of each game, there and back --------------------------
@@ -235,7 +235,7 @@ def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
 
 def test_each_game_describes_its_own_settings_for_the_lobby():
     from tui.games import game_of
-    from tui.screens.lobby import capped
+    from tui.screens.lobby import with_house_rules
 
     cards = Settings.default(FOOLSGOLD.key)
     line = game_of(FOOLSGOLD.key).settings_line(cards.info())
@@ -244,10 +244,10 @@ def test_each_game_describes_its_own_settings_for_the_lobby():
     probes = msgspec.structs.replace(cards.info(), lag_bound="probes")
     assert game_of(FOOLSGOLD.key).settings_line(probes).endswith(
         "150 ms of lag as players' apps report it")
-    cards.round_cap = 20
+    cards.game["round_cap"] = 20
     assert "house rule: round cap 20" in game_of(FOOLSGOLD.key).settings_line(cards.info())
     cards.lag_cap = 0.0
     assert game_of(FOOLSGOLD.key).settings_line(cards.info()).endswith(
         ", races judged by arrival")
     assert game_of(NUGGETS.key).settings_line(Settings.default(NUGGETS.key)) == ""
-    assert capped() == FOOLSGOLD.title  # the one game with the house rule of a round cap
+    assert with_house_rules() == FOOLSGOLD.title  # the one game with a house rule (a round cap)

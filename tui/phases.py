@@ -19,7 +19,7 @@ from net.catalogue import spec
 from net.text import clean_text
 
 LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "kick", "seats",
-                           "difficulty", "round_cap"})
+                           "difficulty", "house_rule"})
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ def lobby_now(info: p.TableInfo | None, mine: Iterable[int], owner: bool) -> Now
         keys.add("ready")
     if owner:
         keys |= {"seats", "difficulty"}
-        if "round_cap" in spec(info.game).defaults:
-            keys.add("round_cap")  # a game's house rule of a round cap (h)
+        if any(s.choices and s.configurable for s in spec(info.game).settings):
+            keys.add("house_rule")  # a game's house rule (h), where it has one
         if len(info.seats) < settings.seats:
             keys.add("add_bot")
         if any(s.kind == "bot" for s in info.seats):

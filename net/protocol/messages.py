@@ -60,21 +60,19 @@ class Ready(_Msg, tag="ready"):
 
 
 class Configure(_Msg, tag="configure"):
-    """The owner changes table settings in the lobby; absent fields stay as they are."""
+    """The owner changes table settings in the lobby; absent fields stay as they are.
+    ``game`` changes the table's game's own settings, by name (``TableSettings.game``)."""
 
     seats: int | UnsetType = UNSET
     difficulty: Text | UnsetType = UNSET
     first_player: Seat | None | UnsetType = UNSET
     seed: Text | None | UnsetType = UNSET
-    grab_timeout: float | UnsetType = UNSET
-    call_window: float | UnsetType = UNSET
     grace: float | UnsetType = UNSET
     bot_pace: float | UnsetType = UNSET
     hotseat: bool | UnsetType = UNSET
-    supply: int | UnsetType = UNSET
-    round_cap: int | None | UnsetType = UNSET
     # lag-fair races (protocol 2): the most a race action is corrected, seconds
     lag_cap: float | UnsetType = UNSET
+    game: dict[ArgName, Any] | UnsetType = UNSET
 
 
 class AddBot(_Msg, tag="add_bot"):
@@ -176,19 +174,17 @@ class TableSettings(Struct, kw_only=True):
     difficulty: str
     first_player: int | None
     seeded: bool
-    grab_timeout: float
-    call_window: float
     grace: float
     bot_pace: float
     hotseat: bool
-    # what a host that sent no supply meant: the whole supply of the game that has one
-    supply: int = 77
-    round_cap: int | None = None
     lag_cap: float = 0.15  # protocol 2: lag-fair races
     # what bounds a seat's lag: "kernel", its link's least round trip as the host's
     # kernel measures it (TCP_INFO), or "probes", the probe replies alone (a host on
     # a system without TCP_INFO, or one that sent nothing)
     lag_bound: Literal["kernel", "probes"] = "probes"
+    #: the table's game's own settings, by name, as the game declares them
+    #: (``net.catalogue.Setting``)
+    game: dict[str, Any] = {}
 
 
 class TableInfo(Struct, kw_only=True):

@@ -318,7 +318,7 @@ def _table(table: Table) -> dict[str, Any]:
     return {
         "name": table.name,
         "game": table.game,
-        "settings": dict(vars(table.settings)),  # plain values: a shallow copy will do
+        "settings": table.settings.saved(),
         "games_played": table.games_played,
     }
 

@@ -128,7 +128,7 @@ class Records:
             id(table.owner),
             tuple((s.name, s.kind, s.difficulty, s.member, s.member and s.member.name)
                   for s in table.seats),  # fmt: skip
-            tuple(vars(table.settings).values()),
+            table.settings.shape(),
         )
 
     def touched_game(self, table: Table, now: float, lobbies: bool) -> bool:
@@ -290,7 +290,7 @@ class Records:
             table.games_played,
             id(table.owner),
             tuple((s.name, s.kind, id(s.member), s.difficulty) for s in table.seats),
-            tuple(vars(table.settings).values()),
+            table.settings.shape(),
         )
 
     @staticmethod

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -46,12 +46,11 @@ OnStep = Callable[[Driver, Step], None]
 
 
 def settings_of(doc: Document, where: str) -> Settings:
-    """The table's settings in ``doc`` (unknown keys of another version ignored)."""
-    known = {f.name for f in fields(Settings)}
-    values = {k: v for k, v in doc.table.settings.items() if k in known}
+    """The table's settings in ``doc`` (unknown keys of another version ignored, and a
+    game's own settings read from where an older save kept them)."""
     try:
-        return Settings(**values)
-    except TypeError as exc:
+        return Settings.from_saved(doc.table.settings, doc.table.game)
+    except (TypeError, ValueError) as exc:
         raise SaveError(f"{where} has bad table settings: {exc}") from None
 
 

@@ -54,6 +54,8 @@ class TableCore:
         self.game = game
         self.spec = game_spec
         self.settings = settings or Settings.default(game)
+        # the game's own settings, each one not given at its default
+        self.settings.game = self.settings.own(game)
         problem = game_spec.check_seats(self.settings.seats)
         if problem:
             raise ValueError(problem)

@@ -11,17 +11,24 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
-from net.catalogue import DIFFICULTIES, setting_limit
+from net.catalogue import DIFFICULTIES, Setting
 from net.protocol import Code
 from net.table.core import TableCore
 from net.table.people import BOT_NAMES, Member, Refusal, Seat
-from net.text import CHAT_MAX, NAME_MAX, check_length, clean_name, clean_text, name_problem
+from net.text import (
+    CHAT_MAX,
+    NAME_MAX,
+    check_length,
+    clean_name,
+    clean_text,
+    name_problem,
+    quote_peer,
+)
 
-#: the settings in words, for the ``terms`` notice
-_LABELS = {"grab_timeout": "grab time-out", "call_window": "call window", "bot_pace": "bot pace",
-           "first_player": "first player", "round_cap": "round cap", "lag_cap": "lag cap",
+#: the table's settings in words, for the ``terms`` notice (a game's own say theirs)
+_LABELS = {"bot_pace": "bot pace", "first_player": "first player", "lag_cap": "lag cap",
            "hotseat": "hot-seat"}  # fmt: skip
-_SECONDS = ("grab_timeout", "call_window", "grace", "bot_pace", "lag_cap")
+_SECONDS = ("grace", "bot_pace", "lag_cap")
 
 
 def _shown(key: str, value: Any) -> str:
@@ -35,6 +42,15 @@ def _shown(key: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g} s" if key in _SECONDS else f"{value:g}"
     return str(value)
+
+
+def _plain_number(key: str, value: Any) -> None:
+    """Refuse a float no person types: NaN, -0.0, a subnormal."""
+    if isinstance(value, float) and value != value:
+        raise Refusal(Code.BAD_SETTING, f"{key} must be a number")
+    if isinstance(value, float) and (_negative_zero(value) or _subnormal(value)):
+        raise Refusal(Code.BAD_SETTING, f"{key} must be a plain number: {value!r} "
+                      "is not one a person types (write 0 for zero).")  # fmt: skip
 
 
 def _negative_zero(value: float) -> bool:
@@ -97,11 +113,12 @@ class Lobby:
         )
 
     def _configure(self, member: Member, message: p.Configure, now: float) -> None:
+        """All or nothing: the table's settings, then its game's own (``game``, checked
+        against the game's declarations, ``net.catalogue.Setting``)."""
         table = self.table
         self._owner_in_lobby(member)
         changes: dict[str, Any] = {}
         low, high = table.spec.low, table.spec.high
-        supply, round_cap = setting_limit("supply"), setting_limit("round_cap")
         checks: dict[str, tuple[Callable[[Any], bool], str]] = {
             "seats": (
                 lambda v: low <= v <= high and v >= len(table.seats),
@@ -112,43 +129,64 @@ class Lobby:
                 lambda v: v is None or v < table.settings.seats,
                 "first_player is a seat number or null (random)",
             ),
-            "grab_timeout": (lambda v: 1 <= v <= 120, "grab_timeout is 1 to 120 seconds"),
-            "call_window": (lambda v: 1 <= v <= 60, "call_window is 1 to 60 seconds"),
             "grace": (lambda v: 0 <= v <= 600, "grace is 0 to 600 seconds"),
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
-            "supply": (lambda v: 1 <= v <= supply, f"supply is 1 to {supply} nuggets"),
-            "round_cap": (
-                lambda v: v is None or 1 <= v <= round_cap,
-                f"round_cap is 1 to {round_cap} rounds or null (off)",
-            ),
             "lag_cap": (lambda v: 0 <= v <= 0.5, "lag_cap is 0 to 0.5 seconds"),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)
             if value is msgspec.UNSET:
                 continue
-            if isinstance(value, float) and value != value:
-                raise Refusal(Code.BAD_SETTING, f"{key} must be a number")
-            if isinstance(value, float) and (_negative_zero(value) or _subnormal(value)):
-                raise Refusal(Code.BAD_SETTING, f"{key} must be a plain number: {value!r} "
-                              "is not one a person types (write 0 for zero).")  # fmt: skip
+            _plain_number(key, value)
             if not ok(value):
                 raise Refusal(Code.BAD_SETTING, f"{rule}, not {value!r}.")
             if value != getattr(table.settings, key):
                 changes[key] = value
-        if not changes:
+        game_changes = self._game_settings(message)
+        if not changes and not game_changes:
             table.update()  # nothing changed: the terms stand, and so does readiness
             return
-        what = "; ".join(f"{_LABELS.get(key, key)} {_shown(key, getattr(table.settings, key))}"
-                         f" -> {_shown(key, value)}" for key, value in changes.items())  # fmt: skip
+        said = [f"{_LABELS.get(key, key)} {_shown(key, getattr(table.settings, key))}"
+                f" -> {_shown(key, value)}" for key, value in changes.items()]
+        for setting, value in game_changes:
+            said.append(f"{setting.label or setting.name} "
+                        f"{setting.shown(table.settings.game.get(setting.name))}"
+                        f" -> {setting.shown(value)}")
+        what = "; ".join(said)
         for key, value in changes.items():
             setattr(table.settings, key, value)
+        for setting, value in game_changes:
+            table.settings.game[setting.name] = value
         table.unready()
         seats = table.seats_of(member)
         table.notice("terms", member.name, seats[0] if seats else None, what)
         table.report(f"{table.name}: {member.name} changed {what}; everyone readies again")
         table.update()
+
+    def _game_settings(self, message: p.Configure) -> list[tuple[Setting, Any]]:
+        """The game's own settings a ``configure`` changes, checked against the game's
+        declarations; raises Refusal for a setting the game does not have or a value it
+        does not admit."""
+        table = self.table
+        if message.game is msgspec.UNSET:
+            return []
+        changes = []
+        for name, value in message.game.items():
+            setting = table.spec.setting(name)
+            if setting is None or not setting.configurable:
+                own = ", ".join(s.name for s in table.spec.settings if s.configurable)
+                raise Refusal(Code.BAD_SETTING,
+                              f"{table.spec.title} has no setting {quote_peer(name)}"
+                              f"{f': its own are {own}' if own else ''}.")  # fmt: skip
+            _plain_number(name, value)
+            if problem := setting.problem(value):
+                raise Refusal(Code.BAD_SETTING, f"{problem}.")
+            if isinstance(value, int) and not setting.whole:
+                value = float(value)
+            if value != table.settings.game.get(name, setting.default):
+                changes.append((setting, value))
+        return changes
 
     def _add_bot(self, member: Member, message: p.AddBot, now: float) -> None:
         self._owner_in_lobby(member)

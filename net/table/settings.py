@@ -1,5 +1,6 @@
 """A table's settings: every table's own (seats, bots, grace, lag cap...) and its
-game's (``GameSpec.defaults``, handed to the game's driver by ``Settings.own``)."""
+game's own (``GameSpec.settings``, kept by name in ``game`` and handed to the game's
+driver by :meth:`Settings.own`). Nothing here names a game's setting."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from net import protocol as p
 from net import tcpinfo
-from net.catalogue import setting_default, spec
+from net.catalogue import spec
 
 
 @dataclass
@@ -19,31 +20,64 @@ class Settings:
     difficulty: str = "normal"
     first_player: int | None = None
     seed: str | None = None
-    # the games' own settings (``GameSpec.defaults``; a table keeps them all, and its
-    # game reads its own: :meth:`own`)
-    grab_timeout: float = field(default_factory=lambda: setting_default("grab_timeout"))
-    call_window: float = field(default_factory=lambda: setting_default("call_window"))
     grace: float = 30.0
     bot_pace: float = 0.9
     hotseat: bool = False
-    intermission: float = field(default_factory=lambda: setting_default("intermission"))
-    supply: int = field(default_factory=lambda: setting_default("supply"))
-    #: the house rule of a round cap: after this many rounds the highest score wins
-    #: (None: off)
-    round_cap: int | None = field(default_factory=lambda: setting_default("round_cap"))
-    # lag-fair races: the most a race action's time is corrected for its sender's
-    # network delay (seconds); 0 judges races in arrival order
+    # lag-fair races: the most a race move's time is corrected for its sender's
+    # network delay (seconds); 0 judges races in arrival order. A table's, not a
+    # game's: any game whose moves declare a race is judged this way.
     lag_cap: float = 0.15
+    #: the game's own settings, by name (``GameSpec.settings``); one not here takes
+    #: its default
+    game: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def default(cls, game: str) -> Settings:
-        """The most seats and the game's own grace period (``net.catalogue``)."""
+        """The most seats, the game's own grace period and its own settings' defaults
+        (``net.catalogue``)."""
         found = spec(game)
-        return cls(seats=found.high, grace=found.grace)
+        return cls(seats=found.high, grace=found.grace, game=dict(found.defaults))
+
+    @classmethod
+    def build(cls, game: str, **values: Any) -> Settings:
+        """:meth:`default`, with ``values`` by name: the table's own fields and the
+        game's own settings alike; raises TypeError for a name that is neither."""
+        settings = cls.default(game)
+        for key, value in values.items():
+            if key in settings.game:
+                settings.game[key] = value
+            elif key == "game" or key not in _TABLE_FIELDS:
+                raise TypeError(f"unknown table setting {key!r}")
+            else:
+                setattr(settings, key, value)
+        return settings
+
+    @classmethod
+    def from_saved(cls, values: dict[str, Any], game: str) -> Settings:
+        """Settings as a save holds them (:meth:`saved`). A save from before the games
+        owned their settings kept them beside the table's (``"supply": 10``): read the
+        same. Keys of another version are ignored."""
+        own = spec(game).defaults
+        table = {k: v for k, v in values.items() if k in _TABLE_FIELDS}
+        found = dict(own)
+        found.update({k: v for k, v in values.items() if k in own})  # an older save
+        found.update({k: v for k, v in (values.get("game") or {}).items() if k in own})
+        return cls(**table, game=found)
 
     def own(self, game: str) -> dict[str, Any]:
         """The settings that are ``game``'s own (its driver's), by name."""
-        return {name: getattr(self, name) for name in spec(game).defaults}
+        return {**spec(game).defaults,
+                **{k: v for k, v in self.game.items() if k in spec(game).defaults}}
+
+    def saved(self) -> dict[str, Any]:
+        """Plain values for a save (the game's own in ``game``, copied)."""
+        values = {k: getattr(self, k) for k in _TABLE_FIELDS}
+        values["game"] = dict(self.game)
+        return values
+
+    def shape(self) -> tuple:
+        """Every value, comparable with an earlier shape (what the saves watch)."""
+        return (*(getattr(self, k) for k in _TABLE_FIELDS), tuple(self.game.items()))
 
     def info(self) -> p.TableSettings:
         return p.TableSettings(
@@ -51,13 +85,14 @@ class Settings:
             difficulty=self.difficulty,
             first_player=self.first_player,
             seeded=self.seed is not None,
-            grab_timeout=self.grab_timeout,
-            call_window=self.call_window,
             grace=self.grace,
             bot_pace=self.bot_pace,
             hotseat=self.hotseat,
-            supply=self.supply,
-            round_cap=self.round_cap,
             lag_cap=self.lag_cap,
             lag_bound="kernel" if tcpinfo.AVAILABLE else "probes",
+            game=dict(self.game),
         )
+
+
+_TABLE_FIELDS = ("seats", "difficulty", "first_player", "seed", "grace", "bot_pace",
+                 "hotseat", "lag_cap")

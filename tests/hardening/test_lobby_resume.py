@@ -63,8 +63,8 @@ async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_sea
         tokens = {n: w.token for n, w in welcomes.items()}
         # the owner sets the table up (Bob, at seat 2, starts); Cy leaves and Bob moves
         # to seat 1
-        await ann.send(p.Configure(supply=5, first_player=2, grace=60.0))
-        await ann.expect(p.TableUpdate, lambda m: m.table.settings.supply == 5)
+        await ann.send(p.Configure(game={"supply": 5}, first_player=2, grace=60.0))
+        await ann.expect(p.TableUpdate, lambda m: m.table.settings.game["supply"] == 5)
         await cy.send(p.Leave())
         await bob.expect(p.Welcome, lambda w: w.seat == 1)
         await bob.send(p.Ready())
@@ -84,7 +84,7 @@ async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_sea
         assert [s.name for s in info.seats] == ["Ann", "Bob"]
         assert not any(s.ready for s in info.seats)  # everyone comes back not ready
         settings = info.settings
-        assert (settings.supply, settings.first_player, settings.grace) == (5, 1, 60.0)
+        assert (settings.game["supply"], settings.first_player, settings.grace) == (5, 1, 60.0)
         # Cy gave her seat up: her token is gone for good
         stale = await Raw.open(host.port)
         await stale.send(p.Hello(protocol=3, name="Cy", token=tokens["Cy"]))

@@ -112,11 +112,12 @@ async def test_a_lobby_is_saved_while_someone_holds_a_seat_and_restored_by_token
     saved = _live(store_dir)
     assert [s.status for s in saved] == ["lobby"]
     assert saved[0].seat_tokens() == {ann.welcome.seat: ann.welcome.token}
-    await ann.raw.send(p.Configure(supply=4, grace=45.0))
+    await ann.raw.send(p.Configure(game={"supply": 4}, grace=45.0))
     await ann.raw.send(p.Ready())
     await ann.raw.expect(p.TableUpdate, lambda m: m.table.seats[ann.welcome.seat].ready)
     saved = _live(store_dir)[0]
-    assert saved.settings().supply == 4 and saved.doc.owner == int(ann.welcome.token.split(".")[0])
+    assert saved.settings().game["supply"] == 4
+    assert saved.doc.owner == int(ann.welcome.token.split(".")[0])
     assert "in the lobby" in saved.describe() and "Ann" in saved.describe()
     with pytest.raises(SaveError, match="holds no game"):
         saved.replay()
@@ -130,7 +131,7 @@ async def test_a_lobby_is_saved_while_someone_holds_a_seat_and_restored_by_token
     await host2.start("127.0.0.1", 0)
     try:
         restored = host2.restore(saves[0])
-        assert restored.phase == "lobby" and restored.settings.supply == 4
+        assert restored.phase == "lobby" and restored.settings.game["supply"] == 4
         assert [s.kind for s in restored.seats] == ["bot", "human"]
         assert not restored.seats[1].ready  # back, not ready
         back = await Player.join(host2.port, "Ann", token=ann.welcome.token)
@@ -270,7 +271,7 @@ def test_every_lobby_change_is_on_disk_before_anyone_sees_it(store_dir):
     ann, _ = join(tables, "Ann", now=1.0)
     bob, _ = join(tables, "Bob", now=2.0)
     cy, _ = join(tables, "Cy", now=2.5)
-    table.handle(ann, p.Configure(supply=9, first_player=2), 3.0)
+    table.handle(ann, p.Configure(game={"supply": 9}, first_player=2), 3.0)
     table.handle(ann, p.AddBot(), 4.0)
     table.handle(ann, p.RemoveBot(seat=3), 5.0)
     table.handle(bob, p.Leave(), 6.0)

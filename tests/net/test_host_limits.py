@@ -40,7 +40,7 @@ HOSTILE = [
     (b'{"type":"chat","text":5}\n', Code.BAD_FIELD),
     (b'{"type":"chat"}\n', Code.MISSING_FIELD),
     (b'{"type":"hello","protocol": 3,"name":"Again"}\n', Code.HELLO_TWICE),
-    (b'{"type":"roll"}\n', Code.NOT_PLAYING),
+    (b'{"type":"move","move":"roll"}\n', Code.NOT_PLAYING),
     (b'{"type":"start"}\n', Code.NOT_OWNER),
     (b'{"type":"chat","text":"' + b"x" * 201 + b'"}\n', Code.BAD_TEXT),
 ]

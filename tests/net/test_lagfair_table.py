@@ -34,7 +34,8 @@ class Box:
 def race_table(players: int = 3, lags: tuple[float, ...] = (), **settings):
     """A dealt Fool's Gold table of people (nobody has grabbed yet) at host time 0."""
     tables = Tables()
-    table = tables.add(Table("Camp", "foolsgold", Settings(seats=players, seed="lag", **settings)))
+    settings = Settings.build("foolsgold", seats=players, seed="lag", **settings)
+    table = tables.add(Table("Camp", "foolsgold", settings))
     members, boxes = [], []
     for i in range(players):
         box = Box()

@@ -14,6 +14,7 @@ import pytest
 
 import nuggets
 from net import protocol as p
+from net.catalogue import spec
 from net.clock import FakeClock
 from net.games.foolsgold.views import Drew, RoundStarted
 from net.games.nuggets.views import Rolled
@@ -453,8 +454,9 @@ def test_the_documented_setting_ranges_are_the_tables():
     from net.table import Settings, Table, Tables
 
     rows = {row[0].strip("`"): row for row in doc_rows("settings")}
-    # seeded and lag_bound are facts about the table, not settings
-    assert set(rows) == set(p.TableSettings.__struct_fields__) - {"seeded", "lag_bound"}
+    # seeded and lag_bound are facts about the table, not settings; game holds the
+    # game's own (the next table)
+    assert set(rows) == set(p.TableSettings.__struct_fields__) - {"seeded", "lag_bound", "game"}
     for game, index in (("nuggets", 0), ("foolsgold", 1)):
         for key, (_, kind, cell, _) in rows.items():
             ranges = _ranges(cell)
@@ -477,13 +479,50 @@ def test_the_documented_setting_ranges_are_the_tables():
                     assert errors == ["bad_setting"], (game, key, value, errors)
 
 
+def test_the_documented_game_settings_are_the_games_declarations():
+    from net.catalogue import games
+    from net.table import Settings, Table, Tables
+
+    rows = {(row[0].strip("`"), row[1].strip("`")): row for row in doc_rows("game settings")}
+    declared = {(game.key, s.name) for game in games() for s in game.settings if s.configurable}
+    assert set(rows) == declared
+    for (game, key), (_, _, kind, cell, _) in rows.items():
+        setting = next(s for s in spec(game).settings if s.name == key)
+        ((low, high),) = _ranges(cell)
+        assert (setting.low, setting.high) == (low, high)
+        assert ("int" in kind) == setting.whole and ("null" in kind) == setting.optional
+        step = 1 if setting.whole else 0.5
+        cast = int if setting.whole else float
+        for value, ok in ((low, True), (high, True), (low - step, False), (high + step, False)):
+            tables = Tables()
+            table = tables.add(Table("T", game, Settings(seats=2, game=dict(spec(game).defaults))))
+            inbox: list = []
+            owner = tables.hello(p.Hello(protocol=3, name="Ann"), inbox.append, print, 0.0)
+            table.handle(owner, p.Configure(game={key: cast(value)}), 0.0)
+            errors = [m.code for m in inbox if isinstance(m, p.Error)]
+            if ok:
+                assert errors == [] and table.settings.game[key] == cast(value), (
+                    game, key, value, errors)  # fmt: skip
+            else:
+                assert errors == ["bad_setting"], (game, key, value, errors)
+    # a setting of another game, or none, is refused by name, changing nothing
+    tables = Tables()
+    table = tables.add(Table("T", "nuggets", Settings.default("nuggets")))
+    inbox = []
+    owner = tables.hello(p.Hello(protocol=3, name="Ann"), inbox.append, print, 0.0)
+    table.handle(owner, p.Configure(game={"round_cap": 10}, grace=5.0), 0.0)
+    (error,) = [m for m in inbox if isinstance(m, p.Error)]
+    assert error.code == "bad_setting" and "no setting 'round_cap'" in error.message
+    assert "supply" in error.message and table.settings.grace == 30.0
+
+
 def test_readiness_resets_when_a_game_starts_as_documented():
     from net.table import Settings, Table, Tables
 
     from .helpers import greedy_nuggets
 
     tables = Tables()
-    table = tables.add(Table("T", "nuggets", Settings(seats=3, seed="ready", supply=3)))
+    table = tables.add(Table("T", "nuggets", Settings(seats=3, seed="ready", game={"supply": 3})))
     boxes: list[list] = [[], []]
     ann = tables.hello(p.Hello(protocol=3, name="Ann"), boxes[0].append, print, 0.0)
     bob = tables.hello(p.Hello(protocol=3, name="Bob"), boxes[1].append, print, 0.0)

@@ -27,7 +27,7 @@ def _saved_game(game: str, directory) -> tuple[Saved, dict[str, str]]:
     """Ann and Bob (who never act) and a bot, a few seconds into a game, saved."""
     tables = Tables()
     settings = Settings(seats=3, seed=f"wait-{game}", grace=GRACE, bot_pace=0.5,
-                        first_player=2, supply=20)  # fmt: skip
+                        first_player=2, game={"supply": 20})  # fmt: skip
     table = tables.add(Table("Camp", game, settings))
     store = Store(directory)
     table.on_change = store.touched

@@ -34,7 +34,7 @@ def nuggets_table(**settings):
     tables = Tables()
     settings.setdefault("seats", 3)
     settings.setdefault("grace", 30.0)
-    tables.add(Table("Saloon", "nuggets", Settings(**settings)))
+    tables.add(Table("Saloon", "nuggets", Settings.build("nuggets", **settings)))
     return tables, tables.tables["Saloon"]
 
 

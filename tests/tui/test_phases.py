@@ -228,7 +228,8 @@ def _info(seats, owner=0, phase="lobby", total=4):
         seats=[p.SeatInfo(seat=i, name=n, kind=k, ready=r, connected=True)
                for i, (n, k, r) in enumerate(seats)],
         settings=p.TableSettings(seats=total, difficulty="normal", first_player=None,
-                                 seeded=False, grab_timeout=10, call_window=5, grace=30,
+                                 seeded=False, grace=30,
+                                 game={"grab_timeout": 10, "call_window": 5},
                                  bot_pace=0.9, hotseat=False), spectators=0)
 
 

@@ -163,7 +163,8 @@ async def test_footers_are_true_to_the_moment(tmp_path):
             p.SeatInfo(seat=0, name="Ann", kind="human", ready=False, connected=True),
             p.SeatInfo(seat=1, name="Bob", kind="human", ready=False, connected=True)],
             settings=p.TableSettings(seats=3, difficulty="normal", first_player=None,
-                                     seeded=False, grab_timeout=10, call_window=5, grace=30,
+                                     seeded=False, grace=30,
+                                     game={"grab_timeout": 10, "call_window": 5},
                                      bot_pace=0.9, hotseat=False), spectators=0)
         lobby.show_table(info, [1], False)  # Bob: not the owner
         footer = await footer_text(pilot)

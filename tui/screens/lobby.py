@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from net import protocol as p
-from net.catalogue import games, spec, title
+from net.catalogue import Setting, games, spec, title
 from net.text import clean_text
 from tui.games import game_of
 from tui.keys import with_ids
@@ -25,13 +25,15 @@ from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size
 from tui.widgets.footer import Footer
 from tui.widgets.touchbar import TouchBar
 
-#: the round caps `h` steps through (the house rule; None is off)
-ROUND_CAPS = (None, 10, 20, 40)
+
+def house_rule(game: str) -> Setting | None:
+    """The game's house rule that `h` steps through: its first setting with choices."""
+    return next((s for s in spec(game).settings if s.choices and s.configurable), None)
 
 
-def capped() -> str:
-    """The titles of the games with the house rule of a round cap (a setting of theirs)."""
-    return " / ".join(game.title for game in games() if "round_cap" in game.defaults)
+def with_house_rules() -> str:
+    """The titles of the games with a house rule (``house_rule``)."""
+    return " / ".join(game.title for game in games() if house_rule(game.key))
 
 
 class LobbyScreen(Screen[None]):
@@ -48,7 +50,7 @@ class LobbyScreen(Screen[None]):
         Binding("plus,equals_sign", "seats(1)", "+seat", show=False),
         Binding("minus", "seats(-1)", "-seat", show=False),
         Binding("d", "difficulty", "Difficulty", show=False),
-        Binding("h", "round_cap", "Round cap", show=False),
+        Binding("h", "house_rule", "House rule", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
         Binding("j", "retry_now", "Try now"),
@@ -60,7 +62,7 @@ class LobbyScreen(Screen[None]):
         ("k", "free the last seat of a player who is not ready (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
-        ("h", "the house rule of a round cap: off, 10, 20 or 40 rounds (owner)"),
+        ("h", "the game's house rule, where it has one, through its choices (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
@@ -237,15 +239,19 @@ class LobbyScreen(Screen[None]):
         if self.info is not None:
             self._send(p.Configure(seats=self.info.settings.seats + change))
 
-    def action_round_cap(self) -> None:
-        """The house rule's round cap, in turn: off, 10, 20, 40 (where a game has it)."""
-        if self.info is None or "round_cap" not in spec(self.info.game).defaults:
-            self.show_status(f"The round cap is a {capped()} house rule.")
+    def action_house_rule(self) -> None:
+        """The game's house rule, its choices in turn (Fool's Gold's round cap: off,
+        10, 20, 40), where the game has one."""
+        rule = None if self.info is None else house_rule(self.info.game)
+        if rule is None:
+            games_with = with_house_rules()
+            self.show_status(f"House rules: {games_with} only." if games_with else
+                             "No game here has a house rule.")
             return
-        now = getattr(self.info.settings, "round_cap", None)
-        after = ROUND_CAPS[(ROUND_CAPS.index(now) + 1) % len(ROUND_CAPS)] \
-            if now in ROUND_CAPS else None
-        self._send(p.Configure(round_cap=after))
+        now = self.info.settings.game.get(rule.name, rule.default)
+        after = rule.choices[(rule.choices.index(now) + 1) % len(rule.choices)] \
+            if now in rule.choices else rule.choices[0]
+        self._send(p.Configure(game={rule.name: after}))
 
     def action_difficulty(self) -> None:
         if self.info is not None:

@@ -5,9 +5,7 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
-from net.catalogue import GameSpec
+from net.catalogue import GameSpec, Setting, StatColumn
 
 #: the highest round cap a table may set (the house rule; None is off)
 ROUND_CAP_MAX = 200
@@ -26,9 +24,22 @@ SPEC = GameSpec(
     host=__name__,
     app="tui.games.foolsgold",
     order=2,
-    defaults=MappingProxyType(
-        # round_cap: the house rule of a round cap (docs/RULES.md), off by default
-        {"grab_timeout": 10.0, "call_window": 5.0, "intermission": 4.0, "round_cap": None}
+    settings=(
+        Setting("grab_timeout", 10.0, 1, 120, label="grab time-out", unit="s"),
+        Setting("call_window", 5.0, 1, 60, label="call window", unit="s"),
+        # the pause between rounds: the game's own pace, not the owner's to change
+        Setting("intermission", 4.0, 0, 60, label="pause between rounds", unit="s",
+                configurable=False),
+        # the house rule of a round cap (docs/RULES.md), off by default; the lobby's
+        # house-rule key steps through its choices
+        Setting("round_cap", None, 1, ROUND_CAP_MAX, label="round cap", unit="rounds",
+                whole=True, optional=True, choices=(None, 10, 20, 40)),
     ),
-    limits=MappingProxyType({"round_cap": ROUND_CAP_MAX}),
+    stats=(
+        StatColumn("rounds", "rounds played"),
+        StatColumn("grabs", "first grabs (a set claimed)"),
+        StatColumn("bluffs", "of those, without a set"),
+        StatColumn("calls", "calls"),
+        StatColumn("calls_right", "calls that were right"),
+    ),
 )

@@ -5,9 +5,7 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
-from net.catalogue import GameSpec
+from net.catalogue import GameSpec, Setting, StatColumn
 
 #: the whole supply: the most nuggets a table may start with (``nuggets.STARTING_SUPPLY``)
 SUPPLY = 77
@@ -26,6 +24,11 @@ SPEC = GameSpec(
     host=__name__,
     app="tui.games.nuggets",
     order=1,
-    defaults=MappingProxyType({"supply": SUPPLY}),
-    limits=MappingProxyType({"supply": SUPPLY}),
+    settings=(Setting("supply", SUPPLY, 1, SUPPLY, label="supply", unit="nuggets", whole=True),),
+    stats=(
+        StatColumn("turns", "turns played"),
+        StatColumn("gained", "nuggets taken (from the supply and by steals)"),
+        StatColumn("busts", "busts"),
+        StatColumn("steals", "steals"),
+    ),
 )

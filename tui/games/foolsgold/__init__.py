@@ -22,9 +22,10 @@ def table_screen(context: TableContext):
 
 def settings_line(settings) -> str:
     """This game's own settings, for the lobby's line of a table's settings."""
-    cap = getattr(settings, "round_cap", None)
-    return (f", grab time-out {settings.grab_timeout:g} s, call window "
-            f"{settings.call_window:g} s"
+    own = settings.game
+    cap = own.get("round_cap")
+    return (f", grab time-out {own['grab_timeout']:g} s, call window "
+            f"{own['call_window']:g} s"
             + (", no round cap" if cap is None else
                f", house rule: round cap {cap} (then the highest score wins)")
             + lag_line(settings))  # fmt: skip
