@@ -102,16 +102,6 @@ def _num(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class StatColumn:
-    """One column of a game's player statistics, counted by its ``stats`` part from a
-    finished game's events, stored without a schema change per game (``net.saves``):
-    ``label`` heads it on the stats screen and in ``motherlode stats``."""
-
-    name: str
-    label: str = ""
-
-
-@dataclass(frozen=True)
 class GameSpec:
     """What the suite knows about one game, besides its rules and its driver."""
 
@@ -130,8 +120,9 @@ class GameSpec:
     order: int = 100  # its place in the menus, lowest first
     #: the game's own table settings (:class:`Setting`), in the order the lobby shows
     settings: tuple[Setting, ...] = ()
-    #: the columns of its player statistics (:class:`StatColumn`)
-    stats: tuple[StatColumn, ...] = ()
+    #: the names of its player statistics: what its ``stats`` part counts of a finished
+    #: game, by seat (stored without a schema change per game, ``net.saves.stats``)
+    stats: tuple[str, ...] = ()
     difficulties: tuple[str, ...] = DIFFICULTIES
 
     @property

@@ -16,22 +16,6 @@ if TYPE_CHECKING:
     from net.views import Event, View
 
 
-class DieClicked(Message):
-    """A die was clicked: toggle it, as its number key would."""
-
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
-
-
-class CardClicked(Message):
-    """A card in the hand was clicked: discard it, as its number key would."""
-
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
-
-
 class SendAction(Message):
     """A screen wants a protocol message sent to the host (a game action, a lobby
     request, chat)."""

@@ -37,8 +37,7 @@ def add_commands(subparsers) -> None:
     stats = subparsers.add_parser(
         "stats", help="players' figures from every finished game",
         description="Games played and won per player and game, and each game's own "
-        "figures: nuggets per turn, bust rate and steals; first grabs, bluffs, calls and "
-        "calls right.")
+        "figures, as the game counts them.")
     stats.add_argument("name", nargs="?", metavar="NAME", help="one player (any case)")
     stats.add_argument("--bots", action="store_true", help="count the bots too")
 

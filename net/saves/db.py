@@ -40,7 +40,9 @@ from net.saves.errors import SaveError
 log = logging.getLogger(__name__)
 
 FILE = "motherlode.db"
-SCHEMA_VERSION = 1
+#: 2: a finished game's statistics are one JSON object a seat (``seat_stats.counts``),
+#: by the names each game declares; 1 had a column each (read, and moved, on open)
+SCHEMA_VERSION = 2
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while commits come in
 # a write-ahead log past this is restarted: a checkpoint that holds off the writer for
 # the frames since the last one (see Checkpointer), and the file cut back to it
@@ -76,15 +78,7 @@ CREATE TABLE seat_stats (
     kind TEXT NOT NULL,         -- "human", "local" or "bot"
     game TEXT NOT NULL,
     won INTEGER NOT NULL,
-    turns INTEGER NOT NULL,     -- a game of turns: turns played
-    gained INTEGER NOT NULL,    -- nuggets taken (from the supply and by steals)
-    busts INTEGER NOT NULL,
-    steals INTEGER NOT NULL,
-    rounds INTEGER NOT NULL,    -- a game of rounds: rounds played
-    grabs INTEGER NOT NULL,     -- first grabs (a set claimed)
-    bluffs INTEGER NOT NULL,    -- of those, without a set
-    calls INTEGER NOT NULL,
-    calls_right INTEGER NOT NULL,
+    counts TEXT NOT NULL,       -- the game's own statistics, by the names it declares (JSON)
     finished_wall REAL NOT NULL,
     PRIMARY KEY (save, seat)
 ) WITHOUT ROWID;
@@ -156,6 +150,8 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer does it, off the loop
     conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
     conn.execute("PRAGMA cache_size=-16384")  # 16 MiB: the pages of hundreds of tables
+    if version == 1:
+        _from_schema_1(conn)
     if version == 0:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -168,6 +164,38 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+
+#: the columns of schema 1's ``seat_stats`` that are every game's; the rest were the
+#: games' own statistics, one column each
+_SEAT_COLUMNS = ("save", "seat", "name", "who", "kind", "game", "won", "finished_wall")
+
+
+def _from_schema_1(conn: sqlite3.Connection) -> None:
+    """Schema 1 to 2, in one transaction: each row's statistics columns become its
+    ``counts`` object (every column of schema 1's table that is not every game's)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == 1:  # not raced
+            columns = [row[1] for row in conn.execute("PRAGMA table_info(seat_stats)")]
+            counts = [c for c in columns if c not in _SEAT_COLUMNS]
+            pairs = ", ".join(f"'{c}', \"{c}\"" for c in counts)
+            conn.execute("ALTER TABLE seat_stats RENAME TO seat_stats_1")
+            conn.execute("DROP INDEX IF EXISTS seat_stats_by_who")
+            new = SCHEMA[SCHEMA.index("CREATE TABLE seat_stats"):]
+            for statement in new.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            kept = ", ".join(_SEAT_COLUMNS[:-1])
+            conn.execute(
+                f"INSERT INTO seat_stats ({kept}, counts, finished_wall) "
+                f"SELECT {kept}, json_object({pairs}), finished_wall FROM seat_stats_1")
+            conn.execute("DROP TABLE seat_stats_1")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 class Checkpointer:

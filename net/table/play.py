@@ -2,13 +2,13 @@
 stand-ins alike), time-outs, grace periods, the end of a game, and the wait of a
 restored game for its people.
 
-Lag-fair races. A game's race actions (``Driver.races``: Fool's Gold's grabs and
-calls) are judged by when the person acted, not when the action arrived: its time is
+Lag-fair races. A game's race moves (those its declarations mark ``race``,
+``net.moves``) are judged by when the person acted, not when the action arrived: its time is
 the arrival minus the sender's one-way delay (``Member.lag``, measured by the shell),
 at most ``Settings.lag_cap``. An earlier action can still be on its way, so a race
 action is held until ``hold`` (the largest correction in play) after its time, then
-judged with every other held one in the order of their times. Everything else (draws,
-discards, time-outs) is judged as it arrives; a time-out due while race actions are
+judged with every other held one in the order of their times. Everything else (the
+game's other moves, time-outs) is judged as it arrives; a time-out due while race actions are
 held judges them first (they arrived before it, F9). With a cap of 0, or nobody with
 a delay, nothing is held and a race is in arrival order, as before.
 """
@@ -239,7 +239,7 @@ class Play:
                 self._judge_held(at, now)  # at once if nothing earlier can come
                 return
         for held in self.held_races:
-            if held.seat == seat:  # its grab came first: the hand it claims on is fixed
+            if held.seat == seat:  # its race move came first: what it claims on is fixed
                 raise Refusal(Code.ILLEGAL_ACTION, f"hands are frozen: your "
                               f"{p.refers(held.action)} is being judged")  # fmt: skip
         self._judged = at

@@ -26,8 +26,8 @@ async def _saved_game(tmp_path, game: str):
     clock = FakeClock()
     store = Store.default("solo")
     host = Host(clock=clock, store=store)
-    table = host.create_table("Replay", game, seats=3, bots=3, seed="rp", bot_pace=0.2,
-                              supply=10)  # fmt: skip
+    own = {"supply": 10} if game == "nuggets" else {}  # a setting of that game's own
+    table = host.create_table("Replay", game, seats=3, bots=3, seed="rp", bot_pace=0.2, **own)
     host.start_game(table)
     if game == "nuggets":
         await drive(clock, lambda: table.phase == "over")

@@ -229,7 +229,7 @@ async def test_a_narrow_screen_breaks_the_scores_between_players():
     name and nuggets stay on one (a line broke inside "Dusty (bot) 24")."""
     from textual.app import App
 
-    from tui.widgets.board import Holdings
+    from tui.games.nuggets.holdings import Holdings
 
     class One(App):
         CSS = "Holdings { padding: 0 1; height: auto; }"

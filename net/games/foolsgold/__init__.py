@@ -5,7 +5,7 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
-from net.catalogue import GameSpec, Setting, StatColumn
+from net.catalogue import GameSpec, Setting
 
 #: the highest round cap a table may set (the house rule; None is off)
 ROUND_CAP_MAX = 200
@@ -36,10 +36,10 @@ SPEC = GameSpec(
                 whole=True, optional=True, choices=(None, 10, 20, 40)),
     ),
     stats=(
-        StatColumn("rounds", "rounds played"),
-        StatColumn("grabs", "first grabs (a set claimed)"),
-        StatColumn("bluffs", "of those, without a set"),
-        StatColumn("calls", "calls"),
-        StatColumn("calls_right", "calls that were right"),
+        "rounds",
+        "grabs",
+        "bluffs",
+        "calls",
+        "calls_right",
     ),
 )

@@ -5,7 +5,7 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
-from net.catalogue import GameSpec, Setting, StatColumn
+from net.catalogue import GameSpec, Setting
 
 #: the whole supply: the most nuggets a table may start with (``nuggets.STARTING_SUPPLY``)
 SUPPLY = 77
@@ -26,9 +26,9 @@ SPEC = GameSpec(
     order=1,
     settings=(Setting("supply", SUPPLY, 1, SUPPLY, label="supply", unit="nuggets", whole=True),),
     stats=(
-        StatColumn("turns", "turns played"),
-        StatColumn("gained", "nuggets taken (from the supply and by steals)"),
-        StatColumn("busts", "busts"),
-        StatColumn("steals", "steals"),
+        "turns",
+        "gained",
+        "busts",
+        "steals",
     ),
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
+from textual.message import Message
 from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from net.games.foolsgold.views import Card, FoolsGoldView
 from tui.games.foolsgold import glyphs
-from tui.messages import CardClicked
 from tui.widgets.board import FitsContent, cells
 
 HAND_MAX = 6
@@ -40,6 +40,14 @@ def progress(hand: list[Card]) -> list[tuple[str, int, int]]:
         entry[0] += 1
     rows = [(name, have, needed) for name, (have, needed) in counts.items()]
     return sorted(rows, key=lambda r: (r[2] - r[1], -r[1], r[0]))
+
+
+class CardClicked(Message):
+    """A card in the hand was clicked: discard it, as its number key would."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
 
 
 class RepaintsOnChange:

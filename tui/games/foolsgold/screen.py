@@ -14,10 +14,10 @@ from net.games.foolsgold import SPEC as FOOLSGOLD
 from net.games.foolsgold import views as v
 from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, CardRef
 from net.text import clean_text
-from tui.games.foolsgold.cards import HandView, Piles, Reveal, Seats
+from tui.games.foolsgold.cards import CardClicked, HandView, Piles, Reveal, Seats
 from tui.games.foolsgold.phases import FOOLSGOLD_ACTIONS, foolsgold_now
 from tui.keys import with_ids
-from tui.messages import CardClicked, SendAction
+from tui.messages import SendAction
 from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
@@ -76,7 +76,7 @@ class FoolsGoldScreen(TableScreen):
         self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="foolsgold-table"):
+        with Vertical(id="foolsgold-table", classes="game-table"):
             yield TurnBanner(id="banner")
             with Horizontal(id="around"):
                 yield Seats(id="seats")

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.events import Click
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from tui.games.nuggets import glyphs
-from tui.messages import DieClicked
 
 DICE = 7
 SLOT = glyphs.DIE_WIDTH + 1
 SMALL_SLOT = 5  # a small die, " [N] ", where the big ones do not fit
+
+
+class DieClicked(Message):
+    """A die was clicked: toggle it, as its number key would."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
 
 
 class DiceTray(Widget):

@@ -17,13 +17,14 @@ from net.text import clean_text
 from nuggets import IllegalAction, check_keep, score
 from tui.games.nuggets import keys, words
 from tui.games.nuggets.advisor import AdvisorPanel, advised_next
-from tui.games.nuggets.dice import DiceTray, KeptTray
+from tui.games.nuggets.dice import DiceTray, DieClicked, KeptTray
+from tui.games.nuggets.holdings import Holdings
 from tui.games.nuggets.phases import NUGGETS_ACTIONS, nuggets_now
-from tui.messages import DieClicked, SendAction
+from tui.messages import SendAction
 from tui.phases import Now
 from tui.screens.common import PickScreen, reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import TABLES_CSS, Hint, Holdings, TooSmall, TurnBanner, names_line
+from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, names_line
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 from tui.widgets.touchbar import TouchBar
@@ -69,7 +70,7 @@ class NuggetsScreen(TableScreen):
         self._moment_timer = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="nuggets-table"):
+        with Vertical(id="nuggets-table", classes="game-table"):
             yield TurnBanner(id="banner")
             yield Holdings(id="holdings")
             yield DiceTray(id="dice")
