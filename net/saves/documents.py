@@ -286,7 +286,7 @@ def lobby_document(table: Table, ident: str, now: float) -> dict[str, Any]:
     and the settings; and after a game, its result. Ready flags are not kept:
     everyone comes back not ready."""
     # a game that just ended is saved as the table it leaves: the seats of players who
-    # left for good are freed (as Table._finish does)
+    # left for good are freed (as Play._finish does)
     seats = [s for s in table.seats if s.kind == "bot" or s.member is not None]
     result = None
     driver = table.driver
