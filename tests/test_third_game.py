@@ -245,3 +245,24 @@ async def test_a_saved_game_replays_in_the_replay_engine(pig):
     saved = store.load(kept.id)
     steps = saved.steps()
     assert steps[-1][1][-1]["over"] and saved.status == "finished"
+
+
+def test_each_games_keys_and_touch_labels_are_its_declared_moves():
+    """The app's bindings read the moves' declarations: each declared key plays its move,
+    labelled with its declared touch label (the footer's and the touch bar's word)."""
+    from tui.games.foolsgold.screen import FoolsGoldScreen
+    from tui.games.nuggets import keys as nuggets_keys
+
+    screens = {"foolsgold": FoolsGoldScreen.BINDINGS, "nuggets": nuggets_keys.BINDINGS,
+               SPEC.key: PigScreen.BINDINGS}
+    actions = {"stop": "take", "keep": None, "discard": "discard(0)"}
+    for key, bindings in screens.items():
+        game = catalogue.spec(key) if key != SPEC.key else SPEC
+        for move in game.moves:
+            action = actions.get(move.name, move.name) if key != SPEC.key else move.name
+            if action is None:  # keep: chosen die by die (1-7), then played by enter
+                continue
+            bound = [b for b in bindings if b.action == action]
+            assert bound, (key, move.name)
+            assert bound[0].description == move.touch, (key, move.name, bound[0].description)
+            assert move.key in (bound[0].key, bound[0].key_display), (key, move.name)

@@ -9,6 +9,7 @@ import asyncio
 import hashlib
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,31 @@ def test_an_import_cut_short_is_finished_at_the_next_start_without_doubles(tmp_p
     digest = {hashlib.sha256(p.read_bytes()).hexdigest()
               for p in (tmp_path / "imported" / "games").iterdir()}  # fmt: skip
     assert len(digest) == 3
+
+
+def test_a_database_of_the_previous_protocol_resumes_and_replays(tmp_path):
+    """``legacy/db1`` was written at 1f52ac0 (``make_db1.py``): protocol 2, saves schema
+    1, every move logged by its own message type, a game's settings beside the table's,
+    a column a statistic. This version opens it: the games in play resume and go on to
+    their ends, the lobby comes back, the finished game replays, and its stats read."""
+    shutil.copy(LEGACY / "db1" / "motherlode.db", tmp_path / "motherlode.db")
+    with sqlite3.connect(tmp_path / "motherlode.db") as old:  # schema 1's own columns
+        rows = old.execute("SELECT name, turns, gained, busts, steals FROM seat_stats")
+        before = {name: figures for name, *figures in rows}
+    store = Store(tmp_path, "tables")
+    saves, problems = load_all(store)
+    assert problems == []
+    by_game = {(s.status, s.game): s for s in saves}
+    assert set(by_game) == {("playing", "nuggets"), ("playing", "foolsgold"),
+                            ("lobby", "nuggets")}
+    dice = by_game[("playing", "nuggets")]
+    assert dice.settings().game["supply"] == 30 and dice.replay() is not None
+    lobby = by_game[("lobby", "nuggets")]
+    assert lobby.restore(lobby.saved_at).phase == "over"  # the table after its game
+    (done,) = store.kept()
+    assert store.load(done.id).replay() is not None
+    stats = {r.name: r for r in store.stats(bots=True)}
+    assert stats["Ann"].played == 1 and stats["Ann"].turns > 0
+    assert {r.name: [r.turns, r.gained, r.busts, r.steals] for r in stats.values()} == before
+    for saved in (dice, by_game[("playing", "foolsgold")]):
+        assert _play_on(Store(tmp_path, "tables"), saved) == "finished"

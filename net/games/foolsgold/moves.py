@@ -22,19 +22,19 @@ class DiscardArgs(Struct, forbid_unknown_fields=True, kw_only=True):
     card: CardRef
 
 
-DRAW = MoveSpec("draw", "take the top card of your incoming pile", key="d", touch="Draw",
-                aliases=("d",))
+DRAW = MoveSpec("draw", "draw a card (from your incoming pile, or the draw pile if you start)",
+                key="d,space", touch="Draw", aliases=("d",))
 DISCARD = MoveSpec(
     "discard",
-    "pass a card of your hand to the player on your left",
+    "discard that card to your left neighbour",
     args=DiscardArgs,
     key="1-6",
     touch="Discard",
     aliases=("pass", "p"),
     arg_words={"card": "the card to pass"},
 )
-GRAB = MoveSpec("grab", "grab a nugget: you show a set (or bluff)", key="g", touch="Grab!",
-                race=True, aliases=("g",))
+GRAB = MoveSpec("grab", "grab a nugget: the first grab claims a set (or bluffs one)", key="g",
+                touch="Grab!", race=True, aliases=("g",))
 CALL = MoveSpec("call", 'call "Fool\'s Gold!" on the first grabber', key="f",
                 touch="Fool's Gold!", race=True, aliases=("f", "fools"))
 MOVES = Moves(DRAW, DISCARD, GRAB, CALL)

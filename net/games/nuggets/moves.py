@@ -23,7 +23,8 @@ class StopArgs(Struct, forbid_unknown_fields=True, kw_only=True):
     steal_from: Seat | None = None
 
 
-ROLL = MoveSpec("roll", "roll the dice that are not set aside", key="enter", touch="Roll")
+ROLL = MoveSpec("roll", "roll the dice that are not set aside", key="enter", touch="Roll on",
+                aliases=("r",))
 KEEP = MoveSpec(
     "keep",
     "set aside dice of one face (nuggets and lassos may go with numbers)",

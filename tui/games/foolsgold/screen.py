@@ -39,20 +39,21 @@ class FoolsGoldScreen(TableScreen):
     CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
 
     BINDINGS = with_ids(FOOLSGOLD.key, [
-        Binding("d,space", "draw", "Draw"),
+        # the moves' keys and labels are their declarations' (net/games/foolsgold/moves.py)
+        Binding(DRAW.key, "draw", DRAW.touch),
         # the footer names the discard while it is the move ("1-6 Discard"), as the status does
-        Binding("1", "discard(0)", "Discard", key_display="1-6"),
+        Binding("1", "discard(0)", DISCARD.touch, key_display=DISCARD.key),
         *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(2, 7)),
-        Binding("g", "grab", "Grab!"),
-        Binding("f", "call", "Fool's Gold!"),
+        Binding(GRAB.key, "grab", GRAB.touch),
+        Binding(CALL.key, "call", CALL.touch),
         Binding("c", "app.chat", "Chat", show=False),
         Binding("q", "app.leave", "Leave"),
     ])
     HELP = [
-        ("d / space", "draw a card (from your incoming pile, or the draw pile if you start)"),
-        ("1-6", "discard that card to your left neighbour"),
-        ("g", "grab a nugget: the first grab claims a set (or bluffs one)"),
-        ("f", "call \"Fool's Gold!\" on the first grabber"),
+        ("d / space", DRAW.description),
+        (DISCARD.key, DISCARD.description),
+        (GRAB.key, GRAB.description),
+        (CALL.key, CALL.description),
         ("c", "chat (LAN games)"),
         ("j", "while the host is gone: try to reach it now"),
         ("q", "leave the table"),

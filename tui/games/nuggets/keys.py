@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.binding import Binding
 
 from net.games.nuggets import SPEC as NUGGETS
+from net.games.nuggets.moves import ROLL, STOP
 from tui.keys import with_ids
 
 BINDINGS = with_ids(NUGGETS.key, [
@@ -15,9 +16,10 @@ BINDINGS = with_ids(NUGGETS.key, [
     *(Binding(f"f{d},{shifted}", f"select_face('{d}')", f"All {d}s", show=False)
       for d, shifted in zip("2345", ("at", "number_sign", "dollar_sign", "percent_sign"),
                             strict=True)),
-    Binding("enter", "roll", "Roll on", key_display="enter"),
+    # the moves' keys and labels are their declarations' (net/games/nuggets/moves.py)
+    Binding(ROLL.key, "roll", ROLL.touch, key_display=ROLL.key),
     Binding("space", "advised", "Advised", key_display="space"),
-    Binding("t", "take", "Take"),
+    Binding(STOP.key, "take", STOP.touch),
     Binding("s", "steal", "Steal"),
     Binding("escape", "clear", "Clear", show=False),
     Binding("a", "advisor", "Advisor"),
