@@ -24,6 +24,7 @@ import sys
 from collections.abc import Callable
 
 from net import saves as persist
+from net.catalogue import spec
 from net.host import Host
 
 
@@ -99,9 +100,11 @@ async def main(args: argparse.Namespace) -> int:
             print("REFUSED", exc, flush=True)
             return 3
     if not args.resume:
+        own = {k: v for k, v in {"intermission": 1.0, "supply": args.supply}.items()
+               if k in spec(args.game).defaults}  # the game's own settings, where it has them
         host.create_table(
             "crash", args.game, seats=args.humans + args.bots, bots=args.bots, seed=args.seed,
-            bot_pace=0.3, grace=600.0, intermission=1.0, supply=args.supply,
+            bot_pace=0.3, grace=600.0, **own,
         )  # fmt: skip
     await host.start("127.0.0.1", args.port)
     print("READY", host.port, flush=True)

@@ -80,11 +80,11 @@ def oracle(line: bytes, max_line: int = p.DEFAULT_MAX_LINE) -> Any:
 VALID_LINES = [
     b'{"type":"hello","protocol": 3,"name":"Ann","table":"Saloon"}',
     b'{"type":"chat","text":"howdy"}',
-    b'{"type":"keep","faces":["nugget","3","3"],"seat":1}',
-    b'{"type":"discard","card":{"name":"Owl","variant":"a","kind":"animal"}}',
+    b'{"type":"move","move":"keep","args":{"faces":["nugget","3","3"]},"seat":1}',
+    b'{"type":"move","move":"discard","args":{"card":{"name":"Owl","variant":"a"}}}',
     b'{"type":"configure","seats":4,"grace":12.5,"seed":null}',
     b'{"type":"ping","id":42}',
-    b'{"type":"stop","steal_from":2}',
+    b'{"type":"move","move":"stop","args":{"steal_from":2}}',
     b'{"type":"remove_bot","seat":3}',
     b'{"type":"add_bot","difficulty":"hard"}',
     b'{"type":"ready","ready":false}',
@@ -147,16 +147,16 @@ def hostile_frame(rng: random.Random, max_line: int) -> tuple[str, bytes]:
         line = rng.choice(
             [
                 b'{"type":"chat","text":5}',
-                b'{"type":"keep","faces":"333"}',
+                b'{"type":"move","move":"keep","args":"333"}',
                 b'{"type":"remove_bot","seat":-1}',
                 b'{"type":"hello","protocol":"1","name":"A"}',
-                b'{"type":"keep","faces":["3","3","3","3","3","3","3","3"]}',
+                b'{"type":"move","move":"Keep!"}',
                 b'{"type":"chat","text":"' + b"x" * 1001 + b'"}',
             ]
         )
     elif kind == "missing":
         line = rng.choice(
-            [b'{"type":"chat"}', b'{"type":"hello","name":"A"}', b'{"type":"discard"}']
+            [b'{"type":"chat"}', b'{"type":"hello","name":"A"}', b'{"type":"move"}']
         )
     else:
         line = rng.choice([b"[]", b"1", b'"hello"', b"null", b"true", b"{", b"}"])
