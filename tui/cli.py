@@ -34,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ascii", action="store_true", help="draw dice and cards without box-drawing characters"
     )
+    parser.add_argument(
+        "--plain", action="store_true",
+        help="play in plain lines of words (for screen readers, braille displays, scripts "
+        "and terminals that cannot draw); TERM=dumb chooses it too")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_app_commands(subparsers)
     from net.cli import add_commands as add_net_commands  # light: argparse only
@@ -58,22 +62,27 @@ def _add_app_commands(subparsers) -> None:
 
     ascii_flag = {"action": "store_true", "default": argparse.SUPPRESS,
                   "help": "draw dice and cards without box-drawing characters"}
+    plain_flag = {"action": "store_true", "default": argparse.SUPPRESS,
+                  "help": "play in plain lines of words (see motherlode --help)"}
     join = subparsers.add_parser("join", help="join a LAN game at HOST[:PORT]")
     join.add_argument("address", metavar="HOST[:PORT]", help="the address the host shows")
     join.add_argument("--name", help="your name at the table (default: from Settings)")
     join.add_argument("--watch", action="store_true", help="watch as a spectator")
     join.add_argument("--ascii", **ascii_flag)
+    join.add_argument("--plain", **plain_flag)
     shared = hotseat_games()[0]  # the game several people play on one keyboard
     hotseat = subparsers.add_parser(
         "hotseat", help=f"{shared.title} for {shared.seats} on this keyboard")
     hotseat.add_argument("names", nargs="+", metavar="NAME", help="the players, in seat order")
     hotseat.add_argument("--bots", type=int, default=0, help="bots to seat after the players")
     hotseat.add_argument("--ascii", **ascii_flag)
+    hotseat.add_argument("--plain", **plain_flag)
     solo = subparsers.add_parser("solo", help="play against bots")
     solo.add_argument("--game", choices=keys(), default=keys()[0])
     solo.add_argument("--bots", type=int, default=None, help="how many bots (default " + ", ".join(
         f"{spec.solo_bots} for {spec.title}" for spec in games()) + ")")
     solo.add_argument("--ascii", **ascii_flag)
+    solo.add_argument("--plain", **plain_flag)
     replay = subparsers.add_parser(
         "replay", help="step through a saved game",
         description="Step through a finished, abandoned or unfinished game: one kept in "
@@ -90,6 +99,7 @@ def _add_app_commands(subparsers) -> None:
     served.add_argument("--control", required=True, help="the serve host's table directory")
     served.add_argument("--name", default=None, help="the player's name (else asked)")
     served.add_argument("--ascii", **ascii_flag)
+    served.add_argument("--plain", **plain_flag)
 
 
 def _app_start(parser: argparse.ArgumentParser | None, args: Any) -> tuple:
@@ -157,12 +167,24 @@ def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
         settings.name = name
         settings.named = True  # for this run: the first-run question is not asked
     ascii_mode = bool(getattr(args, "ascii", False)) or settings.ascii or glyphs.ascii_default()
+    if plain_wanted(args):
+        from tui.plain import run
+
+        return run(start, settings)
 
     from tui.app import MotherlodeApp
 
     app = MotherlodeApp(settings=settings, ascii_mode=ascii_mode, start=start)
     app.run()
     return app.return_code or 0
+
+
+def plain_wanted(args: Any) -> bool:
+    """The plain seat: asked for (``--plain``), or a terminal that says it cannot draw
+    (``TERM=dumb``)."""
+    import os
+
+    return bool(getattr(args, "plain", False)) or os.environ.get("TERM", "") == "dumb"
 
 
 def warm_parent(fd: int) -> int:
@@ -197,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         # and the commands' modules are a tenth of what the menu adds to a bare app)
         from types import SimpleNamespace
 
-        return run_app(None, SimpleNamespace(command=None, ascii=False))
+        return run_app(None, SimpleNamespace(command=None, ascii=False, plain=False))
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None or args.command in APP_COMMANDS:

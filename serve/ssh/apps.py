@@ -134,7 +134,7 @@ class Apps:
 
     async def start(self, process: asyncssh.SSHServerProcess, session: SSHSession,
                     key: tuple[str, str] | None, name: str, size: tuple[int, int],
-                    address: str) -> Child | None:
+                    address: str, *, plain: bool = False, lines: bool = False) -> Child | None:
         """Start the app of a new session (``key`` None: keyless, a fresh directory);
         None if it could not start (the session was told)."""
         self.players.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -146,7 +146,7 @@ class Apps:
             home = inside(self.players, self.players / key[0])
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
         child = Child(key, name, scratch, address=address,
-                      resize_every=self.config.resize_every)
+                      resize_every=self.config.resize_every, plain=plain)
         child.session = session
         self.children.add(child)
         env = app_environment(process, home)
@@ -157,7 +157,8 @@ class Apps:
             env[LINK_ENV] = child.link
         try:
             async with self._startups:
-                await child.spawn(self.command(name), env, home, size, warm=self._parent())
+                argv = self.command(name) + (["--plain"] if plain else [])
+                await child.spawn(argv, env, home, size, warm=self._parent(), lines=lines)
                 self._renew()
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(child.first_output.wait(),
@@ -263,18 +264,18 @@ class Apps:
         """Stop every app, and tell every attached player ``goodbye``."""
         self.closing = True
         children = list(self.children)
-        sessions = [c.session for c in children if c.session is not None]
+        sessions = [(c.session, c.plain) for c in children if c.session is not None]
         for child in children:
             if child.expiry is not None:
                 child.expiry.cancel()
             child.session = None  # the app's last frames are not needed: the words are
         await asyncio.gather(*(child.stop(grace) for child in children),
                              return_exceptions=True)
-        for session in sessions:
+        for session, plain in sessions:
             with contextlib.suppress(Exception):
-                session.process.stdout.write(b"\x1b[?1049l\x1b[?1000l\x1b[?1003l\x1b[?1015l"
-                                             b"\x1b[?1006l\x1b[?25h\x1b[?2004l\x1b[?7h\r\n"
-                                             + goodbye.encode() + b"\r\n")
+                modes = b"" if plain else (b"\x1b[?1049l\x1b[?1000l\x1b[?1003l\x1b[?1015l"
+                                           b"\x1b[?1006l\x1b[?25h\x1b[?2004l\x1b[?7h\r\n")
+                session.process.stdout.write(modes + goodbye.encode() + b"\r\n")
                 session.process.exit(0)
         if self.warm is not None:
             await self.warm.close()

@@ -42,8 +42,10 @@ class Child:
     """One app on a pty, with the session (if any) it draws to."""
 
     def __init__(self, key: tuple[str, str] | None, name: str, scratch: Path | None, *,
-                 address: str, resize_every: float) -> None:
+                 address: str, resize_every: float, plain: bool = False) -> None:
         self.key = key  # (slug, fingerprint): who may re-attach; None for a keyless login
+        #: the plain seat (lines of words): no terminal modes are ever written for it
+        self.plain = plain
         self.name = name
         self.address = address  # where its player came from
         self.since = time.time()
@@ -63,10 +65,18 @@ class Child:
         self.meter: DelayMeter | None = None
 
     async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
-                    size: tuple[int, int], warm: WarmParent | None = None) -> None:
+                    size: tuple[int, int], warm: WarmParent | None = None,
+                    lines: bool = False) -> None:
         """Start the app on a fresh pty: forked by the ``warm`` parent where it is
-        ready (``serve.warm``), else a fresh interpreter."""
+        ready (``serve.warm``), else a fresh interpreter. ``lines``: the client has no
+        terminal of its own (``ssh HOST plain``), so the pty neither echoes what it is
+        sent nor turns a line's end into a carriage return and a new line."""
         master, slave = os.openpty()
+        if lines:
+            attrs = termios.tcgetattr(slave)
+            attrs[1] &= ~termios.OPOST
+            attrs[3] &= ~termios.ECHO
+            termios.tcsetattr(slave, termios.TCSANOW, attrs)
         try:
             self.master = master
             self.size = size
@@ -104,7 +114,7 @@ class Child:
 
     async def repaint(self) -> None:
         """A full repaint for a fresh terminal: its modes, then a size change and back."""
-        if self.session is not None:
+        if self.session is not None and not self.plain:
             self.session.write(REATTACH_MODES)
         width, height = self.size
         self._set_size((width, max(1, height - 1)))

@@ -31,8 +31,11 @@ from serve.warm import WarmParent
 
 log = logging.getLogger(__name__)
 
-NO_PTY = (b"Motherlode is a terminal game and needs a terminal: connect with plain "
-          b"`ssh -p PORT NAME@HOST` (no command, no -T).\r\n")
+NO_PTY = (b"Motherlode is a terminal game and needs a terminal: connect with "
+          b"`ssh -p PORT NAME@HOST` (no command, no -T), or play in plain lines of words "
+          b"with `ssh -p PORT NAME@HOST plain`.\r\n")
+#: the command that asks for the plain seat (lines of words; ``tui.plain``)
+PLAIN = "plain"
 
 
 class SSHDoor:
@@ -168,7 +171,11 @@ class SSHDoor:
             refuse(process, b"The server is shutting down.\r\n")
             return
         conn = process.channel.get_connection()
-        if process.get_terminal_type() is None:
+        term = process.get_terminal_type()
+        # the plain seat: asked for by name, or a terminal that says it cannot draw
+        plain = (process.command or "").strip().casefold() == PLAIN or \
+            (term or "").casefold() == "dumb"
+        if term is None and not plain:
             host, port = self._address(conn)
             name = player_name(conn.get_extra_info("username") or "")
             refuse(process, NO_PTY.replace(b"PORT", str(port).encode()).replace(
@@ -182,7 +189,7 @@ class SSHDoor:
             return
         key = (slug(name), fingerprint) if fingerprint is not None else None
         width, height, _, _ = process.get_terminal_size()
-        size = self.config.clamp(width, height)
+        size = self.config.clamp(width or 80, height or 24)
         gate_address = gate.address if isinstance(gate, Gate) else ""
         child = self.apps.detached(key)
         if child is not None:
@@ -204,7 +211,8 @@ class SSHDoor:
             return
         session = SSHSession(process)  # before the app starts: its first bytes set modes
         session.process_limit = self.config.slow_reader_bytes
-        child = await self.apps.start(process, session, key, name, size, gate_address)
+        child = await self.apps.start(process, session, key, name, size, gate_address,
+                                      plain=plain, lines=term is None)
         if child is not None:
             await self.apps.attach(child, process, size, reattach=False, session=session)
 

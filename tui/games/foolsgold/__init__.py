@@ -55,3 +55,10 @@ def describe(event, names):
     from tui.games.foolsgold.events import describe
 
     return describe(event, names)
+
+
+def plain_seat():
+    """This game at the plain seat (``tui.plain``): its adapter, new for each seat."""
+    from tui.games.foolsgold.plain import Plain
+
+    return Plain()

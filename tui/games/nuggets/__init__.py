@@ -39,3 +39,10 @@ def describe(event, names):
     from tui.games.nuggets.events import describe
 
     return describe(event, names)
+
+
+def plain_seat():
+    """This game at the plain seat (``tui.plain``): its adapter, new for each seat."""
+    from tui.games.nuggets.plain import Plain
+
+    return Plain()
