@@ -82,7 +82,12 @@ def _add_app_commands(subparsers) -> None:
     solo.add_argument("--bots", type=int, default=None, help="how many bots (default " + ", ".join(
         f"{spec.solo_bots} for {spec.title}" for spec in games()) + ")")
     solo.add_argument("--ascii", **ascii_flag)
+    solo.add_argument("--bot-pace", type=float, default=None, metavar="SECONDS",
+                      help="seconds a Gold Nuggets bot waits before each move (0 to 10)")
+    solo.add_argument("--seed", default=None, metavar="S",
+                      help="deal the game from this seed (the same game every time)")
     solo.add_argument("--plain", **plain_flag)
+    solo.add_argument("--name", help="your name at the table (default: from Settings)")
     replay = subparsers.add_parser(
         "replay", help="step through a saved game",
         description="Step through a finished, abandoned or unfinished game: one kept in "
@@ -167,16 +172,31 @@ def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
         settings.name = name
         settings.named = True  # for this run: the first-run question is not asked
     ascii_mode = bool(getattr(args, "ascii", False)) or settings.ascii or glyphs.ascii_default()
+    options = table_options(parser, args)
     if plain_wanted(args):
         from tui.plain import run
 
-        return run(start, settings)
+        return run(start, settings, options)
 
     from tui.app import MotherlodeApp
 
-    app = MotherlodeApp(settings=settings, ascii_mode=ascii_mode, start=start)
+    app = MotherlodeApp(settings=settings, ascii_mode=ascii_mode, start=start,
+                        table_options=options)
     app.run()
     return app.return_code or 0
+
+
+def table_options(parser: argparse.ArgumentParser | None, args: Any) -> dict[str, Any]:
+    """A local table's options from the command line (``solo --bot-pace --seed``)."""
+    options: dict[str, Any] = {}
+    pace = getattr(args, "bot_pace", None)
+    if pace is not None:
+        if not 0 <= pace <= 10 and parser is not None:
+            parser.error("--bot-pace is 0 to 10 seconds")
+        options["bot_pace"] = pace
+    if getattr(args, "seed", None) is not None:
+        options["seed"] = args.seed
+    return options
 
 
 def plain_wanted(args: Any) -> bool:

@@ -144,8 +144,8 @@ async def _session(start: tuple, launch: Any, say: Any) -> Any:
     raise ValueError(kind)
 
 
-async def run_plain(start: tuple, settings: Any, *, stream: TextIO = sys.stdin,
-                    out: TextIO = sys.stdout) -> int:
+async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None = None, *,
+                    stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
     """Play ``start`` (``tui.cli._app_start``'s tuple) at a plain seat."""
     from tui import modes
     from tui.plain.seat import PlainSeat, Printer, play
@@ -153,7 +153,8 @@ async def run_plain(start: tuple, settings: Any, *, stream: TextIO = sys.stdin,
 
     say = Printer(out).line
     lines = Lines(stream)
-    launch = modes.Launch(name=settings.name, difficulty=settings.difficulty, saves=Saves())
+    launch = modes.Launch(name=settings.name, difficulty=settings.difficulty, saves=Saves(),
+                          table_options=dict(options or {}))
     if start[0] == "menu":
         chosen = await _choose(say, lines, settings.difficulty)
         if chosen is None:
@@ -187,9 +188,9 @@ async def run_plain(start: tuple, settings: Any, *, stream: TextIO = sys.stdin,
     return await play(session, seat, lines)
 
 
-def run(start: tuple, settings: Any) -> int:
+def run(start: tuple, settings: Any, options: dict[str, Any] | None = None) -> int:
     """The plain seat from the command line; its exit code."""
     try:
-        return asyncio.run(run_plain(start, settings))
+        return asyncio.run(run_plain(start, settings, options))
     except KeyboardInterrupt:
         return 130

@@ -146,13 +146,14 @@ class PlainSeat:
         free = info.settings.seats - len(info.seats)
         line = (f"Table {clean_text(info.name)}, {title(info.game)}: "
                 + ", ".join(seats) + (f", {free} seats free" if free > 0 else "") + ".")
-        waiting = [clean_text(s.name) for s in info.seats
-                   if s.kind == "human" and not (s.ready and s.connected)]
-        if self.session.is_owner:
-            line += (f" Waiting for {', '.join(waiting)} to get ready." if waiting else
-                     " Type start to begin, or bot to seat a bot.")
-        elif any(s.seat in self.seats and not s.ready for s in info.seats):
+        waiting = [clean_text(s.name) for s in info.seats if s.kind == "human"
+                   and s.seat not in self.seats and not (s.ready and s.connected)]
+        if any(s.seat in self.seats and not s.ready for s in info.seats):
             line += " Type ready when you are."
+        elif waiting:
+            line += f" Waiting for {', '.join(waiting)} to get ready."
+        elif self.session.is_owner:
+            line += " Type start to begin, or bot to seat a bot."
         return line
 
     def _started(self, game: str, players: Sequence[str], seats: Sequence[int]) -> None:

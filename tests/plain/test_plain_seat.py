@@ -1,0 +1,101 @@
+"""The plain seat played as a person who reads lines plays it: real ``motherlode``
+processes on pipes (solo, hot-seat) and a LAN ``join --plain`` against a host on a
+fake clock; every game to its end by typed commands alone, and not one escape
+sequence in all they wrote (a byte scan, and pyte's screen shows only lines)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+import pyte
+import pytest
+
+from net.clock import FakeClock
+from net.host import Host
+from tests.hardening.harness import settle
+
+from .driver import Seat, assert_plain
+
+pytestmark = pytest.mark.timeout(240)
+
+
+async def _process(*args: str, env: dict[str, str] | None = None):
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", *args,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env={**os.environ, **(env or {})},
+    )
+
+
+def _seat(proc) -> Seat:
+    def write(data: bytes) -> None:
+        proc.stdin.write(data)
+
+    return Seat(proc.stdout.readline, write)
+
+
+def _screen_lines(raw: bytes) -> list[str]:
+    """What a terminal shows of ``raw`` (pyte): the lines, in order, nothing redrawn."""
+    screen = pyte.Screen(200, 2000)
+    stream = pyte.ByteStream(screen)
+    stream.feed(raw.replace(b"\n", b"\r\n"))
+    return [line.rstrip() for line in screen.display if line.strip()]
+
+
+async def _finish(proc, seat: Seat) -> str:
+    await asyncio.wait_for(proc.wait(), 30)
+    err = (await proc.stderr.read()).decode()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert_plain(seat.raw)
+    assert _screen_lines(seat.raw) == [line for line in seat.lines if line.strip()]
+    return err
+
+
+@pytest.mark.slow
+async def test_a_whole_gold_nuggets_game_solo_by_typed_commands():
+    proc = await _process("solo", "--plain", "--game", "nuggets", "--bot-pace", "0",
+                          "--seed", "plain-1", "--name", "Ann")
+    seat = _seat(proc)
+    await seat.play(timeout=30)
+    await _finish(proc, seat)
+    text = "\n".join(seat.lines)
+    assert "The game starts: Gold Nuggets" in text
+    assert any(line.startswith("Game over: ") for line in seat.lines)
+    # it played: rolls, set-asides and takes of its own, by the words it typed
+    assert {"roll", "stop"} <= set(seat.typed) and any(t.startswith("keep ") for t in seat.typed)
+    assert not [line for line in seat.lines if line.startswith("Refused")]
+
+
+@pytest.mark.slow
+async def test_a_whole_fools_gold_match_over_lan_join_plain():
+    """``join --plain`` at a table on a fake clock: the host's time moves only as the
+    test moves it, so the whole match is quick and the same every run."""
+    clock = FakeClock()
+    host = Host(clock=clock)
+    await host.start("127.0.0.1", 0)
+    table = host.create_table("Camp", "foolsgold", seats=2, bots=1, seed="plain-lan")
+    proc = await _process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
+    seat = _seat(proc)
+    player = asyncio.ensure_future(seat.play(
+        timeout=60, also=lambda line: "ready" if "Type ready when you are" in line else None))
+    try:
+        for _ in range(200_000):
+            if player.done():
+                break
+            await settle()
+            await asyncio.sleep(0.002)  # the person reads and types in real time
+            due = clock.next_due()
+            if due is not None:
+                clock.advance_to(min(due, clock.now() + 0.05))
+            else:
+                clock.advance(0.05)
+        await asyncio.wait_for(player, 30)
+    finally:
+        await host.close()
+    await _finish(proc, seat)
+    assert any(line.startswith("Match over: ") for line in seat.lines), seat.lines[-20:]
+    assert table.games_played == 1
+    assert "draw" in seat.typed and any(t.startswith("discard ") for t in seat.typed)
