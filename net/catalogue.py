@@ -90,6 +90,21 @@ class Setting:
             return f"{self.rule()}, not {value!r}"
         return None
 
+    def parse(self, text: str) -> Any:
+        """A value typed on the command line (``--set round_cap=10``, ``off``); raises
+        ValueError saying what the setting takes."""
+        word = text.strip().casefold()
+        if word in ("off", "none", "null") and self.optional:
+            value: Any = None
+        else:
+            try:
+                value = int(word) if self.whole else float(word)
+            except ValueError:
+                raise ValueError(f"{self.rule()}, not {text!r}") from None
+        if problem := self.problem(value):
+            raise ValueError(problem)
+        return value
+
     def shown(self, value: Any) -> str:
         """A value as a person reads it: "10 s", "off", "40 rounds"."""
         if value is None:
@@ -133,6 +148,20 @@ class GameSpec:
     def setting(self, name: str) -> Setting | None:
         """Its own setting of that name, or None."""
         return next((s for s in self.settings if s.name == name), None)
+
+    def parse_settings(self, pairs: list[str]) -> dict[str, Any]:
+        """Its own settings from ``NAME=VALUE`` words (``--set``); raises ValueError
+        naming the one that is wrong and what it takes."""
+        found: dict[str, Any] = {}
+        for pair in pairs:
+            name, _, text = pair.partition("=")
+            setting = self.setting(name.strip())
+            if setting is None or not setting.configurable or not text:
+                own = ", ".join(s.name for s in self.settings if s.configurable) or "none"
+                raise ValueError(f"{pair!r}: {self.title}'s own settings are {own}, "
+                                 "each as NAME=VALUE")
+            found[setting.name] = setting.parse(text)
+        return found
 
     @property
     def module(self) -> str:

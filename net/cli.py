@@ -119,6 +119,9 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
     parser.add_argument("--bot-pace", type=float, default=None, metavar="SECONDS",
                         help="seconds a bot waits before each of its turn's moves, so "
                         "people can follow (default 0.9; 0 to 10)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="one of the game's own settings for its table, e.g. "
+                        "round_cap=10 or supply=40 (again for more)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce the tables on the LAN")
     parser.add_argument("--resume", action="store_true",
@@ -175,6 +178,16 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
     if bot_pace is not None and not 0 <= bot_pace <= 10:
         print(f"{prog}: --bot-pace is 0 to 10 seconds", file=sys.stderr)
         return 2
+    own: dict[str, Any] = {}
+    if getattr(args, "set", None):
+        if args.game is None:
+            print(f"{prog}: --set is for the --game table's own settings", file=sys.stderr)
+            return 2
+        try:
+            own = spec(args.game).parse_settings(args.set)
+        except ValueError as exc:
+            print(f"{prog}: --set {exc}", file=sys.stderr)
+            return 2
     # every table is saved after every change (net.saves), so --resume can restore it
     store = None if args.no_save else store_db.Store.default("tables", report=say)
     saves: list[store_db.Saved] = []
@@ -210,6 +223,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
                     more["lag_cap"] = lag_cap
                 if bot_pace is not None:
                     more["bot_pace"] = bot_pace
+                more.update(own)
                 table = lan.host.create_table(
                     name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
                     seed=args.seed, **more,

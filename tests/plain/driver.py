@@ -108,6 +108,8 @@ class Seat:
             line = await self.line(timeout)
             if line is None:
                 return
+            if "leave" in self.typed:
+                continue  # gone: what the seat still says is read, never answered
             typed = also(line) if also is not None else None
             if typed is None:
                 typed = answer(line)
