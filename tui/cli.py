@@ -83,7 +83,7 @@ def _add_app_commands(subparsers) -> None:
         f"{spec.solo_bots} for {spec.title}" for spec in games()) + ")")
     solo.add_argument("--ascii", **ascii_flag)
     solo.add_argument("--bot-pace", type=float, default=None, metavar="SECONDS",
-                      help="seconds a Gold Nuggets bot waits before each move (0 to 10)")
+                      help="seconds a turn-taking bot waits before each move (0 to 10)")
     solo.add_argument("--seed", default=None, metavar="S",
                       help="deal the game from this seed (the same game every time)")
     solo.add_argument("--plain", **plain_flag)
