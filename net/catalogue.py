@@ -67,9 +67,10 @@ class Setting:
     optional: bool = False
     #: whether the owner may change it (else it is the game's own pace, shown only)
     configurable: bool = True
-    #: a key in the lobby that steps through ``choices`` (a house rule's values)
-    key: str | None = None
+    #: a house rule's values, in the order the lobby steps through them
     choices: tuple[Any, ...] = ()
+    #: a time window a person must act in: the table's pace stretches it (``relaxed``)
+    paced: bool = False
 
     def rule(self) -> str:
         """``"grab_timeout is 1 to 120 seconds"``: what the owner may set, in words."""

@@ -19,7 +19,17 @@ from net.catalogue import spec
 from net.text import clean_text
 
 LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "kick", "seats",
-                           "difficulty", "house_rule"})
+                           "difficulty", "house_rule", "pace"})
+
+
+#: the tables' paces, in the order `p` steps through them (``net.table.PACES``)
+PACES = ("normal", "steady", "relaxed")
+
+
+def pace_words(pace: str) -> str:
+    """A pace in words: "relaxed pace (time windows x3, bots 3x slower)"."""
+    times = {"steady": 2, "relaxed": 3}.get(pace)
+    return f"{pace} pace" + (f" (time windows x{times}, bots {times}x slower)" if times else "")
 
 
 @dataclass(frozen=True)
@@ -57,7 +67,7 @@ def lobby_now(info: p.TableInfo | None, mine: Iterable[int], owner: bool) -> Now
     if mine:  # the owner too: a full table whose people are all ready starts itself
         keys.add("ready")
     if owner:
-        keys |= {"seats", "difficulty"}
+        keys |= {"seats", "difficulty", "pace"}
         if any(s.choices and s.configurable for s in spec(info.game).settings):
             keys.add("house_rule")  # a game's house rule (h), where it has one
         if len(info.seats) < settings.seats:

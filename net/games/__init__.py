@@ -64,10 +64,29 @@ def make_driver(
 
 
 def make_brain(
-    game: str, seat: int, difficulty: str, rng: random.Random, pace: float = 0.9
+    game: str, seat: int, difficulty: str, rng: random.Random, pace: float = 0.9,
+    slow: float = 1.0,
 ) -> Brain:
-    """A bot brain for a seat, without a driver (the TCP bot client uses this)."""
-    return host_of(game).make_brain(seat, difficulty, rng, pace)
+    """A bot brain for a seat, without a driver (the TCP bot client uses this).
+    ``slow``: the table's pace (``net.table.PACES``): every plan that many times as far
+    off as the game's bot would make it."""
+    brain = host_of(game).make_brain(seat, difficulty, rng, pace)
+    return brain if slow == 1.0 else Slowed(brain, slow)
+
+
+class Slowed:
+    """A bot brain at a slower pace: each plan's wait stretched ``slow`` times."""
+
+    def __init__(self, brain: Brain, slow: float) -> None:
+        self.brain = brain
+        self.slow = slow
+
+    def plan(self, view: dict[str, Any], now: float) -> tuple[Any, float] | None:
+        planned = self.brain.plan(view, now)
+        if planned is None:
+            return None
+        action, at = planned
+        return action, now + max(0.0, at - now) * self.slow
 
 
 def make_codec(game: str, players: int) -> Codec:

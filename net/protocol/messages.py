@@ -72,6 +72,8 @@ class Configure(_Msg, tag="configure"):
     hotseat: bool | UnsetType = UNSET
     # lag-fair races (protocol 2): the most a race action is corrected, seconds
     lag_cap: float | UnsetType = UNSET
+    # the table's pace: its time windows and bots, for slower hands
+    pace: Literal["normal", "steady", "relaxed"] | UnsetType = UNSET
     game: dict[ArgName, Any] | UnsetType = UNSET
 
 
@@ -182,6 +184,9 @@ class TableSettings(Struct, kw_only=True):
     # kernel measures it (TCP_INFO), or "probes", the probe replies alone (a host on
     # a system without TCP_INFO, or one that sent nothing)
     lag_bound: Literal["kernel", "probes"] = "probes"
+    #: the table's pace: "normal", "steady" (time windows twice the game's own, bots
+    #: half as quick) or "relaxed" (three times)
+    pace: str = "normal"
     #: the table's game's own settings, by name, as the game declares them
     #: (``net.catalogue.Setting``)
     game: dict[str, Any] = {}

@@ -55,7 +55,7 @@ class TableCore:
         self.spec = game_spec
         self.settings = settings or Settings.default(game)
         # the game's own settings, each one not given at its default
-        self.settings.game = self.settings.own(game)
+        self.settings.game = self.settings.complete(game)
         problem = game_spec.check_seats(self.settings.seats)
         if problem:
             raise ValueError(problem)

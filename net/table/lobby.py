@@ -15,6 +15,7 @@ from net.catalogue import DIFFICULTIES, Setting
 from net.protocol import Code
 from net.table.core import TableCore
 from net.table.people import BOT_NAMES, Member, Refusal, Seat
+from net.table.settings import PACES
 from net.text import (
     CHAT_MAX,
     NAME_MAX,
@@ -133,6 +134,7 @@ class Lobby:
             "bot_pace": (lambda v: 0 <= v <= 10, "bot_pace is 0 to 10 seconds"),
             "hotseat": (lambda v: True, ""),
             "lag_cap": (lambda v: 0 <= v <= 0.5, "lag_cap is 0 to 0.5 seconds"),
+            "pace": (lambda v: v in PACES, f"pace is {', '.join(PACES)}"),
         }
         for key, (ok, rule) in checks.items():
             value = getattr(message, key)

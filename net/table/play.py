@@ -176,7 +176,8 @@ class Play:
             if seat.kind == "bot":
                 rng = random.Random(f"{table.seed}/bot/{i}")
                 pace = table.settings.bot_pace
-                seat.brain = make_brain(table.game, i, seat.difficulty, rng, pace)
+                seat.brain = make_brain(table.game, i, seat.difficulty, rng, pace,
+                                        table.settings.slow)
             else:
                 seat.brain = None
         table.report(f"{table.name}: {table.spec.title} starts: {', '.join(names)}")
@@ -453,7 +454,8 @@ class Play:
         assert table.seed is not None
         rng = random.Random(f"{table.seed}/standin/{i}/{table.moves}")
         settings = table.settings
-        seat.brain = make_brain(table.game, i, settings.difficulty, rng, settings.bot_pace)
+        seat.brain = make_brain(table.game, i, settings.difficulty, rng, settings.bot_pace,
+                                settings.slow)
         table.notice("standin", seat.name, i)
         table.report(f"{table.name}: a stand-in bot plays for {seat.name}")
         if now is not None and table.driver is not None and not table.driver.over:

@@ -11,6 +11,11 @@ from net import protocol as p
 from net import tcpinfo
 from net.catalogue import spec
 
+#: a table's pace: how much longer than the game's own its time windows are (a race, a
+#: call window, the pause between rounds) and how much slower its bots play, for
+#: slower hands and for players reading by ear. Races stay lag-fair at every pace.
+PACES = {"normal": 1.0, "steady": 2.0, "relaxed": 3.0}
+
 
 @dataclass
 class Settings:
@@ -27,6 +32,8 @@ class Settings:
     # network delay (seconds); 0 judges races in arrival order. A table's, not a
     # game's: any game whose moves declare a race is judged this way.
     lag_cap: float = 0.15
+    #: the table's pace (:data:`PACES`)
+    pace: str = "normal"
     #: the game's own settings, by name (``GameSpec.settings``); one not here takes
     #: its default
     game: dict[str, Any] = field(default_factory=dict)
@@ -64,10 +71,25 @@ class Settings:
         found.update({k: v for k, v in (values.get("game") or {}).items() if k in own})
         return cls(**table, game=found)
 
-    def own(self, game: str) -> dict[str, Any]:
-        """The settings that are ``game``'s own (its driver's), by name."""
+    def complete(self, game: str) -> dict[str, Any]:
+        """``game``'s own settings, by name, each one not set at its default."""
         return {**spec(game).defaults,
                 **{k: v for k, v in self.game.items() if k in spec(game).defaults}}
+
+    def own(self, game: str) -> dict[str, Any]:
+        """The settings that are ``game``'s own (its driver's), by name: its time
+        windows stretched by the table's pace."""
+        found = self.complete(game)
+        slow = self.slow
+        for setting in spec(game).settings:
+            if setting.paced and found.get(setting.name) is not None and slow != 1.0:
+                found[setting.name] = found[setting.name] * slow
+        return found
+
+    @property
+    def slow(self) -> float:
+        """How many times slower than the game's own this table plays (its pace)."""
+        return PACES.get(self.pace, 1.0)
 
     def saved(self) -> dict[str, Any]:
         """Plain values for a save (the game's own in ``game``, copied)."""
@@ -90,9 +112,10 @@ class Settings:
             hotseat=self.hotseat,
             lag_cap=self.lag_cap,
             lag_bound="kernel" if tcpinfo.AVAILABLE else "probes",
+            pace=self.pace,
             game=dict(self.game),
         )
 
 
 _TABLE_FIELDS = ("seats", "difficulty", "first_player", "seed", "grace", "bot_pace",
-                 "hotseat", "lag_cap")
+                 "hotseat", "lag_cap", "pace")

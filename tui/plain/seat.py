@@ -34,6 +34,7 @@ from tui.messages import (
     TableChanged,
     ViewChanged,
 )
+from tui.phases import PACES, pace_words
 from tui.plain.words import Adapter
 
 #: every escape sequence and control character (a name is peer text: never drawn)
@@ -54,6 +55,7 @@ LOBBY = {
     "start": "start the game (the table's owner)",
     "bot": "seat a bot (the owner; bot easy, bot hard)",
     "unbot": "remove the last bot (the owner)",
+    "pace": "the table's pace (the owner): pace normal, pace steady or pace relaxed",
     "say": "say something to the table: say good luck",
     "leave": "leave the table (also quit)",
 }
@@ -146,6 +148,8 @@ class PlainSeat:
         free = info.settings.seats - len(info.seats)
         line = (f"Table {clean_text(info.name)}, {title(info.game)}: "
                 + ", ".join(seats) + (f", {free} seats free" if free > 0 else "") + ".")
+        if info.settings.pace != "normal":
+            line += f" The table plays at a {pace_words(info.settings.pace)}."
         waiting = [clean_text(s.name) for s in info.seats if s.kind == "human"
                    and s.seat not in self.seats and not (s.ready and s.connected)]
         if any(s.seat in self.seats and not s.ready for s in info.seats):
@@ -167,7 +171,9 @@ class PlainSeat:
         self.view = None
         self.prompted = None
         you = ", ".join(self.names[s] for s in seats if 0 <= s < len(self.names))
+        pace = self.info.settings.pace if self.info is not None else "normal"
         self.say(f"The game starts: {title(game)}, " + ", ".join(self.names) + "."
+                 + (f" A {pace_words(pace)}." if pace != "normal" else "")
                  + (f" You play {you}." if you else " You are watching.")
                  + " Type help for your moves, and questions such as table or scores.")
 
@@ -355,6 +361,13 @@ class PlainSeat:
                 self.say(f"A bot is {', '.join(DIFFICULTIES)}, not {words[0]!r}.")
                 return
             session.send(p.AddBot(difficulty=level))
+        elif request == "pace":
+            pace = words[0].casefold() if words else ""
+            if pace not in PACES:
+                self.say(f"pace is one of {', '.join(PACES)}: {pace_words('steady')}; "
+                         f"{pace_words('relaxed')}.")
+                return
+            session.send(p.Configure(pace=pace))
         elif request == "unbot":
             bots = [s.seat for s in (self.info.seats if self.info else []) if s.kind == "bot"]
             if not bots:

@@ -18,7 +18,7 @@ from net.text import clean_text
 from tui.games import game_of
 from tui.keys import with_ids
 from tui.messages import SendAction
-from tui.phases import LOBBY_ACTIONS, Now, lobby_now
+from tui.phases import LOBBY_ACTIONS, PACES, Now, lobby_now, pace_words
 from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size
@@ -51,6 +51,7 @@ class LobbyScreen(Screen[None]):
         Binding("minus", "seats(-1)", "-seat", show=False),
         Binding("d", "difficulty", "Difficulty", show=False),
         Binding("h", "house_rule", "House rule", show=False),
+        Binding("p", "pace", "Pace", show=False),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
         Binding("j", "retry_now", "Try now"),
@@ -63,6 +64,8 @@ class LobbyScreen(Screen[None]):
         ("+ / -", "more or fewer seats (owner)"),
         ("d", "next bot difficulty (owner)"),
         ("h", "the game's house rule, where it has one, through its choices (owner)"),
+        ("p", "the table's pace: normal, steady (time windows twice as long, bots half as "
+              "quick), relaxed (three times) (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
@@ -135,6 +138,8 @@ class LobbyScreen(Screen[None]):
         lines.append(f"{s.seats} seats, bots {s.difficulty}")
         lines.append(game_of(info.game).settings_line(s))  # the game's own settings
         lines.append(f", seat kept {s.grace:g} s for a dropped player")
+        if s.pace != "normal":
+            lines.append(f", {pace_words(s.pace)}")
         if s.seeded:
             lines.append(", fixed seed")
         if info.spectators:
@@ -252,6 +257,13 @@ class LobbyScreen(Screen[None]):
         after = rule.choices[(rule.choices.index(now) + 1) % len(rule.choices)] \
             if now in rule.choices else rule.choices[0]
         self._send(p.Configure(game={rule.name: after}))
+
+    def action_pace(self) -> None:
+        """The table's pace, in turn: normal, steady, relaxed."""
+        if self.info is not None:
+            now = self.info.settings.pace
+            after = PACES[(PACES.index(now) + 1) % len(PACES)] if now in PACES else PACES[0]
+            self._send(p.Configure(pace=after))
 
     def action_difficulty(self) -> None:
         if self.info is not None:

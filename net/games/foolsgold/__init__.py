@@ -25,11 +25,11 @@ SPEC = GameSpec(
     app="tui.games.foolsgold",
     order=2,
     settings=(
-        Setting("grab_timeout", 10.0, 1, 120, label="grab time-out", unit="s"),
-        Setting("call_window", 5.0, 1, 60, label="call window", unit="s"),
+        Setting("grab_timeout", 10.0, 1, 120, label="grab time-out", unit="s", paced=True),
+        Setting("call_window", 5.0, 1, 60, label="call window", unit="s", paced=True),
         # the pause between rounds: the game's own pace, not the owner's to change
         Setting("intermission", 4.0, 0, 60, label="pause between rounds", unit="s",
-                configurable=False),
+                configurable=False, paced=True),
         # the house rule of a round cap (docs/RULES.md), off by default; the lobby's
         # house-rule key steps through its choices
         Setting("round_cap", None, 1, ROUND_CAP_MAX, label="round cap", unit="rounds",
