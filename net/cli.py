@@ -119,6 +119,9 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
     parser.add_argument("--bot-pace", type=float, default=None, metavar="SECONDS",
                         help="seconds a bot waits before each of its turn's moves, so "
                         "people can follow (default 0.9; 0 to 10)")
+    parser.add_argument("--pace", choices=("normal", "steady", "relaxed"), default=None,
+                        help="the table's pace, for slower hands: its time windows and "
+                        "bots 2x (steady) or 3x (relaxed) as slow")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="one of the game's own settings for its table, e.g. "
                         "round_cap=10 or supply=40 (again for more)")
@@ -224,6 +227,8 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
                 if bot_pace is not None:
                     more["bot_pace"] = bot_pace
                 more.update(own)
+                if getattr(args, "pace", None) is not None:
+                    more["pace"] = args.pace
                 table = lan.host.create_table(
                     name, args.game, seats=seats, bots=args.bots, difficulty=args.difficulty,
                     seed=args.seed, **more,

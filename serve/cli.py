@@ -187,7 +187,7 @@ async def _serve(args: argparse.Namespace) -> int:
     run_dir = Path(tempfile.mkdtemp(prefix="motherlode-serve-"))  # 0700; short for AF_UNIX
     control = run_dir / "tables.sock"
     table_settings = {} if args.grace is None else {"grace": args.grace}
-    for setting in ("lag_cap", "bot_pace"):  # the tables' defaults, as typed
+    for setting in ("lag_cap", "bot_pace", "pace"):  # the tables' defaults, as typed
         if getattr(args, setting, None) is not None:
             table_settings[setting] = getattr(args, setting)
     directory = TableDirectory(lan.host, settings=table_settings)

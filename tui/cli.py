@@ -88,6 +88,9 @@ def _add_app_commands(subparsers) -> None:
                       help="deal the game from this seed (the same game every time)")
     solo.add_argument("--plain", **plain_flag)
     solo.add_argument("--name", help="your name at the table (default: from Settings)")
+    solo.add_argument("--pace", choices=("normal", "steady", "relaxed"), default=None,
+                      help="for slower hands: time windows and bots 2x (steady) or 3x "
+                      "(relaxed) as slow")
     solo.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                       help="one of the game's own settings, e.g. round_cap=3 (again for more)")
     replay = subparsers.add_parser(
@@ -198,6 +201,8 @@ def table_options(parser: argparse.ArgumentParser | None, args: Any) -> dict[str
         options["bot_pace"] = pace
     if getattr(args, "seed", None) is not None:
         options["seed"] = args.seed
+    if getattr(args, "pace", None) is not None:
+        options["pace"] = args.pace
     if getattr(args, "set", None):
         try:
             options.update(spec(args.game).parse_settings(args.set))
