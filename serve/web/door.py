@@ -213,12 +213,21 @@ class WebDoor(Server):
                                 samesite="Strict", path="/", max_age=COOKIE_AGE)
         return response
 
-    @aiohttp_jinja2.template("app_index.html")
-    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page: the app's terminal, or with ``?plain=1`` the plain seat's log of
+        lines and its command box (``serve.web.plain``)."""
+        plain = request.query.get("plain") == "1"
+        return aiohttp_jinja2.render_template(
+            "plain_index.html" if plain else "app_index.html", request,
+            self._page(request, plain))
+
+    def _page(self, request: web.Request, plain: bool) -> dict[str, Any]:
         origin = self._origin(request)
         router = request.app.router
         static = str(router["static"].url_for(filename="/")).rstrip("/") + "/"
         websocket = origin.replace("http", "ws", 1) + str(router["websocket"].url_for())
+        if plain:
+            websocket += "?plain=1"
         return {
             # asked for (?fontsize=N), else "auto": the page fits it to the screen
             "font_size": (min(max(to_int(request.query["fontsize"], 16), 8), 40)
@@ -335,6 +344,9 @@ class WebDoor(Server):
             env += f" {LINK_ENV}={shlex.quote(link)}"
         if request.query.get("touch") == "1":  # the page's screen is touched: the app
             env += f" {TOUCH_ENV}=1"  # may show its keys as buttons
+        if request.query.get("plain") == "1":
+            return await self._plain(request, websocket, f"env {env} {self.command} --plain",
+                                     link)
         service = _App(
             f"env {env} {self.command}", write_bytes=websocket.send_bytes,
             write_str=websocket.send_str, close=websocket.close,
@@ -364,6 +376,30 @@ class WebDoor(Server):
             self._services.discard(service)
             with contextlib.suppress(Exception):
                 await service.end()
+            self._untracked.discard(websocket)
+        return websocket
+
+    async def _plain(self, request: web.Request, websocket: web.WebSocketResponse,
+                     command: str, link: str | None) -> web.StreamResponse:
+        """A tab of the plain page: its lines and commands (``serve.web.plain``)."""
+        from serve.web.plain import plain_session
+
+        timing = None
+        try:
+            await websocket.prepare(request)
+            if isinstance(websocket, TimedWebSocket):
+                timing = asyncio.get_running_loop().create_task(keep_timing(websocket))
+            await plain_session(websocket, command)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+        except Exception:  # one tab's failure is logged, never the server's
+            log.exception("plain web session failed")
+        finally:
+            if timing is not None:
+                timing.cancel()
+            if link is not None and self.links is not None:
+                self.links.drop(link)
             self._untracked.discard(websocket)
         return websocket
 

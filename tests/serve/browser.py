@@ -254,9 +254,10 @@ class Browser:
         return base64.b64decode(shot["data"])
 
     def terminal_size(self) -> tuple[int, int]:
-        """The size the page's last websocket asked for (``?width=&height=``)."""
+        """The size the page's last websocket asked for (``?width=&height=``; a page
+        without a terminal, the plain page, asks for none: 80x24)."""
         query = parse_qs(urlparse(self.sockets[-1]).query)
-        return int(query["width"][0]), int(query["height"][0])
+        return int(query.get("width", ["80"])[0]), int(query.get("height", ["24"])[0])
 
 
 def find_text(lines: list[str], text: str) -> tuple[int, int] | None:

@@ -129,6 +129,21 @@ async def _served(say: Any, lines: Lines, control: str, name: str) -> tuple | No
             say(f"{text.strip()!r}: not a table or a command here.")
 
 
+async def _ask_name(say: Any, lines: Lines) -> str | None:
+    """The player's name, asked in a line (a browser's first visit)."""
+    from tui.settings import clean_name
+
+    say("What is your name? Type it and press enter.")
+    while True:
+        text = await lines.next()
+        if text is None:
+            return None
+        name = clean_name(text)
+        if name:
+            return name
+        say("A name needs a visible character: type your name.")
+
+
 async def _session(start: tuple, launch: Any, say: Any) -> Any:
     from tui import modes
 
@@ -161,10 +176,15 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
             return 0
         start = chosen
     if start[0] == "served":
-        _, host, port, control, _named = start
+        _, host, port, control, named = start
         from tui.flows.served import ServedFlow
 
         ServedFlow.bind_link(control)
+        if not named and not settings.named:
+            name = await _ask_name(say, lines)
+            if name is None:
+                return 0
+            settings.name = launch.name = name
         chosen = await _served(say, lines, control, settings.name)
         if chosen is None:
             return 0

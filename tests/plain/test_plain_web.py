@@ -1,0 +1,92 @@
+"""The web door's plain page (``?plain=1``) in headless Chromium: a whole Gold Nuggets
+game played by typing commands into its box, and every line of the seat read back
+through the DevTools Accessibility domain, as a screen reader gets it: inside a live
+region of role ``log`` (announced politely), each new event a node of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from tests.serve.browser import CHROMIUM, REQUIRED, Browser
+from tests.serve.helpers import ServeProcess
+
+from .driver import answer
+from .test_plain_doors import _served
+
+pytestmark = [pytest.mark.timeout(300),
+              pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
+                                 reason="Chromium is not installed (.ci/run installs it)")]
+
+LINES = "Array.from(document.querySelectorAll('#log p'), p => p.textContent)"
+
+
+async def _log_in_the_tree(browser: Browser) -> tuple[dict, list[str]]:
+    """The accessibility tree's live log: its node, and the text of each line in it."""
+    tree = (await browser.call("Accessibility.getFullAXTree"))["nodes"]
+    by_id = {node["nodeId"]: node for node in tree}
+    logs = [n for n in tree if n.get("role", {}).get("value") == "log"]
+    assert len(logs) == 1, [n.get("role") for n in tree][:40]
+    node = logs[0]
+    lines = []
+    for child in node.get("childIds", []):
+        paragraph = by_id.get(child)
+        if paragraph is None or paragraph.get("ignored"):
+            continue
+        texts = [by_id[c].get("name", {}).get("value", "") for c in paragraph.get("childIds", [])
+                 if c in by_id]
+        lines.append(" ".join(t for t in texts if t) or paragraph.get("name", {}).get("value", ""))
+    return node, lines
+
+
+async def _type(browser: Browser, text: str) -> None:
+    await browser.evaluate(
+        f"(() => {{ const box = document.getElementById('command'); box.value = "
+        f"{json.dumps(text)}; document.getElementById('say').requestSubmit(); }})()")
+
+
+@pytest.mark.slow
+async def test_a_whole_game_on_the_plain_page_read_through_the_accessibility_tree(tmp_path):
+    serve = await ServeProcess.start(tmp_path / "serve", "--web", "0", "--game", "nuggets",
+                                     "--seed", "plain-web", "--bot-pace", "0")
+    try:
+        async with Browser.open(tmp_path / "profile") as browser:
+            await browser.call("Accessibility.enable")
+            await browser.call("Page.navigate", url=f"http://127.0.0.1:{serve.web_port}/?plain=1")
+            await browser.until(f"{LINES}.some(l => l.startsWith('What is your name'))",
+                                "the name asked")
+            node, _ = await _log_in_the_tree(browser)
+            props = {p["name"]: p["value"]["value"] for p in node.get("properties", [])}
+            assert props.get("live") == "polite", props
+            await _type(browser, "Ann")
+            await browser.until(f"{LINES}.some(l => l.startsWith(\"Type a table's number\"))",
+                                "the tables")
+            said = 0
+            also = _served([], "nuggets")  # a table of its own, a bot, ready, start
+            deadline = time.monotonic() + 240
+            while True:
+                assert time.monotonic() < deadline, (await browser.evaluate(LINES))[-15:]
+                lines = await browser.evaluate(LINES)
+                fresh, said = lines[said:], len(lines)
+                for line in fresh:
+                    typed = also(line)
+                    typed = answer(line) if typed is None else typed
+                    if typed is not None and typed != "leave":
+                        await asyncio.sleep(0.06)
+                        await _type(browser, typed)
+                if any(line.startswith("Game over: ") for line in lines):
+                    break
+                await asyncio.sleep(0.05)
+            # every line the page holds is in the tree, in order, inside the live log
+            await asyncio.sleep(0.3)
+            lines = await browser.evaluate(LINES)
+            _, read = await _log_in_the_tree(browser)
+            assert read == lines[-len(read):] and len(read) >= min(len(lines), 50)
+            assert any(line.startswith("Game over: ") for line in read)
+            assert any(" rolled " in line for line in read)
+    finally:
+        await serve.stop()
+    assert "Traceback" not in serve.output
