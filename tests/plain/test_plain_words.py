@@ -140,7 +140,7 @@ async def test_each_event_the_log_shows_is_one_line_in_the_apps_words(game, tmp_
     original = seat._view
 
     def view(v, events) -> None:
-        shown.extend(describe(e, seat.names) for e in events if seat.adapter.shown(e))
+        shown.extend(describe(e, seat.names, v) for e in events if seat.adapter.shown(e))
         original(v, events)
 
     seat._view = view  # type: ignore[method-assign]

@@ -184,7 +184,7 @@ class PlainSeat:
         self.adapter.note(view, events)
         for event in events:
             if self.adapter.shown(event):
-                self._event_line(describe(event, self.names))
+                self._event_line(describe(event, self.names, view))
         self._prompt()
 
     # -- what needs the person -----------------------------------------------------------

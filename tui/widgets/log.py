@@ -26,9 +26,12 @@ class EventLog(Widget):
         super().__init__(**kwargs)
         self.lines: deque[Text] = deque(maxlen=MAX_LINES)
 
-    def add_events(self, events: Sequence[Event], names: Sequence[str]) -> None:
+    def add_events(self, events: Sequence[Event], names: Sequence[str],
+                   view: object = None) -> None:
+        """The events in words (``view``: the view they led to, for the games that
+        explain more with it)."""
         for event in events:
-            self.lines.append(Text(describe(event, names)))
+            self.lines.append(Text(describe(event, names, view)))
         if events:
             self.refresh()
 

@@ -50,11 +50,11 @@ def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
     return FoolsGoldReplayScreen(replay, seat, ascii_mode=ascii_mode)
 
 
-def describe(event, names):
+def describe(event, names, view=None):
     """One of this game's events in words, for the log (None: not one of them)."""
     from tui.games.foolsgold.events import describe
 
-    return describe(event, names)
+    return describe(event, names, view)
 
 
 def plain_seat():

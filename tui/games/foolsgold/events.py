@@ -8,8 +8,42 @@ from net.games.foolsgold import views as v
 from tui.describe import lag, name
 
 
-def describe(event: v.GameEvent, names: Sequence[str]) -> str | None:
-    """One line for one of this game's events (None: not one of them)."""
+def score_parts(view: v.FoolsGoldView | None, seat: int) -> list[str]:
+    """What made ``seat``'s points of a settled round, in words ("+1 for a right call",
+    "-1 for no nugget"), read from the settled view (F10-F11)."""
+    if view is None or not view.settled or not view.grabbed:
+        return []
+    grabbed = [s for s, _ in view.grabbed]
+    first, caller = grabbed[0], view.caller
+    parts = []
+    if seat == first:
+        if caller is None:
+            parts.append("+1 for the first grab, not called")
+        elif view.revealed_set:
+            parts.append("+1 for a set, called wrongly")
+        else:
+            parts.append("-1 for a bluff called")
+    elif seat == caller:
+        parts.append("-1 for a wrong call" if view.revealed_set else "+1 for a right call")
+    if seat not in grabbed:
+        parts.append("-1 for no nugget")
+    return parts
+
+
+def _settled(event: v.Settled, names: Sequence[str], view: v.FoolsGoldView | None) -> str:
+    said = []
+    for seat, delta in enumerate(event.deltas):
+        parts = score_parts(view, seat)
+        if delta or parts:
+            why = f" ({', '.join(parts)})" if parts else ""
+            said.append(f"{name(names, seat)} {delta:+d}{why}")
+    return "Round settled: " + ("; ".join(said) or "no change")
+
+
+def describe(event: v.GameEvent, names: Sequence[str],
+             view: v.FoolsGoldView | None = None) -> str | None:
+    """One line for one of this game's events (None: not one of them); ``view``, the
+    view the events led to, explains a settled round's points."""
     match event:
         case v.Drew():
             return f"{name(names, event.seat)} drew from the {event.pile} pile"
@@ -35,8 +69,7 @@ def describe(event: v.GameEvent, names: Sequence[str]) -> str | None:
             tail = f"; no nugget: {', '.join(without)}" if without else ""
             return f"The race is over{tail}"
         case v.Settled():
-            parts = [f"{name(names, s)} {d:+d}" for s, d in enumerate(event.deltas) if d]
-            return "Round settled: " + (", ".join(parts) or "no change")
+            return _settled(event, names, view)
         case v.RoundStarted():
             return f"Round {event.round_no} begins; {name(names, event.start)} starts"
         case v.Scores():

@@ -15,6 +15,7 @@ from net.games.foolsgold import views as v
 from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, CardRef
 from net.text import clean_text
 from tui.games.foolsgold.cards import CardClicked, HandView, Piles, Reveal, Seats
+from tui.games.foolsgold.events import score_parts
 from tui.games.foolsgold.phases import FOOLSGOLD_ACTIONS, foolsgold_now
 from tui.keys import with_ids
 from tui.messages import SendAction
@@ -141,7 +142,7 @@ class FoolsGoldScreen(TableScreen):
         # draws and passes are the churn of a round: the pile counts show them, and the
         # log keeps what matters (grabs, calls, results, chat) readable
         self.query_one(EventLog).add_events(
-            [e for e in events if not isinstance(e, CHURN)], self.names)
+            [e for e in events if not isinstance(e, CHURN)], self.names, view)
         if not view.grabbed:
             self._race_over = False
         for event in events:
@@ -197,7 +198,9 @@ class FoolsGoldScreen(TableScreen):
         elif view.settled:
             deltas = view.deltas or []
             mine = deltas[self.seat] if self.seat is not None and self.seat < len(deltas) else 0
-            banner.show(f"Round {view.round_no} over: you {mine:+d}", "-bonus")
+            parts = score_parts(view, self.seat) if self.seat is not None else []
+            why = f" ({', '.join(parts)})" if parts else ""
+            banner.show(f"Round {view.round_no} over: you {mine:+d}{why}", "-bonus")
         elif view.grabbed:
             first = self._seat_name(view.grabbed[0][0])
             left = view.nuggets_left

@@ -1,0 +1,32 @@
+"""Every score explained (issue 47): a settled round's line and banner say what made
+each seat's points."""
+
+from __future__ import annotations
+
+
+def test_every_settled_round_says_what_made_each_seats_points():
+    """The log's line and the banner name each part of a seat's points (issue 47): a
+    right call at two seats reads "+1 for a right call, -1 for no nugget", not "+0"."""
+    import msgspec
+
+    from net.games.foolsgold.views import FoolsGoldView, Settled
+    from tui.games.foolsgold.events import describe, score_parts
+
+    base = {"seat": 1, "players": 2, "start": 0, "hand": None, "hand_sizes": [6, 5],
+            "incoming_sizes": [0, 0], "draw_pile": 10, "trash_pile": 0, "nuggets_left": 0,
+            "frozen": True, "deadline": None, "call_closes": None, "settled": True,
+            "scores": [0, 0], "winner": None, "round_no": 1, "revealed": []}
+    called = msgspec.convert({**base, "grabbed": [[0, 1.0]], "caller": 1,
+                              "revealed_set": False, "deltas": [-1, 0]}, FoolsGoldView)
+    assert score_parts(called, 1) == ["+1 for a right call", "-1 for no nugget"]
+    assert score_parts(called, 0) == ["-1 for a bluff called"]
+    line = describe(Settled(deltas=[-1, 0], scorer=1), ["Dee", "Ann"], called)
+    assert line == ("Round settled: Dee -1 (-1 for a bluff called); "
+                    "Ann +0 (+1 for a right call, -1 for no nugget)")
+    wrong = msgspec.structs.replace(called, revealed_set=True, deltas=[1, -2])
+    assert score_parts(wrong, 1) == ["-1 for a wrong call", "-1 for no nugget"]
+    assert score_parts(wrong, 0) == ["+1 for a set, called wrongly"]
+    quiet = msgspec.structs.replace(called, caller=None, revealed_set=None, deltas=[1, -1])
+    assert describe(Settled(deltas=[1, -1], scorer=0), ["Dee", "Ann"], quiet) == (
+        "Round settled: Dee +1 (+1 for the first grab, not called); "
+        "Ann -1 (-1 for no nugget)")
