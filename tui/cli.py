@@ -183,6 +183,7 @@ def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
 
         return run(start, settings, options)
 
+    restore_terminal()
     from tui.app import MotherlodeApp
 
     app = MotherlodeApp(settings=settings, ascii_mode=ascii_mode, start=start,
@@ -211,6 +212,36 @@ def table_options(parser: argparse.ArgumentParser | None, args: Any) -> dict[str
                 raise
             parser.error(f"--set {error}")
     return options
+
+
+#: what an app killed mid-game (kill -9, a closed lid) leaves switched on, switched off:
+#: the mouse's reports, the alternate screen, bracketed paste, a hidden cursor
+RESTORE = ("\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
+           "\x1b[?1004l\x1b[?1049l\x1b[?25h\x1b[?7h")
+
+
+def restore_terminal(stream: Any = None) -> bool:
+    """Put back a terminal an earlier app left in a bad state (killed before it could
+    restore it): the modes above off, and the line discipline's echo and line editing
+    on. Only on a terminal; returns whether it did."""
+    import os
+    import termios
+
+    stream = stream if stream is not None else sys.stdout
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not os.isatty(fd):
+        return False
+    with contextlib.suppress(OSError, termios.error):
+        attrs = termios.tcgetattr(fd)
+        if not attrs[3] & termios.ECHO or not attrs[3] & termios.ICANON:
+            attrs[3] |= termios.ECHO | termios.ICANON
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    stream.write(RESTORE)
+    stream.flush()
+    return True
 
 
 def plain_wanted(args: Any) -> bool:

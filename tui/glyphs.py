@@ -36,10 +36,18 @@ def locale_is_c(environ: dict[str, str] | None = None) -> bool:
     return effective in ("C", "POSIX")
 
 
+#: terminals that say they draw no more than ASCII (a hardware terminal's TERM): no
+#: box-drawing characters or blocks for them, whatever the locale says
+ASCII_TERMS = ("vt52", "vt100", "vt102", "vt220", "vt320", "ansi")
+
+
 def ascii_default() -> bool:
     """True when the terminal cannot be trusted with box-drawing characters: a C locale,
-    or an encoding that is not UTF-8."""
+    an encoding that is not UTF-8, or a terminal that says it has no more than ASCII."""
     if locale_is_c():
+        return True
+    term = os.environ.get("TERM", "").casefold()
+    if term.split("-")[0] in ASCII_TERMS:
         return True
     encoding = (getattr(sys.stdout, "encoding", None) or locale.getpreferredencoding(False))
     return "utf" not in encoding.lower().replace("-", "")
