@@ -38,10 +38,10 @@ def test_nothing_is_written_where_there_is_no_terminal(tmp_path):
 def test_a_terminal_that_says_it_has_only_ascii_gets_no_box_drawing(monkeypatch):
     """TERM honoured (issue 47): a vt100 gets ASCII pictures; an xterm keeps them (its
     16 colours are Rich's own reading of TERM)."""
-    from tui import glyphs
-
     import io
     import sys
+
+    from tui import glyphs
 
     monkeypatch.setattr(glyphs, "locale_is_c", lambda: False)
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))

@@ -17,7 +17,7 @@ class SoloFlow(Flow):
         if message.bots is not None:
             self.launch(modes.solo(self.launch_options(), game, message.bots))
             return
-        from tui.screens.common import PickScreen
+        from tui.screens.common import BotsPick
 
         most = modes.max_bots(game)
         choices = [(n, f"{n} bot{'s' if n > 1 else ''}") for n in range(1, most + 1)]
@@ -26,4 +26,5 @@ class SoloFlow(Flow):
             if bots:
                 self.launch(modes.solo(self.launch_options(), game, bots))
 
-        self.app.push_screen(PickScreen(f"{title(game)}: how many bots?", choices), picked)
+        self.app.push_screen(BotsPick(f"{title(game)}: how many bots?", choices,
+                                      self.app.settings), picked)

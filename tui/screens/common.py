@@ -6,7 +6,9 @@ below stays out of reach."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import games
+from net.catalogue import DIFFICULTIES, games
 from tui.games import game_of
 from tui.keys import add_bindings, with_ids
 from tui.widgets.footer import Footer
@@ -211,7 +213,8 @@ class MessageScreen(ModalScreen[str | None]):
 
 
 class PickScreen(ModalScreen[int | None]):
-    """Pick one of a few choices (e.g. whom to steal from); esc cancels."""
+    """Pick one of a few choices (e.g. whom to steal from); a digit picks the choice of
+    that number (the first is 1), esc cancels."""
 
     BINDINGS = with_ids("pick", [Binding("escape", "cancel", "Cancel")])
 
@@ -224,15 +227,52 @@ class PickScreen(ModalScreen[int | None]):
         with Vertical(id="pick-box"):
             yield Static(Text(self.title_text, "bold"))
             yield OptionList(*(Option(Text(label), id=str(v)) for v, label in self.choices))
-            yield Static(Text("up/down and enter: choose   esc: cancel", "dim"))
+            digits = f"1-{min(len(self.choices), 9)}, or " if self.choices else ""
+            yield Static(Text(f"{digits}up/down and enter: choose   esc: cancel", "dim"))
             yield TouchBar(classes="dialog")
         yield Footer(show_command_palette=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
 
+    def on_key(self, event) -> None:
+        """A digit picks the choice of that number, as enter would on it."""
+        if event.character and event.character.isdigit():
+            number = int(event.character)
+            if 1 <= number <= len(self.choices):
+                event.stop()
+                self.dismiss(self.choices[number - 1][0])
+
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class BotsPick(PickScreen):
+    """How many bots, and how well they play: a digit picks the number, ``d`` the
+    difficulty (kept in the person's settings, as the Settings screen does)."""
+
+    BINDINGS = with_ids("bots", [Binding("d", "difficulty", "Difficulty")])
+
+    def __init__(self, title: str, choices: list[tuple[int, str]], settings: Any) -> None:
+        super().__init__(title, choices)
+        self.settings = settings
+        self.base_title = title
+
+    def compose(self) -> ComposeResult:
+        self.title_text = self._title()
+        yield from super().compose()
+
+    def _title(self) -> str:
+        return f"{self.base_title}  Bots: {self.settings.difficulty} (d changes)"
+
+    def action_difficulty(self) -> None:
+        now = self.settings.difficulty
+        self.settings.difficulty = DIFFICULTIES[(DIFFICULTIES.index(now) + 1)
+                                                % len(DIFFICULTIES)] \
+            if now in DIFFICULTIES else "normal"
+        self.query_one("#pick-box Static", Static).update(Text(self._title(), "bold"))
+        with contextlib.suppress(OSError, AttributeError):
+            self.app.save_settings()
 
 
 class ChatScreen(ModalScreen[str | None]):

@@ -1,0 +1,33 @@
+"""Solo set-up as a first-timer meets it (issue 47): in "how many bots?" a digit seats
+that many, and the bots' difficulty is offered there (d), kept in the settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.screens.common import BotsPick
+from tui.screens.menu import MenuScreen
+
+from .helpers import screen_text
+from .test_modes import make_app, until
+
+pytestmark = pytest.mark.timeout(60)
+
+
+async def test_three_seats_three_bots_and_d_offers_the_difficulty(tmp_path):
+    app = make_app(tmp_path, table_options={"seed": "setup", "bot_pace": 0.0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+        await pilot.press("f")  # Fool's Gold against bots
+        await until(pilot, lambda: isinstance(app.screen, BotsPick), "how many bots")
+        text = screen_text(app)
+        assert "how many bots?" in text and "Bots: normal (d changes)" in text
+        assert "1-7, or up/down and enter: choose" in text
+        await pilot.press("d")
+        await until(pilot, lambda: "Bots: hard (d changes)" in screen_text(app), "hard")
+        assert app.settings.difficulty == "hard"
+        await pilot.press("3")
+        await until(pilot, lambda: app.session is not None and app.session.table is not None
+                    and len(app.session.table.seats) == 4, "three bots and Ann")
+        bots = [s for s in app.session.table.seats if s.kind == "bot"]
+        assert len(bots) == 3 and app.session.table.settings.difficulty == "hard"
