@@ -298,9 +298,16 @@ async def test_cards_keys_send_actions_and_the_first_grab_flashes(tmp_path):
         screen.show_state(replace(five, hand=five.hand[:5], hand_sizes=[5, 5, 5, 5],
                                   incoming_sizes=[2, 0, 1, 0]), [])
         await pilot.pause()
-        await pilot.press("1", "d", "space", "g")  # five cards and two coming in
+        await pilot.press("d", "space", "g")  # five cards and two coming in
         await pilot.pause()
         assert recorder.actions[1:] == [fm.DRAW(), fm.DRAW(), fm.GRAB()]
+        # one key a card (issue 47): with a card waiting, a card's number draws it and
+        # passes the card of that number; an empty slot's number does nothing
+        await pilot.press("1", "6")
+        await pilot.pause()
+        assert recorder.actions[4:] == [fm.DRAW(), fm.DISCARD(
+            card=fm.CardRef(name="Owl", variant="a", kind="animal"))]
+        del recorder.actions[4:]
         # the grab reaches the host only through the next view; f waits for one too
         await pilot.press("f")
         await pilot.pause()

@@ -71,7 +71,7 @@ class FoolsGoldScreen(TableScreen):
         self.host_now = host_now
         self._countdown = None
         self.seat = seat
-        self._keys_shown: frozenset[str] | None = None
+        self._keys_shown: tuple | None = None
         self._race_over = False  # the race of this round ended by its time-out
         # Peer text: the host cleans it, and we clean it again before it reaches a screen.
         self.names = [clean_text(str(n)) for n in names]
@@ -125,7 +125,19 @@ class FoolsGoldScreen(TableScreen):
             return reconnecting(self.app)
         if action not in FOOLSGOLD_ACTIONS:
             return True
-        return not reconnecting(self.app) and action in self.now().keys
+        if reconnecting(self.app):
+            return False
+        keys = self.now().keys
+        if action == "discard" and "discard" not in keys and "draw" in keys:
+            # one key a card: with a card waiting, a card's number draws it and passes
+            # the card of that number
+            return bool(parameters) and self._card_in(parameters[0]) is not None
+        return action in keys
+
+    def _card_in(self, index: object) -> v.Card | None:
+        if not isinstance(index, int) or not self._ready:
+            return None
+        return self.query_one(HandView).card_at(index)
 
     def now(self) -> Now:
         """The state of play from this seat: the keys accepted and the status line."""
@@ -176,7 +188,10 @@ class FoolsGoldScreen(TableScreen):
     def _refresh_keys(self) -> None:
         """Redo the footer only when the keys it shows change (not on every view of a
         busy real-time table)."""
-        keys = self.now().keys
+        # the keys, and the cards in the hand's slots: a card's number works while its
+        # slot holds one, and its touch button names it
+        slots = tuple(None if c is None else c.name for c in self.query_one(HandView).slots)
+        keys = (self.now().keys, slots)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()
@@ -191,8 +206,8 @@ class FoolsGoldScreen(TableScreen):
         banner = self.query_one(TurnBanner)
         now = self.now()
         self.query_one(Hint).text = now.status
-        if now.keys != self._keys_shown:  # the call window closed: f leaves the footer
-            self._refresh_keys()
+        if self._keys_shown is None or now.keys != self._keys_shown[0]:
+            self._refresh_keys()  # the call window closed: f leaves the footer
         if view.winner is not None:
             banner.show(f"{self._seat_name(view.winner)} wins the match!", "-over")
         elif view.settled:
@@ -256,8 +271,11 @@ class FoolsGoldScreen(TableScreen):
         if card is None:
             self.query_one(Hint).text = f"You have no card {index + 1}."
             return
+        keys = self.now().keys
+        if "discard" not in keys and "draw" in keys:
+            self._send(DRAW())  # one key a card: the waiting card first, then the pass
         self._send(DISCARD(card=CardRef(name=card.name, variant=card.variant,
-                                            kind=card.kind)))
+                                        kind=card.kind)))
 
     @on(CardClicked)
     def _card_clicked(self, event: CardClicked) -> None:
