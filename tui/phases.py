@@ -86,7 +86,7 @@ def lobby_now(info: p.TableInfo | None, mine: Iterable[int], owner: bool) -> Now
             status = (f"{spec(info.game).title} needs at least {low} players: b adds a bot, "
                       "or wait for someone to join.")
         elif waiting:
-            status = f"Waiting for {', '.join(waiting)} to get ready (r)."
+            status = f"Waiting for {', '.join(waiting)} to get ready."
         else:
             keys.add("start")
             others = any(s.kind == "human" and s.seat not in mine for s in info.seats)

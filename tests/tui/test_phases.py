@@ -239,7 +239,7 @@ def test_the_lobby_says_who_it_waits_for_and_offers_start_only_then():
     assert alone.status.startswith("Gold Nuggets needs at least 2 players: b adds a bot")
     waiting = lobby_now(_info([("Ann", "human", False), ("Bob", "human", False),
                                ("Cy", "human", True)]), [0], True)
-    assert "start" not in waiting.keys and waiting.status == "Waiting for Bob to get ready (r)."
+    assert "start" not in waiting.keys and waiting.status == "Waiting for Bob to get ready."
     ready = lobby_now(_info([("Ann", "human", False), ("Bob", "human", True)]), [0], True)
     assert "start" in ready.keys and ready.status == "Everyone else is ready: press s to start."
     bob = lobby_now(_info([("Ann", "human", False), ("Bob", "human", False)]), [1], False)

@@ -49,7 +49,9 @@ class LeaveFlow(Flow):
             self.ask_step_away()
             return
         question = "Leave this table? Your seat goes to the next person who joins."
-        if session.policy.hotseat:
+        if not session.seats:  # a watcher has no seat to give
+            question = "Stop watching this table?"
+        elif session.policy.hotseat:
             question = "Leave this game? It is saved: Resume it from the menu."
         elif session.policy.owns_host and session.policy.lobby:
             question = "Leave and close the table for everyone?"

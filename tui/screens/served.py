@@ -138,6 +138,8 @@ class ServedMenuScreen(Screen[None]):
             status.update("No tables yet: start one with n or f, and friends join it.")
         else:
             status.update("")
+        if bool(before) != bool(self.tables):
+            self.refresh_bindings()  # Join and Watch come or go with the tables
         if before == [describe(t) for t in self.tables] and menu.option_count:
             return
         highlighted = menu.highlighted
@@ -168,6 +170,13 @@ class ServedMenuScreen(Screen[None]):
             self.action_choose("join")
         else:
             self.action_choose(ident)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Join and Watch only while there is a table to join or watch (the footer and
+        the touch bar offer nothing that would only say "choose a table first")."""
+        if action == "choose" and parameters and parameters[0] in ("join", "watch"):
+            return bool(self.tables)
+        return True
 
     def action_choose(self, choice: str) -> None:
         if choice in ("join", "watch"):

@@ -127,12 +127,20 @@ class FoolsGoldScreen(TableScreen):
             return True
         if reconnecting(self.app):
             return False
-        keys = self.now().keys
-        if action == "discard" and "discard" not in keys and "draw" in keys:
-            # one key a card: with a card waiting, a card's number draws it and passes
-            # the card of that number
-            return bool(parameters) and self._card_in(parameters[0]) is not None
-        return action in keys
+        return action in self.now().keys
+
+    def on_key(self, event) -> None:
+        """One key a card: with a card waiting (the footer offers d Draw), a card's
+        number draws it and passes the card of that number. The footer keeps its one
+        key for the moment; the number is the quicker way for those who know it."""
+        key = event.key
+        if len(key) == 1 and key in "123456" and not reconnecting(self.app):
+            keys = self.now().keys
+            if "discard" not in keys and "draw" in keys \
+                    and self._card_in(int(key) - 1) is not None:
+                event.stop()
+                event.prevent_default()
+                self.action_discard(int(key) - 1)
 
     def _card_in(self, index: object) -> v.Card | None:
         if not isinstance(index, int) or not self._ready:
