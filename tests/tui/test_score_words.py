@@ -30,3 +30,13 @@ def test_every_settled_round_says_what_made_each_seats_points():
     assert describe(Settled(deltas=[1, -1], scorer=0), ["Dee", "Ann"], quiet) == (
         "Round settled: Dee +1 (+1 for the first grab, not called); "
         "Ann -1 (-1 for no nugget)")
+
+
+def test_the_steal_dialog_puts_the_advisors_pick_first():
+    """The dialog's highlight (its first line) is the advisor's pick (issue 47)."""
+    from tui.games.nuggets.words import advised_first
+
+    choices = [(1, "take 3 from Bob: 5 -> 2"), (2, "take 3 from Cy: 9 -> 6")]
+    assert advised_first(choices, 2) == [(2, "take 3 from Cy: 9 -> 6 (advised)"),
+                                         (1, "take 3 from Bob: 5 -> 2")]
+    assert advised_first(choices, None) == choices

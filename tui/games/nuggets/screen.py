@@ -469,7 +469,8 @@ class NuggetsScreen(TableScreen):
         if phase == "keep":
             kept += self._chosen()
         worth = score(kept)
-        choices = words.steal_choices(view, seat, worth)
+        choices = words.advised_first(words.steal_choices(view, seat, worth),
+                                      self._advised_victim())
         if not worth:
             self.query_one(Hint).text = (
                 "Your set-aside is worth nothing to steal: set aside nuggets or numbers too.")
@@ -488,6 +489,20 @@ class NuggetsScreen(TableScreen):
                 self._send(stop)
 
         self.app.push_screen(PickScreen(f"Steal {worth} from whom?", choices), chosen)
+
+    def _advised_victim(self) -> int | None:
+        """Whom the advisor would steal from now, if it would steal at all."""
+        view = self.view
+        try:
+            if view.phase in ("choose", "take"):
+                action, victim = advised_next(view)
+                return victim if action == "stop" else None
+            advised = self._advised()
+        except Exception:  # the advice is a help: never a reason the dialog fails
+            return None
+        if advised is not None and advised[1].move == STOP.name:
+            return STOP.parse(advised[1]).steal_from
+        return None
 
     def action_advisor(self) -> None:
         self.advisor_on = not self.advisor_on

@@ -97,6 +97,13 @@ def not_allowed(view: v.NuggetsView | None, message: str) -> str:
     return f"Not allowed: {message}. Legal: {sample}{more}."
 
 
+def advised_first(choices: list[tuple[int, str]], victim: int | None) -> list[tuple[int, str]]:
+    """The advisor's pick first, and said so: the steal dialog's highlight (its first
+    line) agrees with the advisor panel."""
+    advised = [(seat, f"{label} (advised)") for seat, label in choices if seat == victim]
+    return advised + [c for c in choices if c[0] != victim]
+
+
 def steal_choices(view: v.NuggetsView, seat: int | None,
                   worth: int) -> list[tuple[int, str]]:
     """Whom a set-aside worth ``worth`` could steal from, and how their holdings go."""
