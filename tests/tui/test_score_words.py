@@ -40,3 +40,23 @@ def test_the_steal_dialog_puts_the_advisors_pick_first():
     assert advised_first(choices, 2) == [(2, "take 3 from Cy: 9 -> 6 (advised)"),
                                          (1, "take 3 from Bob: 5 -> 2")]
     assert advised_first(choices, None) == choices
+
+
+def test_every_die_chosen_offers_no_roll_on():
+    """Hints that agree (issue 47): with every die chosen there is nothing to roll on."""
+    import msgspec
+
+    from net.games.nuggets.views import NuggetsView
+    from tui.games.nuggets.phases import nuggets_now
+
+    view = msgspec.convert({
+        "seat": 0, "players": ["Ann", "Bob"], "current": 0, "phase": "keep", "supply": 30,
+        "holdings": [0, 0], "kept": ["nugget"] * 4, "kept_value": 4,
+        "rolled": ["nugget", "nugget", "nugget"], "dice_left": 3, "can_steal": False,
+        "over": False, "winners": []}, NuggetsView)
+    now = nuggets_now(view, [0], ["nugget", "nugget", "nugget"])
+    assert "take" in now.keys
+    assert "enter rolls on" not in now.status
+    assert "all seven set aside, enter or t takes" in now.status
+    some = nuggets_now(view, [0], ["nugget"])
+    assert "roll" in some.keys and "enter rolls on" in some.status

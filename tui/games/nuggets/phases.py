@@ -71,6 +71,10 @@ def nuggets_now(view: NuggetsView | None, my_seats: Iterable[int],
         steal, why = _steal(view, [*view.kept, *chosen])
         if steal:
             keys.add("steal")
+        if len(chosen) >= len(view.rolled or []):  # every die: nothing left to roll on
+            return Now("keep", frozenset(keys),
+                       f"Set aside {_count(chosen)}: all seven set aside, enter or t takes"
+                       + _then(steal, why) + " Then you play a bonus turn.")
         return Now("keep", frozenset(keys),
                    f"Set aside {_count(chosen)}: enter rolls on, t takes" + _then(steal, why))
     steal, why = _steal(view, view.kept)
