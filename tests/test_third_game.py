@@ -138,7 +138,7 @@ async def test_a_hosted_table_plays_it_to_the_end_with_a_bot_and_a_raw_client(pi
     capsys.readouterr()
     assert run_saves_command(parser.parse_args(["games"])) == 0
     listed = capsys.readouterr().out
-    assert f"{pig.title}: Dusty (bot), Ann; won by" in listed and kept.id in listed
+    assert f"{pig.title}: Hattie (bot), Ann; won by" in listed and kept.id in listed
     command, saved, seat = _app_start(parser, parser.parse_args(["replay", kept.id[:8]]))
     assert (command, saved.id, saved.game) == ("replay", kept.id, pig.key)
     app = make_app(tmp_path, start=("replay", kept.id, None))

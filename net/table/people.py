@@ -13,8 +13,10 @@ from typing import Any
 from net.games import Brain
 from net.protocol import ProtocolError
 
+#: bots' names: no word of any card's (a bot called Nell beside the card Nugget Nell
+#: would make "Nell called Fool's Gold!" read as a card); tests/net/test_names.py checks
 BOT_NAMES = (
-    "Dusty", "Nell", "Klondike", "Sluice", "Panhandle", "Ore", "Cassidy", "Jubal",
+    "Hattie", "Zeke", "Klondike", "Sluice", "Amos", "Ore", "Cassidy", "Jubal",
 )  # fmt: skip
 _member_ids = itertools.count(1)
 

@@ -80,3 +80,13 @@ def test_the_comparison_itself():
                  "Bobby McGee", "Robot", "B\u0300", "Zoe\u0308",  # combining marks
                  "\u0399\u0301\u03c9"):  # fmt: skip
         assert name_problem(name) is None, name  # one script, any script, is a name
+
+
+def test_no_bot_shares_a_word_with_a_card():
+    """Bots' names that no card has (issue 47): a bot called Nell beside the card Nugget
+    Nell made "Nell (bot) called Fool's Gold!" read like a card's doing."""
+    from foolsgold.cards import ANIMAL_NAMES, PROSPECTOR_NAMES
+    from net.table.people import BOT_NAMES
+
+    card_words = {w.casefold() for n in (*ANIMAL_NAMES, *PROSPECTOR_NAMES) for w in n.split()}
+    assert not [n for n in BOT_NAMES if n.casefold() in card_words]

@@ -326,7 +326,7 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
         await until(pilot, lambda: "Replays" in screen_text(app), "the list")
         if moved:
             text = screen_text(app)
-            assert "Gold Nuggets: Ann, Dusty (bot); left after 1 move" in text
+            assert "Gold Nuggets: Ann, Hattie (bot); left after 1 move" in text
             await pilot.press("d")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
             await pilot.press("y")
