@@ -38,18 +38,19 @@ class SettingsScreen(Screen[None]):
         with Vertical(id="form"):
             yield Static("Settings", classes="title")
             yield Static("Your name (shown to other players)")
-            yield FieldInput(s.name, max_length=NAME_MAX, id="name")
+            # compact fields: the whole form, Save and Back too, fits 80x24 (issue 47)
+            yield FieldInput(s.name, max_length=NAME_MAX, id="name", compact=True)
             yield Static("Bot difficulty")
             yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
-                         id="difficulty")
+                         id="difficulty", compact=True)
             yield Static("Theme (ansi-dark uses your terminal's own colours: good over SSH)")
             themes = sorted(self.app.available_themes)
             yield Select([(t, t) for t in themes], allow_blank=False, id="theme",
-                         value=s.theme if s.theme in themes else "textual-dark")
-            yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii")
+                         value=s.theme if s.theme in themes else "textual-dark", compact=True)
+            yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii",
+                           compact=True)
             yield OnOffBox(f"Advisor panel in {' / '.join(with_advisor())} (a toggles it in game)",
-                           s.advisor,
-                           id="advisor")
+                           s.advisor, id="advisor", compact=True)
             yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
