@@ -15,6 +15,10 @@ def test_a_button_keeps_its_slot_while_it_exists():
     # draw goes (a card arrived): the others stay where they were
     slots = place(slots, freed, ["discard(5)", "leave"], 1.0)
     assert slots == [None, "discard(5)", "leave"]
+    # the last one goes: its empty slot stays a while (the bar keeps its rows), then goes
+    slots = place(slots, freed, ["discard(5)"], 1.5)
+    assert slots == [None, "discard(5)", None]
+    assert place(slots, freed, ["discard(5)"], 1.5 + SLOT_MEMORY) == [None, "discard(5)"]
 
 
 def test_a_new_button_never_takes_a_slot_another_action_had_just_now():

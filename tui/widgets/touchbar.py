@@ -81,7 +81,11 @@ def place(slots: list[str | None], freed: dict[int, tuple[str, float]],
                 free += 1
             placed += [None] * (free + 1 - len(placed))
         placed[free] = action
-    while placed and placed[-1] is None:
+    # an empty slot at the end goes only once nothing was in it for the memory: the bar
+    # keeps its rows, so a button does not slide into the place of one that just left
+    # (the bar sits at the screen's bottom: one row less moves every row down)
+    while placed and placed[-1] is None and (
+            len(placed) - 1 not in freed or now - freed[len(placed) - 1][1] >= memory):
         placed.pop()
     return placed
 
