@@ -54,10 +54,14 @@ def _is_game_module(module: str) -> bool:
 
 
 def _move_names() -> frozenset[str]:
-    """Every shipped game's moves' names, as the games declare them (``net.moves``)."""
+    """Every shipped game's moves', settings' and statistics' names, as the games
+    declare them (``net.moves``, ``GameSpec.settings``, ``GameSpec.stats``)."""
     from net.catalogue import games
 
-    return frozenset(move.name for game in games() for move in game.moves)
+    return frozenset(
+        {move.name for game in games() for move in game.moves}
+        | {setting.name for game in games() for setting in game.settings}
+        | {stat for game in games() for stat in game.stats})
 
 
 def _wire_types() -> frozenset[str]:
@@ -96,7 +100,7 @@ def naming(path: Path) -> list[str]:
             if id(node) not in docs and (node.value in KEYS or TITLE.search(node.value)):
                 why.append(f"writes {node.value[:40]!r} (line {node.lineno})")
             elif id(node) not in docs and node.value in moves:
-                why.append(f"names the move {node.value!r} (line {node.lineno})")
+                why.append(f"names the game's {node.value!r} (line {node.lineno})")
         elif isinstance(node, ast.Name | ast.Attribute | ast.FunctionDef | ast.ClassDef
                         | ast.AsyncFunctionDef):  # fmt: skip
             name = node.id if isinstance(node, ast.Name) else (
@@ -141,6 +145,8 @@ def test_the_counter_sees_every_way_of_naming_a_game(tmp_path, monkeypatch):
         "g.py": "from .games import foolsgold\n",
         "h.py": "def f(event):\n    return isinstance(event, v.Rolled)\n",
         "i.py": "def grab(send):\n    send({'type': 'move', 'move': 'grab'})\n",
+        "j.py": "def cap(send):\n    send({'type': 'configure', 'game': {'round_cap': 9}})\n",
+        "k.py": "def column(row):\n    return row['calls_right']\n",
     }
     clean = "def f():\n    '''Fool's Gold is a game.'''\n    return \"Fool's Gold!\"\n"
     pkg = tmp_path / "net"

@@ -71,9 +71,10 @@ def test_registered_it_is_one_of_the_games_and_then_it_is_gone(pig):
     catalogue.register(pig)
 
 
-async def _raw_player(port: int, name: str) -> tuple[list[dict], dict]:
+async def _raw_player(port: int, name: str, target: int = TARGET) -> tuple[list[dict], dict]:
     """A client written from docs/PROTOCOL.md alone: JSON lines out, JSON lines in. It
-    readies, then rolls until its turn holds 5 and banks, until the game is over."""
+    sets the game's own ``target`` (it owns the table), readies, then rolls until its
+    turn holds 5 and banks, until the game is over."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
 
     def send(message: dict) -> None:
@@ -91,11 +92,12 @@ async def _raw_player(port: int, name: str) -> tuple[list[dict], dict]:
         kind = message["type"]
         if kind == "welcome":
             seat = message["seat"]
+            send({"type": "configure", "game": {"target": target}})
             send({"type": "ready", "ready": True})
         elif kind == "state" and message["seat"] == seat:
             view = message["view"]
             if not view["over"] and view["current"] == seat:
-                bank = view["total"] >= 5 or view["scores"][seat] + view["total"] >= TARGET
+                bank = view["total"] >= 5 or view["scores"][seat] + view["total"] >= target
                 # its own move, at its first chance: double or nothing
                 double = not bank and not doubled and view["total"] >= 2
                 move = "bank" if bank else "double" if double else "roll"
@@ -117,7 +119,7 @@ async def test_a_hosted_table_plays_it_to_the_end_with_a_bot_and_a_raw_client(pi
     await host.start("127.0.0.1", 0)
     try:
         table = host.create_table("Sty", pig.key, seats=2, seed="oink", bots=1, bot_pace=0.0)
-        seen, over = await asyncio.wait_for(_raw_player(host.port, "Ann"), 30)
+        seen, over = await asyncio.wait_for(_raw_player(host.port, "Ann", target=20), 30)
     finally:
         await host.close()
     # the raw client read every view as the game's own: the same keys as PigView's
@@ -126,7 +128,15 @@ async def test_a_hosted_table_plays_it_to_the_end_with_a_bot_and_a_raw_client(pi
                           for m in states)  # fmt: skip
     final = states[-1]["view"]
     assert final["over"] and over["winners"] == [final["winner"]]
-    assert max(over["scores"]) >= TARGET and over["scores"] == final["scores"]
+    # its own setting, set by the owner in the lobby: the game went to 20, not 12
+    assert final["target"] == 20 and table.settings.game == {"target": 20}
+    assert max(over["scores"]) >= 20 and over["scores"] == final["scores"]
+    # its own statistics, counted and kept with no change to the saves' schema
+    rows = {r.name: r for r in store.stats(bots=True)}
+    assert set(rows["Ann"].counts) == {"doubles", "banked"}
+    assert rows["Ann"].doubles == sum(e["type"] == "pig_doubled" and e["seat"] == final["seat"]
+                                      for m in states for e in m["events"])
+    assert rows["Ann"].banked == final["scores"][final["seat"]]
     assert over["seed"] == "oink"
     rolled = [e for m in states for e in m["events"] if e["type"] == "pig_rolled"]
     assert {e["seat"] for e in rolled} == {0, 1}  # the bot played its turns too

@@ -12,7 +12,7 @@ app and any client.
 
 from __future__ import annotations
 
-from net.catalogue import GameSpec
+from net.catalogue import GameSpec, Setting
 
 SPEC = GameSpec(
     key="pig",
@@ -28,4 +28,8 @@ SPEC = GameSpec(
     host=__name__,
     app=f"{__name__}.app",
     order=3,
+    # a setting of its own: the score that wins, which the owner may change in the lobby
+    settings=(Setting("target", 12, 5, 100, label="target", unit="points", whole=True),),
+    # a statistic of its own: doubles won (its ``stats`` part counts them)
+    stats=("doubles", "banked"),
 )

@@ -155,4 +155,6 @@ def describe(event: Any, names: list[str]) -> str | None:
         return f"{name(names, event.seat)} banked {event.amount}"
     if kind == "pig_pass":
         return f"{name(names, event.seat)}'s turn"
+    if kind == "pig_doubled":
+        return f"{name(names, event.seat)} doubled the turn to {event.total}"
     return None

@@ -29,10 +29,11 @@ class PigCodec(Codec):
 class PigDriver(Driver):
     game = SPEC.key
 
-    def __init__(self, names: Sequence[str], first: int, rng: random.Random) -> None:
+    def __init__(self, names: Sequence[str], first: int, rng: random.Random,
+                 target: int) -> None:
         self.rng = rng
         self.codec = PigCodec()
-        self.state = Pig(list(names), current=first)
+        self.state = Pig(list(names), current=first, target=target)
 
     def start(self, now: float) -> list[dict[str, Any]]:
         return [{"type": "pig_pass", "seat": self.state.current}]
@@ -73,13 +74,14 @@ class PigBrain(Brain):
         if view["over"] or view["current"] != self.seat:
             return None
         banked = view["scores"][self.seat]
-        enough = view["total"] >= 6 or banked + view["total"] >= 12
+        enough = view["total"] >= 6 or banked + view["total"] >= view.get("target", 12)
         action = (BANK if view["total"] and enough else ROLL)(seat=self.seat)
         return action, now + self.pace
 
 
-def make_driver(names: Sequence[str], first: int, rng: random.Random, **_: Any) -> PigDriver:
-    return PigDriver(names, first, rng)
+def make_driver(names: Sequence[str], first: int, rng: random.Random, *, target: int,
+                **_: Any) -> PigDriver:
+    return PigDriver(names, first, rng, target)
 
 
 def make_brain(seat: int, difficulty: str, rng: random.Random, pace: float) -> PigBrain:

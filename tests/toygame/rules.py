@@ -17,6 +17,7 @@ class IllegalAction(ValueError):
 class Pig:
     players: list[str]
     current: int = 0
+    target: int = TARGET  # the score that wins (the table's own ``target`` setting)
     scores: list[int] = field(default_factory=list)
     total: int = 0  # this turn's, not yet banked
     last: int | None = None  # the last face rolled
@@ -58,6 +59,7 @@ class Pig:
         events: list[dict[str, Any]] = [{"type": "pig_rolled", "seat": seat, "face": face}]
         if face >= 4:
             self.total *= 2
+            events.append({"type": "pig_doubled", "seat": seat, "total": self.total})
             return events
         self.total = 0
         self.current = (seat + 1) % len(self.players)
@@ -72,7 +74,7 @@ class Pig:
         events: list[dict[str, Any]] = [
             {"type": "pig_banked", "seat": seat, "amount": self.total}]
         self.total, self.last = 0, None
-        if self.scores[seat] >= TARGET:
+        if self.scores[seat] >= self.target:
             self.winner = seat
         else:
             self.current = (seat + 1) % len(self.players)
@@ -82,4 +84,5 @@ class Pig:
     def view(self, seat: int | None) -> dict[str, Any]:
         return {"game": "pig", "seat": seat, "players": list(self.players),
                 "current": self.current, "scores": list(self.scores), "total": self.total,
-                "last": self.last, "over": self.over, "winner": self.winner}
+                "last": self.last, "over": self.over, "winner": self.winner,
+                "target": self.target}

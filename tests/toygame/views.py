@@ -14,6 +14,7 @@ class PigView(GameView, tag="pig", kw_only=True):
     last: int | None
     over: bool
     winner: Seat | None
+    target: Count = 12
 
     def check(self) -> str | None:
         if len(self.scores) != len(self.players) or self.current >= len(self.players):
@@ -35,5 +36,10 @@ class PigBanked(GameEvent, tag="pig_banked", kw_only=True):
     amount: Count
 
 
+class PigDoubled(GameEvent, tag="pig_doubled", kw_only=True):
+    seat: Seat
+    total: Count
+
+
 VIEW = PigView
-EVENTS = (PigRolled, PigPass, PigBanked)
+EVENTS = (PigRolled, PigPass, PigBanked, PigDoubled)
