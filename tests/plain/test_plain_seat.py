@@ -99,3 +99,51 @@ async def test_a_whole_fools_gold_match_over_lan_join_plain():
     assert any(line.startswith("Match over: ") for line in seat.lines), seat.lines[-20:]
     assert table.games_played == 1
     assert "draw" in seat.typed and any(t.startswith("discard ") for t in seat.typed)
+
+
+@pytest.mark.slow
+async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
+    """``join --plain --watch``: every event of a game of bots, one line each; no line
+    asks the watcher for a move, and a move typed gets one line saying why not."""
+    clock = FakeClock()
+    host = Host(clock=clock)
+    await host.start("127.0.0.1", 0)
+    table = host.create_table("Den", "nuggets", seats=2, bots=2, seed="plain-watch",
+                              bot_pace=0.5)
+    proc = await _process("join", "--plain", "--watch", f"127.0.0.1:{host.port}",
+                          "--name", "Eve")
+    seat = _seat(proc)
+    asked: list[str] = []
+
+    def also(line: str) -> str | None:
+        if line.startswith("The game starts") and not asked:
+            asked.append(line)
+            return "roll"
+        if line.startswith("Game over: "):
+            return "leave"
+        return None
+
+    player = asyncio.ensure_future(seat.play(timeout=60, also=also))
+    try:
+        while table.phase != "playing" and not player.done():
+            await settle()
+            await asyncio.sleep(0.01)
+            if len(table.members) > 0 and table.phase == "lobby":
+                host.start_game(table)
+        for _ in range(200_000):
+            if player.done():
+                break
+            await settle()
+            await asyncio.sleep(0.001)
+            due = clock.next_due()
+            clock.advance_to(due if due is not None else clock.now() + 0.1)
+        await asyncio.wait_for(player, 30)
+    finally:
+        await host.close()
+    await _finish(proc, seat)
+    assert "You are watching." in "\n".join(seat.lines)
+    assert not [line for line in seat.lines if line.startswith(("Your turn", "Your move"))]
+    refusal = seat.lines[seat.lines.index(next(line for line in seat.lines
+                                               if line.startswith("The game starts"))) + 1:]
+    assert any(line.startswith("You cannot roll now.") for line in refusal)
+    assert any(line.startswith("Game over: ") for line in seat.lines)
