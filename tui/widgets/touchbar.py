@@ -170,6 +170,13 @@ class TouchBar(Grid):
             buttons.append(button)
         await self.mount_all(buttons)
         self._lay_out()
+        if self._slots and self._slots[-1] is None:  # kept for its rows: let it go later
+            self.set_timer(SLOT_MEMORY + 0.05, self._tidy)
+
+    def _tidy(self) -> None:
+        """Build again once the memory is over: the end's empty slots go."""
+        self._shown = None
+        self.rebuild()
 
     def _lay_out(self) -> None:
         count = len(self._shown or ())
