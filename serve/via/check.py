@@ -96,10 +96,9 @@ async def _arrives(tunnel: Tunnel, address: str, forward: Forward) -> Outcome:
 def verdict(outcomes: list[Outcome], relay: str) -> str:
     """The outcome in words: a line when friends can come in, else one paragraph."""
     where = {o.forward.port: o for o in outcomes}
-    ports = ", ".join(str(p) for p in where)
     if all(o.result == OK for o in outcomes):
         return (f"Checked from outside: {relay} answers on port{'s' * (len(where) > 1)} "
-                f"{ports} with this server's own doors. Friends can come in.")
+                f"{_ports(outcomes)} with this server's own doors. Friends can come in.")
     refused = [o for o in outcomes if o.result == REFUSED]
     silent = [o for o in outcomes if o.result == SILENT]
     other = [o for o in outcomes if o.result == OTHER]

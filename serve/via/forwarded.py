@@ -14,10 +14,14 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import itertools
+import logging
+from asyncio import constants, transports
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncssh
+
+log = logging.getLogger(__name__)
 
 
 class Originators:
@@ -53,13 +57,22 @@ class Originators:
         return str(ip)
 
 
-class ChannelTransport(asyncio.Transport):
+class ChannelTransport(transports._FlowControlMixin, asyncio.Transport):
     """An asyncio transport over one forwarded SSH channel (``asyncssh.SSHTCPChannel``),
-    with the relay's word for who is at the other end."""
+    with the relay's word for who is at the other end.
+
+    It has no socket, as a TLS transport has none: ``loop.sendfile()`` (aiohttp's
+    static files) then writes the file in chunks, which asyncio allows only for a
+    transport in the FALLBACK mode with its flow-control base, as its TLS transport
+    is; the channel's own flow control (asyncssh's) pauses whichever protocol the
+    transport has at the moment."""
+
+    _sendfile_compatible = constants._SendfileMode.FALLBACK
 
     def __init__(self, chan: Any, peername: tuple[str, int], sockname: tuple[str, int],
                  protocol: asyncio.BaseProtocol) -> None:
-        super().__init__({"peername": peername, "sockname": sockname})
+        super().__init__({"peername": peername, "sockname": sockname},
+                         asyncio.get_running_loop())
         self._chan = chan
         self._protocol = protocol
         self._reading = True
@@ -112,32 +125,53 @@ class ChannelTransport(asyncio.Transport):
 
 
 class ForwardedSession(asyncssh.SSHTCPSession):
-    """The channel's events, passed to the door's protocol."""
+    """The channel's events, passed to the door's protocol. A protocol that raises
+    costs its own connection (the channel is aborted), never the tunnel: asyncssh
+    would close the whole SSH connection, every friend's with it."""
 
     def __init__(self, protocol: asyncio.Protocol, peername: tuple[str, int],
                  sockname: tuple[str, int]) -> None:
-        self.protocol = protocol
+        self.first = protocol
         self.peername = peername
         self.sockname = sockname
+        self.transport: ChannelTransport | None = None
+
+    @property
+    def protocol(self) -> Any:
+        """The transport's protocol now (``loop.sendfile`` swaps in its own a while)."""
+        return self.transport.get_protocol() if self.transport is not None else self.first
 
     def connection_made(self, chan: Any) -> None:
-        self.protocol.connection_made(
-            ChannelTransport(chan, self.peername, self.sockname, self.protocol))
+        self.transport = ChannelTransport(chan, self.peername, self.sockname, self.first)
+        self._guarded(self.first.connection_made, self.transport)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
-        self.protocol.data_received(data)
+        self._guarded(self.protocol.data_received, data)
 
     def eof_received(self) -> bool:
-        return bool(self.protocol.eof_received())
+        return bool(self._guarded(self.protocol.eof_received))
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.protocol.connection_lost(exc)
+        # a door handles what a socket raises: asyncssh's own ConnectionLost (the
+        # tunnel dropped) becomes the ConnectionResetError a socket would give
+        if exc is not None and not isinstance(exc, OSError):
+            exc = ConnectionResetError(str(exc) or type(exc).__name__)
+        self._guarded(self.protocol.connection_lost, exc)
 
     def pause_writing(self) -> None:
-        self.protocol.pause_writing()
+        self._guarded(self.protocol.pause_writing)
 
     def resume_writing(self) -> None:
-        self.protocol.resume_writing()
+        self._guarded(self.protocol.resume_writing)
+
+    def _guarded(self, call: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return call(*args)
+        except Exception:
+            log.exception("a forwarded connection from %s failed", self.peername[0])
+            if self.transport is not None:
+                self.transport.abort()
+            return None
 
 
 def stream_protocol(serve: Callable[[asyncio.StreamReader, asyncio.StreamWriter],

@@ -169,10 +169,14 @@ class KnownHosts:
                 if not line.strip() or line.lstrip().startswith("#"):
                     continue
                 try:
-                    keys = asyncssh.import_known_hosts(line).match(host, addr, wanted)[0]
+                    entry = asyncssh.import_known_hosts(line)
+                    # ssh looks a host off port 22 up as [host]:port alone; asyncssh's
+                    # public match() falls back to the bare host
+                    keys = getattr(entry, "_match", entry.match)(host, addr, wanted)[0]
                 except (ValueError, asyncssh.KeyImportError):
                     continue
-                found += [(path, number, key_kind(key)) for key in keys]
+                if keys:
+                    found.append((path, number, key_kind(keys[0])))
         return found
 
     def add(self, host: str, port: int, key: asyncssh.SSHKey) -> Path:
@@ -212,8 +216,9 @@ class Relay:
         self.address = address
         self.report = report
         try:
-            options = asyncssh.SSHClientConnectionOptions(
-                host=address.host, port=address.port or (), username=address.user or ())
+            options = asyncssh.SSHClientConnectionOptions(  # config=(): ~/.ssh/config
+                config=(), host=address.host, port=address.port or (),
+                username=address.user or ())
         except (OSError, ValueError, asyncssh.Error) as error:
             raise RelayError(f"cannot read the ssh settings for {address}: {error}") \
                 from None
@@ -249,8 +254,14 @@ class Relay:
             offending = self.known_hosts.offending(host, addr, port)
             if offending:
                 raise HostKeyRefused(changed_words(host, port, key, offending)) from None
-            if ask is None or not await self._accepted(unknown_words(host, addr, port, key),
-                                                       key, ask):
+            question = unknown_words(host, addr, port, key)
+            if ask is None:
+                said = question.rsplit("\n", 1)[0]
+                raise HostKeyRefused(
+                    f"{said}\nNo terminal to ask whether to trust it: start serve --via "
+                    "in a terminal once (or ssh to the relay once) and answer yes.\n"
+                    "Host key verification failed.") from None
+            if not await self._accepted(question, key, ask):
                 raise HostKeyRefused("Host key verification failed.") from None
             path = self.known_hosts.add(host, port, key)
             self.report(f"Warning: Permanently added '{known_name(host, port)}' "

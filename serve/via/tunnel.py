@@ -135,8 +135,10 @@ class Tunnel:
             self.drops += 1
             dropped = time.monotonic()
             why = self.relay.lost
-            self.report(f"the tunnel through {self.relay.name} dropped"
-                        f"{f' ({why})' if why else ''}: friends who came through it are "
+            why_words = (str(why) or type(why).__name__) if why is not None else \
+                "closed by the relay"
+            self.report(f"the tunnel through {self.relay.name} dropped ({why_words}): "
+                        "friends who came through it are "
                         "cut off; their games and seats wait for them. Reconnecting.")
             if not await self._reconnect():
                 return
