@@ -103,22 +103,24 @@ def verdict(outcomes: list[Outcome], relay: str) -> str:
     silent = [o for o in outcomes if o.result == SILENT]
     other = [o for o in outcomes if o.result == OTHER]
     unchecked = [o for o in outcomes if o.result == UNCHECKED]
-    options = " / ".join(dict.fromkeys(DOOR_OPTION[o.forward.what] for o in outcomes))
+    options = " / ".join(dict.fromkeys(DOOR_OPTION[o.forward.what] for o in silent))
     said = []
     if refused and len(refused) == len(outcomes):
         said.append(
             f"Friends cannot reach this game through {relay} yet: the relay took the "
-            f"tunnel, but it listens only on its own loopback, so a connection to {relay} "
-            f"on port {_ports(refused)} from outside is refused. On the relay, add the "
-            f"line `GatewayPorts clientspecified` to /etc/ssh/sshd_config and reload "
-            "its sshd (`sudo systemctl reload ssh`); serve asks for every address by "
-            "itself and comes back on its own if you restart it. Without root there, use "
-            "another relay (README: Play from home).")
+            "tunnel but listens only on its own loopback (its sshd's GatewayPorts is "
+            f"no, the default), so {_port_words(refused)} there refuse"
+            f"{'s' * (len(refused) == 1)} connections from outside. On the relay, add "
+            "the line `GatewayPorts clientspecified` to /etc/ssh/sshd_config, reload "
+            "its sshd (`sudo systemctl reload ssh`), then start serve again; it asks "
+            "the relay for every address by itself. Without root on the relay, use "
+            "another one (README: Play from home).")
     elif refused:
-        said.append(f"Friends cannot reach {_doors(refused)} through {relay}: port "
-                    f"{_ports(refused)} there refuses a connection from outside.")
+        said.append(f"Friends cannot reach {_doors(refused)} through {relay}: "
+                    f"{_port_words(refused)} there refuse{'s' * (len(refused) == 1)} "
+                    "connections from outside.")
     if silent:
-        said.append(f"No answer from {relay} on port {_ports(silent)} within {WITHIN:g} s: "
+        said.append(f"No answer from {relay} on {_port_words(silent)} within {WITHIN:g} s: "
                     "a firewall on the relay (or before it) drops it. Open the port there, "
                     f"or ask for one it lets in ({options}).")
     for o in other:
@@ -127,7 +129,7 @@ def verdict(outcomes: list[Outcome], relay: str) -> str:
                     f"another address there. Ask for another one "
                     f"({DOOR_OPTION[o.forward.what]}).")
     if unchecked:
-        said.append(f"Could not check port {_ports(unchecked)} at {relay} from here "
+        said.append(f"Could not check {_port_words(unchecked)} at {relay} from here "
                     f"({unchecked[0].detail}); friends may still reach it.")
     return " ".join(said)
 
@@ -135,6 +137,10 @@ def verdict(outcomes: list[Outcome], relay: str) -> str:
 def _ports(outcomes: list[Outcome]) -> str:
     numbers = [str(o.forward.port) for o in outcomes]
     return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def _port_words(outcomes: list[Outcome]) -> str:
+    return f"port{'s' * (len(outcomes) > 1)} {_ports(outcomes)}"
 
 
 def _doors(outcomes: list[Outcome]) -> str:

@@ -383,3 +383,128 @@ async def test_friends_at_home_play_a_whole_game_through_the_relay_and_its_resta
             if player is not None:
                 player.close()
         await serve.stop()
+
+
+# -- the relay's host key, as ssh checks it; a relay on its loopback only ------------------
+
+def _no_forwards(relay: Relay) -> bool:
+    return not any(relay.listening(port, "*") for port in (SSH, WEB, LAN))
+
+
+async def test_a_new_relay_is_asked_about_once_and_loopback_only_is_named_within_10_s(
+        relay, tmp_path):
+    """An unknown host key stops serve and asks, as ssh asks (nothing is forwarded
+    meanwhile); yes adds it to known_hosts. That relay's sshd has ``GatewayPorts no``:
+    within 10 s of the answer the banner says friends cannot reach it, and what to
+    change there."""
+    home = relay.home(tmp_path / "organiser", known={})
+    started = time.monotonic()
+    serve = await serve_on_a_terminal(relay, home, tmp_path / "data", "relay:2200",
+                                      "--game", "nuggets")
+    try:
+        asked = await serve.wait_for(r"continue connecting \(yes/no/\[fingerprint\]\)\?", 30)
+        key = asyncssh.read_public_key(str(relay.host_keys[2200].with_suffix(".pub")))
+        assert (f"The authenticity of host '[{RELAY_ADDRESS}]:2200 ([{RELAY_ADDRESS}]:2200)' "
+                "can't be established.") in serve.text
+        assert f"ED25519 key fingerprint is {key.get_fingerprint()}." in serve.text
+        await asyncio.sleep(0.5)
+        assert _no_forwards(relay)  # it waits for the answer
+        answered = time.monotonic()
+        serve.send(b"yes\r")
+        await serve.wait_for("Permanently added", 10)
+        await serve.wait_for(r"GatewayPorts clientspecified", 10)
+        took = time.monotonic() - answered
+        assert took < 10 and asked + took < 10, (asked, took)  # the person's pause aside
+        text = " ".join(serve.text.split())
+        assert f"Friends cannot reach this game through {RELAY_ADDRESS} yet" in text
+        assert "listens only on its own loopback" in text
+        known = (home / ".ssh" / "known_hosts").read_text()
+        assert f"[{RELAY_ADDRESS}]:2200 {relay.public_key(2200)}" in known
+        print(f"asked {asked:.1f} s after start; the loopback-only relay named {took:.1f} s "
+              f"after the answer ({time.monotonic() - started:.1f} s in all)")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            serve.proc.send_signal(signal.SIGINT)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(serve.proc.wait(), 20)
+        serve.close()
+
+
+async def test_no_to_a_new_relay_key_opens_nothing(relay, tmp_path):
+    home = relay.home(tmp_path / "organiser", known={})
+    serve = await serve_on_a_terminal(relay, home, tmp_path / "data", "relay:2200")
+    try:
+        await serve.wait_for(r"\(yes/no/\[fingerprint\]\)\?", 30)
+        serve.send(b"no\r")
+        assert await asyncio.wait_for(serve.proc.wait(), 20) == 1
+        await serve.wait_for("Host key verification failed.", 5)
+        assert "nothing was opened" in serve.text
+        assert _no_forwards(relay)
+        assert (home / ".ssh" / "known_hosts").read_text() == ""
+    finally:
+        serve.close()
+
+
+async def test_a_changed_relay_key_is_refused_as_ssh_refuses_it(relay, tmp_path):
+    """known_hosts holds another key for the relay: ssh's warning, exit 1, nothing
+    forwarded, known_hosts untouched."""
+    home = relay.home(tmp_path / "organiser", known={2200: relay.public_key(22)})
+    before = (home / ".ssh" / "known_hosts").read_text()
+    env = dict(os.environ, HOME=str(home), MOTHERLODE_DATA_DIR=str(tmp_path / "data"))
+    done = await asyncio.create_subprocess_exec(
+        *relay.net.run_in(relay.net.organiser), sys.executable, "-m", "tui.cli", "serve",
+        "--via", "relay:2200", "--ssh", str(SSH), "--port", str(LAN), "--no-announce",
+        cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    said = (await asyncio.wait_for(done.communicate(), 30))[0].decode()
+    assert done.returncode == 1, said
+    assert "WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!" in said
+    assert f"Offending ED25519 key in {home / '.ssh' / 'known_hosts'}:1" in said
+    assert f"Host key for [{RELAY_ADDRESS}]:2200 has changed" in said
+    assert "Host key verification failed." in said
+    assert _no_forwards(relay)
+    assert (home / ".ssh" / "known_hosts").read_text() == before
+
+
+# -- the doors see the real player -------------------------------------------------------
+
+async def _guess(relay: Relay, source: str, password: str) -> tuple[bool, float]:
+    """One password guess at the SSH door through the relay, from ``source``: whether it
+    got in, and how long the answer took."""
+    net = relay.net
+    sock = await asyncio.wait_for(net.connect(net.friends, RELAY_ADDRESS, SSH, source), 10)
+    start = time.monotonic()
+    try:
+        conn = await asyncio.wait_for(asyncssh.connect(
+            sock=sock, host=RELAY_ADDRESS, username="guesser", password=password,
+            known_hosts=None, client_keys=None, agent_path=None,
+            preferred_auth="password"), 30)
+    except asyncssh.PermissionDenied:
+        return False, time.monotonic() - start
+    conn.close()
+    return True, time.monotonic() - start
+
+
+async def test_two_friends_guessing_through_the_relay_are_throttled_as_two(relay, tmp_path):
+    """The door's password back-off counts each friend's own address, as the relay
+    names it: six wrong guesses from one address slow that address's next guess, and
+    not the other friend's."""
+    home = relay.home(tmp_path / "organiser")
+    password = "gold rush 1849"
+    os.environ["MOTHERLODE_SERVE_PASSWORD"] = password  # serve reads it (and drops it)
+    try:
+        serve = await start_serve(relay, home, tmp_path / "data", "--password")
+    finally:
+        del os.environ["MOTHERLODE_SERVE_PASSWORD"]
+    try:
+        one, other = FRIENDS
+        first = await asyncio.gather(*(_guess(relay, one, "nope") for _ in range(6)))
+        assert not any(ok for ok, _ in first)
+        (ok, slowed), (other_ok, other_took) = await asyncio.gather(
+            _guess(relay, one, "nope again"), _guess(relay, other, password))
+        assert not ok and slowed >= 0.95, slowed  # the back-off of six wrong ones
+        assert other_ok and other_took < 0.9, other_took  # none for the other address
+        print(f"after six wrong guesses: {slowed:.2f} s from that address, "
+              f"{other_took:.2f} s from the other")
+    finally:
+        await serve.stop()
