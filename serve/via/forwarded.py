@@ -145,7 +145,7 @@ class ForwardedSession(asyncssh.SSHTCPSession):
         self.transport = ChannelTransport(chan, self.peername, self.sockname, self.first)
         self._guarded(self.first.connection_made, self.transport)
 
-    def data_received(self, data: bytes, datatype: Any) -> None:
+    def data_received(self, data: bytes, _datatype: Any) -> None:
         self._guarded(self.protocol.data_received, data)
 
     def eof_received(self) -> bool:

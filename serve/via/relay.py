@@ -226,7 +226,6 @@ class Relay:
         self.name: str = options.host
         self.port: int = options.port
         self.user: str = options.username
-        self.key_name: str = options.host_key_alias or options.host
         self.keepalive = {} if options.keepalive_interval else {
             "keepalive_interval": KEEPALIVE, "keepalive_count_max": KEEPALIVE_COUNT}
         files = options.known_hosts if isinstance(options.known_hosts, list) else []
