@@ -115,7 +115,8 @@ class Tunnel:
                     lambda host, port, f=forward: self._arrive(f, host, port),
                     EVERY_ADDRESS, forward.port)
             except (asyncssh.ChannelListenError, asyncssh.Error) as error:
-                raise RelayError(refused_port(self.relay.name, forward, error)) from None
+                raise PortRefused(refused_port(self.relay.name, forward, error),
+                                  forward.port) from None
             self.listeners.append(listener)
 
     def _arrive(self, forward: Forward, orig_host: str, orig_port: int) -> ForwardedSession:
@@ -167,6 +168,9 @@ class Tunnel:
                 if self.conn is not None:
                     self.conn.close()  # connected, but a listener was refused
                 words = str(error)
+                if isinstance(error, PortRefused):  # most likely the dead tunnel's own
+                    words = (f"{self.relay.name} still holds port {error.port}: its sshd "
+                             "frees it once it notices the old tunnel is gone")
                 nxt = min(delay * 2, LONGEST_RETRY) if delay < LONGEST_RETRY else delay
                 self.report(f"{self.relay.name}: attempt {attempt} failed ({words.strip()}); "
                             f"the next in {nxt:g} s")
@@ -192,6 +196,14 @@ class Tunnel:
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.wait_closed(), within)
+
+
+class PortRefused(RelayError):
+    """The relay would not listen on a door's port."""
+
+    def __init__(self, words: str, port: int) -> None:
+        super().__init__(words)
+        self.port = port
 
 
 def _forever(delays: list[float]):

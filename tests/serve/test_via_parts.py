@@ -173,3 +173,30 @@ def test_the_verdict_in_words():
     assert "`GatewayPorts clientspecified` to /etc/ssh/sshd_config" in loopback
     walled = verdict(_outcomes(OK, SILENT, OK), "relay.example")
     assert "a firewall" in walled and "(--web)" in walled
+
+
+async def test_a_relay_whose_key_changed_while_down_is_not_trusted_again(monkeypatch):
+    """Each attempt to bring the tunnel back checks the relay's key again: one that
+    failed to connect is tried again; one whose key changed stops the attempts."""
+    from serve.via import tunnel as t
+    from serve.via.relay import HostKeyRefused, RelayError
+
+    class Relay:
+        name, lost = "relay.example", None
+        attempts = 0
+
+        async def connect(self, ask=None):
+            self.attempts += 1
+            if self.attempts == 1:
+                raise RelayError("nothing answers at relay.example:22")
+            raise HostKeyRefused("WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!\n"
+                                 "Host key verification failed.")
+
+    monkeypatch.setattr(t, "retry_delays", lambda: [0.0])
+    said: list[str] = []
+    relay = Relay()
+    tunnel = t.Tunnel(relay, said.append)  # type: ignore[arg-type]
+    assert await asyncio.wait_for(tunnel._reconnect(), 5) is False
+    assert relay.attempts == 2
+    assert "attempt 1 failed (nothing answers at relay.example:22)" in said[0]
+    assert "stays down" in said[1] and "Host key verification failed." in said[1]
