@@ -228,6 +228,7 @@ SEED = "via-1"
 #: of issue 45 for what an early restart showed)
 LATE = 20
 QUIET = 0.08  # seconds of no drawing after a key: the app has drawn what it did
+FALLBACKS: list[str] = []  # who needed a set-aside by hand (printed at the end)
 
 
 def _keys(player: PtyPlayer) -> str:
@@ -277,6 +278,7 @@ async def _play(players: dict[str, PtyPlayer], supply: int | None = None,
                 # plays it: sent together, no redraw between comes to undo the choice);
                 # a turn opens with a roll (enter)
                 if idle >= 2:
+                    FALLBACKS.append(name)
                     await player.press(_fallback(player, name), quiet=QUIET)
                 else:
                     await player.press(b"  " if "space Advised" in keys else b"\r", quiet=QUIET)
@@ -393,7 +395,8 @@ async def test_friends_at_home_play_a_whole_game_through_the_relay_and_its_resta
             raise
         await serve.wait_for_line("game over, won by")
         print(f"tunnel back {back:.1f} s after the kill; Bob in his seat at {bob_back:.1f} "
-              f"s, Ann at {ann_back:.1f} s; {presses} presses; door {fingerprint}")
+              f"s, Ann at {ann_back:.1f} s; {presses} presses; door {fingerprint}; "
+              f"set-asides by hand: {FALLBACKS or 'none'}")
 
         # Ctrl-C: the listeners on the relay close
         assert await serve.interrupt() == 0
