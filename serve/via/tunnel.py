@@ -145,8 +145,8 @@ class Tunnel:
                 return
             self.report(f"the tunnel through {self.relay.name} is back after "
                         f"{time.monotonic() - dropped:.0f} s: friends reconnect as after "
-                        "any dropped line (ssh again; the app and the browser page come "
-                        "back by themselves)")
+                        "any dropped line (ssh again, or Play again on the page; the app "
+                        "comes back by itself)")
             if self.on_back is not None:
                 self.on_back()
 
