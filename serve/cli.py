@@ -17,13 +17,14 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from net import gctune
 from net.cli import add_host_options, on_stop, open_host, run_until_done, say
 
 if TYPE_CHECKING:  # light: the command line is read before any door is opened
     from serve.door import Door
+    from serve.via import Tunnel
     from serve.warm import WarmParent
 
 SHUTDOWN = "The Motherlode server is shutting down. Thanks for playing!"
@@ -62,6 +63,12 @@ def add_command(subparsers) -> None:
     serve.add_argument("--cold", action="store_true",
                        help="start each SSH player's app in a fresh interpreter, not forked "
                        "from a warm parent (slower to start, more memory)")
+    serve.add_argument("--via", metavar="[USER@]HOST[:PORT]", default=None,
+                       help="also serve friends outside this network through an SSH host "
+                       "you can log into: serve logs in as your ssh would (~/.ssh/config, "
+                       "known_hosts, your keys or agent) and asks it to listen on the "
+                       "doors' ports. Its sshd needs `GatewayPorts clientspecified` "
+                       "(README: Play from home)")
 
 
 #: the product's console script (``[project.scripts]`` in pyproject.toml)
@@ -148,6 +155,64 @@ def _password() -> str | int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    if args.max_sessions < 1:
+        return _fail("--max-sessions must be at least 1")
+    if args.keep_detached < 0:
+        return _fail("--keep-detached cannot be negative")
+    tunnel = None
+    if args.via is not None:  # the relay first: its host key may need a yes from you
+        tunnel = await _relay(args.via)
+        if isinstance(tunnel, int):
+            return tunnel
+    try:
+        return await _serve_doors(args, tunnel)
+    finally:
+        if tunnel is not None:
+            await tunnel.close()  # the listeners on the relay close
+
+
+async def _relay(via: str) -> Tunnel | int:
+    """The tunnel to the relay, logged in (an exit status if it cannot be)."""
+    from serve.via import HostKeyRefused, Relay, RelayError, Tunnel, parse_relay
+
+    try:
+        address = parse_relay(via)
+    except ValueError as error:
+        return _fail(f"--via: {error}")
+    try:
+        tunnel = Tunnel(Relay(address, say), say)
+        await tunnel.open(_ask if sys.stdin.isatty() else None)
+    except HostKeyRefused as error:
+        print(error, file=sys.stderr)  # ssh's own words, as ssh prints them
+        return _fail(f"--via {via}: the relay's host key is not trusted; nothing was "
+                     "opened", 1)
+    except RelayError as error:
+        return _fail(f"--via {via}: {error}", 1)
+    say(f"logged in to {tunnel.relay.user}@{tunnel.relay.name} for the tunnel")
+    return tunnel
+
+
+async def _ask(question: str) -> str | None:
+    """``question`` on the terminal; the line typed, or None at its end (ssh asks on
+    the terminal the same way). The loop reads the terminal: no thread waits on it."""
+    print(question, end="", file=sys.stderr, flush=True)
+    loop = asyncio.get_running_loop()
+    fd = sys.stdin.fileno()
+    line = loop.create_future()
+
+    def readable() -> None:
+        data = os.read(fd, 1024)
+        if not line.done():
+            line.set_result(data.decode(errors="replace") if data else None)
+
+    loop.add_reader(fd, readable)
+    try:
+        return await line
+    finally:
+        loop.remove_reader(fd)
+
+
+async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
     from net import budgets
     from net.discovery import local_addresses
     from net.lan import ANY
@@ -155,10 +220,6 @@ async def _serve(args: argparse.Namespace) -> int:
     from net.served import TableDirectory
     from serve.ssh import DoorConfig, DoorError, SSHDoor
 
-    if args.max_sessions < 1:
-        return _fail("--max-sessions must be at least 1")
-    if args.keep_detached < 0:
-        return _fail("--keep-detached cannot be negative")
     authorized = None
     if args.authorized_keys is not None:
         authorized = _authorized(args.authorized_keys)
@@ -215,12 +276,20 @@ async def _serve(args: argparse.Namespace) -> int:
             failed = await _open(doors, web, args.bind, args.web, "the web", "--web")
             if failed is not None:
                 return failed
+        checked = None
+        if tunnel is not None:
+            checked = await _through(tunnel, doors, lan)
+            if isinstance(checked, int):
+                return checked
         shown = (local_addresses() or ["127.0.0.1"]) if args.bind in ANY else [args.bind]
         if table is not None:
             print(f"Motherlode serves the table {table.name!r}; players start more.")
         else:
             print("Motherlode is serving; players start tables from the menu.")
-        print("Friends play with nothing installed, using one of:")
+        if tunnel is not None:
+            _invite_through(tunnel, doors, lan.port)
+        print("Friends play with nothing installed, using one of:" if tunnel is None else
+              "Friends on this network, using one of:")
         for address in shown:
             for door in doors:
                 print(f"  {door.invite(address)}")
@@ -230,6 +299,8 @@ async def _serve(args: argparse.Namespace) -> int:
         print("With Motherlode installed, they can also join over the LAN:")
         for address in lan.addresses():
             print(f"  motherlode join {shlex.quote(address)}")
+        if checked is not None:
+            print(checked)
         print("Ctrl-C tells every player and closes.", flush=True)
         if not args.no_announce:
             await lan.announce()
@@ -256,6 +327,53 @@ async def _serve(args: argparse.Namespace) -> int:
         await directory.close()
         await lan.close("shutdown")
         with_suppressed_rmdir(run_dir)
+
+
+async def _through(tunnel: Tunnel, doors: list[Door], lan: Any) -> str | int:
+    """Ask the relay to listen on every door's port and the LAN port, then check from
+    outside that each reaches its door: the verdict in words (an exit status if the
+    relay refuses a port). Each time the tunnel comes back it is checked again."""
+    from serve.via import Forward, RelayError, check, stream_protocol, verdict
+
+    forwards = []
+    for door in doors:
+        forwards.append(Forward(door.name, door.port, door.forwarded,
+                                fingerprint=getattr(door, "fingerprint", None),
+                                mark=getattr(door, "mark", None)))
+        if hasattr(door, "allow_hosts"):
+            door.allow_hosts(tunnel.names)
+    forwards.append(Forward("lan", lan.port, lambda: stream_protocol(lan.host.serve)))
+    try:
+        await tunnel.listen(forwards)
+    except RelayError as error:
+        return _fail(f"--via: {error}", 1)
+
+    async def again() -> None:
+        outcome = verdict(await check(tunnel), tunnel.relay.name)
+        say(outcome)
+
+    def recheck() -> None:
+        task = asyncio.create_task(again())
+        _checks.add(task)
+        task.add_done_callback(_checks.discard)
+
+    tunnel.on_back = recheck
+    return verdict(await check(tunnel), tunnel.relay.name)
+
+
+_checks: set[asyncio.Task] = set()  # the checks after a reconnect, while they run
+
+
+def _invite_through(tunnel: Tunnel, doors: list[Door], port: int) -> None:
+    """What to tell friends anywhere: the doors at the relay's name."""
+    from net.client_hello import format_address
+
+    name = tunnel.relay.name
+    print(f"Friends anywhere play through {name}, with nothing installed, using one of:")
+    for door in doors:
+        print(f"  {door.invite(name)}")
+    print(f"  (or, with Motherlode installed: motherlode join "
+          f"{shlex.quote(format_address(name, port))})")
 
 
 async def _open(doors: list[Door], door: Door, bind: str | None, port: int, what: str,

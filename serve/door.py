@@ -11,12 +11,16 @@ process's one ledger (``net.budgets``), shared with the LAN host.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from net.budgets import Budgets
 
 GOODBYE = "The server is shutting down. Thanks for playing!"
+#: the header the web door marks every answer with (its own random value), so that
+#: ``serve --via`` can tell from outside that a port reaches this very door
+MARK_HEADER = "X-Motherlode-Door"
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,12 @@ class Door(Protocol):
     @property
     def budgets(self) -> DoorBudgets:
         """The door's limits."""
+        ...
+
+    def forwarded(self) -> asyncio.Protocol:
+        """A protocol for one connection the door did not accept itself (one a relay
+        forwards, ``serve.via``), as its own listener builds one: its transport's
+        ``peername`` names the person, and the door counts it as any other."""
         ...
 
     def invite(self, address: str) -> str:

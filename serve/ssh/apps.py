@@ -175,7 +175,8 @@ class Apps:
                 refuse(process, b"The server could not start the game; try again.\r\n")
                 return None
             raise
-        self.report(f"SSH: {name} connected{'' if key else ' (no key)'}")
+        self.report(f"SSH: {name} connected from {address or 'an unknown address'}"
+                    f"{'' if key else ' (no key)'}")
         self._watch(child)
         return child
 
@@ -206,7 +207,8 @@ class Apps:
             child.expiry = None
         child.session = session
         if reattach:
-            self.report(f"SSH: {child.name} is back")
+            self.report(f"SSH: {child.name} is back, from "
+                        f"{child.address or 'an unknown address'}")
             child.size = size
             child.signal(signal.SIGUSR2)  # the app takes its seat back at once
             await child.repaint()

@@ -117,6 +117,9 @@ class SSHDoor:
                            max_size=(config.max_width, config.max_height),
                            shared=self.ledger.budgets)
 
+    def forwarded(self) -> asyncio.Protocol:
+        return Screen(self)
+
     def invite(self, address: str) -> str:
         return f"ssh -p {self.port} NAME@{address}"
 

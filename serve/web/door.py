@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 import shlex
 import shutil
 import time
@@ -30,7 +31,7 @@ from textual_serve.server import Server, to_int
 
 from net import budgets as b
 from net.served import LINK_ENV, Links
-from serve.door import GOODBYE, DoorBudgets, Session
+from serve.door import GOODBYE, MARK_HEADER, DoorBudgets, Session
 from serve.resize import Coalesced
 from serve.web.browsers import COOKIE_AGE, PLAYER_COOKIE, Browsers
 from serve.web.counted import Conn, Counted
@@ -113,12 +114,17 @@ class WebDoor(Server):
         self._ended: dict[str, float] = {}  # when each browser's last tab ended
         self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # a browser's tabs in turn
         self.closing = False
+        #: this door's own mark on every answer (``MARK_HEADER``): ``serve --via`` checks
+        #: from outside that a port reaches this very door
+        self.mark = secrets.token_hex(8)
+        self._names: set[str] = set()  # more names the page may be asked for by
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
         app = await self._make_app()
         app.middlewares.extend((self._player_cookie, self.guard.middleware))
         app.router.add_post("/login", self.guard.handle_login)
+        app.on_response_prepare.append(self._marked)
         # the door's own deadlines (``Conn``) close idle sockets and refuse slow requests
         # first; aiohttp's keep-alive timer is only a backstop behind them
         backstop = 2 * self.ledger.budgets.header_timeout + 1.0
@@ -133,14 +139,27 @@ class WebDoor(Server):
             await self._runner.cleanup()
             raise
         self.port = self._listener.sockets[0].getsockname()[1]
-        self.guard.allowed = allowed_hosts(bind)
+        self.guard.allowed = allowed_hosts(bind) | self._names
         return self.port
+
+    def allow_hosts(self, names: set[str]) -> None:
+        """Answer to these names too (a relay's, ``serve.via``): ``Host`` and ``Origin``
+        may name them."""
+        names = {name.lower() for name in names if name}
+        self._names |= names
+        self.guard.allowed |= names
+
+    async def _marked(self, request: web.Request, response: web.StreamResponse) -> None:
+        response.headers[MARK_HEADER] = self.mark
 
     # -- every connection, counted ------------------------------------------------------
 
     def _protocol(self) -> asyncio.Protocol:
         assert self._runner is not None and self._runner.server is not None
         return Counted(self.ledger, self._conns, self._runner.server)
+
+    def forwarded(self) -> asyncio.Protocol:
+        return self._protocol()
 
     # -- the end -------------------------------------------------------------------------
 

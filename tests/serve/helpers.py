@@ -201,9 +201,9 @@ class Player:
         self._pump.cancel()
 
 
-class OpenSSHPlayer:
-    """The OpenSSH client a friend types (``ssh -p PORT NAME@HOST``), on a pty of its
-    own, with a terminal screen; killing it is a closed laptop lid."""
+class PtyPlayer:
+    """A program on a pty of its own, with a terminal screen: a friend's ``ssh``
+    (:class:`OpenSSHPlayer`) or ``motherlode join``; killing it is a closed laptop lid."""
 
     def __init__(self, proc: asyncio.subprocess.Process, master: int,
                  size: tuple[int, int]) -> None:
@@ -211,11 +211,12 @@ class OpenSSHPlayer:
         self.master = master
         self.screen = pyte.Screen(*size)
         self.stream = pyte.ByteStream(self.screen)
+        self.received = 0  # bytes drawn so far
         asyncio.get_running_loop().add_reader(master, self._readable)
 
     @classmethod
-    async def connect(cls, port: int, username: str, key_file: Path, *,
-                      size: tuple[int, int] = (80, 24)) -> OpenSSHPlayer:
+    async def spawn(cls, argv: list[str], *, size: tuple[int, int] = (80, 24),
+                    env: dict[str, str] | None = None):
         import fcntl
         import struct
         import termios
@@ -224,15 +225,11 @@ class OpenSSHPlayer:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         os.set_blocking(master, False)
         proc = await asyncio.create_subprocess_exec(
-            "ssh", "-F", "/dev/null", "-i", str(key_file), "-o", "IdentitiesOnly=yes",
-            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-            "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-p", str(port), "-tt",
-            f"{username}@127.0.0.1",
-            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
-            env=dict(os.environ, TERM="xterm-256color"),
-        )  # fmt: skip
+            *argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            cwd=ROOT, env=env if env is not None else dict(os.environ, TERM="xterm-256color"))
         os.close(slave)
         return cls(proc, master, size)
+
 
     def _readable(self) -> None:
         try:
@@ -244,6 +241,7 @@ class OpenSSHPlayer:
         if not data:
             asyncio.get_running_loop().remove_reader(self.master)
             return
+        self.received += len(data)
         self.stream.feed(data)
 
     @property
@@ -262,8 +260,22 @@ class OpenSSHPlayer:
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
 
+    async def press(self, data: bytes, quiet: float = 0.15, timeout: float = 5.0) -> None:
+        """Send a key, then wait until the program has drawn something and gone quiet
+        for ``quiet`` seconds (or ``timeout``: a key it ignores draws nothing)."""
+        before = self.received
+        self.send(data)
+        deadline = time.monotonic() + timeout
+        last, since = self.received, time.monotonic()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            if self.received != last:
+                last, since = self.received, time.monotonic()
+            elif self.received != before and time.monotonic() - since >= quiet:
+                return
+
     async def kill(self) -> None:
-        """kill -9 the ssh client: the line drops with no goodbye."""
+        """kill -9 the program: the line drops with no goodbye."""
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
         await self.proc.wait()
@@ -278,6 +290,24 @@ class OpenSSHPlayer:
         if self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.kill()
+
+
+class OpenSSHPlayer(PtyPlayer):
+    """The OpenSSH client a friend types (``ssh -p PORT NAME@HOST``), on a pty of its
+    own, with a terminal screen; killing it is a closed laptop lid. ``prefix`` runs it
+    elsewhere (``ip netns exec NS``), ``source`` binds the address it comes from."""
+
+    @classmethod
+    async def connect(cls, port: int, username: str, key_file: Path, *,
+                      size: tuple[int, int] = (80, 24), host: str = "127.0.0.1",
+                      prefix: tuple[str, ...] = (), source: str | None = None,
+                      ) -> OpenSSHPlayer:
+        bind = ("-b", source) if source else ()
+        return await cls.spawn([
+            *prefix, "ssh", "-F", "/dev/null", "-i", str(key_file), "-o", "IdentitiesOnly=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", *bind, "-p", str(port), "-tt",
+            f"{username}@{host}"], size=size)  # fmt: skip
 
 
 def key_file(key: asyncssh.SSHKey, directory: Path, name: str) -> Path:
