@@ -82,7 +82,8 @@ class TableDirectory:
     """Answers served apps about ``host``'s tables (see the module docstring)."""
 
     def __init__(self, host: Any, *, max_tables: int = 32, per_address: int = TABLES_PER_ADDRESS,
-                 empty_for: float = 60.0, settings: dict | None = None) -> None:  # fmt: skip
+                 empty_for: float = 60.0, settings: dict | None = None,
+                 own: dict[str, dict[str, Any]] | None = None) -> None:  # fmt: skip
         self.host = host
         self.links = Links()
         self.max_tables = max_tables
@@ -90,6 +91,8 @@ class TableDirectory:
         self.per_address = per_address
         self._openers: dict[Any, str] = {}  # table -> the address that opened it
         self.settings = dict(settings or {})  # for every new table (``serve --grace``)
+        #: a game's own settings for each new table of it (``serve --game G --set``)
+        self.own = {game: dict(values) for game, values in (own or {}).items()}
         #: seconds a table players opened may stand with nobody at it before it goes
         self.empty_for = empty_for
         self.path: Path | None = None
@@ -206,7 +209,8 @@ class TableDirectory:
         while title.casefold() in taken:
             title = f"{base[:26]} {n}"
             n += 1
-        table = self.host.create_table(title, str(game), **self.settings)
+        table = self.host.create_table(title, str(game), **self.settings,
+                                       **self.own.get(str(game), {}))
         self._opened[table] = time.monotonic()  # its opener joins next; else it goes
         if address is not None:
             self._openers[table] = address

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from net import gctune
+from net.catalogue import spec
 from net.cli import add_host_options, on_stop, open_host, run_until_done, say
 
 if TYPE_CHECKING:  # light: the command line is read before any door is opened
@@ -251,7 +252,10 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
     for setting in ("lag_cap", "bot_pace", "pace"):  # the tables' defaults, as typed
         if getattr(args, setting, None) is not None:
             table_settings[setting] = getattr(args, setting)
-    directory = TableDirectory(lan.host, settings=table_settings)
+    own = {}
+    if args.game is not None and getattr(args, "set", None):
+        own[args.game] = spec(args.game).parse_settings(args.set)  # checked by open_host
+    directory = TableDirectory(lan.host, settings=table_settings, own=own)
     doors: list[Door] = []  # opened in order, closed in reverse
     try:
         await directory.start(control)

@@ -105,6 +105,15 @@ async def test_the_ssh_door_plain_with_no_terminal_and_with_term_dumb(tmp_path):
         assert_plain(seat.raw)
         assert any(line.startswith("Match over: ") for line in seat.lines), seat.lines[-10:]
         assert "draw" in seat.typed
+        # and each game the other way: cards with no terminal, dice with TERM=dumb
+        for name, term, new, over in (("cy", None, "foolsgold", "Match over: "),
+                                      ("di", "dumb", "nuggets", "Game over: ")):
+            conn, proc = await _ssh(serve.ssh_port, name, term=term)
+            seat = Seat(proc.stdout.readline, proc.stdin.write)
+            await asyncio.wait_for(seat.play(timeout=60, also=_served(seat.lines, new)), 250)
+            conn.close()
+            assert_plain(seat.raw)
+            assert any(line.startswith(over) for line in seat.lines), (name, seat.lines[-10:])
     finally:
         await serve.stop()
     assert "Traceback" not in serve.output

@@ -70,13 +70,14 @@ async def test_a_whole_gold_nuggets_game_solo_by_typed_commands():
 
 
 @pytest.mark.slow
-async def test_a_whole_fools_gold_match_over_lan_join_plain():
+@pytest.mark.parametrize("game", ["foolsgold", "nuggets"])
+async def test_a_whole_game_over_lan_join_plain(game):
     """``join --plain`` at a table on a fake clock: the host's time moves only as the
-    test moves it, so the whole match is quick and the same every run."""
+    test moves it, so the whole match or game is quick and the same every run."""
     clock = FakeClock()
     host = Host(clock=clock)
     await host.start("127.0.0.1", 0)
-    table = host.create_table("Camp", "foolsgold", seats=2, bots=1, seed="plain-lan")
+    table = host.create_table("Camp", game, seats=2, bots=1, seed="plain-lan")
     proc = await _process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
     seat = _seat(proc)
     player = asyncio.ensure_future(seat.play(
@@ -96,9 +97,11 @@ async def test_a_whole_fools_gold_match_over_lan_join_plain():
     finally:
         await host.close()
     await _finish(proc, seat)
-    assert any(line.startswith("Match over: ") for line in seat.lines), seat.lines[-20:]
+    assert any(line.startswith(("Match over: ", "Game over: ")) for line in seat.lines), \
+        seat.lines[-20:]
     assert table.games_played == 1
-    assert "draw" in seat.typed and any(t.startswith("discard ") for t in seat.typed)
+    played = {"foolsgold": ("draw", "discard "), "nuggets": ("roll", "keep ")}[game]
+    assert played[0] in seat.typed and any(t.startswith(played[1]) for t in seat.typed)
 
 
 @pytest.mark.slow
