@@ -312,6 +312,10 @@ def seat_bot(seat: int, who: str, rng: random.Random) -> Bot:
 
         kind, base = who.split("@", 1)
         return Strategy(seat, kind, base, rng)
+    if who.startswith("person"):
+        from foolsgold.bots import person
+
+        return Bot(seat, person(float(who[6:])), rng)
     return Bot(seat, who, rng)
 
 
