@@ -52,6 +52,42 @@ worth most while none of its hands was shown (`EXPLORE`); at two seats every cal
 lowers the sum of the scores and stretches the match, so there the threshold weighs
 the match's odds and length from the scores (`two_seat_threshold`).
 
+The call floor (`seat_floor`, normal and hard). Evidence cannot tell a bluff timed
+like a set (right after a draw, holding six, a reaction later) from a set, so above
+the evidence calling is a mixed strategy, as poker's minimum defence frequency is:
+the table calls a first grab at least often enough that a bluff there pays no more
+than playing on honestly. In points relative to the others' average (what decides
+who reaches 3 first), at n seats, for the grabber:
+
+- an uncalled bluff: +1 to it, -1 to the one seat left without a nugget, so
+  +1 + 1/(n-1) = n/(n-1) relative;
+- a called bluff: -1 to it, +1 to the caller, -1 to the seat without a nugget, so
+  -1 relative (the others' average moves by 0);
+- playing on honestly: 0 relative. Before the first grab nobody holds a set (or it
+  would have grabbed), so every seat's prospects from here are alike, at every moment
+  of the round: the deal, after any number of draws, holding five or six.
+
+A bluff pays no more than playing on when (1 - c) n/(n-1) - c <= 0, that is when the
+table calls with c >= n/(2n-1) (`table_floor`: 2/3 at two seats, 4/7 at four, 8/15
+at eight). Each of the other n-1 seats calls on its own with q = 1 - (1-c)^(1/(n-1))
+(0.25 a seat at four seats, 0.10 at eight), drawn once a round from the bot's rng;
+the evidence (`bluff_chance` above `_threshold`) only adds calls to that. The moment
+changes the floor in two places: at the grabber's match point an uncalled bluff wins
+the match, so the floor is 1 (a set wins with or without the call: calling costs
+nothing there); and the match's length (below) switches it off.
+
+The length. Every call, right or wrong, lowers the table's score sum by 1 (an
+uncalled round moves it by 0), and a match ends only when one score reaches 3: a
+floor on every grab stretches matches past bearing (a table calling 4/7 of grabs at
+four seats leaves about a fifth of matches unended at 40 rounds, by a walk of the
+scores; 2/3 at two seats leaves two fifths). So the floor holds while the table's
+sum is not below 0, which gives each match about one floor call's worth of
+exposure, after which what it revealed (the grabber's record) carries the calling.
+At two seats no floor survives this weighing: with no call at all a match of two
+already leaves 0.4% unended at 40 rounds (the walk of the score difference), and one
+floor call a match raises that to about 1.75%; two-seat bots call by the evidence
+and at match point only, so a bluffer can still gain there (docs/BENCHMARKS.md).
+
 Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
 pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
 how often it calls on a hunch. `PLAYERS` adds `HUMAN`, a scripted person acting in
@@ -106,6 +142,8 @@ class Difficulty:
     #: when above 0, reaction times are lognormal with median `reaction` and this
     #: sigma (a person), instead of uniform within `jitter`
     sigma: float = 0.0
+    #: calls at least at the call floor (`seat_floor`), whatever the evidence says
+    floor: bool = False
     #: when above 0, meets a much quicker racer seen at this table (`RACE_FAST`) by
     #: racing quicker than it, down to this many seconds
     race_floor: float = 0.0
@@ -144,6 +182,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         give_up_after=150.0,
         mimic_rate=0.5,
         race_floor=0.45,
+        floor=True,
     ),
     "hard": Difficulty(
         name="hard",
@@ -159,6 +198,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         give_up_after=150.0,
         mimic_rate=0.8,
         race_floor=0.35,
+        floor=True,
     ),
 }
 
@@ -249,6 +289,7 @@ class Bot:
         self.last_sizes: list[int] | None = None
         self.grab_evidence: dict[str, Any] | None = None
         self._bluff_p: float | None = None
+        self._floor_draw: float | None = None
         self.revealed_noted = False
         self.settle_noted = False
         self.race_noted = False
@@ -406,15 +447,23 @@ class Bot:
             wanted.append((self._grab, race))
         closes = view["call_closes"]
         # the window by the view, and still open at `now` (its time-out may be due)
-        if (
-            "call" in legal
-            and now < closes
-            and self.bluff_chance() > self._threshold(view, grabber)
-        ):
+        if "call" in legal and now < closes and self.wants_call(view, grabber):
             # Calling takes a little longer than grabbing: the bot thinks first.
             at = self._timer(("call",), now, factor=1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
+
+    def wants_call(self, view: dict[str, Any], grabber: int) -> bool:
+        """Call when the evidence says so (`bluff_chance` above `_threshold`), and
+        otherwise still at this seat's share of the call floor (`seat_floor`): one
+        draw of the bot's rng a round, so the choice is stable on re-planning."""
+        if self.bluff_chance() > self._threshold(view, grabber):
+            return True
+        if not self.difficulty.floor:
+            return False
+        if self._floor_draw is None:
+            self._floor_draw = self.rng.random()
+        return self._floor_draw < seat_floor(view["players"], view.get("scores"), grabber)
 
     def race(self) -> float:
         """Mean seconds from the first grab to mine: the difficulty's `race`, or, with
@@ -753,3 +802,29 @@ def call_threshold(players: int) -> float:
     if players <= 2:
         return 0.25
     return (players - 1) / (2 * players)
+
+
+def table_floor(players: int) -> float:
+    """The minimum defence frequency at `players` seats: the share of set-like first
+    grabs the table as a whole calls, so that a bluff pays no more than playing on
+    honestly (the derivation is in the module docstring): n / (2n - 1)."""
+    return players / (2 * players - 1)
+
+
+def seat_floor(players: int, scores: list[int] | None, grabber: int) -> float:
+    """The chance that this seat calls a first grab whatever the evidence says: its
+    share q of the table's floor, each of the other n - 1 seats calling on its own,
+    so that 1 - (1 - q)^(n - 1) = `table_floor` (see the module docstring).
+
+    At the grabber's match point every grab is called (a set wins the match with or
+    without the call, so the call costs nothing). Otherwise the floor holds while the
+    table's score sum has not sunk below 0 (every call lowers it by 1, and a sunk
+    table is a long match), and never at two seats, where a single floor call a match
+    stretches matches past what an ended match needs."""
+    if scores is not None and scores[grabber] + 1 >= TARGET:
+        return 1.0
+    if players <= 2 or (scores is not None and sum(scores) < 0):
+        return 0.0
+    table = table_floor(players)
+    return 1 - (1 - table) ** (1 / (players - 1))
+

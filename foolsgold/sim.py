@@ -261,9 +261,9 @@ def simulate(
         if base not in PLAYERS:
             raise ValueError(f"unknown difficulty {base!r}: choose from {', '.join(PLAYERS)}")
         if kind:
-            from foolsgold.exploits import STRATEGIES
+            from foolsgold.exploits import STRATEGIES, is_strategy
 
-            if kind not in STRATEGIES:
+            if not is_strategy(kind):
                 raise ValueError(
                     f"unknown strategy {kind!r}: choose from {', '.join(STRATEGIES)}"
                 )
