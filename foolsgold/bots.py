@@ -144,16 +144,22 @@ class Difficulty:
     sigma: float = 0.0
     #: calls at least at the call floor (`seat_floor`), whatever the evidence says
     floor: bool = False
+    #: at two seats every reaction is this share of its time elsewhere: there one
+    #: player's pace sets the other's supply of cards, so speed weighs more
+    two_seat_pace: float = 1.0
     #: when above 0, meets a much quicker racer seen at this table (`RACE_FAST`) by
     #: racing quicker than it, down to this many seconds
     race_floor: float = 0.0
 
 
 # Speeds are set so a person has a fair fight with normal (bench/foolsgold_farming.py:
-# a modelled person, median reaction 0.9 s): easy is slower than a person, normal
-# about as quick, hard quicker. The calling rule
-# is the same for every difficulty (`Bot.bluff_chance`, `call_threshold`); difficulty
-# only adds evidence on top of the core, and so never opens a bluff to farm.
+# a modelled person, median reaction 0.9 s, sigma 0.4, wins about a fair share against
+# normal at two and four seats, well above it against easy, clearly below against
+# hard): easy is slower than a person; normal a little slower at four seats (1.15 s)
+# and as quick at two (x0.78, 0.9 s), where one player's pace feeds the other's
+# draws; hard quicker, with more bluffs that look like sets and more evidence. The
+# calling rule is the same for every difficulty (`Bot.bluff_chance`, `call_threshold`,
+# the floor of normal and hard); difficulty only adds evidence on top of the core.
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
@@ -183,12 +189,13 @@ DIFFICULTIES: dict[str, Difficulty] = {
         mimic_rate=0.5,
         race_floor=0.45,
         floor=True,
+        two_seat_pace=0.78,
     ),
     "hard": Difficulty(
         name="hard",
-        reaction=0.85,
+        reaction=1.0,
         jitter=0.25,
-        race=0.85,
+        race=0.95,
         bluff_rate=0.08,
         bluff_after=15.0,
         bluff_span=40.0,
@@ -199,6 +206,7 @@ DIFFICULTIES: dict[str, Difficulty] = {
         mimic_rate=0.8,
         race_floor=0.35,
         floor=True,
+        two_seat_pace=0.78,
     ),
 }
 
@@ -501,6 +509,8 @@ class Bot:
         at = self.timers.get(key)
         if at is None:
             d = self.difficulty
+            if self._players == 2:
+                factor *= d.two_seat_pace
             if d.sigma > 0:
                 at = now + factor * d.reaction * self.rng.lognormvariate(0.0, d.sigma)
             else:
