@@ -98,6 +98,7 @@ def test_a_bot_reads_only_its_own_view():
     assert chances[0] == chances[1] and plans[0] == plans[1]
 
 
+@pytest.mark.slow
 def test_the_record_is_kept_across_rounds_and_seeded():
     from foolsgold.sim import simulate_matches
 
@@ -139,3 +140,104 @@ def test_a_bot_races_a_much_quicker_racer_but_not_a_person():
     easy = Bot(1, "easy", random.Random(1))
     easy.race_times = {0: [0.5, 0.5, 0.6]}
     assert easy.race() == easy.difficulty.race  # easy keeps its own pace
+
+
+# -- the call floor (issue 44) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_at_the_floor_a_bluff_pays_no_more_than_playing_on(players):
+    from foolsgold.bots import seat_floor, table_floor
+
+    c = table_floor(players)
+    # an uncalled bluff is worth n/(n-1) against the others' average, a called one -1,
+    # playing on honestly 0 (the module docstring)
+    assert (1 - c) * players / (players - 1) - c == pytest.approx(0.0, abs=1e-12)
+    if players > 2:
+        q = seat_floor(players, [0] * players, 0)
+        assert 1 - (1 - q) ** (players - 1) == pytest.approx(c)
+
+
+def test_the_floor_is_free_at_match_point_and_off_on_a_sunk_table_or_at_two_seats():
+    from foolsgold.bots import seat_floor
+
+    assert seat_floor(4, [2, 0, -1, 0], 0) == 1.0  # an uncalled grab wins the match
+    assert seat_floor(2, [2, -1], 0) == 1.0
+    assert 0 < seat_floor(4, [1, -1, 0, 0], 0) < 1
+    assert seat_floor(4, [1, -1, -1, 0], 0) == 0.0  # the sum sank below 0: a long match
+    assert seat_floor(2, [0, 0], 0) == 0.0
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_set_like_grab_is_called_at_least_at_the_floor_and_evidence_only_adds(level):
+    from foolsgold.bots import seat_floor
+
+    view = {"players": 4, "scores": [0, 0, 0, 0]}
+
+    def share(record):
+        calls = 0
+        for i in range(300):
+            bot = Bot(1, level, random.Random(i))
+            natural_grab(bot)
+            if record is not None:
+                bot.table[0] = record
+            calls += bot.wants_call(view, 0)
+        return calls / 300
+
+    q = seat_floor(4, view["scores"], 0)
+    clean = share(None)
+    # 300 seeded bots: the floor's q = 0.25 give or take three standard deviations
+    assert q - 0.075 < clean < q + 0.075
+    caught = share(SeatRecord(rounds=6, firsts=4, caught=3, shown=1))
+    assert caught > clean
+
+
+def test_easy_has_no_floor():
+    view = {"players": 4, "scores": [0, 0, 0, 0]}
+    for i in range(50):
+        bot = Bot(1, "easy", random.Random(i))
+        natural_grab(bot)
+        assert bot.bluff_chance() < call_threshold(4) and not bot.wants_call(view, 0)
+
+
+def test_the_searched_bluffers_are_data():
+    from foolsgold.exploits import Strategy, is_strategy, parse_bluff
+
+    assert parse_bluff("bluff-30-n-r-any") == (0.3, None, None, "any")
+    assert parse_bluff("bluff-100-12-2.5-sunk") == (1.0, 12, 2.5, "sunk")
+    for bad in ("bluff-0-n-r-any", "bluff-30-n-r-often", "bluff-30-n-r", "natural-30-n-r-any"):
+        assert not is_strategy(bad)
+        with pytest.raises(ValueError):
+            parse_bluff(bad)
+    assert is_strategy("natural") and is_strategy("bluff-5-4-r-far")
+    with pytest.raises(ValueError):
+        Strategy(0, "bluff-30-n-r-often", "normal", random.Random(1))
+
+
+def test_a_searched_bluffer_grabs_without_a_set_after_its_draw_count():
+    # bluff-100-2-0.5-any: in every round, half a second after its second draw
+    from foolsgold.exploits import Strategy
+
+    def drive(seed):
+        deck = standard_deck(4)
+        random.Random(seed).shuffle(deck)
+        r = Round(4, 0, deck)
+        bot = Strategy(0, "bluff-100-2-0.5-any", "normal", random.Random(1))
+        t = 0.0
+        plan = bot.plan(r.view(0), t)
+        for k in range(2):
+            assert plan is None or not isinstance(plan[0], Grab)  # no bluff before
+            t += 1.0
+            r.apply(Draw(0), t)
+            plan = bot.plan(r.view(0), t)
+            if k == 0:
+                t += 1.0
+                r.apply(Discard(0, bot.choose_discard(bot.last_hand)), t)
+                plan = bot.plan(r.view(0), t)
+        return bot, plan, t
+
+    bot, plan, t = next(
+        found for found in (drive(seed) for seed in range(20)) if not found[0].holds_set
+    )
+    action, at = plan
+    assert bot.draws[0] == 2 and isinstance(action, Grab) and at == pytest.approx(t + 0.5)
