@@ -159,8 +159,8 @@ def main() -> None:
                 for s in names:
                     rows.append((p, t, s, (p, seat(s, t, p), per[p], args.seed * 1000 + p)))
         results = run([r[3] for r in rows])
-        print("\n| seats | table | fair | strategy | n | share (95% interval) | farms "
-              "| bluffs called | unended within 40 (95%) |")
+        print("\n| seats | table | fair | strategy | n | share (95% interval) "
+              "| high end over fair + 5 | bluffs called | unended within 40 (95%) |")
         print("|---|---|---|---|---|---|---|---|---|")
         for p, t, s, job in rows:
             winners, rounds, bluffs, called = results[job]

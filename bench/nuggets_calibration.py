@@ -116,6 +116,9 @@ def main() -> None:
             if n:
                 print(f"| {b / BINS:.1f}-{(b + 1) / BINS:.1f} | {n} | {p:.3f} | {w:.3f} |")
     if args.write:
+        data["kinds"] = {"strong": {"bots": list(KINDS["strong"]), "seed": 1,
+                                    "games": {str(k): args.fit for k in SIZES},
+                                    "held_out": {"seed": 2, "games": args.held}}}
         TABLE_PATH.write_text(json.dumps(data, indent=1) + "\n")
         print(f"\nwrote {TABLE_PATH}")
     print(f"\n({time.perf_counter() - began:.0f} s)")
