@@ -62,11 +62,12 @@ class Watched:
 ROUND_CAP = 40
 
 
-def play_match(seed, players, spectators=1):
-    """A whole match between bots that play through members, as remote players do."""
+def play_match(seed, players, spectators=1, round_cap=ROUND_CAP):
+    """A whole match between bots that play through members, as remote players do
+    (without a round cap only for a seeded deal known to end)."""
     tables = Tables()
     table = tables.add(
-        Table("Camp", "foolsgold", Settings(seats=players, seed=seed, round_cap=ROUND_CAP))
+        Table("Camp", "foolsgold", Settings(seats=players, seed=seed, round_cap=round_cap))
     )
     problems = []
     seated = []
