@@ -241,3 +241,16 @@ def test_a_searched_bluffer_grabs_without_a_set_after_its_draw_count():
     )
     action, at = plan
     assert bot.draws[0] == 2 and isinstance(action, Grab) and at == pytest.approx(t + 0.5)
+
+
+def test_a_sunk_table_calls_only_when_surer_but_still_calls_a_caught_bluffer():
+    # every call lowers the table's sum: once it is below 0, calls need more certainty
+    bot = Bot(1, "normal", random.Random(1))
+    natural_grab(bot)
+    level = bot._threshold({"players": 4, "scores": [0, 0, 0, 0]}, 0)
+    sunk = bot._threshold({"players": 4, "scores": [0, -2, -1, -1]}, 0)
+    deeper = bot._threshold({"players": 4, "scores": [-2, -3, -2, -1]}, 0)
+    assert level < sunk < deeper < 1
+    bot.table[0] = SeatRecord(rounds=4, firsts=2, caught=1)
+    shown_once = bot._threshold({"players": 4, "scores": [0, 0, 0, 0]}, 0)
+    assert bot._threshold({"players": 4, "scores": [0, -2, -1, -1]}, 0) == shown_once
