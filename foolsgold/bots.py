@@ -9,15 +9,90 @@ at `at` if it is still legal, and calls `plan` again.
 Plans are stable: a bot decides when it first sees a situation ("my hand is now these
 six cards", "someone grabbed") and keeps that time on later calls, so re-planning on
 unrelated changes never postpones an action. The bot's own `random.Random` sets only
-reaction times and whether it bluffs this round; calls come from evidence:
+reaction times and whether it bluffs this round; calls come from evidence.
 
-- cards: the bot's own frozen hand rules names out of the grabber's reach, and the
-  cards it passed recently cannot yet have travelled to a far-away grabber;
-- timing: a true set is grabbed a reaction after the draw that completed it, while a
-  bluff tends to come long after the grabber's last draw, or before it drew at all;
-- hands: a set completed by a draw shows as six cards; a grab holding five after
-  drawing is odd;
-- record: how often this grabber's revealed hands were bluffs, across the match.
+The calling model (what a card player reads at a table, from its own view only):
+
+    P(bluff | grab) = b / (b + (1 - b) * h)
+
+- `b = bluff_rate(g) / DRAWS` is the chance that the grabber g bluffs at this one
+  moment (the deal or one draw): g's share of first grabs that are bluffs, spread
+  over a round's moments. `bluff_rate` is a Beta posterior from g's record at this
+  table (`SeatRecord`): the prior `PRIOR_RATE` worth `PRIOR_GRABS` grabs, plus every
+  round this bot watched: g's caught bluffs, each of its uncalled first grabs weighed
+  by the bluff chance it had, or, when more, its first grabs beyond an honest
+  player's share of 1 in n rounds (a seat that got away with bluffs grabs first too
+  often), capped by the grabs not shown to be sets. So a player who has been caught,
+  or who wins too many rounds uncalled, is judged by it; one shown to hold sets
+  is trusted.
+- `h = set_likelihood()` is the chance that an honest player, grabbing only with a
+  set, grabs at this moment: with no draw since the deal, the exact chance of a
+  dealt set among the cards the bot cannot place (`set_chance`); after k draws, the
+  per-draw chance that a draw completes a set (`hazard`: it grows with the cards the
+  grabber could have seen, 5 + k, and falls with more seats), times the share of sets
+  still within the grabber's reach (`_set_reach`): the cards that went through this
+  bot's own hands (its hand; with "passed", what it passed too recently to have
+  travelled round). What the grabber passed, when the grabber is its right neighbour
+  (every card this bot drew came from it, F4; a player who passed an Owl holds no Owl
+  set, as an animal has three copies), counts only when it leaves the grabber no set
+  at all: a player passes the names it is not collecting, so an honest grabber's
+  passes say nothing against the set it does collect. A grab holding five after a
+  draw (x0.2) or long after the last draw (x0.3) is less like a set.
+- The scores: at the grabber's match point any doubt is called (`MATCH_POINT`); a bot
+  never bluffs at its own match point.
+
+The cost of a wrong call (F7, F8), in the caller's points less the others' average
+(`call_threshold`): with three or more seats a right call swings +1 to me and -1 to
+the grabber against keeping quiet's +1 to the grabber, a wrong call costs me 1, so a
+call pays when P(bluff) > (n-1)/2n (3/8 at four seats). At two seats the one nugget
+is gone and I lose 1 whatever I do: a right call nets me 0 and the grabber -1, a
+wrong one me -2 and the grabber +1, so a call pays above 1/4. Two refinements: with
+three or more seats a call is also a look at the grabber's hand for the whole table,
+worth most while none of its hands was shown (`EXPLORE`); at two seats every call
+lowers the sum of the scores and stretches the match, so there the threshold weighs
+the match's odds and length from the scores (`two_seat_threshold`).
+
+The call floor (`seat_floor`, normal and hard). Evidence cannot tell a bluff timed
+like a set (right after a draw, holding six, a reaction later) from a set, so above
+the evidence calling is a mixed strategy, as poker's minimum defence frequency is:
+the table calls a first grab at least often enough that a bluff there pays no more
+than playing on honestly. In points relative to the others' average (what decides
+who reaches 3 first), at n seats, for the grabber:
+
+- an uncalled bluff: +1 to it, -1 to the one seat left without a nugget, so
+  +1 + 1/(n-1) = n/(n-1) relative;
+- a called bluff: -1 to it, +1 to the caller, -1 to the seat without a nugget, so
+  -1 relative (the others' average moves by 0);
+- playing on honestly: 0 relative. Before the first grab nobody holds a set (or it
+  would have grabbed), so every seat's prospects from here are alike, at every moment
+  of the round: the deal, after any number of draws, holding five or six.
+
+A bluff pays no more than playing on when (1 - c) n/(n-1) - c <= 0, that is when the
+table calls with c >= n/(2n-1) (`table_floor`: 2/3 at two seats, 4/7 at four, 8/15
+at eight). Each of the other n-1 seats calls on its own with q = 1 - (1-c)^(1/(n-1))
+(0.25 a seat at four seats, 0.10 at eight), drawn once a round from the bot's rng;
+the evidence (`bluff_chance` above `_threshold`) only adds calls to that. The moment
+changes the floor in two places: at the grabber's match point an uncalled bluff wins
+the match, so the floor is 1 (a set wins with or without the call: calling costs
+nothing there); and the match's length (below) switches it off.
+
+The length. Every call, right or wrong, lowers the table's score sum by 1 (an
+uncalled round moves it by 0), and a match ends only when one score reaches 3: a
+floor on every grab stretches matches past bearing (a table calling 4/7 of grabs at
+four seats leaves about a fifth of matches unended at 40 rounds, by a walk of the
+scores; 2/3 at two seats leaves two fifths). So the floor holds while the table's
+sum is not below 0, which gives each match about one floor call's worth of
+exposure, after which what it revealed (the grabber's record) carries the calling.
+The same weighing holds the calls of evidence at three or more seats: once the sum is
+below 0, the room above the call threshold shrinks by `SINK` for every point a seat
+the table has sunk, except against a grabber already caught bluffing here (without
+it one four-seat match in ten between normal bots ran past 40 rounds, against one in
+a hundred at 1f52ac0; with it about one in thirty).
+
+At two seats no floor survives this weighing: with no call at all a match of two
+already leaves 0.4% unended at 40 rounds (the walk of the score difference), and one
+floor call a match raises that to about 1.75%; two-seat bots call by the evidence
+and at match point only, so a bluffer can still gain there (docs/BENCHMARKS.md).
 
 Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
 pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
@@ -58,9 +133,9 @@ class Difficulty:
     bluff_span: float
     #: the evidence it weighs beyond the core (the grabber's draws since the deal, the
     #: exact chance of a dealt set, a hand of five after drawing): "cards" (its own
-    #: hand), "passed" (cards it passed that cannot have reached the grabber yet),
-    #: "timing" (how long after its last draw the grabber grabbed), "record" (the
-    #: grabber's revealed bluffs at this table)
+    #: hand, and what the grabber passed it), "passed" (cards it passed that cannot
+    #: have reached the grabber yet), "timing" (how long after its last draw the
+    #: grabber grabbed), "record" (the grabber's record at this table, `SeatRecord`)
     evidence: frozenset[str]
     #: bluffs only right after a draw, holding six, as a true set would show
     mimics_sets: bool
@@ -70,12 +145,27 @@ class Difficulty:
     give_up_after: float
     #: of its planned bluffs, the share that mimic a set (with `mimics_sets`)
     mimic_rate: float = 1.0
+    #: when above 0, reaction times are lognormal with median `reaction` and this
+    #: sigma (a person), instead of uniform within `jitter`
+    sigma: float = 0.0
+    #: calls at least at the call floor (`seat_floor`), whatever the evidence says
+    floor: bool = False
+    #: at two seats every reaction is this share of its time elsewhere: there one
+    #: player's pace sets the other's supply of cards, so speed weighs more
+    two_seat_pace: float = 1.0
+    #: when above 0, meets a much quicker racer seen at this table (`RACE_FAST`) by
+    #: racing quicker than it, down to this many seconds
+    race_floor: float = 0.0
 
 
-# Speeds are set so a person has a fair fight with normal (bench/foolsgold_ladder.py):
-# easy is slower than a person, normal about as quick, hard quicker. The calling rule
-# is the same for every difficulty (`Bot.bluff_chance`, `call_threshold`); difficulty
-# only adds evidence on top of the core, and so never opens a bluff to farm.
+# Speeds are set so a person has a fair fight with normal (bench/foolsgold_farming.py:
+# a modelled person, median reaction 0.9 s, sigma 0.4, wins about a fair share against
+# normal at two and four seats, well above it against easy, clearly below against
+# hard): easy is slower than a person; normal a little slower at four seats (1.15 s)
+# and as quick at two (x0.78, 0.9 s), where one player's pace feeds the other's
+# draws; hard quicker, with more bluffs that look like sets and more evidence. The
+# calling rule is the same for every difficulty (`Bot.bluff_chance`, `call_threshold`,
+# the floor of normal and hard); difficulty only adds evidence on top of the core.
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty(
         name="easy",
@@ -92,9 +182,9 @@ DIFFICULTIES: dict[str, Difficulty] = {
     ),
     "normal": Difficulty(
         name="normal",
-        reaction=1.5,
+        reaction=1.15,
         jitter=0.25,
-        race=1.5,
+        race=1.15,
         bluff_rate=0.08,
         bluff_after=30.0,
         bluff_span=40.0,
@@ -103,12 +193,15 @@ DIFFICULTIES: dict[str, Difficulty] = {
         counts_cards=True,
         give_up_after=150.0,
         mimic_rate=0.5,
+        race_floor=0.45,
+        floor=True,
+        two_seat_pace=0.78,
     ),
     "hard": Difficulty(
         name="hard",
-        reaction=0.6,
+        reaction=1.0,
         jitter=0.25,
-        race=0.6,
+        race=0.95,
         bluff_rate=0.08,
         bluff_after=15.0,
         bluff_span=40.0,
@@ -117,6 +210,9 @@ DIFFICULTIES: dict[str, Difficulty] = {
         counts_cards=True,
         give_up_after=150.0,
         mimic_rate=0.8,
+        race_floor=0.35,
+        floor=True,
+        two_seat_pace=0.78,
     ),
 }
 
@@ -139,6 +235,16 @@ HUMAN = Difficulty(
 
 #: Everyone the simulator can seat: the difficulties and the scripted person.
 PLAYERS: dict[str, Difficulty] = {**DIFFICULTIES, "human": HUMAN}
+
+
+def person(median: float, sigma: float = 0.4) -> Difficulty:
+    """A modelled person for the simulator: honest, with the card sense of `HUMAN`,
+    and reaction times lognormal with this median and sigma (seat it as
+    ``person0.9`` in `foolsgold.sim`)."""
+    return HUMAN.__class__(**{
+        **HUMAN.__dict__, "name": f"person{median:g}", "reaction": median, "race": median,
+        "sigma": sigma,
+    })
 
 
 def _when(plan: Plan) -> float:
@@ -166,9 +272,10 @@ class Bot:
         self.rng = rng
         #: revealed hands across the match: (seat, "set" or "bluff") -> count
         self.record: Counter[tuple[int, str]] = Counter()
-        #: per seat, the odds that it is a bluffer (grabs whatever it holds) rather
-        #: than an honest player, from every round of the match ("record")
-        self.suspicion: dict[int, float] = {}
+        #: per seat, its grabs at this table as this bot saw them ("record")
+        self.table: dict[int, SeatRecord] = {}
+        #: per seat, its seconds from the first grab to its own grab, at this table
+        self.race_times: dict[int, list[float]] = {}
         self._round_no: object = None
         self._last_settled = True
         self._last_draw_pile = -1
@@ -177,6 +284,7 @@ class Bot:
         self._kinds: dict[str, str] = {}
         self._cards: dict[tuple[str, str, str], Card] = {}
         self._raw_hand: list[dict[str, str]] = []
+        self._start = -1
         self._new_round(0.0)
 
     # -- memory ------------------------------------------------------------------------
@@ -185,6 +293,7 @@ class Bot:
         self.round_start = now
         self.timers: dict[tuple, float] = {}
         self.passed: list[tuple[Card, float]] = []  # what I discarded, and when
+        self.drawn: list[Card] = []  # what I drew this round
         self.last_hand: list[Card] = []
         self.holds_set = False
         self.discard_choice = None
@@ -194,8 +303,10 @@ class Bot:
         self.last_sizes: list[int] | None = None
         self.grab_evidence: dict[str, Any] | None = None
         self._bluff_p: float | None = None
+        self._floor_draw: float | None = None
         self.revealed_noted = False
         self.settle_noted = False
+        self.race_noted = False
         self.bluff_at: float | None = None
         self.mimic = False
         scale = bluff_scale(self._players) if self._players else 1.0
@@ -230,6 +341,7 @@ class Bot:
         # A view is read-only once given (a fresh one each call, or a table's shared
         # lists), so the bot keeps its lists rather than copies: every copy was one
         # more object for a busy host's collector to walk (docs/BENCHMARKS.md).
+        self._start = view["start"]
         raw = view["hand"] or []
         if fresh or raw != self._raw_hand:
             self._raw_hand = raw
@@ -245,13 +357,19 @@ class Bot:
             self.last_sizes = sizes
         if view["grabbed"] and self.grab_evidence is None:
             self._note_grab(view, now)
+        if view["settled"] and not self.race_noted and view["grabbed"]:
+            self.race_noted = True
+            first_at = view["grabbed"][0][1]
+            for seat, at in view["grabbed"][1:]:
+                if seat != self.seat:
+                    self.race_times.setdefault(seat, []).append(at - first_at)
         if view["revealed"] is not None and not self.revealed_noted:
             self.revealed_noted = True
             grabber = view["grabbed"][0][0]
             self.record[(grabber, "set" if view["revealed_set"] else "bluff")] += 1
         if view["settled"] and not self.settle_noted and self.grab_evidence is not None:
             self.settle_noted = True
-            self._suspect(view)
+            self._note_settled(view)
         return self.last_hand
 
     def _card(self, data: dict[str, str]) -> Card:
@@ -269,6 +387,8 @@ class Bot:
             for card in self.last_hand:
                 if _key(card) not in now_keys:
                     self.passed.append((card, now))
+            old_keys = {_key(c) for c in self.last_hand}
+            self.drawn.extend(c for c in hand if _key(c) not in old_keys)
         # Situations are keyed by this count, not by the hand itself: passing on the
         # card just drawn brings back an earlier hand, but not its timers.
         self.moves += 1
@@ -286,6 +406,7 @@ class Bot:
             "last_draw": self.last_draw.get(grabber),
             "hand_size": view["hand_sizes"][grabber],  # hands froze at the grab
             "age": at - self.round_start,
+            "draw_pile": view["draw_pile"],
         }
         self._bluff_p = None
 
@@ -336,35 +457,77 @@ class Bot:
         wanted: list[Plan] = []
         d = self.difficulty
         if "grab" in legal:
-            wanted.append((self._grab, self._timer(("race",), now, factor=d.race / d.reaction)))
+            race = self._timer(("race",), now, factor=self.race() / d.reaction)
+            wanted.append((self._grab, race))
         closes = view["call_closes"]
         # the window by the view, and still open at `now` (its time-out may be due)
-        if (
-            "call" in legal
-            and now < closes
-            and self.bluff_chance() > self._threshold(view, grabber)
-        ):
+        if "call" in legal and now < closes and self.wants_call(view, grabber):
             # Calling takes a little longer than grabbing: the bot thinks first.
             at = self._timer(("call",), now, factor=1.5)
             wanted.append((Call(me), min(at, max(now, closes - 0.05))))
         return min(wanted, key=_when) if wanted else None
 
-    @staticmethod
-    def _threshold(view: dict[str, Any], grabber: int) -> float:
+    def wants_call(self, view: dict[str, Any], grabber: int) -> bool:
+        """Call when the evidence says so (`bluff_chance` above `_threshold`), and
+        otherwise still at this seat's share of the call floor (`seat_floor`): one
+        draw of the bot's rng a round, so the choice is stable on re-planning."""
+        if self.bluff_chance() > self._threshold(view, grabber):
+            return True
+        if not self.difficulty.floor:
+            return False
+        if self._floor_draw is None:
+            self._floor_draw = self.rng.random()
+        return self._floor_draw < seat_floor(view["players"], view.get("scores"), grabber)
+
+    def race(self) -> float:
+        """Mean seconds from the first grab to mine: the difficulty's `race`, or, with
+        `race_floor`, quicker than the quickest racer seen here (its median)."""
+        d = self.difficulty
+        if d.race_floor <= 0 or not self.race_times:
+            return d.race
+        quickest = min(sorted(t)[len(t) // 2] for t in self.race_times.values())
+        if quickest >= RACE_FAST * d.race:
+            return d.race  # a fair fight: no quicker than the table's own pace
+        return max(d.race_floor, quickest - RACE_EDGE)
+
+    def _threshold(self, view: dict[str, Any], grabber: int) -> float:
         """The bluff chance above which a call pays. At match point (an uncalled grab
         wins the grabber the match) any doubt pays: a true set wins the match with or
-        without my call, so a wrong call costs nothing that still counts."""
+        without my call, so a wrong call costs nothing that still counts. At two
+        seats with the scores known, the match's odds and length decide
+        (`two_seat_threshold`)."""
         scores = view.get("scores")
         if scores is not None and scores[grabber] + 1 >= TARGET:
             return MATCH_POINT
-        return call_threshold(view["players"])
+        if scores is not None and view["players"] == 2:
+            return two_seat_threshold(scores[self.seat], scores[grabber])
+        threshold = call_threshold(view["players"])
+        if scores is not None and "record" in self.difficulty.evidence:
+            # In a match, a call also shows everyone the grabber's hand, and the record it starts
+            # is worth most while the table has seen none of this grabber's hands.
+            rec = self.table.get(grabber)
+            shown = 0 if rec is None else rec.caught + rec.shown
+            threshold *= 1 - EXPLORE / (1 + shown)
+        rec = self.table.get(grabber)
+        if scores is not None and sum(scores) < 0 and (rec is None or rec.caught == 0):
+            # Every call lowers the table's sum by a point, and a sunk table is a long
+            # match: the deeper it has sunk, the surer a call must be, but for a
+            # grabber already caught bluffing here.
+            sunk = -sum(scores) / view["players"]
+            threshold = 1 - (1 - threshold) * SINK ** sunk
+        return threshold
 
     def _timer(self, key: tuple, now: float, factor: float = 1.0) -> float:
         """When to act on the situation `key`: fixed the first time it is seen."""
         at = self.timers.get(key)
         if at is None:
             d = self.difficulty
-            at = now + factor * d.reaction * (1 + d.jitter * (2 * self.rng.random() - 1))
+            if self._players == 2:
+                factor *= d.two_seat_pace
+            if d.sigma > 0:
+                at = now + factor * d.reaction * self.rng.lognormvariate(0.0, d.sigma)
+            else:
+                at = now + factor * d.reaction * (1 + d.jitter * (2 * self.rng.random() - 1))
             self.timers[key] = at
         return at
 
@@ -408,40 +571,47 @@ class Bot:
         return self._bluff_p
 
     def bluff_prior(self, grabber: int) -> float:
-        """The chance that `grabber` bluffs at one given moment (the deal, or one draw).
+        """The chance that `grabber` bluffs at one given moment (the deal, or one draw):
+        its bluff rate per round (`bluff_rate`) spread over about `DRAWS` moments."""
+        return self.bluff_rate(grabber) / DRAWS
 
-        A grabber is either honest, bluffing in `BLUFF_ROUNDS` of rounds, or a bluffer,
-        grabbing every round whatever it holds; either spreads its bluff over about
-        `DRAWS` moments. The bot starts from `SUSPECT` bluffers and, with "record",
-        learns each grabber's type from every round of the match (`_suspect`)."""
-        odds = SUSPECT / (1 - SUSPECT)
-        if "record" in self.difficulty.evidence:
-            odds = self.suspicion.get(grabber, odds)
-        bluffer = odds / (1 + odds)
-        return (bluffer + (1 - bluffer) * BLUFF_ROUNDS) / DRAWS
+    def bluff_rate(self, grabber: int) -> float:
+        """The share of `grabber`'s first grabs that are bluffs, from its record here.
 
-    def _suspect(self, view: dict[str, Any]) -> None:
-        """A round settled: update each seat's odds of being a bluffer."""
+        A Beta prior (`PRIOR_RATE`, worth `PRIOR_GRABS` grabs) updated by every round
+        this bot watched: its bluffs are the caught ones, plus each uncalled first grab
+        weighed by the bluff chance it had, or, when more, its first grabs beyond an
+        honest player's share (1 in n of the rounds, less `EXCESS_Z` standard
+        deviations of luck), capped by the grabs not shown to be sets. Without
+        "record" a bot judges every grabber by the prior."""
+        if "record" not in self.difficulty.evidence:
+            return PRIOR_RATE
+        rec = self.table.get(grabber)
+        if rec is None or rec.rounds == 0:
+            return PRIOR_RATE
+        return rec.rate(self._players or 2)
+
+    def _note_settled(self, view: dict[str, Any]) -> None:
+        """A round settled: add it to every other seat's record at this table."""
         ev = self.grab_evidence
         assert ev is not None
-        start = SUSPECT / (1 - SUSPECT)
         grabber = ev["grabber"]
-        players = view["players"]
+        chance = self.bluff_chance() if grabber != self.seat else 0.0  # before this round
+        for seat in range(view["players"]):
+            if seat != self.seat:
+                self.table.setdefault(seat, SeatRecord()).rounds += 1
+        if grabber == self.seat:
+            return
+        rec = self.table[grabber]
+        rec.firsts += 1
         if view["revealed"] is not None:
-            # The hand itself: a bluffer rarely holds a set, an honest grab always does.
-            first = 0.2 if view["revealed_set"] else 8.0
+            if view["revealed_set"]:
+                rec.shown += 1
+            else:
+                rec.caught += 1
         else:
-            # Uncalled: how much likelier a grab at this moment is from a bluffer (one of
-            # DRAWS moments) than from an honest player (its hand just became a set).
-            first = min(10.0, max(1.0, 1 / DRAWS / max(self.set_likelihood(), 1e-6)))
-        # A bluffer grabs first in most rounds, an honest player in about 1 of n.
-        not_first = (1 - FIRST_BLUFFER) / (1 - 1 / players)
-        for seat in range(players):
-            if seat == self.seat:
-                continue
-            odds = self.suspicion.get(seat, start)
-            odds *= first if seat == grabber else not_first
-            self.suspicion[seat] = min(100.0, max(start / 10, odds))
+            rec.uncalled += 1
+            rec.uncalled_bluff += chance
 
     def set_likelihood(self) -> float:
         """The chance that an honest player, grabbing only with a set, would have
@@ -462,6 +632,11 @@ class Bot:
         # settle on a name (measured by `python -m foolsgold.sim`, see HAZARD).
         likely = hazard(players, ev["draws"])
         if "cards" in d.evidence:
+            # What the grabber passed me rules a name out only as a whole: a player
+            # passes the names it is not collecting, so an honest grabber's passes
+            # say nothing about the set it holds, unless they leave it none.
+            if self._set_reach(ev["grabber"], ev["at"], "passed" in d.evidence, True) <= 0:
+                return 0.0
             likely *= self._set_reach(ev["grabber"], ev["at"], "passed" in d.evidence)
         if ev["hand_size"] == HAND:
             # Drew, then passed a card, then grabbed: a set completed by the draw is
@@ -481,18 +656,45 @@ class Bot:
             for name, copies in self._deck_counts.items()
         }
 
-    def _set_reach(self, grabber: int, at: float, use_passed: bool) -> float:
+    def seen_out_of_reach(
+        self, grabber: int, at: float, use_passed: bool, its_passes: bool = True
+    ) -> set[Card]:
+        """The cards this bot knows the grabber did not hold when it grabbed: its own
+        hand; the cards the grabber passed that this bot drew (when the grabber is its
+        right neighbour and this bot is not the start player, every card it draws
+        comes from the grabber, F4); and, with `use_passed`, the cards it passed too
+        recently to have travelled round to the grabber."""
+        out = set(self.last_hand)
+        players = self._players
+        ev = self.grab_evidence or {}
+        from_grabber = (
+            players and grabber == (self.seat - 1) % players and self.seat != self._start
+        )
+        if from_grabber and not its_passes:
+            # the grabber chose to pass these: no evidence against the set it collects
+            out.difference_update(self.drawn)
+        if from_grabber and its_passes and ev.get("draw_pile", 1) > 0:
+            # while the draw pile lasts, what I passed on cannot come back round to
+            # the grabber through the trash pile (F4)
+            out.update(self.drawn)
+        if use_passed and players:
+            hops = (grabber - self.seat) % players
+            for card, when in self.passed:
+                # A card needs at least a draw and a discard per seat to travel on.
+                if at - when < 0.4 * hops:
+                    out.add(card)
+        return out
+
+    def _set_reach(
+        self, grabber: int, at: float, use_passed: bool, its_passes: bool = False
+    ) -> float:
         """How many ways the grabber could hold a set, relative to knowing nothing.
 
         1.0 when my knowledge rules nothing out, 0.0 when no set is possible.
         """
-        out_of_reach = Counter(card.name for card in self.last_hand)
-        if use_passed and self._players:
-            hops = (grabber - self.seat) % self._players
-            for card, when in self.passed:
-                # A card needs at least a draw and a discard per seat to travel on.
-                if at - when < 0.4 * hops and card not in self.last_hand:
-                    out_of_reach[card.name] += 1
+        out_of_reach = Counter(
+            card.name for card in self.seen_out_of_reach(grabber, at, use_passed, its_passes)
+        )
         total = 0.0
         for name, copies in self._deck_counts.items():
             size = SET_SIZE[self._kinds[name]]
@@ -501,17 +703,52 @@ class Bot:
         return total / len(self._deck_counts) if self._deck_counts else 1.0
 
 
-#: The share of rounds in which an honest player bluffs, the share of bluffers (who
-#: grab every round) a bot assumes before any record, and the number of moments (the
-#: deal and the draws) a bluff is assumed to be spread over.
-BLUFF_ROUNDS = 0.02
-SUSPECT = 0.01
+#: The number of moments (the deal and the draws) a bluff is assumed to be spread over.
 DRAWS = 15.0
+#: Before any record, this share of a grabber's first grabs is taken for bluffs
+#: (about what the bots themselves do), with the weight of this many grabs.
+PRIOR_RATE = 0.05
+PRIOR_GRABS = 3.0
+#: First grabs beyond an honest share count as bluffs only past this many standard
+#: deviations of an honest player's luck.
+EXCESS_Z = 1.0
+
+
+@dataclass
+class SeatRecord:
+    """One seat's grabs at this table, as one bot watched them (its "record")."""
+
+    rounds: int = 0  # rounds settled
+    firsts: int = 0  # of them, the seat grabbed first
+    caught: int = 0  # ... and was called holding no set
+    shown: int = 0  # ... and was called holding a set
+    uncalled: int = 0  # ... and was not called
+    uncalled_bluff: float = 0.0  # the bluff chances those uncalled grabs had
+
+    def rate(self, players: int) -> float:
+        """The posterior mean share of the seat's first grabs that are bluffs (see
+        `Bot.bluff_rate`)."""
+        n = max(players, 2)
+        honest = self.rounds / n
+        luck = EXCESS_Z * (self.rounds * (1 / n) * (1 - 1 / n)) ** 0.5
+        excess = (n * (self.firsts - luck) - self.rounds) / (n - 1)
+        bluffs = max(
+            self.caught + self.uncalled_bluff,
+            min(excess, self.caught + self.uncalled) if self.firsts > honest else 0.0,
+        )
+        return (PRIOR_RATE * PRIOR_GRABS + bluffs) / (PRIOR_GRABS + self.firsts)
+
+
+#: A bot with `race_floor` meets a racer quicker than this share of its own `race`
+#: by racing `RACE_EDGE` quicker than it (so a machine-quick seat farms no table).
+RACE_FAST = 0.7
+RACE_EDGE = 0.1
+#: With three or more seats and "record", a call's worth as a look at a grabber's
+#: hand lowers the threshold by this share while none of its hands was shown (then
+#: by half of it after one, a third after two, ...).
+EXPLORE = 0.3
 #: At match point a bot calls on any real doubt (see `Bot._threshold`).
 MATCH_POINT = 0.02
-#: The share of rounds a bluffer (who grabs every round) grabs first: it is beaten
-#: only by a set completed before its bluff. An honest player is first in 1 of n.
-FIRST_BLUFFER = 0.8
 #: A bot that gave up but cannot draw grabs plainly this many seconds later.
 GIVE_UP_GRACE = 30.0
 #: A grab this many seconds after the grabber's last draw is slower than a set is
@@ -545,6 +782,37 @@ def bluff_scale(players: int) -> float:
 TWO_SEAT_BLUFFS = 0.3
 
 
+#: At two seats, what one more expected round of the match is worth against the
+#: chance of winning it (see `two_seat_threshold`).
+LENGTH_COST = 0.02
+
+
+def two_seat_threshold(mine: int, theirs: int) -> float:
+    """The bluff chance above which a call pays at two seats, weighing the match's
+    length (issue 34).
+
+    At two seats an honest round moves one score up and the other down, so the match
+    is a fair walk of the difference between scores whose sum only a call lowers:
+    from scores s and o my chance to reach `TARGET` first is (T-o)/((T-s)+(T-o)) and
+    the rounds left are about (T-s)(T-o). Keeping quiet leads to (s-1, o+1), a right
+    call to (s, o-1), a wrong one to (s-2, o+1); a call pays when it raises my chance
+    of winning less `LENGTH_COST` per round left. Every call lowers the sum of the
+    scores and stretches the match, so the deeper the scores have sunk, the surer a
+    bot must be before it calls."""
+
+    def value(s: int, o: int) -> float:
+        a, b = TARGET - s, TARGET - o
+        win = b / (a + b) if a + b > 0 else 0.5
+        return win - LENGTH_COST * a * b
+
+    quiet, right, wrong = value(mine - 1, theirs + 1), value(mine, theirs - 1), value(
+        mine - 2, theirs + 1
+    )
+    if right <= wrong:
+        return 1.0
+    return min(1.0, max(MATCH_POINT, (quiet - wrong) / (right - wrong)))
+
+
 def call_threshold(players: int) -> float:
     """Call when the chance of a bluff is above this: where calling beats keeping
     quiet, in my points less the average of the others' (F7, F8).
@@ -557,3 +825,35 @@ def call_threshold(players: int) -> float:
     if players <= 2:
         return 0.25
     return (players - 1) / (2 * players)
+
+
+def table_floor(players: int) -> float:
+    """The minimum defence frequency at `players` seats: the share of set-like first
+    grabs the table as a whole calls, so that a bluff pays no more than playing on
+    honestly (the derivation is in the module docstring): n / (2n - 1)."""
+    return players / (2 * players - 1)
+
+
+def seat_floor(players: int, scores: list[int] | None, grabber: int) -> float:
+    """The chance that this seat calls a first grab whatever the evidence says: its
+    share q of the table's floor, each of the other n - 1 seats calling on its own,
+    so that 1 - (1 - q)^(n - 1) = `table_floor` (see the module docstring).
+
+    At the grabber's match point every grab is called (a set wins the match with or
+    without the call, so the call costs nothing). Otherwise the floor holds while the
+    table's score sum has not sunk below 0 (every call lowers it by 1, and a sunk
+    table is a long match), and never at two seats, where a single floor call a match
+    stretches matches past what an ended match needs."""
+    if scores is not None and scores[grabber] + 1 >= TARGET:
+        return 1.0
+    if players <= 2 or (scores is not None and sum(scores) < 0):
+        return 0.0
+    table = table_floor(players)
+    return 1 - (1 - table) ** (1 / (players - 1))
+
+
+
+#: With three or more seats, once the table's score sum is below 0 the room above the
+#: call threshold shrinks by this factor for every point a seat the sum has sunk
+#: (see `Bot._threshold`).
+SINK = 0.75

@@ -261,9 +261,9 @@ def simulate(
         if base not in PLAYERS:
             raise ValueError(f"unknown difficulty {base!r}: choose from {', '.join(PLAYERS)}")
         if kind:
-            from foolsgold.exploits import STRATEGIES
+            from foolsgold.exploits import STRATEGIES, is_strategy
 
-            if kind not in STRATEGIES:
+            if not is_strategy(kind):
                 raise ValueError(
                     f"unknown strategy {kind!r}: choose from {', '.join(STRATEGIES)}"
                 )
@@ -312,6 +312,10 @@ def seat_bot(seat: int, who: str, rng: random.Random) -> Bot:
 
         kind, base = who.split("@", 1)
         return Strategy(seat, kind, base, rng)
+    if who.startswith("person"):
+        from foolsgold.bots import person
+
+        return Bot(seat, person(float(who[6:])), rng)
     return Bot(seat, who, rng)
 
 

@@ -9,14 +9,36 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["FORMAT", "KNOTS", "TABLE_PATH", "Calibration", "load"]
+__all__ = ["FORMAT", "KINDS", "KNOTS", "TABLE_PATH", "Calibration", "load", "map_key", "table_kind"]
 
 TABLE_PATH = Path(__file__).with_name("calibration.json")
 FORMAT = "nuggets.calibrate/1"
 #: the raw chances at which the map is stored; in between it is linear
 KNOTS = tuple(i / 40 for i in range(41))
+#: the kinds of table a map is fitted to (issue 44): "mixed" bots of every level, or
+#: "strong", every bot the hard one (where a person who plays well sits)
+KINDS = ("mixed", "strong")
+#: the bot levels (and policies) that make a table strong
+STRONG = frozenset({"hard", "shrewd"})
+
+
+def table_kind(bots: Iterable[str]) -> str:
+    """The kind of table from its bots' levels (or policies): "strong" when it seats
+    bots and every one is hard, else "mixed". The table knows this; people at it are
+    not counted."""
+    levels = list(bots)
+    return "strong" if levels and all(level in STRONG for level in levels) else "mixed"
+
+
+def map_key(which: str, kind: str = "mixed") -> str:
+    """The name of a map in the table: ``which`` ("start" or "turn") for mixed
+    tables, ``which:kind`` for the others."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of table {kind!r}: choose from {', '.join(KINDS)}")
+    return which if kind == "mixed" else f"{which}:{kind}"
 
 
 class Calibration:
@@ -36,6 +58,8 @@ class Calibration:
         }
 
     def apply(self, kind: str, players: int, p: float) -> float:
+        """The map named ``kind`` (see `map_key`) at ``players`` applied to ``p``; the
+        raw ``p`` where the table ships no such map."""
         segments = self._segments.get((kind, players))
         if segments is None:
             return p

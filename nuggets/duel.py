@@ -497,7 +497,9 @@ def turn_state(kept: Iterable[Face | str]) -> TurnState:
 # --- more than two players: the estimate ------------------------------------------------
 
 
-def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> float:
+def estimate(
+    holdings: Sequence[int], supply: int, mover: int, seat: int, kind: str = "mixed"
+) -> float:
     """Estimated chance that ``seat`` wins from the start of ``mover``'s turn.
 
     Each pair of players is scored by the exact 2-player chance of the first
@@ -505,14 +507,16 @@ def estimate(holdings: Sequence[int], supply: int, mover: int, seat: int) -> flo
     when neither of them moves next); a player's strength is the product over their
     opponents, and the chances are the strengths normalised to sum to 1. With two
     players this is the exact chance. With three to five, before a game is over, the
-    share then goes through the calibration of `nuggets.calibrate` (an increasing map
-    fitted to games of mixed bots), so the seats' chances need not sum exactly to 1.
-    Checked against simulation in docs/ODDS.md and docs/BENCHMARKS.md.
+    share then goes through the calibration of `nuggets.calibrate` for the ``kind`` of
+    table (`nuggets.calibration.table_kind`: "mixed" or "strong"; an increasing map
+    fitted to games of such tables, where one beat the raw share on held-out games), so
+    the seats' chances need not sum exactly to 1. Checked against simulation in
+    docs/ODDS.md and docs/BENCHMARKS.md.
     """
     raw = _shares(tuple(holdings), supply, mover)[seat]
     if supply <= 0:
         return raw  # the game is over: exact
-    return calibration.load().apply("start", len(holdings), raw)
+    return calibration.load().apply(calibration.map_key("start", kind), len(holdings), raw)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -830,7 +834,7 @@ class Chances:
 class _Judge:
     """Chances to win at the turn states of the seat to act in a view."""
 
-    def __init__(self, view: Mapping) -> None:
+    def __init__(self, view: Mapping, kind: str = "mixed") -> None:
         holdings = [int(h) for h in view["holdings"]]
         self.me = me = view["current"]
         self.supply = supply = int(view["supply"])
@@ -847,7 +851,8 @@ class _Judge:
             self.shown = None
         else:
             players, correction = len(holdings), calibration.load()
-            self.shown = lambda p: correction.apply("turn", players, p)
+            key = calibration.map_key("turn", kind)
+            self.shown = lambda p: correction.apply(key, players, p)
             self.turn = _multi_turn(tuple(holdings), supply, me)
             self.index = turn_graph().index
 
@@ -884,15 +889,19 @@ class NotCovered(ValueError):
     """A position the chances to win do not cover (a game of more than 77 nuggets)."""
 
 
-def chances(view: Mapping, kept: Iterable[Face | str] | None = None) -> Chances | None:
+def chances(
+    view: Mapping, kept: Iterable[Face | str] | None = None, kind: str = "mixed"
+) -> Chances | None:
     """Chances to win for the seat to act in ``view`` (2 to 5 players), at the dice
     set aside (``kept``, by default the view's): exact with two players, an estimate
-    with more. None when the game is over or the view awaits a set-aside and no
-    ``kept`` is given. Raises `NotCovered` for games of more than 77 nuggets."""
+    with more, calibrated for the ``kind`` of table ("mixed" or "strong", see
+    `nuggets.calibration.table_kind`). None when the game is over or the view awaits a
+    set-aside and no ``kept`` is given. Raises `NotCovered` for games of more than 77
+    nuggets."""
     phase = view["phase"]
     if phase == "over" or (phase == "keep" and kept is None):
         return None
-    judge = _Judge(view)
+    judge = _Judge(view, kind)
     raw = _raw_chances(judge, turn_state(view["kept"] if kept is None else kept))
     if judge.exact:
         return raw

@@ -68,7 +68,9 @@ def _kinds(events) -> set[str]:
 @pytest.mark.slow
 def test_fools_gold_views_and_events_go_out_as_the_rules_wrote_them(converted):
     for n in range(3):
-        play_match(f"codec-{n}", 3 + n)
+        # seeded deals known to end (3, 8 and 2 rounds): with the round cap on, the
+        # rules' view names it where the wire's order differs, and this compares bytes
+        play_match(f"codec-{n}", 3 + n, round_cap=None)
     assert {type(v) for v in converted["views"]} == {views.view_type("foolsgold")}
     assert any(v.hand is None for v in converted["views"])  # the spectators' view too
     assert any(v.revealed for v in converted["views"])

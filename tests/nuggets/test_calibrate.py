@@ -19,6 +19,8 @@ def test_the_table_is_small_and_covers_every_size():
     assert SHIPPED["format"] == calibrate.FORMAT and SHIPPED["knots"] == list(calibrate.KNOTS)
     for kind in ("start", "turn"):
         assert sorted(SHIPPED["maps"][kind]) == ["3", "4", "5"]
+    for kind in SHIPPED["maps"]:  # the strong tables' maps ship only where they help
+        assert set(SHIPPED["maps"][kind]) <= {"3", "4", "5"}
         for ys in SHIPPED["maps"][kind].values():
             assert ys[0] == 0.0 and ys[-1] == 1.0
             assert all(a < b for a, b in zip(ys, ys[1:], strict=False))  # keeps every order
@@ -102,3 +104,31 @@ def test_the_shown_chances_keep_the_order_of_the_raw_ones(players):
     raw = duel._raw_chances(duel._Judge(view), duel.turn_state(view["kept"]))
     assert (shown.roll > shown.stop) == (raw.roll > raw.stop)
     assert shown.roll == calibrate.load().apply("turn", players, raw.roll)
+
+
+def test_a_table_knows_its_kind_and_its_maps_are_named_for_it():
+    from nuggets.calibration import map_key, table_kind
+
+    assert table_kind(["hard", "hard", "hard"]) == "strong"
+    assert table_kind(["shrewd", "hard"]) == "strong"
+    assert table_kind(["hard", "normal"]) == "mixed"
+    assert table_kind([]) == "mixed"  # people only: nothing known
+    assert map_key("start") == "start" and map_key("turn", "strong") == "turn:strong"
+    with pytest.raises(ValueError):
+        map_key("start", "fierce")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_estimate_and_the_advisor_use_the_kind_of_table(players):
+    from nuggets.calibration import load
+
+    holdings, supply = tuple([7] + [3] * (players - 1)), 40
+    raw = duel._shares(holdings, supply, 0)[0]
+    for kind, key in (("mixed", "start"), ("strong", "start:strong")):
+        assert duel.estimate(holdings, supply, 0, 0, kind=kind) == load().apply(key, players, raw)
+    game = Game([f"p{i}" for i in range(players)], start=0)
+    view = game.view(0)
+    mixed, strong = duel.chances(view), duel.chances(view, kind="strong")
+    raw_roll = duel._raw_chances(duel._Judge(view), duel.turn_state(())).roll
+    assert mixed.roll == load().apply("turn", players, raw_roll)
+    assert strong.roll == load().apply("turn:strong", players, raw_roll)
