@@ -79,9 +79,8 @@ def play_foolsgold(seed: str, rng: random.Random) -> tuple[Table, list, int]:
     remote = rng.randint(1, players)
     tables = Tables()
     # the table's round cap bounds a match whatever the bots do (issue 44)
-    table = tables.add(
-        Table("Camp", "foolsgold", Settings(seats=players, seed=seed, grace=4.0, game={"round_cap": 40}))
-    )
+    settings = Settings(seats=players, seed=seed, grace=4.0, game={"round_cap": 40})
+    table = tables.add(Table("Camp", "foolsgold", settings))
     problems: list = []
     seated = []
     for i in range(remote):

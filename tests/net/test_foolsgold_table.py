@@ -66,9 +66,8 @@ def play_match(seed, players, spectators=1, round_cap=ROUND_CAP):
     """A whole match between bots that play through members, as remote players do
     (without a round cap only for a seeded deal known to end)."""
     tables = Tables()
-    table = tables.add(
-        Table("Camp", "foolsgold", Settings(seats=players, seed=seed, game={"round_cap": round_cap}))
-    )
+    settings = Settings(seats=players, seed=seed, game={"round_cap": round_cap})
+    table = tables.add(Table("Camp", "foolsgold", settings))
     problems = []
     seated = []
     for i in range(players):
