@@ -29,7 +29,7 @@ from foolsgold.round import CALL_WINDOW, GRAB_TIMEOUT
 from foolsgold.sim import PAUSE, play_round
 from nuggets.sim import wilson
 
-PACES = {"normal": 1.0, "steady": 2.0, "relaxed": 3.0}  # net.table.PACES
+PACES = {"normal": 1.0, "steady": 2.0, "relaxed": 4.0}  # net.table.PACES
 LIMIT = 60  # rounds: a match still running then counts as not won by the person
 
 
@@ -89,13 +89,17 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=46)
     parser.add_argument("--medians", default="1.2,3.0")
+    parser.add_argument("--paces", default=",".join(f"{k}={v:g}" for k, v in PACES.items()),
+                        help="NAME=SLOW,... (default: the table's paces)")
     args = parser.parse_args()
     began = time.perf_counter()
     print("| person's median reaction | pace | matches | person's share won (95%) "
           "| match minutes, median / p95 | incoming <= 6 | incoming p95 |")
     print("|---|---|---|---|---|---|---|")
     for median in (float(m) for m in args.medians.split(",")):
-        for pace, slow in PACES.items():
+        paces = dict((name, float(slow)) for name, slow in
+                     (item.split("=") for item in args.paces.split(",")))
+        for pace, slow in paces.items():
             rng = random.Random(args.seed * 1000 + int(median * 10) * 10 + int(slow))
             waiting: list[int] = []
             results = [match(median, slow, rng, waiting) for _ in range(args.matches)]

@@ -121,7 +121,7 @@ def add_host_options(parser: argparse.ArgumentParser, *, game_required: bool = T
                         "people can follow (default 0.9; 0 to 10)")
     parser.add_argument("--pace", choices=("normal", "steady", "relaxed"), default=None,
                         help="the table's pace, for slower hands: its time windows and "
-                        "bots 2x (steady) or 3x (relaxed) as slow")
+                        "bots 2x (steady) or 4x (relaxed) as slow")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="one of the game's own settings for its table, e.g. "
                         "round_cap=10 or supply=40 (again for more)")

@@ -89,7 +89,7 @@ def _add_app_commands(subparsers) -> None:
     solo.add_argument("--plain", **plain_flag)
     solo.add_argument("--name", help="your name at the table (default: from Settings)")
     solo.add_argument("--pace", choices=("normal", "steady", "relaxed"), default=None,
-                      help="for slower hands: time windows and bots 2x (steady) or 3x "
+                      help="for slower hands: time windows and bots 2x (steady) or 4x "
                       "(relaxed) as slow")
     solo.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                       help="one of the game's own settings, e.g. round_cap=3 (again for more)")

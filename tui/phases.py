@@ -28,7 +28,7 @@ PACES = ("normal", "steady", "relaxed")
 
 def pace_words(pace: str) -> str:
     """A pace in words: "relaxed pace (time windows x3, bots 3x slower)"."""
-    times = {"steady": 2, "relaxed": 3}.get(pace)
+    times = {"steady": 2, "relaxed": 4}.get(pace)
     return f"{pace} pace" + (f" (time windows x{times}, bots {times}x slower)" if times else "")
 
 

@@ -185,7 +185,7 @@ class TableSettings(Struct, kw_only=True):
     # a system without TCP_INFO, or one that sent nothing)
     lag_bound: Literal["kernel", "probes"] = "probes"
     #: the table's pace: "normal", "steady" (time windows twice the game's own, bots
-    #: half as quick) or "relaxed" (three times)
+    #: half as quick) or "relaxed" (four times)
     pace: str = "normal"
     #: the table's game's own settings, by name, as the game declares them
     #: (``net.catalogue.Setting``)

@@ -65,7 +65,7 @@ class LobbyScreen(Screen[None]):
         ("d", "next bot difficulty (owner)"),
         ("h", "the game's house rule, where it has one, through its choices (owner)"),
         ("p", "the table's pace: normal, steady (time windows twice as long, bots half as "
-              "quick), relaxed (three times) (owner)"),
+              "quick), relaxed (four times) (owner)"),
         ("c", "chat"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
