@@ -23,8 +23,7 @@ SIDEWAYS = (90, 18)  # the same phone on its side
 def _bar(app) -> dict[str, str]:
     """The touch bar's buttons shown now: id -> label."""
     bars = [bar for bar in app.screen.query(TouchBar) if bar.has_class("-shown")]
-    return {str(b.id): str(b.label) for bar in bars for b in bar.children
-            if not b.has_class("-empty")}  # an empty slot holds the others' places
+    return {str(b.id): str(b.label) for bar in bars for b in bar.children}
 
 
 async def _click(pilot, ident: str) -> None:

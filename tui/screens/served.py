@@ -128,6 +128,8 @@ class ServedMenuScreen(Screen[None]):
         self.show(tables)
 
     def show(self, tables: list[Any]) -> None:
+        if not self.is_attached or not self.query("#menu"):
+            return  # a refresh that finished after the screen went (a join, the end)
         menu = self.query_one("#menu", OptionList)
         before = [describe(t) for t in self.tables]
         self.tables = list(tables)
