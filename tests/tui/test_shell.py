@@ -228,6 +228,29 @@ async def test_bust_is_a_moment_that_clears_itself(tmp_path):
         assert screen.query_one(DiceTray).faces is None
 
 
+@pytest.mark.slow  # 0.6-0.7 s
+async def test_the_next_roll_is_never_hidden_behind_the_busting_roll(tmp_path):
+    """Bob rolls within the busting roll's beat (a player over the network presses
+    enter at once): his dice show, under his banner, not Ann's bust for the rest of the
+    beat (what looked like a game stuck after a bust, in testing serve --via)."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _nuggets(app, pilot, nuggets_view(), seats=(1,))
+        busting = ["2", "2", "3", "3", "4", "4", "5"]
+        screen.show_state(replace(nuggets_view(), current=1, phase="roll", rolled=None),
+                          events({"type": "rolled", "seat": 0, "faces": busting},
+                           {"type": "bust", "seat": 0, "lost": 4}))
+        await pilot.pause()
+        assert "BUST! Ann scores nothing this turn" in screen_text(app)
+        bobs = ["nugget", "lasso", "2", "3", "4", "5", "5"]
+        screen.show_state(replace(nuggets_view(), current=1, phase="keep", rolled=bobs),
+                          events({"type": "rolled", "seat": 1, "faces": bobs}))
+        await pilot.pause()
+        assert screen.query_one(DiceTray).faces == tuple(bobs)
+        text = screen_text(app)
+        assert "BUST!" not in text and "Bob, your turn" in text
+
+
 async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path):
     """A double enter at the end of Ann's turn does not roll for Bob."""
     recorder = Recorder()

@@ -67,6 +67,7 @@ class NuggetsScreen(TableScreen):
         self.set_reactive(NuggetsScreen.advisor_on, advisor)
         self._follow: p.Move | None = None
         self._moment: str = ""
+        self._moment_cls: str = ""
         self._moment_timer = None
 
     def compose(self) -> ComposeResult:
@@ -247,20 +248,23 @@ class NuggetsScreen(TableScreen):
 
     def _show_moment(self, text: str, cls: str) -> None:
         """A short banner that clears on its own: never a blocking wait."""
-        self._moment = text
+        self._moment, self._moment_cls = text, cls
         self.query_one(TurnBanner).show(text, cls)
         if self._moment_timer is not None:
             self._moment_timer.stop()
         self._moment_timer = self.set_timer(MOMENT_SECONDS, self._end_moment)
 
     def _end_moment(self) -> None:
-        self._moment = ""
+        self._moment = self._moment_cls = ""
         self._moment_timer = None
         self._update_banner()
 
     def _hold_bust(self, events: list[v.GameEvent]) -> None:
-        """A bust: keep the roll that busted on the table for a beat."""
+        """A bust: keep the roll that busted on the table for a beat, or until the
+        next roll, which is never hidden behind it."""
         if not any(isinstance(e, v.Bust) for e in events):
+            if self._bust is not None and any(isinstance(e, v.Rolled) for e in events):
+                self._drop_bust()
             return
         rolled = [e for e in events if isinstance(e, v.Rolled)]
         if not rolled:
@@ -269,6 +273,18 @@ class NuggetsScreen(TableScreen):
         if self._bust_timer is not None:
             self._bust_timer.stop()
         self._bust_timer = self.set_timer(BUST_SECONDS, self.end_bust)
+
+    def _drop_bust(self) -> None:
+        """The next player rolled during the beat: the busting roll and its banner go
+        now (the caller draws the new view)."""
+        if self._bust_timer is not None:
+            self._bust_timer.stop()
+        self._bust = None
+        self._bust_timer = None
+        if self._moment_cls == "-bust":
+            if self._moment_timer is not None:
+                self._moment_timer.stop()
+            self._end_moment()
 
     def end_bust(self) -> None:
         """The busting roll leaves the table (a timer calls it)."""
