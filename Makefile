@@ -20,12 +20,14 @@ play: $(STAMP)
 	$(BIN)/motherlode
 
 # The whole suite, in a random order (its seed is printed last, to replay it), on two
-# workers (pytest-xdist; PYTEST_WORKERS=0 runs it in this one process).
+# workers (pytest-xdist; PYTEST_WORKERS=0 runs it in this one process). A file's tests
+# stay on one worker (--dist loadfile): some plant a file in the tree for their
+# neighbour to find (tests/test_dead_code.py), so they never run side by side.
 PYTEST_WORKERS ?= 2
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 # The inner loop: everything not marked slow (see the markers in pyproject.toml).
 test-fast: $(STAMP)
