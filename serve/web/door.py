@@ -363,25 +363,29 @@ class WebDoor(Server):
             env += f" {LINK_ENV}={shlex.quote(link)}"
         if request.query.get("touch") == "1":  # the page's screen is touched: the app
             env += f" {TOUCH_ENV}=1"  # may show its keys as buttons
-        if request.query.get("plain") == "1":
-            return await self._plain(request, websocket, f"env {env} {self.command} --plain",
-                                     link)
-        service = _App(
+        plain = request.query.get("plain") == "1"  # the plain page (serve.web.plain)
+        service = None if plain else _App(
             f"env {env} {self.command}", write_bytes=websocket.send_bytes,
             write_str=websocket.send_str, close=websocket.close,
             download_manager=self.download_manager, debug=False,
         )  # fmt: skip
-        self._services.add(service)
+        if service is not None:
+            self._services.add(service)
         timing = None
         try:
             await websocket.prepare(request)
             if isinstance(websocket, TimedWebSocket):
                 timing = asyncio.get_running_loop().create_task(keep_timing(websocket))
-            await service.start(width, height)
-            try:
-                await self._process_messages(websocket, service, (width, height))
-            finally:
-                await service.end()
+            if service is None:
+                from serve.web.plain import plain_session
+
+                await plain_session(websocket, f"env {env} {self.command} --plain")
+            else:
+                await service.start(width, height)
+                try:
+                    await self._process_messages(websocket, service, (width, height))
+                finally:
+                    await service.end()
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
                 await websocket.close()
@@ -392,33 +396,10 @@ class WebDoor(Server):
                 timing.cancel()
             if link is not None and self.links is not None:
                 self.links.drop(link)
-            self._services.discard(service)
-            with contextlib.suppress(Exception):
-                await service.end()
-            self._untracked.discard(websocket)
-        return websocket
-
-    async def _plain(self, request: web.Request, websocket: web.WebSocketResponse,
-                     command: str, link: str | None) -> web.StreamResponse:
-        """A tab of the plain page: its lines and commands (``serve.web.plain``)."""
-        from serve.web.plain import plain_session
-
-        timing = None
-        try:
-            await websocket.prepare(request)
-            if isinstance(websocket, TimedWebSocket):
-                timing = asyncio.get_running_loop().create_task(keep_timing(websocket))
-            await plain_session(websocket, command)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await websocket.close()
-        except Exception:  # one tab's failure is logged, never the server's
-            log.exception("plain web session failed")
-        finally:
-            if timing is not None:
-                timing.cancel()
-            if link is not None and self.links is not None:
-                self.links.drop(link)
+            if service is not None:
+                self._services.discard(service)
+                with contextlib.suppress(Exception):
+                    await service.end()
             self._untracked.discard(websocket)
         return websocket
 
