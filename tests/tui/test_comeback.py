@@ -18,7 +18,9 @@ from net import protocol as p
 from net.client import Client, Reconnected
 from net.clock import FakeClock
 from net.host import Host
+from tui.games.foolsgold.cards import Seats
 from tui.games.foolsgold.screen import FoolsGoldScreen
+from tui.games.nuggets.holdings import Holdings
 from tui.games.nuggets.screen import NuggetsScreen
 
 from .helpers import screen_text
@@ -46,6 +48,20 @@ async def _next(client, kind, match=lambda item: True):
             return item
 
 
+def _seats_text(screen) -> str:
+    """What the game's seats widget shows (Gold Nuggets' holdings, Fool's Gold's seats)."""
+    widget = screen.query_one(Holdings if isinstance(screen, NuggetsScreen) else Seats)
+    return widget.render().plain
+
+
+def _marked_away(screen, name) -> bool:
+    text = _seats_text(screen)
+    if isinstance(screen, NuggetsScreen):  # its players share lines, 3 spaces apart
+        text = text.replace("   ", "\n")
+    line = next(row for row in text.splitlines() if f" {name} " in f" {row} ")
+    return "away" in line
+
+
 async def _into_game(pilot, app, bob, screen_type):
     await until(pilot, lambda: "not ready" in screen_text(app), "Ann's seat")
     await bob.send(p.Ready())
@@ -67,10 +83,14 @@ async def test_the_others_read_who_dropped_when_a_bot_plays_and_that_they_are_ba
         async with app.run_test(size=(80, 24)) as pilot:
             bob = await Client.connect("127.0.0.1", host.port, "Bob", reconnect=False)
             screen = await _into_game(pilot, app, bob, screen_type)
+            assert not _marked_away(screen, "Bob") and not _marked_away(screen, "Ann")
             token = bob.welcome.token
             bob._writer.transport.abort()  # Bob's line drops: no goodbye
             await until(pilot, lambda: "Bob's connection dropped" in log_text(screen),
                         "the drop, at once (no time passes on the host's clock)")
+            # the seats say it too, where the players are (not only the log)
+            await until(pilot, lambda: _marked_away(screen, "Bob"), "Bob marked away")
+            assert not _marked_away(screen, "Ann")
             line = log_text(screen)
             assert "a bot plays for Bob in 20 s (" in line
             assert "Bob can take the seat back any time this game" in line
@@ -79,9 +99,11 @@ async def test_the_others_read_who_dropped_when_a_bot_plays_and_that_they_are_ba
             await until(pilot, lambda: "Bob is played by a stand-in bot" in log_text(screen),
                         "the stand-in")
             assert _seat(table, 'Bob').standin
+            assert _marked_away(screen, "Bob")  # a stand-in plays: Bob is still away
             back = await Client.connect("127.0.0.1", host.port, "Bob", token=token)
             await until(pilot, lambda: "Bob is back and has the seat again" in log_text(screen),
                         "Bob back")
+            await until(pilot, lambda: not _marked_away(screen, "Bob"), "Bob's mark gone")
             assert not _seat(table, 'Bob').standin
             await back.close()
     finally:

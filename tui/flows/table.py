@@ -45,6 +45,9 @@ class TableFlow(Flow):
             app.lobby.show_table(message.table, message.seats, message.owner)
         if app.table is not None:
             app.table.set_seats(message.seats)
+            app.table.set_away(frozenset(
+                s.seat for s in message.table.seats
+                if s.kind == "human" and (not s.connected or s.standin)))
 
     def game_started(self, message: GameStarted) -> None:
         from tui.games import TableContext, game_of
@@ -62,8 +65,6 @@ class TableFlow(Flow):
             advisor=app.settings.advisor, hotseat=session.policy.hotseat,
             turn_pause=app.turn_pause, host_now=session.host_now))  # fmt: skip
         app.push_screen(app.table)
-        if not message.seats:
-            app.table.add_log("You are watching this game.")
         app.table.add_log(f"Seed hash {message.seed_hash[:16]}... (revealed at the end)")
 
     def view_changed(self, message: ViewChanged) -> None:

@@ -45,6 +45,8 @@ class TableScreen(Screen[None]):
         super().__init__()
         self._ready = False
         self._pending: list[tuple] = []  # what arrived before the screen was mounted
+        #: seats whose person is gone (dropped, stepped away, or played by a stand-in)
+        self.away: frozenset[int] = frozenset()
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
@@ -52,6 +54,8 @@ class TableScreen(Screen[None]):
     def _replay_pending(self) -> None:
         """Call at the end of ``on_mount`` (after setting ``_ready``): what arrived early."""
         pending, self._pending = self._pending, []
+        if self.away:
+            self.show_away(self.away)
         for kind, *args in pending:
             {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
 
@@ -63,6 +67,17 @@ class TableScreen(Screen[None]):
 
     def set_seats(self, seats: list[int]) -> None:
         """This connection's seats changed (the host renumbered them)."""
+
+    def set_away(self, away: frozenset[int]) -> None:
+        """Whose person is gone now (the table's seats say it): each game's seats mark
+        them, so a drop is seen where the players are, not only in the log."""
+        if away != self.away:
+            self.away = away
+            if self._ready and self.is_attached:
+                self.show_away(away)
+
+    def show_away(self, away: frozenset[int]) -> None:
+        """Mark the seats in ``away`` on the game's own widgets (each game's table)."""
 
     def add_log(self, line: str) -> None:
         """A line for the event log (notices, chat, the seed): literal text."""

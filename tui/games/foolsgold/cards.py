@@ -127,7 +127,7 @@ class HandView(Widget):
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         if self.hand is None:
-            return Text("You are watching: no hand.", self.get_component_rich_style("hand--empty"))
+            return Text("No hand: a spectator sees no one's cards.", self.get_component_rich_style("hand--empty"))
         if not self.hand:
             return Text("No cards.", self.get_component_rich_style("hand--empty"))
         held = {name: have for name, have, _ in progress(list(self.hand))}
@@ -223,12 +223,15 @@ def lag_note(lags: list[float], order: int) -> str:
 class Seats(FitsContent, Widget):
     """One line per seat: name, hand and incoming sizes, score, grab, call."""
 
-    COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab"}
+    COMPONENT_CLASSES = {"seats--me", "seats--start", "seats--head", "seats--grab",
+                         "seats--away"}
 
     # nearly every view changes a hand or an incoming pile: repainted for each
     view: reactive[FoolsGoldView | None] = reactive(None, always_update=True)
     names: reactive[tuple[str, ...]] = reactive(())
     ascii_mode: reactive[bool] = reactive(False)
+    #: seats whose person is gone (a drop, or a stand-in playing): marked "away"
+    away: reactive[frozenset[int]] = reactive(frozenset())
 
     def render(self) -> Text:
         view = self.view
@@ -267,6 +270,8 @@ class Seats(FitsContent, Widget):
                 out.append(" called", self.get_component_rich_style("seats--grab"))
             if deltas is not None and seat < len(deltas) and deltas[seat]:
                 out.append(f" ({deltas[seat]:+d})", "bold")
+            if seat in self.away:
+                out.append(" away", self.get_component_rich_style("seats--away"))
             if seat < view.players - 1:
                 out.append("\n")
         return self.fit(out)

@@ -113,6 +113,9 @@ class FoolsGoldScreen(TableScreen):
         """The match is over: leaving needs no confirmation."""
         return isinstance(self.view, v.FoolsGoldView) and self.view.winner is not None
 
+    def show_away(self, away: frozenset[int]) -> None:
+        self.query_one(Seats).away = away
+
     def set_seats(self, seats: list[int]) -> None:
         self.seat = seats[0] if seats else None
         if self.is_attached:

@@ -12,7 +12,8 @@ from tui.widgets.board import FitsContent
 class Holdings(FitsContent, Widget):
     """The supply and every player's nuggets; `current` is marked, winners starred."""
 
-    COMPONENT_CLASSES = {"holdings--supply", "holdings--current", "holdings--me"}
+    COMPONENT_CLASSES = {"holdings--supply", "holdings--current", "holdings--me",
+                         "holdings--away"}
 
     players: reactive[tuple[str, ...]] = reactive(())
     holdings: reactive[tuple[int, ...]] = reactive(())
@@ -20,6 +21,8 @@ class Holdings(FitsContent, Widget):
     current: reactive[int | None] = reactive(None)
     mine: reactive[frozenset[int]] = reactive(frozenset())
     winners: reactive[tuple[int, ...]] = reactive(())
+    #: seats whose person is gone (a drop, or a stand-in playing): marked "away"
+    away: reactive[frozenset[int]] = reactive(frozenset())
     ascii_mode: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
@@ -37,6 +40,8 @@ class Holdings(FitsContent, Widget):
             entry = Text(f"{marker} " if seat == self.current else "  ", style)
             entry.append(name, style)  # appended as plain text: never markup
             entry.append(f" {held}", style)
+            if seat in self.away:
+                entry.append(" (away)", self.get_component_rich_style("holdings--away"))
             if seat in self.winners:
                 entry.append(" *" if self.ascii_mode else " ★", style)
             entries.append(entry)

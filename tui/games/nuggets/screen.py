@@ -113,6 +113,9 @@ class NuggetsScreen(TableScreen):
         if self.is_attached:
             self._refresh_keys()
 
+    def show_away(self, away: frozenset[int]) -> None:
+        self.query_one(Holdings).away = away
+
     def _refresh_keys(self) -> None:
         """Redo the footer only when what ``check_action`` answers changes."""
         keys = self.now().keys
