@@ -3,9 +3,9 @@ normal bots, whole matches through the real rules on the virtual clock of
 `foolsgold.sim`, at each table pace (`net.table.PACES`: the time windows and the bots
 that many times as slow; the person is not).
 
-    python bench/foolsgold_pace.py [--matches 200] [--seed 46]
+    python bench/foolsgold_pace.py [--matches 200] [--seed 46] [--seats 4]
 
-For each (person's median reaction, pace): the person's share of matches won with its
+For each (seats, person's median reaction, pace): the person's share of matches won with its
 95% Wilson interval (fair share 25%), the median and p95 of a match's length in
 minutes of play, and how many cards wait in the person's incoming pile: the share of
 the person's moments (each time it is asked to act) with at most 6 waiting, and the
@@ -67,9 +67,10 @@ class Watched:
         return getattr(self.bot, name)
 
 
-def match(median: float, slow: float, rng: random.Random, waiting: list[int]) -> tuple:
-    """One match, the person at seat 0: (person won, minutes of play)."""
-    players = 4
+def match(median: float, slow: float, rng: random.Random, waiting: list[int],
+          players: int = 4) -> tuple:
+    """One match, the person at seat 0 and normal bots in the others: (person won,
+    minutes of play)."""
     game = Match(players, rng.randrange(players))
     seats: list[Any] = [Watched(Bot(0, person(median), random.Random(rng.random())), waiting)]
     seats += [Paced(Bot(s, "normal", random.Random(rng.random())), slow)
@@ -89,27 +90,33 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=46)
     parser.add_argument("--medians", default="1.2,3.0")
+    parser.add_argument("--seats", default="4",
+                        help="seat counts, comma-separated (the person and normal bots)")
     parser.add_argument("--paces", default=",".join(f"{k}={v:g}" for k, v in PACES.items()),
                         help="NAME=SLOW,... (default: the table's paces)")
     args = parser.parse_args()
     began = time.perf_counter()
-    print("| person's median reaction | pace | matches | person's share won (95%) "
+    print("| seats | person's median reaction | pace | matches | person's share won (95%) "
           "| match minutes, median / p95 | incoming <= 6 | incoming p95 |")
-    print("|---|---|---|---|---|---|---|")
-    for median in (float(m) for m in args.medians.split(",")):
+    print("|---|---|---|---|---|---|---|---|")
+    for players, median in ((int(n), float(m)) for n in args.seats.split(",")
+                            for m in args.medians.split(",")):
         paces = dict((name, float(slow)) for name, slow in
                      (item.split("=") for item in args.paces.split(",")))
         for pace, slow in paces.items():
-            rng = random.Random(args.seed * 1000 + int(median * 10) * 10 + int(slow))
+            rng = random.Random(args.seed * 1000 + int(median * 10) * 10 + int(slow)
+                                + (0 if players == 4 else 100_000 * players))
             waiting: list[int] = []
-            results = [match(median, slow, rng, waiting) for _ in range(args.matches)]
+            results = [match(median, slow, rng, waiting, players)
+                       for _ in range(args.matches)]
             won = sum(w for w, _ in results)
             low, high = wilson(won, len(results))
             minutes = sorted(m for _, m in results)
             p95 = minutes[int(0.95 * (len(minutes) - 1))]
             kept = sum(w <= 6 for w in waiting) / max(1, len(waiting))
             deep = sorted(waiting)[int(0.95 * (len(waiting) - 1))] if waiting else 0
-            print(f"| {median:g} s | {pace} | {len(results)} | {won / len(results):.1%} "
+            share = won / len(results)
+            print(f"| {players} | {median:g} s | {pace} | {len(results)} | {share:.1%} "
                   f"({low:.1%}-{high:.1%}) | {statistics.median(minutes):.1f} / {p95:.1f} "
                   f"| {kept:.1%} | {deep} |", flush=True)
     print(f"\n({time.perf_counter() - began:.0f} s, seed {args.seed})")

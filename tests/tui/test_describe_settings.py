@@ -108,3 +108,21 @@ async def test_the_race_line_shows_corrected_gaps_and_the_lag():
         text = seats.render().plain
     assert "◆#1 first (lag +80ms)" in text
     assert "◆#2 +40ms" in text and "+40ms (lag" not in text
+
+
+def test_a_lobby_says_how_long_a_match_lasts_at_its_pace_and_players():
+    """Fool's Gold's length from its pace bench (a person at 1.2 s and normal bots):
+    longer with more players and at a slower pace; nothing where nothing was measured."""
+    from types import SimpleNamespace
+
+    from tui.games.foolsgold import length_line
+
+    def minutes(pace, players):
+        line = length_line(SimpleNamespace(pace=pace), players)
+        assert line.startswith("A match takes about ") and line.endswith("(half end sooner).")
+        return int(line.split("about ")[1].split()[0])
+
+    assert minutes("normal", 4) == 7
+    assert minutes("normal", 2) < minutes("normal", 4) < minutes("normal", 8)
+    assert minutes("normal", 4) < minutes("steady", 4) < minutes("relaxed", 4)
+    assert length_line(SimpleNamespace(pace="normal"), 9) == ""

@@ -13,6 +13,7 @@ from net.clock import FakeClock
 from net.host import Host
 from nuggets import odds
 from tui.app import MotherlodeApp
+from tui.flows.messages import PlayBots
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import MessageScreen
@@ -108,7 +109,19 @@ async def test_hotseat_dice_to_the_end(tmp_path):
         assert any("Ann" in b for b in banners) and any("Bob" in b for b in banners)
         assert presses > 10
         assert "Seed revealed" in log_text(screen) and "matches the hash" in log_text(screen)
+        # a rematch: p plays the same game again with the same people and bot
+        assert "p Play again" in screen_text(app).splitlines()[-1]
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen)
+                    and app.screen is not screen and app.screen.view is not None,
+                    "a new game's table")
+        again: NuggetsScreen = app.screen
+        assert not again.view.over and again.view.supply == 77
+        assert list(again.view.players) == list(screen.view.players)
+        assert len(again.my_seats) == 2 and "Play again" not in screen_text(app)
         await pilot.press("q")
+        await until(pilot, lambda: "Leave this game?" in screen_text(app), "a game in play asks")
+        await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "back at the menu")
 
 
@@ -149,6 +162,11 @@ async def test_foolsgold_against_bots_to_a_settled_round(tmp_path):
         assert "called \"Fool's Gold!\"" in lines
         assert "hand is revealed" in lines
         assert "Round settled" in lines
+        # the same game again once the match is over: against the same number of bots
+        again = app.flows.leave.again()
+        assert isinstance(again, PlayBots) and (again.game, again.bots) == ("foolsgold", 2)
+        assert not screen.finished and not screen.can_play_again()
+        assert "Play again" not in screen_text(app)
 
 
 async def _table_host(game="nuggets", seats=2, bots=1, **settings) -> Host:
@@ -325,10 +343,13 @@ async def test_hosting_a_lan_game_shows_the_address_and_seats_a_joiner(tmp_path)
         guest = await Client.connect("127.0.0.1", port, "Bob")
         try:
             await until(pilot, lambda: "Bob" in screen_text(app), "the guest's seat")
+            # how long a game lasts, at the players seated (two, then three)
+            assert "A game lasts about 12 turns each." in screen_text(app)
             for key in ("minus", "minus", "b"):  # 5 seats -> 3, then a bot
                 await pilot.press(key)
             await until(pilot, lambda: "(bot)" in screen_text(app), "the bot")
             assert "3 seats" in screen_text(app)
+            await until(pilot, lambda: "about 8 turns each" in screen_text(app), "3 players")
             await pilot.press("s")
             await until(pilot, lambda: "Waiting for Bob" in screen_text(app), "not ready")
             await guest.send(p.Ready())

@@ -26,17 +26,23 @@ def _bar(app) -> dict[str, str]:
     return {str(b.id): str(b.label) for bar in bars for b in bar.children}
 
 
-async def _click(pilot, ident: str) -> None:
+async def _click(pilot, ident: str) -> bool:
+    """Click the button once it has settled; False when it went before that (the
+    moment passed: a race ended, the bar was rebuilt for the next view)."""
     # a button just mounted has its place on the screen after a layout or two (the
     # bar sets its columns once its buttons are in): click where it stays
     seen = None
     for _ in range(500):
-        region = pilot.app.screen.query_one(f"#{ident}").region
+        found = pilot.app.screen.query(f"#{ident}")
+        if not found:
+            return False
+        region = found.first().region
         if region.area and region == seen:
             break
         seen = region
         await pilot.pause()
     await pilot.click(f"#{ident}")
+    return True
 
 
 @pytest.mark.timeout(240)  # a whole game against a bot
@@ -110,8 +116,7 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
             else:  # then grab first
                 order = ("touch-grab",)
             pick = next((b for b in order if b in buttons), None)
-            if pick is not None:
-                await _click(pilot, pick)
+            if pick is not None and await _click(pilot, pick):
                 clicked.add(pick.rstrip("012345").rstrip("-"))
                 clicked_n.append(pick)
             clock.advance(0.1)

@@ -64,6 +64,39 @@ class LeaveFlow(Flow):
 
         app.push_screen(ConfirmScreen(question), answered)
 
+    def again(self) -> object | None:
+        """How this table's game is played again once it is over: "lobby" at a LAN or
+        served table (its lobby, where the owner starts the next), or the message that
+        opens the same game with the same players on this machine (against the same
+        number of bots, or the same hot-seat players); None where nothing can."""
+        from tui.flows.messages import PlayBots, StartHotseat
+
+        app = self.app
+        session = app.session
+        if session is None or session.table is None:
+            return None
+        if app.lobby is not None:
+            return "lobby"
+        seats = session.table.seats
+        if session.policy.hotseat:
+            return StartHotseat([(s.name, s.kind == "bot") for s in seats])
+        if session.policy.owns_host:
+            bots = sum(s.kind == "bot" for s in seats)
+            return PlayBots(session.table.game, bots) if bots else None
+        return None
+
+    def play_again(self) -> None:
+        """p once a game is over: the same game again (see :meth:`again`)."""
+        app = self.app
+        again = self.again()
+        if again is None:
+            return
+        if again == "lobby":
+            self.leave()  # a finished LAN game: back to its lobby
+            return
+        app.return_to_menu()
+        app.flows.open(again)
+
     def ask_step_away(self) -> None:
         """At someone else's table, in a game: keep the seat, or give it up."""
         from tui.screens.common import PickScreen

@@ -9,6 +9,8 @@ and calls the functions every game module offers:
   has started (or is running when this app arrives);
 - ``replay_screen(replay, seat, *, ascii_mode) -> Screen``: a kept game, step by step;
 - ``settings_line(settings) -> str``: its own settings, for the lobby's line;
+- ``length_line(settings, players) -> str`` (optional): how long a game lasts at a
+  table so set with that many players, for the lobby (the game's own measurements);
 - ``describe(event, names) -> str | None``: one of its events in words, for the log;
 - ``RULES = (key, anchor)``: the key that jumps to its section of the rules screen
   and that section's anchor; ``ADVISOR = True`` where it has an advisor panel.

@@ -144,6 +144,11 @@ class LobbyScreen(Screen[None]):
             lines.append(", fixed seed")
         if info.spectators:
             lines.append(f", {info.spectators} watching")
+        length = getattr(game_of(info.game), "length_line", None)
+        # at the players seated, once enough are; until then at the table's seats
+        players = len(info.seats) if len(info.seats) >= spec(info.game).low else s.seats
+        if length is not None and (said := length(s, players)):
+            lines.append(f"\n{said}")
         seed_hash = getattr(info, "seed_hash", None)
         if seed_hash:
             lines.append(f"\nSeed hash of the game: {seed_hash}")

@@ -29,17 +29,23 @@ class TableScreen(Screen[None]):
                              parameters: tuple[object, ...]) -> bool | None:
                 if hidden_by_size(self.app):
                     return False
+                if action == "play_again":  # the core's key, whatever the game's say
+                    return self.can_play_again()
                 return own(self, action, parameters)
 
             cls.check_action = check_action  # type: ignore[method-assign]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "play_again":
+            return not hidden_by_size(self.app) and self.can_play_again()
         return not hidden_by_size(self.app)
 
     CSS_PATH = TABLES_CSS
     view: Any
-    # while the host is gone: try now (the status line says so)
-    BINDINGS = with_ids("table", [Binding("j", "retry_now", "Try now")])
+    # while the host is gone: try now (the status line says so); once the game is over:
+    # the same game again, with the same players
+    BINDINGS = with_ids("table", [Binding("j", "retry_now", "Try now"),
+                                  Binding("p", "play_again", "Play again")])
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,6 +56,14 @@ class TableScreen(Screen[None]):
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
+
+    def can_play_again(self) -> bool:
+        """Over, at a table this app can set again (``tui.flows.leave``)."""
+        return self.finished and self.app.flows.leave.again() is not None
+
+    def action_play_again(self) -> None:
+        if self.can_play_again():
+            self.app.flows.leave.play_again()
 
     def _replay_pending(self) -> None:
         """Call at the end of ``on_mount`` (after setting ``_ready``): what arrived early."""

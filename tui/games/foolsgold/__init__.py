@@ -31,6 +31,28 @@ def settings_line(settings) -> str:
             + lag_line(settings))  # fmt: skip
 
 
+#: a match's median minutes by seats and pace: a modelled person (1.2 s a move) and
+#: normal bots, 80 matches a cell (``bench/foolsgold_pace.py --matches 80 --medians 1.2
+#: --seats 2,3,4,5,6,7,8``, seed 46; docs/BENCHMARKS.md)
+MATCH_MINUTES = {
+    2: {"normal": 5.1, "steady": 7.6, "relaxed": 9.2},
+    3: {"normal": 6.1, "steady": 8.9, "relaxed": 10.1},
+    4: {"normal": 7.0, "steady": 10.1, "relaxed": 11.9},
+    5: {"normal": 7.7, "steady": 11.8, "relaxed": 16.7},
+    6: {"normal": 8.5, "steady": 12.5, "relaxed": 18.1},
+    7: {"normal": 9.3, "steady": 15.3, "relaxed": 18.3},
+    8: {"normal": 9.4, "steady": 16.9, "relaxed": 18.6},
+}
+
+
+def length_line(settings, players: int) -> str:
+    """How long a match lasts at this pace with this many players, for the lobby."""
+    minutes = MATCH_MINUTES.get(players, {}).get(getattr(settings, "pace", "normal"))
+    if minutes is None:
+        return ""
+    return f"A match takes about {round(minutes)} minutes (half end sooner)."
+
+
 def lag_line(settings) -> str:
     """How the races are judged: by arrival, or corrected for each player's delay up to
     the cap, timed by the host's own system (``lag_bound`` "kernel") or only by what

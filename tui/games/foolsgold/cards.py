@@ -127,7 +127,8 @@ class HandView(Widget):
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         if self.hand is None:
-            return Text("No hand: a spectator sees no one's cards.", self.get_component_rich_style("hand--empty"))
+            return Text("No hand: a spectator sees no one's cards.",
+                        self.get_component_rich_style("hand--empty"))
         if not self.hand:
             return Text("No cards.", self.get_component_rich_style("hand--empty"))
         held = {name: have for name, have, _ in progress(list(self.hand))}

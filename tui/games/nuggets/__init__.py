@@ -28,6 +28,18 @@ def settings_line(settings) -> str:
     return ""
 
 
+#: a game's turns each, by players (the median of 300 games between normal bots,
+#: ``nuggets.sim.play_game``: about 170 moves in all, whatever the count)
+TURNS_EACH = {2: 12, 3: 8, 4: 6, 5: 5}
+
+
+def length_line(settings, players: int) -> str:
+    """How long a game lasts, for the lobby: turns each (a person's turn is as long
+    as they think)."""
+    turns = TURNS_EACH.get(players)
+    return f"A game lasts about {turns} turns each." if turns else ""
+
+
 def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
     from tui.games.nuggets.replay import NuggetsReplayScreen
 
