@@ -238,7 +238,8 @@ class NuggetsScreen(TableScreen):
             follow = words.follow_words(view, advised[1], self._chosen(), advised[0])
             return f" Advised: {follow} (space, space)."
         if self.selected == frozenset(advised[0]):
-            return (f" Advised: set aside {words.count(self._chosen())} and "
+            # the line already names the selection: only what follows it is new
+            return (f" Advised: this, then "
                     f"{words.follow_words(view, advised[1], self._chosen())}: space plays it.")
         return ""
 
