@@ -55,6 +55,8 @@ class Settings:
     theme: str = "textual-dark"  # any Textual theme; "ansi-dark" uses the terminal's colours
     # key remaps by binding id, e.g. {"foolsgold.grab": "x", "nuggets.roll": "enter,r"}
     keys: dict[str, str] = field(default_factory=dict)
+    # the games whose guided first round was offered (once each, issue 47)
+    guided: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # whether the player chose a name (the first run asks; the login is a default)
@@ -70,6 +72,9 @@ class Settings:
             self.keys = {}
         self.keys = {str(k): str(v) for k, v in self.keys.items()
                      if isinstance(k, str) and isinstance(v, str) and v.strip()}
+        if not isinstance(self.guided, list):
+            self.guided = []
+        self.guided = [g for g in self.guided if isinstance(g, str)]
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:

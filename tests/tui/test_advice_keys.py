@@ -81,7 +81,7 @@ async def test_the_panel_and_hint_name_the_steal_and_space_plays_it(tmp_path):
         assert f"Advised: set aside 1x lasso + 1x 5 and stop and steal 5 from {bob}" in text
         await pilot.press("space")  # selects the set-aside
         await pilot.pause()
-        assert f"and stop and steal 5 from {bob}: space plays it" in flat(pilot.app)
+        assert f"then stop and steal 5 from {bob}: space plays it" in flat(pilot.app)
         await pilot.press("space")  # plays it: keep, then steal
         await until(pilot, lambda: screen.view.phase != "take" and screen.view.kept == []
                     or screen.view.over, "the steal is played")

@@ -52,4 +52,5 @@ async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(
         assert rebuilds == 0
         assert list(footer.query_children(FooterKey)) == built
         hidden = {key.description for key in built if not key.display}
-        assert hidden == {"Fool's Gold!", "Try now", "Play again"} | ({"Draw"} - seen[-1])
+        assert hidden == {"Fool's Gold!", "Try now", "Play again", "End guide"} | (
+            {"Draw"} - seen[-1])

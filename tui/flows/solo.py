@@ -6,9 +6,15 @@ from net.catalogue import title
 from tui.flows.base import Flow
 from tui.flows.messages import PlayBots
 
+GUIDE_PACE = "relaxed"  # a guided first game's pace: time to read the guide
+
 
 class SoloFlow(Flow):
-    """A game against bots: how many is asked when the message does not say."""
+    """A game against bots: how many is asked when the message does not say. A
+    person's first game of each, chosen from the menu, offers a guided first round."""
+
+    #: the game whose next table is guided (read, and cleared, when it starts)
+    guided: str | None = None
 
     def open(self, message: PlayBots) -> None:
         from tui import modes
@@ -24,7 +30,38 @@ class SoloFlow(Flow):
 
         def picked(bots: int | None) -> None:
             if bots:
-                self.launch(modes.solo(self.launch_options(), game, bots))
+                self.offer_guide(game, bots)
 
         self.app.push_screen(BotsPick(f"{title(game)}: how many bots?", choices,
                                       self.app.settings), picked)
+
+    def offer_guide(self, game: str, bots: int) -> None:
+        """A first game of ``game``: offer the guided first round (once: the answer is
+        kept in the settings), then play."""
+        from tui import modes
+        from tui.games import game_of
+        from tui.screens.common import PickScreen
+
+        app = self.app
+        if game in app.settings.guided or getattr(game_of(game), "guide", None) is None:
+            self.launch(modes.solo(self.launch_options(), game, bots))
+            return
+
+        def answered(choice: int | None) -> None:
+            if choice is None:
+                return  # esc: back to the menu, asked again next time
+            app.settings.guided.append(game)
+            try:
+                app.save_settings()
+            except OSError as error:  # a read-only config directory: play on, say so
+                app.notify(f"The settings could not be saved ({error}).", severity="warning")
+            options = self.launch_options()
+            if choice == 1:
+                self.guided = game
+                options.table_options["pace"] = GUIDE_PACE
+            self.launch(modes.solo(options, game, bots))
+
+        app.push_screen(PickScreen(f"Your first game of {title(game)}", [
+            (1, "A guided first round: each step explained as it comes (relaxed pace)"),
+            (0, "Just play"),
+        ]), answered)

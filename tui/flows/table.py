@@ -65,11 +65,19 @@ class TableFlow(Flow):
             advisor=app.settings.advisor, hotseat=session.policy.hotseat,
             turn_pause=app.turn_pause, host_now=session.host_now))  # fmt: skip
         app.push_screen(app.table)
+        guided = app.flows.solo.guided
+        if guided == message.game and message.seats:
+            # the guided first round the person asked for (``SoloFlow``): once
+            app.flows.solo.guided = None
+            guide = getattr(game_of(message.game), "guide", None)
+            if guide is not None:
+                app.table.start_guide(guide())
         app.table.add_log(f"Seed hash {message.seed_hash[:16]}... (revealed at the end)")
 
     def view_changed(self, message: ViewChanged) -> None:
         if self.app.table is not None:
             self.app.table.show_state(message.view, message.events)
+            self.app.table.update_guide()
 
     def log_line(self, message: LogLine) -> None:
         app = self.app

@@ -11,6 +11,9 @@ and calls the functions every game module offers:
 - ``settings_line(settings) -> str``: its own settings, for the lobby's line;
 - ``length_line(settings, players) -> str`` (optional): how long a game lasts at a
   table so set with that many players, for the lobby (the game's own measurements);
+- ``guide() -> object`` (optional): the guided first round, an object whose
+  ``words(table_screen) -> str | None`` says the step in front of the person (None:
+  the guided part is over);
 - ``describe(event, names) -> str | None``: one of its events in words, for the log;
 - ``RULES = (key, anchor)``: the key that jumps to its section of the rules screen
   and that section's anchor; ``ADVISOR = True`` where it has an advisor panel.

@@ -11,6 +11,7 @@ from textual.screen import Screen
 
 from tui.keys import with_ids
 from tui.widgets.board import TABLES_CSS, Hint, hidden_by_size
+from tui.widgets.guide import Guide
 from tui.widgets.log import EventLog
 
 
@@ -29,8 +30,10 @@ class TableScreen(Screen[None]):
                              parameters: tuple[object, ...]) -> bool | None:
                 if hidden_by_size(self.app):
                     return False
-                if action == "play_again":  # the core's key, whatever the game's say
+                if action == "play_again":  # the core's keys, whatever the game's say
                     return self.can_play_again()
+                if action == "end_guide":
+                    return self._guide is not None
                 return own(self, action, parameters)
 
             cls.check_action = check_action  # type: ignore[method-assign]
@@ -38,6 +41,8 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "play_again":
             return not hidden_by_size(self.app) and self.can_play_again()
+        if action == "end_guide":
+            return not hidden_by_size(self.app) and self._guide is not None
         return not hidden_by_size(self.app)
 
     CSS_PATH = TABLES_CSS
@@ -45,7 +50,8 @@ class TableScreen(Screen[None]):
     # while the host is gone: try now (the status line says so); once the game is over:
     # the same game again, with the same players
     BINDINGS = with_ids("table", [Binding("j", "retry_now", "Try now"),
-                                  Binding("p", "play_again", "Play again")])
+                                  Binding("p", "play_again", "Play again"),
+                                  Binding("x", "end_guide", "End guide")])
 
     def __init__(self) -> None:
         super().__init__()
@@ -53,9 +59,44 @@ class TableScreen(Screen[None]):
         self._pending: list[tuple] = []  # what arrived before the screen was mounted
         #: seats whose person is gone (dropped, stepped away, or played by a stand-in)
         self.away: frozenset[int] = frozenset()
+        #: the guided first round (the game's ``guide()``), while it lasts
+        self._guide: Any = None
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
+
+    # -- the guided first round ----------------------------------------------------
+
+    def start_guide(self, guide: Any) -> None:
+        """Guide this table's first round: ``guide.words(self)`` says each step."""
+        self._guide = guide
+        if self._ready and self.is_attached:
+            self.update_guide()
+
+    def update_guide(self) -> None:
+        """Say the step in front of the person now (after each view); the box goes
+        when the game's guide says its part is over, or on x."""
+        if self._guide is None or not self._ready or not self.is_attached:
+            return
+        words = self._guide.words(self)
+        if words is None:
+            self.action_end_guide()
+            self.add_log("The guided round is over: the footer shows the keys that work "
+                         "now, and ? lists them all.")
+            return
+        found = self.query(Guide)
+        if found:
+            found.first().text = words
+        else:
+            self.mount(Guide(), before=self.query_one(EventLog))
+            self.call_after_refresh(self.update_guide)
+        self.refresh_bindings()
+
+    def action_end_guide(self) -> None:
+        self._guide = None
+        for box in self.query(Guide):
+            box.remove()
+        self.refresh_bindings()
 
     def can_play_again(self) -> bool:
         """Over, at a table this app can set again (``tui.flows.leave``)."""
@@ -70,6 +111,8 @@ class TableScreen(Screen[None]):
         pending, self._pending = self._pending, []
         if self.away:
             self.show_away(self.away)
+        if self._guide is not None:
+            self.call_after_refresh(self.update_guide)
         for kind, *args in pending:
             {"state": self.show_state, "log": self.add_log, "status": self.show_status}[kind](*args)
 

@@ -12,6 +12,13 @@ if TYPE_CHECKING:
 RULES = ("f", "fools-gold")
 
 
+def guide():
+    """The guided first round's words (``tui.games.foolsgold.guided``)."""
+    from tui.games.foolsgold.guided import FoolsGoldGuide
+
+    return FoolsGoldGuide()
+
+
 def table_screen(context: TableContext):
     from tui.games.foolsgold.screen import FoolsGoldScreen
 

@@ -14,6 +14,13 @@ RULES = ("g", "gold-nuggets")
 ADVISOR = True
 
 
+def guide():
+    """The guided first round's words (``tui.games.nuggets.guided``)."""
+    from tui.games.nuggets.guided import NuggetsGuide
+
+    return NuggetsGuide()
+
+
 def table_screen(context: TableContext):
     from tui.games.nuggets.screen import NuggetsScreen
 

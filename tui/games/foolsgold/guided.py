@@ -1,0 +1,44 @@
+"""Fool's Gold's guided first round (issue 47): what to do now and why, a step at a
+time, beside the table's own hint. Offered once, on a person's first game."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+NEED = {"animal": 3, "prospector": 5}
+
+
+class FoolsGoldGuide:
+    """Reads the table screen (``FoolsGoldScreen``) and says the step in front of the
+    person; None once the first round is settled and the next one begins."""
+
+    def words(self, screen: Any) -> str | None:
+        view = screen.view
+        if view is None or view.winner is not None or view.round_no > 1:
+            return None
+        if view.settled:
+            return ("Round over: the log says each player's points and why. The first to 3 "
+                    "points wins the match. The guide ends here; ? lists every key.")
+        now = screen.now()
+        if view.grabbed:
+            first = view.grabbed[0][0]
+            if first == screen.seat:
+                return ("You grabbed first: +1 if nobody calls your bluff (or you hold a "
+                        "set). The others race for the nuggets left.")
+            return ("Someone grabbed first! Press g to grab a nugget too (whoever is left "
+                    "without one loses a point), or f if you think they bluffed: a right call "
+                    "is +1 for you, a wrong one -1.")
+        hand = view.hand or []
+        held = Counter(card.name for card in hand)
+        if any(held[c.name] >= NEED.get(c.kind, 99) for c in hand):
+            return "You hold a set! Press g now to grab a nugget: the first grab scores +1."
+        if now.phase == "discard":
+            return ("Six cards: pass one to your left with its number (1-6). Keep the names "
+                    "you collect; pass the others.")
+        if now.phase == "draw":
+            return ("Everyone plays at once. Collect a set: 3 of one animal or 5 of one "
+                    "prospector (each card's foot says how far you are). Press the number of "
+                    "the card to pass: it draws the waiting card and passes that one.")
+        return ("Everyone plays at once: a card comes to you from your right. Collect 3 of "
+                "an animal or 5 of a prospector, then grab with g.")
