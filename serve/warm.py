@@ -342,20 +342,22 @@ class WarmParent:
                     stdio: int | tuple[int, int, int]) -> Forked | None:  # fmt: skip
         """An app forked on the pty slave ``stdio``, or on three pipes' ends (its
         stdin, stdout, stderr); the caller keeps and closes its own copies. None:
-        start it the old way."""
+        start it the old way. Cancelled, the request still goes on (the answers stay
+        in order), and an app forked for nobody is killed."""
         if not self.ready or self.sock is None:
             return None
-        fds = [stdio] if isinstance(stdio, int) else list(stdio)
+        # copies of our own: the caller may close its descriptors once we return
+        fds = [os.dup(fd) for fd in ([stdio] if isinstance(stdio, int) else stdio)]
         request = {"args": args, "env": env, "cwd": str(cwd),
                    "stdio": PTY if len(fds) == 1 else PIPES}
-        async with self._lock:  # one request at a time: answers come in order
-            try:
-                _send(self.sock, request, fds)
-                answer = await asyncio.wait_for(self._answers.get(), ANSWER_WITHIN)
-            except (OSError, TimeoutError) as error:
-                log.warning("the warm parent did not answer: %s", error)
-                self.ready = False
-                return None
+        exchange = asyncio.get_running_loop().create_task(self._exchange(request, fds))
+        try:
+            answer = await asyncio.shield(exchange)
+        except asyncio.CancelledError:
+            exchange.add_done_callback(self._unwanted)
+            raise
+        if answer is None:
+            return None
         if answer.get("stale"):
             self.stale = True
             self.ready = False
@@ -370,6 +372,30 @@ class WarmParent:
         else:
             self._children[pid] = child
         return child
+
+    async def _exchange(self, request: dict[str, Any], fds: list[int]) -> dict[str, Any] | None:
+        try:
+            async with self._lock:  # one request at a time: answers come in order
+                if not self.ready or self.sock is None:
+                    return None
+                _send(self.sock, request, fds)
+                return await asyncio.wait_for(self._answers.get(), ANSWER_WITHIN)
+        except (OSError, TimeoutError) as error:
+            log.warning("the warm parent did not answer: %s", error)
+            self.ready = False
+            return None
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def _unwanted(self, exchange: asyncio.Task) -> None:
+        """The answer to a cancelled request: its app, if any, is nobody's."""
+        answer = None if exchange.cancelled() else exchange.result()
+        pid = answer.get("pid") if answer else None
+        if isinstance(pid, int):  # the app, then its session (once it has one)
+            for kill in (os.kill, os.killpg):
+                with contextlib.suppress(OSError):
+                    kill(pid, signal.SIGKILL)
 
     async def retire(self) -> None:
         """Fork nothing more; close once every app it forked has ended (until then it
