@@ -81,7 +81,7 @@ class TabApp(AppService):
 class Piped:
     """A forked app on pipes: ``pid``, ``returncode``, ``stdin`` (a StreamWriter),
     ``stdout`` and ``stderr`` (StreamReaders; ``stderr`` None when it was not kept),
-    ``wait()`` and ``kill()`` (the app's whole session: it is its leader)."""
+    ``wait()`` and ``kill()`` (the app and its session: it is the session's leader)."""
 
     def __init__(self, forked: Forked, stdin: asyncio.StreamWriter,
                  stdout: asyncio.StreamReader, stderr: asyncio.StreamReader | None) -> None:
@@ -98,13 +98,16 @@ class Piped:
     async def wait(self) -> int:
         return await self.forked.wait()
 
-    def send_signal(self, sig: int) -> None:
-        if self.forked.returncode is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, sig)
-
     def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
+        if self.forked.returncode is None:
+            _kill(self.pid)
+
+
+def _kill(pid: int) -> None:
+    """SIGKILL to the app, then to its session (once it has made one)."""
+    for kill in (os.kill, os.killpg):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, signal.SIGKILL)
 
 
 async def fork_piped(warm: Warm | None, argv: list[str], env: dict[str, str], cwd: Path,
@@ -141,9 +144,13 @@ async def fork_piped(warm: Warm | None, argv: list[str], env: dict[str, str], cw
             os.close(fd)
         return None
     loop = asyncio.get_running_loop()
-    writer = await _writer(loop, ours[0])
-    out = await _reader(loop, ours[1])
-    err = await _reader(loop, ours[2]) if stderr else None
+    try:
+        writer = await _writer(loop, ours[0])
+        out = await _reader(loop, ours[1])
+        err = await _reader(loop, ours[2]) if stderr else None
+    except BaseException:  # cancelled (the door closing): an app for nobody
+        _kill(forked.pid)
+        raise
     return Piped(forked, writer, out, err)
 
 
