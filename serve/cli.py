@@ -62,8 +62,8 @@ def add_command(subparsers) -> None:
     serve.add_argument("--keep-detached", type=float, default=600.0, metavar="SECONDS",
                        help="how long a dropped SSH player's game waits for them (default 600)")
     serve.add_argument("--cold", action="store_true",
-                       help="start each SSH player's app in a fresh interpreter, not forked "
-                       "from a warm parent (slower to start, more memory)")
+                       help="start each player's app (SSH and web) in a fresh interpreter, "
+                       "not forked from a warm parent (slower to start, more memory)")
     serve.add_argument("--via", metavar="[USER@]HOST[:PORT]", default=None,
                        help="also serve friends outside this network through an SSH host "
                        "you can log into: serve logs in as your ssh would (~/.ssh/config, "
@@ -99,7 +99,7 @@ def can_fork() -> bool:
 
 
 def warm_parent() -> WarmParent:
-    """The warm parent the SSH door forks its apps from: the product's own entry point
+    """The warm parent the doors fork their apps from: the product's own entry point
     (``motherlode warm-parent FD``), started with the server's environment minus what
     describes the server's terminal, as an app's is."""
     from serve.ssh.environment import SERVER_TERMINAL_ENV
@@ -220,6 +220,7 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
     from net.paths import data_dir
     from net.served import TableDirectory
     from serve.ssh import DoorConfig, DoorError, SSHDoor
+    from serve.warm import Warm
 
     authorized = None
     if args.authorized_keys is not None:
@@ -257,13 +258,15 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
         own[args.game] = spec(args.game).parse_settings(args.set)  # checked by open_host
     directory = TableDirectory(lan.host, settings=table_settings, own=own)
     doors: list[Door] = []  # opened in order, closed in reverse
+    # the one warm parent both doors fork their players' apps from (``serve.warm``)
+    warm = None if args.cold or not can_fork() else Warm(warm_parent, say)
     try:
         await directory.start(control)
         try:
             ssh = SSHDoor(lambda name: served_command(game_host, lan.port, control, name),
                           root, config=config, authorized=authorized, password=password,
                           report=say, ledger=budgets.ledger(), links=directory.links,
-                          warm=None if args.cold or not can_fork() else warm_parent)
+                          warm=warm)
         except DoorError as error:
             return _fail(str(error), 1)
         failed = await _open(doors, ssh, args.bind, args.ssh, "SSH", "--ssh")
@@ -276,7 +279,8 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
                 return _fail("--web needs the web extra: pip install 'motherlode[web]'", 1)
             web = WebDoor(served_command(game_host, lan.port, control, None),
                           max_sessions=args.max_sessions, password=password,
-                          ledger=budgets.ledger(), links=directory.links, root=root)
+                          ledger=budgets.ledger(), links=directory.links, root=root,
+                          warm=warm)
             failed = await _open(doors, web, args.bind, args.web, "the web", "--web")
             if failed is not None:
                 return failed
@@ -328,6 +332,8 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
         for door in reversed(doors):
             words = SHUTDOWN_BY_DOOR.get(door.name, (SHUTDOWN, SHUTDOWN_KEPT))
             await door.stop(words[1] if kept else words[0])
+        if warm is not None:
+            await warm.close()
         await directory.close()
         await lan.close("shutdown")
         with_suppressed_rmdir(run_dir)

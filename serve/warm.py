@@ -7,13 +7,15 @@ Two halves, joined by a ``SOCK_SEQPACKET`` Unix socket pair (one message a datag
 - :class:`WarmParent`, in the serve process: starts the parent (the product's own
   entry point, ``motherlode warm-parent``: the door never imports the app), asks it
   for an app with :meth:`WarmParent.spawn` (the app's arguments, environment, folder,
-  and the pty's slave end passed as a descriptor), and hands back a :class:`Forked`
-  that waits like a subprocess.
+  and its standard streams passed as descriptors: an SSH app's pty slave, or a web
+  app's three pipes), and hands back a :class:`Forked` that waits like a subprocess.
+  :class:`Warm` is the doors' one parent: both doors fork from it, and it is replaced
+  when it says its code is old.
 - :func:`serve_forks`, in the parent: imports (the caller's ``preload``), freezes the
   heap (``gc.freeze()``: the collector then never writes to the shared pages, so they
   stay shared copy-on-write), and forks one child per request. A child starts its own
-  session with the pty as its controlling terminal and runs the app (``run(args)``).
-  The parent reaps its children and reports each exit.
+  session (on a pty, with it as its controlling terminal; on pipes, with none) and
+  runs the app (``run(args)``). The parent reaps its children and reports each exit.
 
 What the doors promise still holds: a child is its own process (a crash or a hang
 troubles no one else, its limits are its own), and the door keeps the pty's master,
@@ -23,7 +25,9 @@ old code; the door then starts a fresh parent and runs this app the old way. Whe
 the parent cannot start or answer, every app is started the old way: nothing a
 player sees depends on it.
 
-Messages (JSON): to the parent ``{"args", "env", "cwd"}`` with one descriptor; from
+Messages (JSON): to the parent ``{"args", "env", "cwd", "stdio"}`` with one
+descriptor (``"stdio": "pty"``, the default) or three (``"pipes"``: the app's stdin,
+stdout and stderr, in that order); from
 it ``{"ready": pid}`` once, ``{"pid": n}`` or ``{"stale": true}`` or ``{"error": s}``
 per request, in order, and ``{"exit": pid, "code": c}`` whenever a child ends.
 """
@@ -57,6 +61,8 @@ READY_WITHIN = 60.0
 #: seconds a request waits for the parent's answer before the app is started the old way
 ANSWER_WITHIN = 5.0
 MAX_MESSAGE = 1 << 20
+#: an app's standard streams: a pty's slave end, or three pipes (stdin, stdout, stderr)
+PTY, PIPES = "pty", "pipes"
 
 
 def _send(sock: socket.socket, message: dict[str, Any], fds: Iterable[int] = ()) -> None:
@@ -154,8 +160,11 @@ def _answer(sock: socket.socket, message: dict[str, Any], fds: list[int],
             files: dict[str, int], run: Callable[[list[str]], int | None],
             wake: tuple[int, int]) -> None:  # fmt: skip
     try:
-        if len(fds) != 1:
-            _send(sock, {"error": "one terminal descriptor expected"})
+        stdio = message.get("stdio", PTY)
+        wanted = {PTY: 1, PIPES: 3}.get(stdio)
+        if wanted is None or len(fds) != wanted:
+            _send(sock, {"error": "one terminal descriptor expected" if stdio == PTY
+                         else "three pipe descriptors expected"})
             return
         if stale(files):
             _send(sock, {"stale": True})
@@ -165,7 +174,7 @@ def _answer(sock: socket.socket, message: dict[str, Any], fds: list[int],
         cwd = str(message["cwd"])
         pid = os.fork()
         if pid == 0:
-            _child(args, env, cwd, fds[0], [sock.fileno(), *wake], run)
+            _child(args, env, cwd, fds, [sock.fileno(), *wake], run)
         _send(sock, {"pid": pid})
     except Exception as error:  # a bad request: said, and the parent goes on
         with contextlib.suppress(OSError):
@@ -176,10 +185,10 @@ def _answer(sock: socket.socket, message: dict[str, Any], fds: list[int],
                 os.close(fd)
 
 
-def _child(args: list[str], env: dict[str, str], cwd: str, terminal: int,
+def _child(args: list[str], env: dict[str, str], cwd: str, stdio: list[int],
            inherited: list[int], run: Callable[[list[str]], int | None]) -> None:  # fmt: skip
-    """The forked app: its own session on its own terminal, then ``run``. Never
-    returns."""
+    """The forked app: its own session on its own terminal (one descriptor) or on its
+    pipes (three: stdin, stdout, stderr), then ``run``. Never returns."""
     code = 1
     try:
         signal.set_wakeup_fd(-1)
@@ -189,11 +198,13 @@ def _child(args: list[str], env: dict[str, str], cwd: str, terminal: int,
             with contextlib.suppress(OSError):
                 os.close(fd)
         os.setsid()
-        fcntl.ioctl(terminal, termios.TIOCSCTTY, 0)
-        for target in (0, 1, 2):
-            os.dup2(terminal, target)
-        if terminal > 2:
-            os.close(terminal)
+        if len(stdio) == 1:
+            fcntl.ioctl(stdio[0], termios.TIOCSCTTY, 0)
+            stdio = stdio * 3
+        for target, fd in enumerate(stdio):
+            os.dup2(fd, target)
+        for fd in set(stdio) - {0, 1, 2}:
+            os.close(fd)
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(env)
@@ -328,19 +339,25 @@ class WarmParent:
             self._answers.put_nowait({"error": "the warm parent is gone"})
 
     async def spawn(self, args: list[str], env: dict[str, str], cwd: Path,
-                    terminal: int) -> Forked | None:  # fmt: skip
-        """An app forked on the pty slave ``terminal`` (the caller keeps and closes
-        its own copy), or None: start it the old way."""
+                    stdio: int | tuple[int, int, int]) -> Forked | None:  # fmt: skip
+        """An app forked on the pty slave ``stdio``, or on three pipes' ends (its
+        stdin, stdout, stderr); the caller keeps and closes its own copies. None:
+        start it the old way. Cancelled, the request still goes on (the answers stay
+        in order), and an app forked for nobody is killed."""
         if not self.ready or self.sock is None:
             return None
-        async with self._lock:  # one request at a time: answers come in order
-            try:
-                _send(self.sock, {"args": args, "env": env, "cwd": str(cwd)}, [terminal])
-                answer = await asyncio.wait_for(self._answers.get(), ANSWER_WITHIN)
-            except (OSError, TimeoutError) as error:
-                log.warning("the warm parent did not answer: %s", error)
-                self.ready = False
-                return None
+        # copies of our own: the caller may close its descriptors once we return
+        fds = [os.dup(fd) for fd in ([stdio] if isinstance(stdio, int) else stdio)]
+        request = {"args": args, "env": env, "cwd": str(cwd),
+                   "stdio": PTY if len(fds) == 1 else PIPES}
+        exchange = asyncio.get_running_loop().create_task(self._exchange(request, fds))
+        try:
+            answer = await asyncio.shield(exchange)
+        except asyncio.CancelledError:
+            exchange.add_done_callback(self._unwanted)
+            raise
+        if answer is None:
+            return None
         if answer.get("stale"):
             self.stale = True
             self.ready = False
@@ -355,6 +372,30 @@ class WarmParent:
         else:
             self._children[pid] = child
         return child
+
+    async def _exchange(self, request: dict[str, Any], fds: list[int]) -> dict[str, Any] | None:
+        try:
+            async with self._lock:  # one request at a time: answers come in order
+                if not self.ready or self.sock is None:
+                    return None
+                _send(self.sock, request, fds)
+                return await asyncio.wait_for(self._answers.get(), ANSWER_WITHIN)
+        except (OSError, TimeoutError) as error:
+            log.warning("the warm parent did not answer: %s", error)
+            self.ready = False
+            return None
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def _unwanted(self, exchange: asyncio.Task) -> None:
+        """The answer to a cancelled request: its app, if any, is nobody's."""
+        answer = None if exchange.cancelled() else exchange.result()
+        pid = answer.get("pid") if answer else None
+        if isinstance(pid, int):  # the app, then its session (once it has one)
+            for kill in (os.kill, os.killpg):
+                with contextlib.suppress(OSError):
+                    kill(pid, signal.SIGKILL)
 
     async def retire(self) -> None:
         """Fork nothing more; close once every app it forked has ended (until then it
@@ -384,3 +425,66 @@ class WarmParent:
                 with contextlib.suppress(ProcessLookupError):
                     self.proc.kill()
                 await self.proc.wait()
+
+
+class Warm:
+    """The doors' one warm parent, made by ``factory``: started in the background by
+    :meth:`up` (until it is ready, apps start the old way), and replaced by a fresh
+    one when it says its code is old. Both doors fork from it; its owner (``serve``)
+    closes it once every door has stopped. ``report`` says what happened, in words."""
+
+    def __init__(self, factory: Callable[[], WarmParent],
+                 report: Callable[[str], None] = lambda text: None) -> None:  # fmt: skip
+        self.factory = factory
+        self.report = report
+        self.parent: WarmParent | None = None
+        self.closing = False
+        self._retired: set[WarmParent] = set()  # old parents, until their apps end
+        self._tasks: set[asyncio.Task] = set()
+
+    def up(self) -> None:
+        """Start a parent, unless there is one already."""
+        if self.closing or self.parent is not None:
+            return
+        parent = self.parent = self.factory()
+
+        async def start() -> None:
+            if await parent.start():
+                self.report("new players' apps are forked from a warm parent")
+
+        self._run(start())
+
+    async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
+                    stdio: int | tuple[int, int, int]) -> Forked | None:  # fmt: skip
+        """The app of the whole command line ``argv`` forked on ``stdio``
+        (:meth:`WarmParent.spawn`), or None: start it the old way."""
+        parent = self.parent
+        if parent is None or not parent.ready:
+            return None
+        forked = await parent.spawn(argv[parent.skip:], env, cwd, stdio)
+        if parent.stale and parent is self.parent:  # it forked nothing: a fresh one
+            self.report("the installed code changed; a fresh parent for new apps")
+            self.parent = None
+            self._retired.add(parent)
+            self._run(self._retire(parent))
+            self.up()
+        return forked
+
+    async def _retire(self, parent: WarmParent) -> None:
+        await parent.retire()  # it reports its apps' ends until the last one
+        self._retired.discard(parent)
+
+    def _run(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Close every parent (their apps are the doors' to stop)."""
+        self.closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for parent in [*self._retired, *([self.parent] if self.parent else [])]:
+            await parent.close()
+        self._retired.clear()

@@ -22,6 +22,7 @@ _.validate_password  # unused method (serve/ssh/gate.py:143)
 _.on_startup  # unused method (serve/web/door.py:120)
 _.handle_index  # unused method (serve/web/door.py:150)
 _.handle_websocket  # unused method (serve/web/door.py:165)
+_._stdin  # unused attribute (serve/web/forked.py:64): textual-serve's AppService.stdin
 CSS_PATH  # unused variable (tui/app.py:47)
 COMMANDS  # unused variable (tui/app.py:50)
 COMMAND_PALETTE_DISPLAY  # unused variable (tui/app.py:51)

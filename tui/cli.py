@@ -257,7 +257,8 @@ def warm_parent(fd: int) -> int:
     app's first frame needs, then fork one app per request on socket ``fd``."""
     import importlib
 
-    for module in ("textual.app", "textual.drivers.linux_driver", "textual.widgets",
+    for module in ("textual.app", "textual.drivers.linux_driver",
+                   "textual.drivers.web_driver", "textual.widgets",
                    "rich.console", "tui.app", "tui.flows.served", "tui.screens.served",
                    "tui.screens.menu", "tui.screens.lobby", "tui.games", "tui.settings",
                    "tui.glyphs", "net.client", "net.served", "argparse"):  # fmt: skip
@@ -271,7 +272,20 @@ def warm_parent(fd: int) -> int:
     build_parser()  # argparse and the commands' modules
     from serve.warm import serve_forks
 
-    return serve_forks(fd, run=main)
+    return serve_forks(fd, run=forked_main)
+
+
+def forked_main(argv: list[str]) -> int:
+    """One app forked by the warm parent. Textual read its settings from the
+    environment when the parent imported it; this app's own environment is read again,
+    as a fresh interpreter would: a browser's app has the web driver
+    (``TEXTUAL_DRIVER``) and its colours (``TEXTUAL_COLOR_SYSTEM``)."""
+    import importlib
+
+    import textual.constants
+
+    importlib.reload(textual.constants)
+    return main(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

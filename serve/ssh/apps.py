@@ -34,7 +34,7 @@ from serve.ssh.child import Child, SSHSession, refuse
 from serve.ssh.config import DoorConfig
 from serve.ssh.environment import app_environment
 from serve.ssh.identity import inside
-from serve.warm import WarmParent
+from serve.warm import Warm
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class Apps:
     def __init__(self, command: Callable[[str], list[str]], players: Path,
                  config: DoorConfig, *, links: Links | None,
                  report: Callable[[str], None],
-                 warm: Callable[[], WarmParent] | None = None) -> None:  # fmt: skip
+                 warm: Warm | None = None) -> None:  # fmt: skip
         self.command = command
         self.players = players
         self.config = config
@@ -84,35 +84,9 @@ class Apps:
         self.closing = False
         self._startups = asyncio.Semaphore(config.max_startups)
         self._tasks: set[asyncio.Task] = set()
-        # the warm parent the apps are forked from (``serve.warm``), made by ``warm``;
-        # None: each app is a fresh interpreter
-        self.warm_factory = warm
-        self.warm: WarmParent | None = None
-
-    def warm_up(self) -> None:
-        """Start a warm parent (in the background: until it is ready, apps start the
-        old way)."""
-        if self.warm_factory is not None and not self.closing:
-            warm = self.warm = self.warm_factory()
-
-            async def start() -> None:
-                if await warm.start():
-                    self.report("SSH: new players' apps are forked from a warm parent")
-
-            self.spawn(start())
-
-    def _parent(self) -> WarmParent | None:
-        """The warm parent to fork from, if one is ready."""
-        return self.warm if self.warm is not None and self.warm.ready else None
-
-    def _renew(self) -> None:
-        """A parent that found its code changed on disk (it forked nothing: that app
-        started the old way) is replaced by a fresh one."""
-        warm = self.warm
-        if warm is not None and warm.stale:
-            self.report("SSH: the installed code changed; a fresh parent for new apps")
-            self.spawn(warm.retire())  # it reports its apps' ends until the last one
-            self.warm_up()
+        # the warm parent the apps are forked from (``serve.warm``, shared with the
+        # web door; its owner closes it); None: each app is a fresh interpreter
+        self.warm = warm
 
     @property
     def sessions(self) -> list[Session]:
@@ -158,8 +132,7 @@ class Apps:
         try:
             async with self._startups:
                 argv = self.command(name) + (["--plain"] if plain else [])
-                await child.spawn(argv, env, home, size, warm=self._parent(), lines=lines)
-                self._renew()
+                await child.spawn(argv, env, home, size, warm=self.warm, lines=lines)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(child.first_output.wait(),
                                            self.config.startup_timeout)
@@ -279,7 +252,5 @@ class Apps:
                                            b"\x1b[?1006l\x1b[?25h\x1b[?2004l\x1b[?7h\r\n")
                 session.process.stdout.write(modes + goodbye.encode() + b"\r\n")
                 session.process.exit(0)
-        if self.warm is not None:
-            await self.warm.close()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=grace)

@@ -29,7 +29,7 @@ import asyncssh
 
 from net.latency import DelayMeter
 from serve.resize import Coalesced
-from serve.warm import Forked, WarmParent
+from serve.warm import Forked, Warm
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class Child:
         self.meter: DelayMeter | None = None
 
     async def spawn(self, argv: list[str], env: dict[str, str], cwd: Path,
-                    size: tuple[int, int], warm: WarmParent | None = None,
+                    size: tuple[int, int], warm: Warm | None = None,
                     lines: bool = False) -> None:
         """Start the app on a fresh pty: forked by the ``warm`` parent where it is
         ready (``serve.warm``), else a fresh interpreter. ``lines``: the client has no
@@ -84,7 +84,7 @@ class Child:
             os.set_blocking(master, False)
             forked = None
             if warm is not None:
-                forked = await warm.spawn(argv[warm.skip:], env, cwd, slave)
+                forked = await warm.spawn(argv, env, cwd, slave)
             self.proc = forked or await asyncio.create_subprocess_exec(
                 *argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(cwd),
                 start_new_session=True, close_fds=True,

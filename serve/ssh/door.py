@@ -27,7 +27,7 @@ from serve.ssh.config import DoorConfig
 from serve.ssh.gate import Gate
 from serve.ssh.identity import load_host_key, player_name
 from serve.ssh.screen import Screen
-from serve.warm import WarmParent
+from serve.warm import Warm
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class SSHDoor:
         report: Callable[[str], None] | None = None,
         ledger: b.Ledger | None = None,
         links: Links | None = None,
-        warm: Callable[[], WarmParent] | None = None,
+        warm: Warm | None = None,
     ) -> None:
         self.root = root
         self.config = config or DoorConfig()
@@ -95,7 +95,8 @@ class SSHDoor:
         )  # fmt: skip
         self._server = await asyncio.get_running_loop().create_server(
             lambda: Screen(self), bind or None, port, backlog=100)
-        self.apps.warm_up()
+        if self.apps.warm is not None:
+            self.apps.warm.up()
         return self.port
 
     @property

@@ -1,7 +1,9 @@
 """The web front door of ``motherlode serve --web`` (textual-serve, the ``web`` extra).
 
-Each browser tab gets its own app process in served mode, as an SSH session does; the
-app asks the player's name (a browser has no user name to go by). What this adds to
+Each browser tab gets its own app process in served mode, as an SSH session does,
+forked from the same warm parent (``serve.warm``) on pipes (``serve.web.forked``), or
+started the old way, as textual-serve does, where no parent is ready; the app asks the
+player's name (a browser has no user name to go by). What this adds to
 textual-serve's ``Server``:
 
 - Works offline: our own page template, with the font textual-serve ships
@@ -22,8 +24,9 @@ textual-serve's ``Server``:
 
 Its rooms: ``door.py`` (:class:`WebDoor`, the door: ``serve.door.Door``; the page, one
 app per tab), ``browsers.py`` (the player cookie, each browser's folder), ``guard.py``
-(``Host``, ``Origin``, the password), ``counted.py`` (every connection in the ledger)
-and ``link.py`` (the person's link, timed, for lag-fair races).
+(``Host``, ``Origin``, the password), ``counted.py`` (every connection in the ledger),
+``forked.py`` (a tab's app, forked or not), ``plain.py`` (the plain page's seat) and
+``link.py`` (the person's link, timed, for lag-fair races).
 """
 
 from serve.web.door import WebDoor, clamp

@@ -33,8 +33,10 @@ from net import budgets as b
 from net.served import LINK_ENV, Links
 from serve.door import GOODBYE, MARK_HEADER, DoorBudgets, Session
 from serve.resize import Coalesced
+from serve.warm import Warm
 from serve.web.browsers import COOKIE_AGE, PLAYER_COOKIE, Browsers
 from serve.web.counted import Conn, Counted
+from serve.web.forked import TabApp
 from serve.web.guard import HOST_HEADER, Guard, address_of, allowed_hosts
 from serve.web.link import TimedWebSocket, keep_timing
 
@@ -42,13 +44,12 @@ log = logging.getLogger(__name__)
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TITLE = "Motherlode"
-# the server's variables an app must not see (a secret, or the server's own terminal)
-SECRET_ENV = ("MOTHERLODE_SERVE_PASSWORD",)
 MAX_WIDTH, MAX_HEIGHT = 400, 200
 RESIZE_EVERY = 0.1  # seconds: a tab's window changes reach its app at most this often
 WEB_PER_ADDRESS = 4  # tabs (apps) at once from one address
 REPLACE_WITHIN = 60.0  # seconds: a browser's tab after its last one ended replaces it
 TOUCH_ENV = "MOTHERLODE_TOUCH"  # "1": the tab's page says its screen is touched
+STOPPED = "This game stopped. Open this page again to play on."
 MOVED = ("This game moved to another tab of this browser. Play again here to take it "
          "back.")
 
@@ -61,29 +62,6 @@ class _Tab:
         self.done = asyncio.Event()
 
 
-class _App(AppService):
-    """An app whose environment carries none of the server's secrets."""
-
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        environment = super()._build_environment(width=width, height=height)
-        for name in SECRET_ENV:
-            environment.pop(name, None)
-        return environment
-
-    async def end(self, within: float = 5.0) -> None:
-        """Ask the app to quit; kill it if it has not within ``within`` seconds (a
-        browser's next tab waits for it: its seat token must be free)."""
-        try:
-            await asyncio.wait_for(self.stop(), within)
-        except Exception:  # a timeout, or a pipe already gone
-            process = self._process
-            if process is not None and process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(process.wait(), within)
-
-
 class WebDoor(Server):
     """See ``serve.web``. ``argv`` is the served app's command line."""
 
@@ -92,20 +70,24 @@ class WebDoor(Server):
     def __init__(self, argv: list[str], *, max_sessions: int = 16,
                  password: str | None = None, ledger: b.Ledger | None = None,
                  per_address: int = WEB_PER_ADDRESS,
-                 links: Links | None = None, root: Path | None = None) -> None:
+                 links: Links | None = None, root: Path | None = None,
+                 warm: Warm | None = None) -> None:
         super().__init__(shlex.join(argv), host="127.0.0.1", port=0, title=TITLE,
                          templates_path=TEMPLATES)
         self.argv = argv
         self.max_sessions = max_sessions
         self.per_address = per_address
         self.links = links  # lag-fair races: the measurements of each tab's link
+        # the warm parent the apps are forked from (``serve.warm``, shared with the SSH
+        # door; its owner closes it); None: each app is a fresh interpreter
+        self.warm = warm
         self._live: dict[int, Session] = {}  # the tabs playing, by a number of their own
         self._numbers = itertools.count()
         self.by_address: dict[str, int] = {}
         self.ledger = ledger or b.Ledger()
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
-        self._services: set[_App] = set()
+        self._services: set[TabApp] = set()
         self._untracked: set[web.WebSocketResponse] = set()  # tabs with no cookie
         self._conns: dict[Any, Conn] = {}  # transport -> its count in the ledger
         self.guard = Guard(password, self._conns)
@@ -140,6 +122,8 @@ class WebDoor(Server):
             raise
         self.port = self._listener.sockets[0].getsockname()[1]
         self.guard.allowed = allowed_hosts(bind) | self._names
+        if self.warm is not None:
+            self.warm.up()
         return self.port
 
     def allow_hosts(self, names: set[str]) -> None:
@@ -357,15 +341,15 @@ class WebDoor(Server):
         if key is None:
             self._untracked.add(websocket)
         width, height = clamp(request.query.get("width"), request.query.get("height"))
-        env = " ".join(f"MOTHERLODE_{kind.upper()}_DIR={shlex.quote(str(home / kind))}"
-                       for kind in ("config", "state", "data", "log"))
+        extra = {f"MOTHERLODE_{kind.upper()}_DIR": str(home / kind)
+                 for kind in ("config", "state", "data", "log")}
         if link is not None:
-            env += f" {LINK_ENV}={shlex.quote(link)}"
+            extra[LINK_ENV] = link
         if request.query.get("touch") == "1":  # the page's screen is touched: the app
-            env += f" {TOUCH_ENV}=1"  # may show its keys as buttons
+            extra[TOUCH_ENV] = "1"  # may show its keys as buttons
         plain = request.query.get("plain") == "1"  # the plain page (serve.web.plain)
-        service = None if plain else _App(
-            f"env {env} {self.command}", write_bytes=websocket.send_bytes,
+        service = None if plain else TabApp(
+            self.argv, extra, home, self.warm, write_bytes=websocket.send_bytes,
             write_str=websocket.send_str, close=websocket.close,
             download_manager=self.download_manager, debug=False,
         )  # fmt: skip
@@ -379,12 +363,16 @@ class WebDoor(Server):
             if service is None:
                 from serve.web.plain import plain_session
 
-                await plain_session(websocket, f"env {env} {self.command} --plain")
+                await plain_session(websocket, [*self.argv, "--plain"], extra, home,
+                                    self.warm)
             else:
                 await service.start(width, height)
+                watch = asyncio.get_running_loop().create_task(
+                    self._until_ended(service, websocket))
                 try:
                     await self._process_messages(websocket, service, (width, height))
                 finally:
+                    watch.cancel()
                     await service.end()
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
@@ -402,6 +390,16 @@ class WebDoor(Server):
                     await service.end()
             self._untracked.discard(websocket)
         return websocket
+
+    async def _until_ended(self, service: TabApp, websocket: web.WebSocketResponse) -> None:
+        """An app that ended without a word (killed, crashed): its tab is told and
+        closed, rather than left on a screen that no longer answers."""
+        if service._task is not None:
+            await asyncio.wait({service._task})
+        if not websocket.closed and not self.closing:
+            await self._tell(websocket, STOPPED)
+            with contextlib.suppress(Exception):
+                await websocket.close()
 
     async def _process_messages(self, websocket: web.WebSocketResponse,
                                 app_service: AppService, size: tuple[int, int]) -> None:

@@ -10,8 +10,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+from pathlib import Path
+from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from serve.warm import Warm
+from serve.web.forked import fork_piped, shell_command, without_secrets
 
 log = logging.getLogger(__name__)
 
@@ -19,12 +25,19 @@ log = logging.getLogger(__name__)
 MAX_LINE = 1000
 
 
-async def plain_session(websocket: web.WebSocketResponse, command: str) -> None:
-    """Run the plain seat ``command`` (a shell command line) for one tab until the tab
-    or the seat ends. The seat is asked to leave when the tab goes, then stopped."""
-    proc = await asyncio.create_subprocess_shell(
-        command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL, start_new_session=True)
+async def plain_session(websocket: web.WebSocketResponse, argv: list[str],
+                        extra: dict[str, str], home: Path, warm: Warm | None) -> None:
+    """Run the plain seat ``argv`` (with ``extra`` in its environment) for one tab until
+    the tab or the seat ends: forked from ``warm``'s parent where one is ready
+    (``serve.web.forked``), else the old way. The seat is asked to leave when the tab
+    goes, then stopped."""
+    env = without_secrets(dict(os.environ)) | extra
+    proc: Any = await fork_piped(warm, argv, env, home, stderr=False)
+    if proc is None:
+        proc = await asyncio.create_subprocess_shell(
+            shell_command(argv, extra), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            env=without_secrets(dict(os.environ)), start_new_session=True)
     assert proc.stdin is not None and proc.stdout is not None
 
     async def say() -> None:

@@ -34,10 +34,13 @@ class ServeProcess:
         self._reader: asyncio.Task | None = None
 
     @classmethod
-    async def start(cls, data: Path, *args: str, timeout: float = 30.0) -> ServeProcess:
+    async def start(cls, data: Path, *args: str, timeout: float = 30.0,
+                    program: tuple[str, ...] = (sys.executable, "-m", "tui.cli"),
+                    ) -> ServeProcess:
+        """``program`` is what runs ``serve`` (a bench's busy server, say)."""
         env = dict(os.environ, MOTHERLODE_DATA_DIR=str(data))
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui.cli", "serve", "--bind", "127.0.0.1", "--ssh", "0",
+            *program, "serve", "--bind", "127.0.0.1", "--ssh", "0",
             "--port", "0", "--no-announce", *args,
             cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,

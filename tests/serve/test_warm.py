@@ -157,6 +157,29 @@ async def test_a_bad_request_is_refused_and_the_parent_goes_on(parent, tmp_path)
     os.close(master)
 
 
+async def test_a_cancelled_request_keeps_the_answers_in_order(parent, tmp_path):
+    from tests.serve.helpers import children_of
+
+    os.kill(parent.proc.pid, signal.SIGSTOP)  # the parent answers nothing for now
+    try:
+        master, slave = os.openpty()
+        asking = asyncio.create_task(parent.spawn(["hang", "0"], {}, tmp_path, slave))
+        await until(lambda: parent._lock.locked(), "the request sent")
+        asking.cancel()  # the tab closed while its app was being forked
+        os.close(slave)
+    finally:
+        os.kill(parent.proc.pid, signal.SIGCONT)
+    with pytest.raises(asyncio.CancelledError):
+        await asking
+    # the app forked for nobody is killed, and the next request gets its own answer
+    await until(lambda: not children_of(parent.proc.pid), "the unwanted app ended")
+    child, other = await fork(parent, ["ok", "5"], tmp_path)
+    assert '"ok"' in await read_pty(other, "}")
+    assert await asyncio.wait_for(child.wait(), 10) == 5
+    for fd in (master, other):
+        os.close(fd)
+
+
 def test_the_app_knows_the_parents_command():
     assert WARM_PARENT in (ROOT / "tui" / "cli.py").read_text()
 
