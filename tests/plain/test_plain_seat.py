@@ -150,3 +150,25 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
                                                if line.startswith("The game starts"))) + 1:]
     assert any(line.startswith("You cannot roll now.") for line in refusal)
     assert any(line.startswith("Game over: ") for line in seat.lines)
+
+
+@pytest.mark.slow
+async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
+    """The plain seat's lobby line carries the game's own measure of its length, as
+    the app's lobby does (at the players seated: Ann and a bot)."""
+    host = Host()
+    await host.start("127.0.0.1", 0)
+    host.create_table("Den", "nuggets", seats=3, bots=1, seed="plain-length", bot_pace=0.5)
+    proc = await _process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
+    seat = _seat(proc)
+
+    def also(line: str) -> str | None:
+        return "leave" if line.startswith("Table ") else None
+
+    try:
+        await asyncio.wait_for(seat.play(timeout=30, also=also), 40)
+    finally:
+        await host.close()
+    await _finish(proc, seat)
+    lobby = next(line for line in seat.lines if line.startswith("Table "))
+    assert "A game lasts about 12 turns each." in lobby, lobby

@@ -150,6 +150,13 @@ class PlainSeat:
                 + ", ".join(seats) + (f", {free} seats free" if free > 0 else "") + ".")
         if info.settings.pace != "normal":
             line += f" The table plays at a {pace_words(info.settings.pace)}."
+        from tui.games import game_of  # the game's own measure of a game's length
+
+        length = getattr(game_of(info.game), "length_line", None)
+        players = len(info.seats) if len(info.seats) >= spec(info.game).low else \
+            info.settings.seats
+        if length is not None and (said := length(info.settings, players)):
+            line += f" {said}"
         waiting = [clean_text(s.name) for s in info.seats if s.kind == "human"
                    and s.seat not in self.seats and not (s.ready and s.connected)]
         if any(s.seat in self.seats and not s.ready for s in info.seats):
