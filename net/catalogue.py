@@ -25,9 +25,10 @@ rules (``tests/test_catalogue.py`` checks these facts against the rules packages
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import os
+import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
@@ -215,11 +216,72 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    for point in entry_points(group=GROUP):
-        found = point.load()
+    for name, value in _entry_points(GROUP):
+        module, _, attribute = value.partition(":")
+        found: Any = importlib.import_module(module.strip())
+        for part in attribute.strip().split(".") if attribute.strip() else ():
+            found = getattr(found, part)
         if not isinstance(found, GameSpec):
-            raise TypeError(f"entry point {point.name!r} of {GROUP} is not a GameSpec")
+            raise TypeError(f"entry point {name!r} of {GROUP} is not a GameSpec")
         register(found)
+
+
+def _entry_points(group: str) -> list[tuple[str, str]]:
+    """``(name, "module:attribute")`` of every installed entry point in ``group``, as
+    ``importlib.metadata.entry_points(group=...)`` finds them.
+
+    Read from the ``entry_points.txt`` of each distribution's metadata folder on
+    ``sys.path`` (the first of a name wins, as importlib.metadata's order does), because
+    importing importlib.metadata (email, zipfile, csv) was the largest part of the
+    app's own start before its menu's first frame (issue 48). Where a path entry is
+    not a plain folder (a zip, an egg), importlib.metadata reads them all instead;
+    ``tests/test_catalogue.py`` checks that both agree here."""
+    try:
+        return list(_read_entry_points(group))
+    except _NotPlain:
+        from importlib.metadata import entry_points
+
+        return [(point.name, point.value) for point in entry_points(group=group)]
+
+
+class _NotPlain(Exception):
+    """A path entry importlib.metadata must read (not a plain folder)."""
+
+
+def _read_entry_points(group: str, path: list[str] | None = None) -> Iterator[tuple[str, str]]:
+    seen: set[str] = set()
+    for entry in sys.path if path is None else path:
+        folder = entry or "."
+        if os.path.isfile(folder):
+            raise _NotPlain(folder)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for meta in names:
+            if not meta.endswith((".dist-info", ".egg-info")):
+                continue
+            # the distribution's name, normalised as importlib.metadata does
+            dist = meta.rsplit(".", 1)[0].split("-")[0].lower().replace(".", "_")
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(folder, meta, "entry_points.txt"),
+                          encoding="utf-8") as file:
+                    text = file.read()
+            except OSError:
+                continue
+            section = None
+            for line in text.splitlines():
+                line = line.strip()
+                if not line or line.startswith(("#", ";")):
+                    continue
+                if line.startswith("[") and line.endswith("]"):
+                    section = line[1:-1].strip()
+                elif section == group and "=" in line:
+                    name, _, value = line.partition("=")
+                    yield name.strip(), value.strip()
 
 
 def register(game: GameSpec) -> None:

@@ -251,3 +251,38 @@ def test_each_game_describes_its_own_settings_for_the_lobby():
         ", races judged by arrival")
     assert game_of(NUGGETS.key).settings_line(Settings.default(NUGGETS.key)) == ""
     assert with_house_rules() == FOOLSGOLD.title  # the one game with a house rule (a round cap)
+
+
+def test_the_entry_points_read_at_start_are_importlib_metadatas():
+    """The catalogue reads its group's entry points without importing
+    importlib.metadata (issue 48: it was the app's largest own import before the
+    menu's first frame); here both agree, for this installation's sys.path."""
+    from importlib.metadata import entry_points
+
+    from net.catalogue import GROUP, _entry_points
+
+    expected = [(p.name, p.value) for p in entry_points(group=GROUP)]
+    assert sorted(_entry_points(GROUP)) == sorted(expected)
+    assert ("nuggets", "net.games.nuggets:SPEC") in expected
+
+
+def test_the_entry_point_reader_on_folders_it_makes(tmp_path):
+    """The first distribution of a name on the path wins, other groups and comments
+    are skipped, and a zip on the path sends the reading to importlib.metadata."""
+    from net.catalogue import _NotPlain, _read_entry_points
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder, value in ((first, "pkg.one:SPEC"), (second, "pkg.two:SPEC")):
+        meta = folder / "Some.Game-1.0.dist-info"
+        meta.mkdir(parents=True)
+        (meta / "entry_points.txt").write_text(
+            "# made by a test\n[console_scripts]\nsome = pkg:main\n\n"
+            f"[motherlode.games]\nsome = {value}\n", encoding="utf-8")
+    other = second / "other-2.dist-info"
+    other.mkdir()
+    (other / "entry_points.txt").write_text("[motherlode.games]\n other =  x.y:Z \n")
+    found = list(_read_entry_points("motherlode.games", [str(first), str(second)]))
+    assert found == [("some", "pkg.one:SPEC"), ("other", "x.y:Z")]
+    (tmp_path / "eggs.zip").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    with pytest.raises(_NotPlain):
+        list(_read_entry_points("motherlode.games", [str(tmp_path / "eggs.zip")]))
