@@ -270,9 +270,35 @@ def warm_parent(fd: int) -> int:
         with contextlib.suppress(ImportError):
             importlib.import_module(f"{game_of(game.key).__name__}.screen")
     build_parser()  # argparse and the commands' modules
+    warm_first_frame()
     from serve.warm import serve_forks
 
     return serve_forks(fd, run=forked_main)
+
+
+def warm_first_frame() -> None:
+    """Draw the menu once, headless, in the warm parent (issue 48): what a first frame
+    fills on its way (Textual's and Rich's caches of parsed styles, colours, selectors,
+    cell widths and segments, and each widget class's default CSS, parsed once) is then
+    in every forked app already, so each app's own first frame costs less CPU. Never
+    fatal: a parent that cannot draw forks its apps as they are."""
+    import asyncio
+    import tempfile
+    from pathlib import Path
+
+    from tui.app import MotherlodeApp
+    from tui.settings import Settings
+
+    async def draw() -> None:
+        with tempfile.TemporaryDirectory(prefix="motherlode-warm-") as folder:
+            app = MotherlodeApp(settings=Settings(name="Warm"),
+                                settings_path=Path(folder) / "settings.json",
+                                announce=False, discover=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+
+    with contextlib.suppress(Exception):
+        asyncio.run(draw())
 
 
 def forked_main(argv: list[str]) -> int:
