@@ -178,9 +178,10 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
             assert re.search(rf"{NAME} \d+", browser.text), browser.text
             assert re.search(r"\(bot\) \d+", browser.text), browser.text
             await serve.wait_for_line("game over, won by")
-            await _until(browser, lambda: set(browser.touch_bar()) == {"Advisor", "Leave"},
-                         "the bar of a game that is over")
-            await _tap(browser, "Leave")
+            # over: the same game again (at a served table, its lobby), or leave
+            await _until(browser, lambda: set(browser.touch_bar()) == {
+                "Advisor", "Play again", "Leave"}, "the bar of a game that is over")
+            await _tap(browser, "Play again")
             await browser.wait_for(r"The game is over\.")
             await browser.settled()
             assert browser.text.count("The game is over") == 1, browser.text
