@@ -34,6 +34,17 @@ FLASH_SECONDS = 0.5
 CHURN = (v.Drew, v.Discarded)
 
 
+def pass_label(name: str, width: int, fallback: str) -> str:
+    """The words of a card's pass button in ``width`` cells, whole words only:
+    "Pass Owl", else the name, else one word of it ("Pass Kate" for Calamity Kate),
+    else ``fallback`` ("Pass 3"); a name is never cut."""
+    words = name.split()
+    tries = [f"{DISCARD.touch} {name}", name]
+    for word in sorted(words, key=len) if len(words) > 1 else ():
+        tries += [f"{DISCARD.touch} {word}", word]
+    return next((t for t in tries if len(t) <= width), fallback)
+
+
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
@@ -42,9 +53,11 @@ class FoolsGoldScreen(TableScreen):
     BINDINGS = with_ids(FOOLSGOLD.key, [
         # the moves' keys and labels are their declarations' (net/games/foolsgold/moves.py)
         Binding(DRAW.key, "draw", DRAW.touch),
-        # the footer names the discard while it is the move ("1-6 Discard"), as the status does
+        # the footer names the pass while it is the move ("1-6 Pass"); its touch buttons
+        # name the cards ("Pass Owl", ``touch_label``)
         Binding("1", "discard(0)", DISCARD.touch, key_display=DISCARD.key),
-        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(2, 7)),
+        *(Binding(str(i), f"discard({i - 1})", f"{DISCARD.touch} {i}", show=False)
+          for i in range(2, 7)),
         Binding(GRAB.key, "grab", GRAB.touch),
         Binding(CALL.key, "call", CALL.touch),
         Binding("c", "app.chat", "Chat", show=False),
@@ -141,6 +154,15 @@ class FoolsGoldScreen(TableScreen):
                 event.stop()
                 event.prevent_default()
                 self.action_discard(int(key) - 1)
+
+    def touch_label(self, action: str, label: str, width: int) -> str:
+        """A pass button names its card ("Pass Owl"), in ``width`` cells
+        (``tui.widgets.touchbar``)."""
+        if action.startswith("discard(") and action[8:-1].isdigit():
+            card = self._card_in(int(action[8:-1]))
+            if card is not None:
+                return pass_label(card.name, width, fallback=label)
+        return label
 
     def _card_in(self, index: object) -> v.Card | None:
         if not isinstance(index, int) or not self._ready:
