@@ -299,19 +299,30 @@ _DRAWN = re.compile(r"^[\u2500-\u259f]+$")
 
 
 def bar_matches_footer(lines: list[str]) -> bool:
-    """The touch bar shows the footer's keys: each button's first word is in the
-    footer, and the footer, its buttons' words taken out, has only key names left
-    (and the app's ``? Keys``, which the bar leaves out)."""
+    """The touch bar shows the footer's keys: each button's words are a footer key's
+    ("Discard 3" of "1-6 Discard"), or begin with one ("Pass Owl" of "1-6 Pass"), or
+    name what the screen shows above the bar (a card's name alone, "Rattlesnake");
+    and the footer, its buttons' words taken out, has only key names left (and the
+    app's ``? Keys``, which the bar leaves out)."""
     buttons = touch_bar(lines)
     if not buttons:
         return True  # no bar (yet): nothing to disagree
+    top = min(row for _, row in buttons.values()) - 1  # the bar's top edge
     last = max(row for _, row in buttons.values()) + 1  # the bar's bottom edge
     footer = " ".join(lines[last + 1:])
-    # "Discard 3": the footer's "1-6 Discard"; the longest first ("Advisor", "Advised")
-    for family in sorted({re.sub(r" \d$", "", label) for label in buttons}, key=len,
-                         reverse=True):
-        if family not in footer:
+    above = "\n".join(lines[:top])
+    families = set()
+    for label in buttons:
+        family = re.sub(r" \d$", "", label)
+        first = label.split()[0]
+        if family in footer:
+            families.add(family)
+        elif first in footer:
+            families.add(first)
+        elif label not in above:
             return False
+    # the longest first ("Advisor", "Advised")
+    for family in sorted(families, key=len, reverse=True):
         footer = footer.replace(family, " ")
     footer = footer.replace("Keys", " ")
     return all(_KEY_WORD.match(word) or _DRAWN.match(word) for word in footer.split())

@@ -107,13 +107,14 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
             if view.grabbed:  # the race: call a bot's bluff, or grab a nugget
                 order = ("touch-call", "touch-grab")
             elif len(clicked_n) < 12:  # keep the cards moving a while
-                order = (*(f"touch-discard-{i}" for i in range(6)), "touch-draw")
+                order = (*sorted(b for b in buttons if b.startswith("touch-pass-card-")),
+                         "touch-draw")
             else:  # then grab first
                 order = ("touch-grab",)
             pick = next((b for b in order if b in buttons), None)
             if pick is not None:
                 await _click(pilot, pick)
-                clicked.add(pick.rstrip("012345").rstrip("-"))
+                clicked.add("touch-pass" if pick.startswith("touch-pass") else pick)
                 clicked_n.append(pick)
             clock.advance(0.1)
             await pilot.pause(0.002)
@@ -126,7 +127,7 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
             assert "match points under pts. The next round starts shortly." in shown, shown
         # the cards moved by taps, and the race was joined by one (a grab, or a call on
         # a bot's grab, whichever the bots' pace left open)
-        assert {"touch-draw", "touch-discard"} <= clicked, clicked
+        assert {"touch-draw", "touch-pass"} <= clicked, clicked
         assert clicked & {"touch-grab", "touch-call"}, clicked
 
 
@@ -146,11 +147,18 @@ async def test_the_touch_bar_shows_the_footer_keys_and_toggles(tmp_path, monkeyp
         # the footer's keys of this screen, one button each (the discard: one a card)
         assert "Grab!" in labels and "Grab!" in footer and "Leave" in labels
         assert ("Draw" in labels) == ("d Draw" in footer)
-        # a pass names its card ("Pass Owl"), while the footer offers 1-6 Pass
-        passes = {label for label in labels if label.startswith("Pass ")}
+        # while the footer offers 1-6 Pass, a button passes each name of card in the
+        # hand, and says which ("Pass Owl", or shortened by words: "Pass C. Kate")
+        bar = app.screen.query_one(TouchBar)
+        passes = {b.name: str(b.label) for b in bar.query(Button)
+                  if str(b.name).startswith("pass_card(")}
         assert bool(passes) == ("1-6 Pass" in footer)
-        hand = {card.name for card in screen.view.hand}
-        assert all(label.removeprefix("Pass ") in hand for label in passes), passes
+        if passes:
+            hand = {card.name for card in screen.view.hand}
+            assert {action[11:-2] for action in passes} == hand, passes
+            for action, label in passes.items():
+                last = action[11:-2].split()[-1]
+                assert label.endswith(last) and len(label) <= bar.label_width(), label
         app.toggle_touch()
         await pilot.pause()
         assert _bar(app) == {}

@@ -241,3 +241,92 @@ async def test_a_double_tap_never_does_two_different_things():
         await pilot.click("#touch-pass-0")
         assert screen.done == ["draw", "grab", "grab", "pass(0)", "pass(0)"]
         assert bar.slots.count(None) >= 1
+
+
+async def test_fools_gold_pass_buttons_name_their_cards_and_a_card_tap_passes(tmp_path,
+                                                                            monkeypatch):
+    """Issue 47 item 2: a pass button a name of card in the hand ("Pass Owl"; three
+    Owls, one button), which keeps its place while the card is held; a tap on a card
+    in the hand with a card waiting draws it and passes that card, as its number
+    key does."""
+    from net.games.foolsgold import moves as fm
+    from tui.games.foolsgold.cards import HandView
+    from tui.games.foolsgold.screen import FoolsGoldScreen
+
+    from .helpers import Recorder, foolsgold_view, replace, screen_text
+    from .test_modes import make_app
+
+    monkeypatch.setenv("MOTHERLODE_TOUCH", "1")
+    recorder = Recorder()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(90, 30), message_hook=recorder) as pilot:
+        screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"])
+        await app.push_screen(screen)
+        six = foolsgold_view()  # Owl, Owl, Calamity Kate, Gila Monster, Mule, Owl
+        screen.show_state(six, [])
+        names = ["Owl", "Calamity Kate", "Gila Monster", "Mule"]
+        want = {f"pass_card({n!r})" for n in names} | {"grab", "app.leave"}
+        places = await _settle(pilot, want)
+        labels = {str(b.name): str(b.label) for b in screen.query(TouchBar).first()
+                  .query(Button)}
+        assert labels["pass_card('Owl')"] == "Pass Owl"
+        assert labels["pass_card('Calamity Kate')"] in ("Pass C. Kate", "C. Kate")  # 9 cells
+        assert "Slot" not in screen_text(app)  # an empty cell is blank
+        await pilot.click("#touch-pass-card-calamity-kate")
+        assert recorder.actions == [fm.DISCARD(
+            card=fm.CardRef(name="Calamity Kate", variant="f", kind="prospector"))]
+        # the host's view: Kate passed, her slot empty; the other buttons stay put
+        slots = [0, 1, None, 2, 3, 4]
+        hand = [c for c in six.hand if c.name != "Calamity Kate"]
+        five = replace(six, hand=hand, slots=slots, hand_sizes=[5, 5, 5, 5],
+                       incoming_sizes=[1, 2, 1, 0])
+        screen.show_state(five, [])
+        after = await _settle(pilot, {"draw", "grab", "app.leave"})
+        assert all(after[a] == places[a] for a in ("grab", "app.leave"))
+        assert after["draw"] not in places.values()  # not where a pass just was
+        # a tap on a card with a card waiting: the draw and the pass of that card
+        del recorder.actions[:]
+        hand_view = screen.query_one(HandView)
+        await _until_laid_out(pilot, hand_view)
+        index = 4  # the Mule, in slot 5
+        assert hand_view.card_at(index).name == "Mule"
+        columns = hand_view.columns()
+        from tui.games.foolsgold import glyphs
+        from tui.games.foolsgold.cards import LINE_CARD
+        x = (index % columns) * LINE_CARD + 2 if columns else index * glyphs.CARD_WIDTH + 2
+        y = index // columns if columns else 1
+        await pilot.click(hand_view, offset=(x, y))
+        assert recorder.actions == [fm.DRAW(), fm.DISCARD(
+            card=fm.CardRef(name="Mule", variant="d", kind="animal"))]
+
+
+async def _until_laid_out(pilot, widget) -> None:
+    for _ in range(500):
+        if widget.region.area:
+            return
+        await pilot.pause()
+    raise AssertionError("never laid out")
+
+
+async def test_a_screen_that_comes_up_under_the_finger_ignores_the_second_tap():
+    """A tap that starts a game (or opens any screen) and its double's second half:
+    the new screen's bar has its own slots, and a different button may lie where the
+    finger is; it ignores that tap for a moment."""
+    clock = FakeClock()
+    app = Touch(clock)
+    async with app.run_test(size=(42, 30)) as pilot:
+        first = app.screen
+        places = await _settle(pilot, {"draw", "grab", "leave"})
+        await pilot.click("#touch-draw")
+        assert first.done == ["draw"]
+        second = Table(clock)
+        second.keys = {"grab", "leave"}
+        await app.push_screen(second)
+        now = await _settle(pilot, {"grab", "leave"})
+        assert now["grab"] == places["draw"]  # Grab! lies where Draw was
+        await pilot.click("#touch-grab")
+        assert second.done == [] and first.done == ["draw"]
+        clock.advance(TAP_GUARD)
+        await _pressable(pilot, "#touch-grab")
+        await pilot.click("#touch-grab")
+        assert second.done == ["grab"]

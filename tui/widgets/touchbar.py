@@ -4,8 +4,9 @@ shows now, so a game plays by taps (a phone at the web door) or clicks alone.
 Built from the same bindings the footer shows, as the screen's ``check_action`` answers
 for them, so it can never offer what the footer does not. A footer key that stands for
 a family of keys (``1-6 Pass`` for ``discard(0)`` to ``discard(5)``) is a button for
-each of them that works now; a screen may name a button better than its key
-(``touch_label``: "Pass Owl", not "Pass 3"). The app shows it through its ``-touch``
+each of them that works now; a screen may offer its own buttons for them
+(``touch_buttons``: "Pass Owl", one a card's name, not "Pass 3"). The app shows it
+through its ``-touch``
 class (``MOTHERLODE_TOUCH=1``, or the command palette's toggle); a bar nobody sees
 builds nothing.
 
@@ -18,22 +19,27 @@ Buttons stay put under a finger (issue 47), by :func:`place`:
   stays while the bar lives (an empty slot is a blank placeholder): the bar sits on the
   footer, so a row more or less never moves a button, and the columns do not change
   with the number of buttons;
-- after a tap, a slot ignores a tap of anything else for :data:`TAP_GUARD` seconds
-  (the second half of a double tap never does a different thing than the first).
+- after a tap, its place ignores a tap of anything else for :data:`TAP_GUARD` seconds,
+  in this bar or the bar of a screen that came up under the finger (the second half
+  of a double tap never does a different thing than the first).
 
 Time comes from ``clock`` (``time.monotonic`` unless given), so tests need no sleep.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import time
 from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from textual.app import ComposeResult
 from textual.containers import Grid
+from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Button
 
@@ -42,6 +48,8 @@ SLOT_MEMORY = 2.0  # seconds a slot is kept from any other action after its own 
 TAP_GUARD = 0.5  # seconds a slot ignores a tap of another button after a tap
 #: "1": the app runs where people tap, a browser (the web door sets it for its apps)
 TOUCH_ENV = "MOTHERLODE_TOUCH"
+#: a file each tap on a bar is written to, one JSON line (``_trail``)
+TRAIL_ENV = "MOTHERLODE_TOUCH_TRAIL"
 
 
 def touch_wanted() -> bool:
@@ -119,6 +127,9 @@ class Slot(Widget):
         super().__init__(classes="touch-slot")
         self.number = number
 
+    def render(self) -> str:
+        return ""  # blank (a bare Widget would draw its name)
+
 
 class TouchBar(Grid):
     """Buttons for the keys of its screen's footer (the screen's own bindings), in
@@ -131,7 +142,6 @@ class TouchBar(Grid):
         self._shown: tuple[tuple[str, str], ...] | None = None
         self.slots: list[str | None] = []  # the action in each slot (None: empty)
         self._freed: Freed = {}
-        self._tapped: dict[int, tuple[tuple[str, str], float]] = {}  # slot -> what, when
         self._columns = 0
 
     def compose(self) -> ComposeResult:
@@ -170,17 +180,16 @@ class TouchBar(Grid):
                 out.append((binding.description, action))
                 continue
             out += [(f"{binding.description} {b.key}", b.action) for b, on in family if on]
-        name = getattr(screen, "touch_label", None)
-        if name is not None:
-            width = self.label_width()
-            out = [(name(action, label, width), action) for label, action in out]
+        own_buttons = getattr(screen, "touch_buttons", None)
+        if own_buttons is not None:  # the screen's own words and actions for some
+            out = own_buttons(out, self.label_width())
         return out
 
     def label_width(self) -> int:
         """The cells a button's words have (its edges and padding taken off)."""
         columns = self._fitting_columns()
         room = self.app.size.width - 2 - (columns - 1)  # the bar's padding, the gutters
-        return max(4, room // columns - 2)
+        return max(4, room // columns - 4)
 
     def _fitting_columns(self) -> int:
         return max(1, self.app.size.width // BUTTON_WIDTH)
@@ -242,14 +251,34 @@ class TouchBar(Grid):
         event.stop()
         button = event.button
         action = button.name
-        cell = button.parent
-        if action is None or not isinstance(cell, Slot):
+        if action is None:
             return
         now = self.clock()
         what = (action, str(button.label))
-        last = self._tapped.get(cell.number)
-        if last is not None and last[0] != what and now - last[1] < TAP_GUARD:
-            return  # a double tap's second half, on what took the first one's place
-        self._tapped[cell.number] = (what, now)
+        last = _LAST_TAP.get(self.app)
+        # a double tap's second half, on what took the first one's place: in this bar,
+        # or in the bar of a screen that came up under the finger (a game started)
+        ignored = last is not None and last[1] != what and now - last[2] < TAP_GUARD \
+            and last[0].overlaps(button.region)
+        _trail(self.screen, what, ignored)
+        if ignored:
+            return
+        _LAST_TAP[self.app] = (button.region, what, now)
         # as the key would: the screen's action ("app." ones are the app's)
         await self.app.run_action(action, self.screen)
+
+
+#: each app's last tap on a touch bar: where, what (action, words), when
+_LAST_TAP: WeakKeyDictionary[Any, tuple[Region, tuple[str, str], float]] = WeakKeyDictionary()
+
+
+def _trail(screen: Any, what: tuple[str, str], ignored: bool) -> None:
+    """Each tap, as one JSON line in the file ``MOTHERLODE_TOUCH_TRAIL`` names (for
+    the phone's tests and for a bug report: what was tapped, and whether it ran)."""
+    path = os.environ.get(TRAIL_ENV)
+    if not path:
+        return
+    line = {"screen": type(screen).__name__, "action": what[0], "label": what[1],
+            "ran": not ignored, "at": time.time()}
+    with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as trail:
+        trail.write(json.dumps(line) + "\n")

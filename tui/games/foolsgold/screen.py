@@ -22,7 +22,7 @@ from tui.messages import SendAction
 from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner
+from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, fit_name
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 from tui.widgets.touchbar import TouchBar
@@ -34,15 +34,18 @@ FLASH_SECONDS = 0.5
 CHURN = (v.Drew, v.Discarded)
 
 
-def pass_label(name: str, width: int, fallback: str) -> str:
-    """The words of a card's pass button in ``width`` cells, whole words only:
-    "Pass Owl", else the name, else one word of it ("Pass Kate" for Calamity Kate),
-    else ``fallback`` ("Pass 3"); a name is never cut."""
-    words = name.split()
-    tries = [f"{DISCARD.touch} {name}", name]
-    for word in sorted(words, key=len) if len(words) > 1 else ():
-        tries += [f"{DISCARD.touch} {word}", word]
-    return next((t for t in tries if len(t) <= width), fallback)
+def pass_label(name: str, width: int) -> str:
+    """The words of a card's pass button in ``width`` cells: "Pass Owl", else its name
+    shortened by its words ("Pass C. Kate" for Calamity Kate), else the name alone
+    ("Rattlesnake"), else its longest word shortened and marked ("Rattles.")."""
+    short = fit_name(name, max(1, width - len(DISCARD.touch) - 1))
+    label = f"{DISCARD.touch} {short[0].rstrip()}"
+    if len(short) == 1 and len(label) <= width:
+        return label
+    alone = fit_name(name, width)
+    if len(alone) == 1:
+        return alone[0].rstrip()
+    return max(name.split(), key=len)[:max(1, width - 1)] + "."
 
 
 class FoolsGoldScreen(TableScreen):
@@ -155,14 +158,32 @@ class FoolsGoldScreen(TableScreen):
                 event.prevent_default()
                 self.action_discard(int(key) - 1)
 
-    def touch_label(self, action: str, label: str, width: int) -> str:
-        """A pass button names its card ("Pass Owl"), in ``width`` cells
-        (``tui.widgets.touchbar``)."""
-        if action.startswith("discard(") and action[8:-1].isdigit():
+    def touch_buttons(self, buttons: list[tuple[str, str]],
+                      width: int) -> list[tuple[str, str]]:
+        """The touch bar's buttons (``tui.widgets.touchbar``): for the keys 1-6, one a
+        card's name in the hand ("Pass Owl"), so a button stands for one card, not for
+        whatever lies in a slot now; two Owls are one button."""
+        out: list[tuple[str, str]] = []
+        named: set[str] = set()
+        for label, action in buttons:
+            if not action.startswith("discard("):
+                out.append((label, action))
+                continue
             card = self._card_in(int(action[8:-1]))
-            if card is not None:
-                return pass_label(card.name, width, fallback=label)
-        return label
+            if card is not None and card.name not in named:
+                named.add(card.name)
+                out.append((pass_label(card.name, width), f"pass_card({card.name!r})"))
+        return out
+
+    def action_pass_card(self, name: str) -> None:
+        """A pass button: the first card of that name in the hand."""
+        hand = self.query_one(HandView)
+        index = next((i for i, c in enumerate(hand.slots) if c is not None and c.name == name),
+                     None)
+        if index is None:
+            self.query_one(Hint).text = f"You hold no {name}."
+            return
+        self.action_discard(index)
 
     def _card_in(self, index: object) -> v.Card | None:
         if not isinstance(index, int) or not self._ready:
