@@ -262,3 +262,28 @@ async def test_a_narrow_screen_breaks_the_scores_between_players():
         assert len(lines) > 1, lines
         for name, held in zip(board.players, board.holdings, strict=True):
             assert any(f"{name} {held}" in line for line in lines), (name, lines)
+
+
+@pytest.mark.parametrize("size", [(40, 30), PHONE], ids=["40x30", "42x30"])
+async def test_a_phone_table_shows_every_name_whole(tmp_path, size):
+    """Issue 47 item 6: at a phone's width the seats' names are whole ("Dusty (bo" was
+    cut), a long one shortened by its words or wrapped; so are the hand's cards
+    ("Panhandle Pet")."""
+    from .helpers import foolsgold_view
+
+    names = ["Ann", "Dusty (bot)", "Panhandle Pete (bot)", "Bartholomew Q Longname"[:20]]
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        screen = FoolsGoldScreen(0, names)
+        await app.push_screen(screen)
+        card = {"name": "Panhandle Pete", "kind": "prospector", "variant": "a"}
+        view = foolsgold_view()
+        screen.show_state(foolsgold_view(hand=[*view.hand[:5], card]), [])
+        await until(pilot, lambda: "Owl" in screen_text(app), "the table")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Dusty (bot)" in text, text
+        assert "P. Pete (bot)" in text or ("Panhandle" in text and "Pete (bot)" in text), text
+        assert "Bartholomew Q Longna" in text or "B. Q Longna" in text, text
+        assert "Panhandle Pete" in text or "P. Pete" in text, text  # the card
+        assert "Panhandle Pet " not in text and "Dusty (bo " not in text, text
