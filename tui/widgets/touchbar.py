@@ -16,14 +16,15 @@ Buttons stay put under a finger (issue 47), by :func:`place`:
 - a new one takes an empty slot that no other action held in the last
   :data:`SLOT_MEMORY` seconds (its own old slot first), else the end;
 - the slots are counted from the bottom left, row by row upwards, and a row once made
-  stays while the bar lives (an empty slot is a blank placeholder): the bar sits on the
-  footer, so a row more or less never moves a button, and the columns do not change
-  with the number of buttons;
+  stays while the bar lives (an empty slot is a blank placeholder): the bar is docked
+  at the screen's bottom, under the footer, so neither a row more nor a footer line
+  more moves a button, and the columns do not change with the number of buttons;
 - after a tap, its place ignores a tap of anything else for :data:`TAP_GUARD` seconds,
   in this bar or the bar of a screen that came up under the finger (the second half
   of a double tap never does a different thing than the first).
 
-Time comes from ``clock`` (``time.monotonic`` unless given), so tests need no sleep.
+Time comes from ``clock`` (``time.monotonic`` unless the bar or the app is given
+one: ``touch_clock``), so tests need no sleep.
 """
 
 from __future__ import annotations
@@ -131,6 +132,19 @@ class Slot(Widget):
         return ""  # blank (a bare Widget would draw its name)
 
 
+class TouchButton(Button):
+    """A bar's button: it notes when it was pressed, on its bar's clock."""
+
+    def __init__(self, *args: Any, clock: Callable[[], float], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clock = clock
+        self.pressed_at = 0.0
+
+    def press(self) -> TouchButton:
+        self.pressed_at = self.clock()
+        return super().press()
+
+
 class TouchBar(Grid):
     """Buttons for the keys of its screen's footer (the screen's own bindings), in
     fixed slots (see the module's docstring)."""
@@ -138,7 +152,7 @@ class TouchBar(Grid):
     def __init__(self, *args: Any, clock: Callable[[], float] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.clock: Callable[[], float] = clock or time.monotonic
+        self._clock = clock
         self._shown: tuple[tuple[str, str], ...] | None = None
         self.slots: list[str | None] = []  # the action in each slot (None: empty)
         self._freed: Freed = {}
@@ -146,6 +160,12 @@ class TouchBar(Grid):
 
     def compose(self) -> ComposeResult:
         return iter(())
+
+    def clock(self) -> float:
+        """Now, in seconds: the clock given, else the app's ``touch_clock`` (a test's
+        fake one), else ``time.monotonic``."""
+        clock = self._clock or getattr(self.app, "touch_clock", None) or time.monotonic
+        return clock()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -205,6 +225,8 @@ class TouchBar(Grid):
         if not self.app.has_class("-touch"):
             self._shown = None
             self.set_class(False, "-shown")
+            if not self.has_class("dialog"):
+                self.screen.set_class(False, "-touch-bar")
             return
         shown = tuple(self.buttons())
         columns = self._fitting_columns()
@@ -242,10 +264,16 @@ class TouchBar(Grid):
             if button is not None:
                 await button.remove()
             if action is not None:
-                button = Button(labels[action], id=button_id(action), name=action)
+                button = TouchButton(labels[action], id=button_id(action), name=action,
+                                     clock=self.clock)
                 button.can_focus = False  # enter and space stay the table's keys
                 await cell.mount(button)
-        self.set_class(any(self.slots), "-shown")
+        shown = bool(self.slots)
+        self.set_class(shown, "-shown")
+        if not self.has_class("dialog"):
+            # the bar at the screen's very bottom, the footer above it: a footer of
+            # more or fewer lines never moves a button (tui/motherlode.tcss)
+            self.screen.set_class(shown, "-touch-bar")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -253,7 +281,9 @@ class TouchBar(Grid):
         action = button.name
         if action is None:
             return
-        now = self.clock()
+        # when the tap was: a press may wait its turn in the bar's queue (a screen
+        # still building), and the guard is for the finger's time
+        now = button.pressed_at if isinstance(button, TouchButton) else self.clock()
         what = (action, str(button.label))
         last = _LAST_TAP.get(self.app)
         # a double tap's second half, on what took the first one's place: in this bar,

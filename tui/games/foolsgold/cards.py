@@ -238,13 +238,15 @@ class Seats(FitsContent, Widget):
         if view is None:
             return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
-        # a narrow table: the names' column as wide as the longest name where there is
-        # room (26 cells kept: the start mark, hand, incoming, points and a grab's
-        # "◆#2 +1156ms"), 14 cells where the names are shorter; a name longer than it
-        # is shortened by its words or wrapped, never cut (issue 47: "Dusty (bo")
-        room = self.content_size.width - 26 if self.content_size.width else 14
+        # a narrow table: shorter names keep the numbers and the race in sight (32
+        # cells: the start mark, hand, incoming, points and a grab's "◆#2 +1156ms
+        # (+1)"); a longer name widens the column while 26 cells stay (the grab's
+        # "◆#2 +1156ms"), and one longer still is shortened by its words or wrapped,
+        # never cut (issue 47: "Dusty (bo")
+        content = self.content_size.width
+        base = max(9, min(14, content - 32 if content else 14))
         longest = max((cell_len(n) for n in self.names), default=0)
-        width = max(9, min(14, room), min(NAME_MAX, longest, room))
+        width = max(base, min(NAME_MAX, longest, content - 26))
         out.append(f"{'':2}{'player':<{width + 1}}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
         gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.grabbed)))
