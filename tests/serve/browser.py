@@ -328,6 +328,8 @@ def bar_matches_footer(lines: list[str]) -> bool:
 
     above = []
     row = top - 1
+    while row >= 0 and not lines[row].strip():  # the bar's blank places above its buttons
+        row -= 1
     while row >= 0 and footer_line(lines[row]):
         above.insert(0, lines[row])
         row -= 1
