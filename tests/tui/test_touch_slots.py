@@ -66,7 +66,6 @@ def test_no_slot_changes_action_within_the_memory_whatever_comes_and_goes():
     freed: dict = {}
     slots: list = []
     held: dict[int, tuple[str, float]] = {}  # slot -> (action, last seen there)
-    where: dict[str, int] = {}
     now = 0.0
     for _ in range(2000):
         now += rng.choice([0.05, 0.2, 0.7, 2.5])
@@ -83,10 +82,8 @@ def test_no_slot_changes_action_within_the_memory_whatever_comes_and_goes():
             if i in held and held[i][0] != action:
                 assert now - held[i][1] >= SLOT_MEMORY, (i, held[i], action, now)
             held[i] = (action, now)
-            where[action] = i
-        for i, action in enumerate(slots):
-            if action is None and i in held:
-                pass  # held[i] keeps when it was last seen there
+        # the places a bar keeps stay few: an action, and one held back a while each
+        assert len(slots) <= 2 * len(actions), slots
 
 
 def test_the_grid_counts_slots_from_the_bottom():
