@@ -211,6 +211,11 @@ class Browser:
         assert label in buttons, f"no {label!r} button in the page:\n{self.text}"
         await self.tap_cell(*buttons[label])
 
+    def forget_settled(self) -> None:
+        """The next ``settled()`` waits for a quiet page even if it shows what it
+        showed when it last settled (a change and its undoing)."""
+        self._settled_on = None
+
     async def settled(self, before: str | None = None, timeout: float = 30.0) -> None:
         """Wait until the screen is not ``before`` (the screen a tap was made on), its
         touch bar agrees with its footer (every button's words are a footer key's,
