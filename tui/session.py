@@ -432,9 +432,12 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
         "standin": "is played by a stand-in bot",
         "owner": "now owns the table",
         "bot": "sits down",
+        "bot_left": "leaves the table (the owner removed it)",
         "renamed": "is your name here (yours was taken)",
         "spectating": "is watching",
     }.get(notice.event, notice.event)
+    if notice.event in ("bot", "bot_left") and isinstance(notice.detail, str):
+        what += f": {notice.detail}"  # the readiness it cleared
     return f"{notice.name} {what}"
 
 

@@ -222,14 +222,16 @@ class TableUpdate(_Msg, tag="table"):
 
 
 class Notice(_Msg, tag="notice"):
-    """Something happened to a person: joined, left, away, back, standin, owner, bot;
-    or the owner changed the terms (``terms``: ``detail`` says what, and every person
-    must say ready again)."""
+    """Something happened to a person: joined, left, away, back, standin, owner, bot,
+    bot_left (the owner removed a bot); or the owner changed the terms (``terms``:
+    ``detail`` says what, and every person must say ready again). A bot's coming or
+    going that cleared someone's "ready" says so in ``detail``."""
 
     event: str
     name: str
     seat: int | None = None
-    # for ``terms``: what changed, in words (UNSET, left out, for every other notice)
+    # for ``terms``: what changed, in words; for ``bot`` and ``bot_left``: that
+    # everyone says ready again (UNSET, left out, otherwise)
     detail: Text | UnsetType = UNSET
 
 

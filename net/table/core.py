@@ -246,12 +246,16 @@ class TableCore:
                detail: str | UnsetType = UNSET) -> None:  # fmt: skip
         self.send_all(p.Notice(event=event, name=name, seat=seat, detail=detail))
 
-    def unready(self) -> None:
+    def unready(self) -> bool:
         """The terms changed (the settings, or who sits where): every person's "ready"
-        was for other terms, so it is cleared; the game starts on fresh readiness."""
+        was for other terms, so it is cleared; the game starts on fresh readiness.
+        True when someone's "ready" was cleared (they are to be told)."""
+        cleared = False
         for seat in self.seats:
             if seat.kind == "human":
+                cleared = cleared or seat.ready
                 seat.ready = False
+        return cleared
 
     # views: the driver's Structs (``Driver.state_view``), the events as net.views
     # Structs (to_events)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, Setting
@@ -30,6 +31,8 @@ from net.text import (
 _LABELS = {"bot_pace": "bot pace", "first_player": "first player", "lag_cap": "lag cap",
            "hotseat": "hot-seat"}  # fmt: skip
 _SECONDS = ("grace", "bot_pace", "lag_cap")
+#: a bot's notice's ``detail`` when its coming or going cleared someone's "ready"
+_READY_AGAIN = "everyone says ready again"
 
 
 def _shown(key: str, value: Any) -> str:
@@ -208,9 +211,9 @@ class Lobby:
             kind="bot",
             difficulty=difficulty or table.settings.difficulty,
         )
-        table.unready()  # one more at the table: new terms for everyone
+        cleared = table.unready()  # one more at the table: new terms for everyone
         table.seats.append(seat)
-        table.notice("bot", seat.name, len(table.seats) - 1)
+        table.notice("bot", seat.name, len(table.seats) - 1, _READY_AGAIN if cleared else UNSET)
         table.update()
         return len(table.seats) - 1
 
@@ -220,7 +223,11 @@ class Lobby:
         if message.seat >= len(table.seats) or table.seats[message.seat].kind != "bot":
             raise Refusal(Code.NO_SUCH_SEAT, f"Seat {message.seat} holds no bot.")
         gone = table.seats[message.seat]
-        table.drop_seats(lambda s: s is not gone)
+        ready = any(s.ready for s in table.seats if s.kind == "human")
+        table.drop_seats(lambda s: s is not gone)  # (fewer at the table: new terms)
+        # said as its sitting down was (issue 47: the log kept "sits down" while the
+        # seats showed the seat free), and so is the readiness it cleared
+        table.notice("bot_left", gone.name, message.seat, _READY_AGAIN if ready else UNSET)
         table.update()
 
     def _kick(self, member: Member, message: p.Kick, now: float) -> None:

@@ -166,3 +166,27 @@ def test_an_owner_back_in_time_keeps_the_table_and_nobody_here_keeps_it_for_them
     assert table.owner_handover() is None
     table.tick(100.0 + OWNER_AWAY + 1)
     assert table.owner is ann
+
+
+def test_a_bot_removed_is_said_as_its_sitting_down_was_and_so_is_the_ready_it_clears():
+    """Issue 47: an Add bot and a Remove bot in a row (a phone's double tap) left the
+    log saying "Dusty (bot) sits down" beside a free seat, and adding it again cleared
+    the owner's ready mark without a word. Each coming and going is said, and the
+    readiness it clears with it."""
+    tables, table = nuggets_table(seats=3)
+    ann, ann_inbox = join(tables, "Ann")
+    table.handle(ann, p.Ready(), 1.0)
+    table.handle(ann, p.AddBot(), 2.0)
+    bot = next(i for i, s in enumerate(table.seats) if s.kind == "bot")
+    name = table.seats[bot].name
+    table.handle(ann, p.RemoveBot(seat=bot), 2.1)
+    table.handle(ann, p.AddBot(), 3.0)  # nobody ready now: nothing cleared to say
+    said = [notice_text(n) for n in ann_inbox.of(p.Notice) if "bot" in n.event]
+    assert said == [f"{name} sits down: everyone says ready again",
+                    f"{name} leaves the table (the owner removed it)",
+                    f"{name} sits down"], said
+    table.handle(ann, p.Ready(), 4.0)
+    table.handle(ann, p.RemoveBot(seat=bot), 5.0)
+    assert notice_text(ann_inbox.of(p.Notice)[-1]) == \
+        f"{name} leaves the table (the owner removed it): everyone says ready again"
+    assert [s.kind for s in ann_inbox.of(p.TableUpdate)[-1].table.seats] == ["human"]

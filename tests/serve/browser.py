@@ -211,6 +211,11 @@ class Browser:
         assert label in buttons, f"no {label!r} button in the page:\n{self.text}"
         await self.tap_cell(*buttons[label])
 
+    def forget_settled(self) -> None:
+        """The next ``settled()`` waits for a quiet page even if it shows what it
+        showed when it last settled (a change and its undoing)."""
+        self._settled_on = None
+
     async def settled(self, before: str | None = None, timeout: float = 30.0) -> None:
         """Wait until the screen is not ``before`` (the screen a tap was made on), its
         touch bar agrees with its footer (every button's words are a footer key's,
@@ -299,19 +304,53 @@ _DRAWN = re.compile(r"^[\u2500-\u259f]+$")
 
 
 def bar_matches_footer(lines: list[str]) -> bool:
-    """The touch bar shows the footer's keys: each button's first word is in the
-    footer, and the footer, its buttons' words taken out, has only key names left
-    (and the app's ``? Keys``, which the bar leaves out)."""
+    """The touch bar shows the footer's keys: each button's words are a footer key's
+    ("Discard 3" of "1-6 Discard"), or begin with one ("Pass Owl" of "1-6 Pass"), or
+    name what the screen shows above the bar (a card's name alone, "Rattlesnake");
+    and the footer, its buttons' words taken out, has only key names left (and the
+    app's ``? Keys``, which the bar leaves out). The footer is the lines just above
+    the bar (a screen's bar lies at its very bottom), or under it. A dialog's buttons
+    are in its box: whole once the box is drawn whole."""
     buttons = touch_bar(lines)
     if not buttons:
         return True  # no bar (yet): nothing to disagree
+    tops = [row for row, line in enumerate(lines) if line.lstrip().startswith("╭")]
+    if tops:  # a dialog: its box drawn whole, its buttons inside it
+        return any(line.lstrip().startswith("╰") for line in lines[tops[-1]:])
+    top = min(row for _, row in buttons.values()) - 1  # the bar's top edge
     last = max(row for _, row in buttons.values()) + 1  # the bar's bottom edge
-    footer = " ".join(lines[last + 1:])
-    # "Discard 3": the footer's "1-6 Discard"; the longest first ("Advisor", "Advised")
-    for family in sorted({re.sub(r" \d$", "", label) for label in buttons}, key=len,
-                         reverse=True):
-        if family not in footer:
+    families: dict[str, str] = {}  # label -> the footer's words for it
+    words = set()
+    for label in buttons:
+        family = re.sub(r" \d$", "", label)
+        families[label] = family
+        words |= set(family.split()) | {label.split()[0]}
+
+    def footer_line(line: str) -> bool:
+        return bool(line.strip()) and all(
+            word in words or word == "Keys" or _KEY_WORD.match(word) or _DRAWN.match(word)
+            for word in line.split())
+
+    above = []
+    row = top - 1
+    while row >= 0 and not lines[row].strip():  # the bar's blank places above its buttons
+        row -= 1
+    while row >= 0 and footer_line(lines[row]):
+        above.insert(0, lines[row])
+        row -= 1
+    footer = " ".join([*above, *lines[last + 1:]])
+    shown = "\n".join(lines[:row + 1])
+    found = set()
+    for label, family in families.items():
+        first = label.split()[0]
+        if family in footer:
+            found.add(family)
+        elif first in footer:
+            found.add(first)
+        elif label not in shown:
             return False
+    # the longest first ("Advisor", "Advised")
+    for family in sorted(found, key=len, reverse=True):
         footer = footer.replace(family, " ")
     footer = footer.replace("Keys", " ")
     return all(_KEY_WORD.match(word) or _DRAWN.match(word) for word in footer.split())

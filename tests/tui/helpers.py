@@ -70,4 +70,9 @@ async def footer_text(pilot) -> str:
     itself again after the screen's next refresh, so wait for that first."""
     await pilot.pause()
     await pilot.pause()
-    return screen_text(pilot.app).splitlines()[-1]
+    lines = screen_text(pilot.app).splitlines()
+    footers = pilot.app.screen.query("Footer")
+    if not footers or not footers.first().region.height:
+        return lines[-1]
+    region = footers.first().region  # above the touch bar, where one is shown
+    return "\n".join(lines[region.y:region.bottom])

@@ -41,7 +41,7 @@ async def test_a_fools_gold_footer_shows_and_hides_its_keys_without_a_rebuild(
                 seen.append(frozenset(shown))
             # what it shows is what works now, drawn as Textual's own footer would
             expected = ({"Draw"} if "draw" in now.keys else set()) | (
-                {"Discard"} if "discard" in now.keys else set())
+                {"Pass"} if "discard" in now.keys else set())
             assert shown == expected | {"Grab!", "Leave", "Keys"}, (now, shown)
             assert footer._shown == footer._keys_shown()
             if len(seen) >= 4:

@@ -136,7 +136,7 @@ def test_fools_gold_passing_phases_for_each_seat():
     assert wait.status == "Waiting for a card from your right neighbour."
     rnd.apply(Draw(0), 1.0)
     six = foolsgold_now(_fg(rnd, 0), 0, names)
-    assert six.keys == {"discard", "grab"} and six.status.startswith("Discard a card: 1-6")
+    assert six.keys == {"discard", "grab"} and six.status.startswith("Pass a card: 1-6")
     rnd.apply(Discard(0, rnd.hands[0][0]), 2.0)
     bob = foolsgold_now(_fg(rnd, 1), 1, names)
     assert bob.keys == {"draw", "grab"} and bob.status == "d draws from your incoming pile."
@@ -409,7 +409,7 @@ async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
             if now.phase not in seen:
                 seen.add(now.phase)
                 footer = labels(await footer_text(pilot))
-                expected = {"draw": {"Draw", "Grab!"}, "discard": {"Discard", "Grab!"},
+                expected = {"draw": {"Draw", "Grab!"}, "discard": {"Pass", "Grab!"},
                             "wait-card": {"Grab!"}}[now.phase]
                 assert footer == expected | {"Leave", "Keys"}, (now, footer)
                 assert now.status in screen_text(app)

@@ -71,11 +71,11 @@ async def test_the_card_table_footer_follows_the_phase(tmp_path):
         screen.show_state(five, [])
         footer = await footer_text(pilot)
         assert "d draws from the draw pile." in screen_text(app)
-        assert "d Draw" in footer and "Discard" not in footer, footer
+        assert "d Draw" in footer and "Pass" not in footer, footer
         screen.show_state(full, [])
         footer = await footer_text(pilot)
-        assert "Discard a card: 1-6" in screen_text(app)
-        assert "1-6 Discard" in footer and "Draw" not in footer, footer
+        assert "Pass a card: 1-6" in screen_text(app)
+        assert "1-6 Pass" in footer and "Draw" not in footer, footer
 
 
 async def test_a_table_hidden_by_the_size_notice_takes_no_keys(tmp_path):

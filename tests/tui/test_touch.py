@@ -4,6 +4,7 @@ and the touch bar plays a whole game by clicks alone (the real app, host and bot
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Button
 
 from net.clock import FakeClock
 from tui.games.foolsgold.screen import FoolsGoldScreen
@@ -11,7 +12,7 @@ from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import ChatScreen, ConfirmScreen, HelpScreen, MessageScreen, PickScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.served import NameScreen
-from tui.widgets.touchbar import TouchBar
+from tui.widgets.touchbar import TAP_GUARD, TouchBar
 
 from .helpers import footer_text, screen_text
 from .test_modes import log_text, make_app, until
@@ -23,7 +24,7 @@ SIDEWAYS = (90, 18)  # the same phone on its side
 def _bar(app) -> dict[str, str]:
     """The touch bar's buttons shown now: id -> label."""
     bars = [bar for bar in app.screen.query(TouchBar) if bar.has_class("-shown")]
-    return {str(b.id): str(b.label) for bar in bars for b in bar.children}
+    return {str(b.id): str(b.label) for bar in bars for b in bar.query(Button)}
 
 
 async def _click(pilot, ident: str) -> bool:
@@ -112,12 +113,13 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
             if view.grabbed:  # the race: call a bot's bluff, or grab a nugget
                 order = ("touch-call", "touch-grab")
             elif len(clicked_n) < 12:  # keep the cards moving a while
-                order = (*(f"touch-discard-{i}" for i in range(6)), "touch-draw")
+                order = (*sorted(b for b in buttons if b.startswith("touch-pass-card-")),
+                         "touch-draw")
             else:  # then grab first
                 order = ("touch-grab",)
             pick = next((b for b in order if b in buttons), None)
             if pick is not None and await _click(pilot, pick):
-                clicked.add(pick.rstrip("012345").rstrip("-"))
+                clicked.add("touch-pass" if pick.startswith("touch-pass") else pick)
                 clicked_n.append(pick)
             clock.advance(0.1)
             await pilot.pause(0.002)
@@ -130,7 +132,7 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
             assert "match points under pts. The next round starts shortly." in shown, shown
         # the cards moved by taps, and the race was joined by one (a grab, or a call on
         # a bot's grab, whichever the bots' pace left open)
-        assert {"touch-draw", "touch-discard"} <= clicked, clicked
+        assert {"touch-draw", "touch-pass"} <= clicked, clicked
         assert clicked & {"touch-grab", "touch-call"}, clicked
 
 
@@ -150,7 +152,18 @@ async def test_the_touch_bar_shows_the_footer_keys_and_toggles(tmp_path, monkeyp
         # the footer's keys of this screen, one button each (the discard: one a card)
         assert "Grab!" in labels and "Grab!" in footer and "Leave" in labels
         assert ("Draw" in labels) == ("d Draw" in footer)
-        assert ("Discard 1" in labels) == ("1-6 Discard" in footer)
+        # while the footer offers 1-6 Pass, a button passes each name of card in the
+        # hand, and says which ("Pass Owl", or shortened by words: "Pass C. Kate")
+        bar = app.screen.query_one(TouchBar)
+        passes = {b.name: str(b.label) for b in bar.query(Button)
+                  if str(b.name).startswith("pass_card(")}
+        assert bool(passes) == ("1-6 Pass" in footer)
+        if passes:
+            hand = {card.name for card in screen.view.hand}
+            assert {action[11:-2] for action in passes} == hand, passes
+            for action, label in passes.items():
+                last = action[11:-2].split()[-1]
+                assert label.endswith(last) and len(label) <= bar.label_width(), label
         app.toggle_touch()
         await pilot.pause()
         assert _bar(app) == {}
@@ -163,6 +176,8 @@ async def test_every_dialog_answers_by_taps(tmp_path, monkeypatch, size):
     and a tap on one answers as its key does (the name and a chat line as typed)."""
     monkeypatch.setenv("MOTHERLODE_TOUCH", "1")
     app = make_app(tmp_path)
+    clock = FakeClock()
+    app.touch_clock = clock.now  # the bars' clock: a person's pause is an advance
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
         cases = [
@@ -189,6 +204,9 @@ async def test_every_dialog_answers_by_taps(tmp_path, monkeypatch, size):
             typed = app.screen.query("Input")
             if typed:
                 typed.first().value = str(answer)
+            # a person reads the new dialog first: a tap on the place of the last
+            # one's button a moment after it would be ignored (tui.widgets.touchbar)
+            clock.advance(TAP_GUARD)
             await _click(pilot, tap)
             await until(pilot, lambda got=answers: got, f"{type(dialog).__name__} answered")
             assert answers == [answer], (type(dialog).__name__, answers)
@@ -254,3 +272,28 @@ async def test_a_narrow_screen_breaks_the_scores_between_players():
         assert len(lines) > 1, lines
         for name, held in zip(board.players, board.holdings, strict=True):
             assert any(f"{name} {held}" in line for line in lines), (name, lines)
+
+
+@pytest.mark.parametrize("size", [(40, 30), PHONE], ids=["40x30", "42x30"])
+async def test_a_phone_table_shows_every_name_whole(tmp_path, size):
+    """Issue 47 item 6: at a phone's width the seats' names are whole ("Dusty (bo" was
+    cut), a long one shortened by its words or wrapped; so are the hand's cards
+    ("Panhandle Pet")."""
+    from .helpers import foolsgold_view
+
+    names = ["Ann", "Dusty (bot)", "Panhandle Pete (bot)", "Bartholomew Q Longname"[:20]]
+    app = make_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        screen = FoolsGoldScreen(0, names)
+        await app.push_screen(screen)
+        card = {"name": "Panhandle Pete", "kind": "prospector", "variant": "a"}
+        view = foolsgold_view()
+        screen.show_state(foolsgold_view(hand=[*view.hand[:5], card]), [])
+        await until(pilot, lambda: "Owl" in screen_text(app), "the table")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Dusty (bot)" in text, text
+        assert "P. Pete (bot)" in text or ("Panhandle" in text and "Pete (bot)" in text), text
+        assert "Bartholomew Q Longna" in text or "B. Q Longna" in text, text
+        assert "Panhandle Pete" in text or "P. Pete" in text, text  # the card
+        assert "Panhandle Pet " not in text and "Dusty (bo " not in text, text

@@ -64,6 +64,40 @@ def cells(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
+def fit_name(name: str, width: int) -> list[str]:
+    """A name in lines of exactly ``width`` cells, never cut: whole on one line if it
+    fits; else its leading words shortened to initials ("P. Pete (bot)" for Panhandle
+    Pete (bot)), its last word and any "(bot)" kept; else wrapped, a word too long for
+    a line broken across two."""
+    width = max(1, width)
+    if cell_len(name) <= width:
+        return [cells(name, width)]
+    words = name.split(" ")
+    real = [i for i, word in enumerate(words) if word and not word.startswith("(")]
+    short = list(words)
+    for i in real[:-1]:  # the first words first: the last one keeps the name known
+        short[i] = short[i][:1] + "."
+        if cell_len(" ".join(short)) <= width:
+            return [cells(" ".join(short), width)]
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        joined = f"{line} {word}" if line else word
+        if cell_len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while cell_len(word) > width:
+            head = set_cell_size(word, width).rstrip()
+            lines.append(head)
+            word = word[len(head):]
+        line = word
+    if line:
+        lines.append(line)
+    return [cells(line, width) for line in lines]
+
+
 def names_line(names: Sequence[str], seats: Sequence[int]) -> str:
     """"Ann and Bob" for a list of seats."""
     picked = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in seats]

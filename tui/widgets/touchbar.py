@@ -1,27 +1,56 @@
-"""The touch bar: a row of large buttons under a screen, one for each key its footer
+"""The touch bar: a grid of large buttons under a screen, one for each key its footer
 shows now, so a game plays by taps (a phone at the web door) or clicks alone.
 
 Built from the same bindings the footer shows, as the screen's ``check_action`` answers
 for them, so it can never offer what the footer does not. A footer key that stands for
-a family of keys (``1-6 Discard`` for ``discard(0)`` to ``discard(5)``) is a button for
-each of them that works now ("Discard 1" ... "Discard 6"). The app shows it through
-its ``-touch`` class (``MOTHERLODE_TOUCH=1``, or the command palette's toggle); a bar
-nobody sees builds nothing.
+a family of keys (``1-6 Pass`` for ``discard(0)`` to ``discard(5)``) is a button for
+each of them that works now; a screen may offer its own buttons for them
+(``touch_buttons``: "Pass Owl", one a card's name, not "Pass 3"). The app shows it
+through its ``-touch``
+class (``MOTHERLODE_TOUCH=1``, or the command palette's toggle); a bar nobody sees
+builds nothing.
+
+Buttons stay put under a finger (issue 47), by :func:`place`:
+
+- a button keeps its slot while it exists;
+- a new one takes an empty slot that no other action held in the last
+  :data:`SLOT_MEMORY` seconds (its own old slot first), else the end;
+- the slots are counted from the bottom left, row by row upwards, and a row once made
+  stays while the bar lives (an empty slot is a blank placeholder): the bar is docked
+  at the screen's bottom, under the footer, so neither a row more nor a footer line
+  more moves a button, and the columns do not change with the number of buttons;
+- after a tap, its place ignores a tap of anything else for :data:`TAP_GUARD` seconds,
+  in this bar or the bar of a screen that came up under the finger (the second half
+  of a double tap never does a different thing than the first).
+
+Time comes from ``clock`` (``time.monotonic`` unless the bar or the app is given
+one: ``touch_clock``), so tests need no sleep.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
+import time
+from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from textual.app import ComposeResult
 from textual.containers import Grid
+from textual.geometry import Region
+from textual.widget import Widget
 from textual.widgets import Button
 
 BUTTON_WIDTH = 14  # cells a button takes in the bar's grid, at the least
+SLOT_MEMORY = 2.0  # seconds a slot is kept from any other action after its own left it
+TAP_GUARD = 0.5  # seconds a slot ignores a tap of another button after a tap
 #: "1": the app runs where people tap, a browser (the web door sets it for its apps)
 TOUCH_ENV = "MOTHERLODE_TOUCH"
+#: a file each tap on a bar is written to, one JSON line (``_trail``)
+TRAIL_ENV = "MOTHERLODE_TOUCH_TRAIL"
 
 
 def touch_wanted() -> bool:
@@ -46,13 +75,97 @@ def _family(action: str) -> str:
     return action.split("(", 1)[0]
 
 
-class TouchBar(Grid):
-    """Buttons for the keys of its screen's footer (the screen's own bindings)."""
+Freed = dict[int, tuple[str, float]]  # slot -> (the action that left it, when)
 
-    _shown: tuple[tuple[str, str], ...] | None = None
+
+def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
+          memory: float = SLOT_MEMORY) -> list[str | None]:
+    """The actions in their slots after a change. ``slots``: the action in each slot
+    before (None: empty); ``wanted``: the buttons now, in the footer's order; ``freed``
+    (updated here) remembers which action left each slot and when. The bar's one rule
+    of placement; the slots never get fewer."""
+    placed: list[str | None] = []
+    for i, action in enumerate(slots):
+        if action is not None and action not in wanted:
+            freed[i] = (action, now)
+            action = None
+        placed.append(action)
+
+    def open_to(i: int, action: str) -> bool:
+        gone = freed.get(i)
+        return gone is None or gone[0] == action or now - gone[1] >= memory
+
+    for action in wanted:
+        if action in placed:
+            continue
+        own = next((i for i, held in enumerate(placed)
+                    if held is None and freed.get(i, ("",))[0] == action), None)
+        free = own if own is not None else next(
+            (i for i, held in enumerate(placed) if held is None and open_to(i, action)), None)
+        if free is None:
+            free = len(placed)
+            while not open_to(free, action):
+                free += 1
+            placed += [None] * (free + 1 - len(placed))
+        placed[free] = action
+    return placed
+
+
+def grid_order(count: int, columns: int) -> list[int]:
+    """The slot in each cell of the grid, top left first: slot 0 is the bottom left,
+    and the slots go along a row, then up (the bar grows upwards, away from its
+    buttons)."""
+    rows = max(1, -(-count // columns))
+    return [(rows - 1 - cell // columns) * columns + cell % columns
+            for cell in range(rows * columns)]
+
+
+class Slot(Widget):
+    """A cell of the bar: its button, or blank (a placeholder holding the others'
+    places)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(classes="touch-slot")
+        self.number = number
+
+    def render(self) -> str:
+        return ""  # blank (a bare Widget would draw its name)
+
+
+class TouchButton(Button):
+    """A bar's button: it notes when it was pressed, on its bar's clock."""
+
+    def __init__(self, *args: Any, clock: Callable[[], float], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clock = clock
+        self.pressed_at = 0.0
+
+    def press(self) -> TouchButton:
+        self.pressed_at = self.clock()
+        return super().press()
+
+
+class TouchBar(Grid):
+    """Buttons for the keys of its screen's footer (the screen's own bindings), in
+    fixed slots (see the module's docstring)."""
+
+    def __init__(self, *args: Any, clock: Callable[[], float] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clock = clock
+        self._shown: tuple[tuple[str, str], ...] | None = None
+        self.slots: list[str | None] = []  # the action in each slot (None: empty)
+        self._freed: Freed = {}
+        self._columns = 0
 
     def compose(self) -> ComposeResult:
         return iter(())
+
+    def clock(self) -> float:
+        """Now, in seconds: the clock given, else the app's ``touch_clock`` (a test's
+        fake one), else ``time.monotonic``."""
+        clock = self._clock or getattr(self.app, "touch_clock", None) or time.monotonic
+        return clock()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -62,7 +175,8 @@ class TouchBar(Grid):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def on_resize(self) -> None:
-        self._lay_out()
+        if self._columns and self._columns != self._fitting_columns():
+            self.rebuild()
 
     def _bindings_changed(self, _screen: Any) -> None:
         self.rebuild()
@@ -78,7 +192,7 @@ class TouchBar(Grid):
         for action, (binding, enabled) in own.items():
             if not binding.show or not enabled:
                 continue
-            # the hidden keys of its family ("Discard" shows 1-6): answer(True) and
+            # the hidden keys of its family ("Pass" shows 1-6): answer(True) and
             # answer(False), Yes and No, are each shown, so each is a button of its own
             family = [(b, on) for a, (b, on) in own.items()
                       if _family(a) == _family(action) and (a == action or not b.show)]
@@ -86,11 +200,23 @@ class TouchBar(Grid):
                 out.append((binding.description, action))
                 continue
             out += [(f"{binding.description} {b.key}", b.action) for b, on in family if on]
+        own_buttons = getattr(screen, "touch_buttons", None)
+        if own_buttons is not None:  # the screen's own words and actions for some
+            out = own_buttons(out, self.label_width())
         return out
+
+    def label_width(self) -> int:
+        """The cells a button's words have (its edges and padding taken off)."""
+        columns = self._fitting_columns()
+        room = self.app.size.width - 2 - (columns - 1)  # the bar's padding, the gutters
+        return max(4, room // columns - 4)
+
+    def _fitting_columns(self) -> int:
+        return max(1, self.app.size.width // BUTTON_WIDTH)
 
     def rebuild(self) -> None:
         """Build the buttons again if the keys changed (only while the bar is shown):
-        in turn, on the bar's own queue (the old buttons go before the new come)."""
+        in turn, on the bar's own queue."""
         self.call_later(self._rebuild)
 
     async def _rebuild(self) -> None:
@@ -99,29 +225,90 @@ class TouchBar(Grid):
         if not self.app.has_class("-touch"):
             self._shown = None
             self.set_class(False, "-shown")
+            if not self.has_class("dialog"):
+                self.screen.set_class(False, "-touch-bar")
             return
         shown = tuple(self.buttons())
-        if shown == self._shown:
+        columns = self._fitting_columns()
+        if self.has_class("dialog"):  # a box's few buttons, which never change: wide
+            columns = max(1, min(columns, len(shown)))
+        if shown == self._shown and columns == self._columns:
             return
         self._shown = shown
-        await self.remove_children()
-        buttons = []
-        for label, action in shown:
-            button = Button(label, id=button_id(action), name=action)
-            button.can_focus = False  # enter and space stay the table's keys
-            buttons.append(button)
-        await self.mount_all(buttons)
-        self._lay_out()
+        self.slots = place(self.slots, self._freed, [a for _, a in shown], self.clock())
+        with self.app.batch_update():
+            await self._lay_out(dict((a, label) for label, a in shown), columns)
 
-    def _lay_out(self) -> None:
-        count = len(self._shown or ())
-        columns = max(1, min(count, self.app.size.width // BUTTON_WIDTH))
-        self.styles.grid_size_columns = columns
-        self.set_class(self.app.has_class("-touch") and count > 0, "-shown")
+    async def _lay_out(self, labels: dict[str, str], columns: int) -> None:
+        """The cells as the slots say, changing only those that changed: a button that
+        stays keeps its widget (its words may change), a row is added at the top."""
+        if columns != self._columns:  # a new width: every cell anew
+            await self.remove_children()
+            self._columns = columns
+            self.styles.grid_size_columns = columns
+        order = grid_order(len(self.slots), columns)
+        cells: list[Slot] = list(self.query_children(Slot))
+        if len(order) > len(cells):  # new rows, at the top
+            new = [Slot(number) for number in order[:len(order) - len(cells)]]
+            if cells:
+                await self.mount_all(new, before=cells[0])
+            else:
+                await self.mount_all(new)
+            cells = new + cells
+        for cell in cells:
+            action = self.slots[cell.number] if cell.number < len(self.slots) else None
+            button = next(iter(cell.query_children(Button)), None)
+            if button is not None and button.name == action:
+                button.label = labels[action]
+                continue
+            if button is not None:
+                await button.remove()
+            if action is not None:
+                button = TouchButton(labels[action], id=button_id(action), name=action,
+                                     clock=self.clock)
+                button.can_focus = False  # enter and space stay the table's keys
+                await cell.mount(button)
+        shown = bool(self.slots)
+        self.set_class(shown, "-shown")
+        if not self.has_class("dialog"):
+            # the bar at the screen's very bottom, the footer above it: a footer of
+            # more or fewer lines never moves a button (tui/motherlode.tcss)
+            self.screen.set_class(shown, "-touch-bar")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        action = event.button.name
-        if action is not None:
-            # as the key would: the screen's action ("app." ones are the app's)
-            await self.app.run_action(action, self.screen)
+        button = event.button
+        action = button.name
+        if action is None:
+            return
+        # when the tap was: a press may wait its turn in the bar's queue (a screen
+        # still building), and the guard is for the finger's time
+        now = button.pressed_at if isinstance(button, TouchButton) else self.clock()
+        what = (action, str(button.label))
+        last = _LAST_TAP.get(self.app)
+        # a double tap's second half, on what took the first one's place: in this bar,
+        # or in the bar of a screen that came up under the finger (a game started)
+        ignored = last is not None and last[1] != what and now - last[2] < TAP_GUARD \
+            and last[0].overlaps(button.region)
+        _trail(self.screen, what, ignored)
+        if ignored:
+            return
+        _LAST_TAP[self.app] = (button.region, what, now)
+        # as the key would: the screen's action ("app." ones are the app's)
+        await self.app.run_action(action, self.screen)
+
+
+#: each app's last tap on a touch bar: where, what (action, words), when
+_LAST_TAP: WeakKeyDictionary[Any, tuple[Region, tuple[str, str], float]] = WeakKeyDictionary()
+
+
+def _trail(screen: Any, what: tuple[str, str], ignored: bool) -> None:
+    """Each tap, as one JSON line in the file ``MOTHERLODE_TOUCH_TRAIL`` names (for
+    the phone's tests and for a bug report: what was tapped, and whether it ran)."""
+    path = os.environ.get(TRAIL_ENV)
+    if not path:
+        return
+    line = {"screen": type(screen).__name__, "action": what[0], "label": what[1],
+            "ran": not ignored, "at": time.time()}
+    with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as trail:
+        trail.write(json.dumps(line) + "\n")

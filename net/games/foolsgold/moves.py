@@ -29,7 +29,7 @@ DISCARD = MoveSpec(
     "discard that card to your left neighbour",
     args=DiscardArgs,
     key="1-6",
-    touch="Discard",
+    touch="Pass",  # the buttons name the card: "Pass Owl"
     aliases=("pass", "p"),
     arg_words={"card": "the card to pass"},
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
@@ -10,8 +11,9 @@ from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from net.games.foolsgold.views import Card, FoolsGoldView
+from net.text import NAME_MAX
 from tui.games.foolsgold import glyphs
-from tui.widgets.board import FitsContent, cells
+from tui.widgets.board import FitsContent, cells, fit_name
 
 HAND_MAX = 6
 LINE_CARD = 20  # a card as one line, "1 Calamity Kate 1/5", where the pictures do not fit
@@ -188,7 +190,8 @@ class HandView(Widget):
             else:
                 have = f"{held.get(card.name, 0)}/{need.get(card.kind, '?')}"
                 mark = "*" if i == self.fresh else " "
-                line = f"{i + 1}{mark}{cells(card.name, LINE_CARD - 7)} {have}"
+                # the name whole where it fits, else by its words ("P. Pete"), not cut
+                line = f"{i + 1}{mark}{fit_name(card.name, LINE_CARD - 7)[0]} {have}"
             out.append(cells(line, LINE_CARD), self._style(i, card))
         return out
 
@@ -240,9 +243,14 @@ class Seats(FitsContent, Widget):
             return self.fit(Text(""))
         out = Text(no_wrap=True, overflow="ellipsis")
         # a narrow table: shorter names keep the numbers and the race in sight (32
-        # cells: the start mark, hand, incoming, points and a grab's "◆#2 +1156ms (+1)")
-        room = self.content_size.width - 32 if self.content_size.width else 14
-        width = max(9, min(14, room))
+        # cells: the start mark, hand, incoming, points and a grab's "◆#2 +1156ms
+        # (+1)"); a longer name widens the column while 26 cells stay (the grab's
+        # "◆#2 +1156ms"), and one longer still is shortened by its words or wrapped,
+        # never cut (issue 47: "Dusty (bo")
+        content = self.content_size.width
+        base = max(9, min(14, content - 32 if content else 14))
+        longest = max((cell_len(n) for n in self.names), default=0)
+        width = max(base, min(NAME_MAX, longest, content - 26))
         out.append(f"{'':2}{'player':<{width + 1}}{'hand':>4}{'in':>3}{'pts':>4} grab\n",
                    self.get_component_rich_style("seats--head"))
         gaps = dict((s, (k, ms)) for k, (s, ms) in enumerate(grab_gaps(view.grabbed)))
@@ -255,7 +263,8 @@ class Seats(FitsContent, Widget):
                 style = self.get_component_rich_style("seats--me")
             start = seat == view.start
             out.append(("S " if self.ascii_mode else "● ") if start else "  ", style)
-            out.append(cells(name, width) + " ", style)  # literal text, never markup
+            lines = fit_name(name, width)
+            out.append(lines[0] + " ", style)  # literal text, never markup
             hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
             incoming = view.incoming_sizes
             inc = incoming[seat] if seat < len(incoming) else 0
@@ -273,6 +282,9 @@ class Seats(FitsContent, Widget):
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat in self.away:
                 out.append(" away", self.get_component_rich_style("seats--away"))
+            for more in lines[1:]:  # the rest of a wrapped name, under its start
+                out.append("\n  ")
+                out.append(more.rstrip(), style)
             if seat < view.players - 1:
                 out.append("\n")
         return self.fit(out)

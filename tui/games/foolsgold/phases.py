@@ -57,7 +57,7 @@ def foolsgold_now(view: FoolsGoldView | None, seat: int | None, names: Sequence[
         return Now("dealing", frozenset(), "The cards are being dealt.")
     keys = legal_actions(plain, seat)  # no grab yet: ``race_over`` is of no race here
     if "discard" in keys:
-        return Now("discard", keys, "Discard a card: 1-6 (g grabs a nugget).")
+        return Now("discard", keys, "Pass a card: 1-6 (g grabs a nugget).")
     if "draw" in keys:
         return Now("draw", keys, f"d draws from {PILES[draw_source(plain, seat)]}.")
     if seat == view.start:

@@ -22,7 +22,7 @@ from tui.messages import SendAction
 from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner
+from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, fit_name
 from tui.widgets.footer import Footer
 from tui.widgets.log import EventLog
 from tui.widgets.touchbar import TouchBar
@@ -34,6 +34,20 @@ FLASH_SECONDS = 0.5
 CHURN = (v.Drew, v.Discarded)
 
 
+def pass_label(name: str, width: int) -> str:
+    """The words of a card's pass button in ``width`` cells: "Pass Owl", else its name
+    shortened by its words ("Pass C. Kate" for Calamity Kate), else the name alone
+    ("Rattlesnake"), else its longest word shortened and marked ("Rattles.")."""
+    short = fit_name(name, max(1, width - len(DISCARD.touch) - 1))
+    label = f"{DISCARD.touch} {short[0].rstrip()}"
+    if len(short) == 1 and len(label) <= width:
+        return label
+    alone = fit_name(name, width)
+    if len(alone) == 1:
+        return alone[0].rstrip()
+    return max(name.split(), key=len)[:max(1, width - 1)] + "."
+
+
 class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
@@ -42,9 +56,11 @@ class FoolsGoldScreen(TableScreen):
     BINDINGS = with_ids(FOOLSGOLD.key, [
         # the moves' keys and labels are their declarations' (net/games/foolsgold/moves.py)
         Binding(DRAW.key, "draw", DRAW.touch),
-        # the footer names the discard while it is the move ("1-6 Discard"), as the status does
+        # the footer names the pass while it is the move ("1-6 Pass"); its touch buttons
+        # name the cards ("Pass Owl", ``touch_label``)
         Binding("1", "discard(0)", DISCARD.touch, key_display=DISCARD.key),
-        *(Binding(str(i), f"discard({i - 1})", f"Discard {i}", show=False) for i in range(2, 7)),
+        *(Binding(str(i), f"discard({i - 1})", f"{DISCARD.touch} {i}", show=False)
+          for i in range(2, 7)),
         Binding(GRAB.key, "grab", GRAB.touch),
         Binding(CALL.key, "call", CALL.touch),
         Binding("c", "app.chat", "Chat", show=False),
@@ -144,6 +160,33 @@ class FoolsGoldScreen(TableScreen):
                 event.stop()
                 event.prevent_default()
                 self.action_discard(int(key) - 1)
+
+    def touch_buttons(self, buttons: list[tuple[str, str]],
+                      width: int) -> list[tuple[str, str]]:
+        """The touch bar's buttons (``tui.widgets.touchbar``): for the keys 1-6, one a
+        card's name in the hand ("Pass Owl"), so a button stands for one card, not for
+        whatever lies in a slot now; two Owls are one button."""
+        out: list[tuple[str, str]] = []
+        named: set[str] = set()
+        for label, action in buttons:
+            if not action.startswith("discard("):
+                out.append((label, action))
+                continue
+            card = self._card_in(int(action[8:-1]))
+            if card is not None and card.name not in named:
+                named.add(card.name)
+                out.append((pass_label(card.name, width), f"pass_card({card.name!r})"))
+        return out
+
+    def action_pass_card(self, name: str) -> None:
+        """A pass button: the first card of that name in the hand."""
+        hand = self.query_one(HandView)
+        index = next((i for i, c in enumerate(hand.slots) if c is not None and c.name == name),
+                     None)
+        if index is None:
+            self.query_one(Hint).text = f"You hold no {name}."
+            return
+        self.action_discard(index)
 
     def _card_in(self, index: object) -> v.Card | None:
         if not isinstance(index, int) or not self._ready:
