@@ -9,8 +9,9 @@ fresh ``motherlode serve --web 0 --keep-detached 0`` on loopback (for warm: once
 parent is ready), then for each door and each count N, N players arrive at once, each
 from a loopback address of its own (127.0.0.2, 127.0.0.3, ...: a machine each, so the
 door's per-address start bucket does not refuse them). The server's whole-party bucket
-(``Budgets.app_starts``, 16 at once) is raised to the largest count for this run, or a
-party of 32 would be refused by design.
+(``Budgets.app_starts``, 16 at once) is raised to every arrival of the run, or a party
+of 32 would be refused by design (and a door's party would wait on the refill after
+the last door's).
 
 - SSH: asyncssh, a pty each, a pyte screen; first screen = connect to the menu's text.
 - Web: what a browser does, with aiohttp: the page (which sets the player cookie),
@@ -51,9 +52,11 @@ from tests.serve.helpers import Player, ServeProcess, children_of, pss_mib  # no
 
 MENU = "Tables at this host"
 NAME_PROMPT = "Your name at the table"
-# ``motherlode serve`` with the whole server's app-start bucket as big as the party
+# ``motherlode serve`` with the whole server's app-start bucket as big as the party (the
+# host's start sets a fresh ledger of the default budgets: that one is kept instead)
 PROGRAM = ("import sys; from net import budgets as b; "
            "b.set_ledger(b.Ledger(b.Budgets(app_starts=int(sys.argv[1])))); "
+           "b.set_ledger = lambda new: None; "
            "from tui.cli import main; sys.exit(main(sys.argv[2:]))")
 
 
@@ -180,8 +183,11 @@ async def one_way(warm: bool, counts: list[int], doors: list[str], keys: dict) -
     args = ["--max-sessions", str(most + 4), "--keep-detached", "0", "--web", "0"]
     if not warm:
         args.append("--cold")
+    # every arrival of this run may start at once: the bucket holds them all (one
+    # door's party would otherwise leave the next door's waiting on the refill)
+    starts = len(doors) * sum(counts) + 4
     serve = await ServeProcess.start(data, *args, timeout=60.0,
-                                     program=(sys.executable, "-c", PROGRAM, str(most + 4)))
+                                     program=(sys.executable, "-c", PROGRAM, str(starts)))
     figures: dict = {}
     try:
         if warm:

@@ -416,8 +416,10 @@ async def test_a_spectator_watches_the_cards_without_a_hand(tmp_path):
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "a public view")
             assert screen.view.hand is None
-            text = screen_text(app)
-            assert "You are watching" in text
+            # said once, where the status is (not again in the log or the hand)
+            await until(pilot, lambda: screen_text(app).count("You are watching") == 1
+                        and "spectator sees no one's cards" in screen_text(app),
+                        "watching said once")
             footer = screen_text(app).splitlines()[-1]
             assert "Draw" not in footer and "Grab" not in footer  # no keys to play
             await pilot.press("g")
