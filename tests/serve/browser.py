@@ -274,11 +274,12 @@ def find_text(lines: list[str], text: str) -> tuple[int, int] | None:
     return None
 
 
-def touch_bar(lines: list[str]) -> dict[str, tuple[int, int]]:
+def buttons_drawn(lines: list[str]) -> list[tuple[str, int, int, int]]:
     """The buttons drawn on the screen: words centred under a button's top edge (a run
-    of ▔) with its bottom edge (▁) below, label -> the cell in its middle. (A text
-    field's edges are drawn so too, but its words sit at the left.)"""
-    found: dict[str, tuple[int, int]] = {}
+    of ▔) with its bottom edge (▁) below, each (label, its left edge's column, its
+    row, the column of the label's middle). (A text field's edges are drawn so too,
+    but its words sit at the left.)"""
+    found = []
     for row in range(1, len(lines) - 1):
         above, below = lines[row - 1], lines[row + 1]
         for word in re.finditer(r"\S+(?: \S+)*", lines[row]):
@@ -293,8 +294,13 @@ def touch_bar(lines: list[str]) -> dict[str, tuple[int, int]]:
                 right += 1
             middle = column + (len(word.group()) - 1) / 2
             if abs(middle - (left + right) / 2) <= 1:
-                found[word.group()] = (column + len(word.group()) // 2, row)
+                found.append((word.group(), left, row, column + len(word.group()) // 2))
     return found
+
+
+def touch_bar(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """The buttons drawn on the screen: label -> the cell in its middle."""
+    return {label: (middle, row) for label, _, row, middle in buttons_drawn(lines)}
 
 
 #: the words of a footer that name keys, not what they do ("1-6", "enter", "?")

@@ -23,7 +23,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser, bar_matches_footer
+from tests.serve.browser import (
+    CHROMIUM,
+    PHONE,
+    REQUIRED,
+    Browser,
+    bar_matches_footer,
+    buttons_drawn,
+)
 from tests.serve.test_phone import _my_turn, _sit_down, _tap, _until
 from tests.serve.test_ssh import serving
 
@@ -42,23 +49,7 @@ GAPS = (0.03, 0.07, 0.11)  # the second tap's delay, in turn (the spec: within 2
 
 def bar_cells(lines: list[str]) -> dict[tuple[int, int], str]:
     """The buttons drawn: (left edge column, row of the words) -> the words."""
-    found: dict[tuple[int, int], str] = {}
-    for row in range(1, len(lines) - 1):
-        above, below = lines[row - 1], lines[row + 1]
-        for word in re.finditer(r"\S+(?: \S+)*", lines[row]):
-            column = word.start()
-            if above[column:column + 1] != "▔" or below[column:column + 1] != "▁":
-                continue
-            left = column
-            while left > 0 and above[left - 1] == "▔":
-                left -= 1
-            right = column
-            while right + 1 < len(above) and above[right + 1] == "▔":
-                right += 1
-            middle = column + (len(word.group()) - 1) / 2
-            if abs(middle - (left + right) / 2) <= 1:
-                found[(left, row)] = word.group()
-    return found
+    return {(left, row): label for label, left, row, _ in buttons_drawn(lines)}
 
 
 def screen_of(text: str) -> str | None:

@@ -49,6 +49,18 @@ def game_of(key: str) -> ModuleType:
     return importlib.import_module(spec(key).app)
 
 
+def length_words(info) -> str:
+    """How long a game lasts at this table (``info``, a ``TableInfo``), in the game's
+    own words (its ``length_line``), at the players seated once enough are, until then
+    at the table's seats; "" where the game measures none."""
+    length = getattr(game_of(info.game), "length_line", None)
+    if length is None:
+        return ""
+    seated = len(info.seats)
+    return length(info.settings, seated if seated >= spec(info.game).low else
+                  info.settings.seats)
+
+
 def with_advisor() -> tuple[str, ...]:
     """The titles of the games that have an advisor (``ADVISOR = True`` in their app
     side)."""

@@ -47,6 +47,16 @@ class Lines:
     async def next(self) -> str | None:
         return await self.queue.get()
 
+    async def command(self) -> tuple[str, list[str], str] | None:
+        """The next line as a menu reads it: (the line, its words, the first word
+        casefolded; "" with no words); None at the end of input or on quit."""
+        text = await self.next()
+        if text is None:
+            return None
+        words = text.split()
+        head = words[0].casefold() if words else ""
+        return None if head in ("q", "quit", "exit") else (text, words, head)
+
 
 async def _choose(say: Any, lines: Lines, difficulty: str) -> tuple | None:
     """The plain menu: a start tuple as ``tui.cli._app_start`` gives, or None to quit."""
@@ -57,15 +67,12 @@ async def _choose(say: Any, lines: Lines, difficulty: str) -> tuple | None:
     for line in _menu_lines():
         say(line)
     while True:
-        text = await lines.next()
-        if text is None:
+        command = await lines.command()
+        if command is None:
             return None
-        words = text.split()
+        text, words, head = command
         if not words:
             continue
-        head = words[0].casefold()
-        if head in ("q", "quit", "exit"):
-            return None
         if head.isdigit() and 1 <= int(head) <= len(games()):
             game = games()[int(head) - 1]
             return ("solo", game.key, game.solo_bots)
@@ -106,15 +113,12 @@ async def _served(say: Any, lines: Lines, control: str, name: str) -> tuple | No
         keys = " or ".join(g.key for g in games())
         say(f"Type a table's number to join it, watch N to watch it, new GAME ({keys}) "
             "to open a table, list to look again, or quit.")
-        text = await lines.next()
-        if text is None:
+        command = await lines.command()
+        if command is None:
             return None
-        words = text.split()
+        text, words, head = command
         if not words:
             continue
-        head = words[0].casefold()
-        if head in ("q", "quit", "exit"):
-            return None
         if head == "new" and len(words) == 2 and words[1].casefold() in [g.key for g in games()]:
             try:
                 table = await new_table(control, words[1].casefold(), name)

@@ -150,12 +150,9 @@ class PlainSeat:
                 + ", ".join(seats) + (f", {free} seats free" if free > 0 else "") + ".")
         if info.settings.pace != "normal":
             line += f" The table plays at a {pace_words(info.settings.pace)}."
-        from tui.games import game_of  # the game's own measure of a game's length
+        from tui.games import length_words  # the game's own measure of its length
 
-        length = getattr(game_of(info.game), "length_line", None)
-        players = len(info.seats) if len(info.seats) >= spec(info.game).low else \
-            info.settings.seats
-        if length is not None and (said := length(info.settings, players)):
+        if said := length_words(info):
             line += f" {said}"
         waiting = [clean_text(s.name) for s in info.seats if s.kind == "human"
                    and s.seat not in self.seats and not (s.ready and s.connected)]

@@ -15,7 +15,7 @@ from textual.widgets import RichLog, Static
 from net import protocol as p
 from net.catalogue import Setting, games, spec, title
 from net.text import clean_text
-from tui.games import game_of
+from tui.games import game_of, length_words
 from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, PACES, Now, lobby_now, pace_words
@@ -144,10 +144,7 @@ class LobbyScreen(Screen[None]):
             lines.append(", fixed seed")
         if info.spectators:
             lines.append(f", {info.spectators} watching")
-        length = getattr(game_of(info.game), "length_line", None)
-        # at the players seated, once enough are; until then at the table's seats
-        players = len(info.seats) if len(info.seats) >= spec(info.game).low else s.seats
-        if length is not None and (said := length(s, players)):
+        if said := length_words(info):
             lines.append(f"\n{said}")
         seed_hash = getattr(info, "seed_hash", None)
         if seed_hash:

@@ -28,22 +28,26 @@ class TableScreen(Screen[None]):
             @functools.wraps(own)
             def check_action(self: TableScreen, action: str,
                              parameters: tuple[object, ...]) -> bool | None:
-                if hidden_by_size(self.app):
-                    return False
-                if action == "play_again":  # the core's keys, whatever the game's say
-                    return self.can_play_again()
-                if action == "end_guide":
-                    return self._guide is not None
-                return own(self, action, parameters)
+                core = self._core_check(action)
+                return own(self, action, parameters) if core is None else core
 
             cls.check_action = check_action  # type: ignore[method-assign]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        core = self._core_check(action)
+        return True if core is None else core
+
+    def _core_check(self, action: str) -> bool | None:
+        """What the core says of ``action``, whatever the game's own check says: no
+        key behind the size notice, and its own keys (play again, end the guide);
+        None where the game decides."""
+        if hidden_by_size(self.app):
+            return False
         if action == "play_again":
-            return not hidden_by_size(self.app) and self.can_play_again()
+            return self.can_play_again()
         if action == "end_guide":
-            return not hidden_by_size(self.app) and self._guide is not None
-        return not hidden_by_size(self.app)
+            return self._guide is not None
+        return None
 
     CSS_PATH = TABLES_CSS
     view: Any
