@@ -155,7 +155,8 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
 @pytest.mark.slow
 async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
     """The plain seat's lobby line carries the game's own measure of its length, as
-    the app's lobby does (at the players seated: Ann and a bot)."""
+    the app's lobby does (at the players seated: Ann and a bot), and counts the free
+    seat in good English."""
     host = Host()
     await host.start("127.0.0.1", 0)
     host.create_table("Den", "nuggets", seats=3, bots=1, seed="plain-length", bot_pace=0.5)
@@ -172,3 +173,4 @@ async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
     await _finish(proc, seat)
     lobby = next(line for line in seat.lines if line.startswith("Table "))
     assert "A game lasts about 12 turns each." in lobby, lobby
+    assert ", 1 seat free." in lobby, lobby  # one seat, not "1 seats"

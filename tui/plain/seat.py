@@ -24,7 +24,7 @@ from net import protocol as p
 from net.catalogue import DIFFICULTIES, spec, title
 from net.moves import MoveSpec
 from net.text import clean_text
-from tui.describe import describe
+from tui.describe import describe, plural
 from tui.messages import (
     GameStarted,
     LogLine,
@@ -147,7 +147,7 @@ class PlainSeat:
             seats.append(f"{s.seat + 1} {clean_text(s.name)} ({state})")
         free = info.settings.seats - len(info.seats)
         line = (f"Table {clean_text(info.name)}, {title(info.game)}: "
-                + ", ".join(seats) + (f", {free} seats free" if free > 0 else "") + ".")
+                + ", ".join(seats) + (f", {plural(free, 'seat')} free" if free > 0 else "") + ".")
         if info.settings.pace != "normal":
             line += f" The table plays at a {pace_words(info.settings.pace)}."
         from tui.games import length_words  # the game's own measure of its length
