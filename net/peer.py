@@ -401,6 +401,7 @@ class Peer:
                 message, self.send, self._closed_by_table, now, self
             )
             self.conn.version = message.protocol  # admitted: a version the host speaks
+            self._met_table()
             self._set_lag()
             self._start_probing()
         except Refusal as refusal:
@@ -409,6 +410,20 @@ class Peer:
                 self.close_after_flush()
             return
         self.settle(b.SPECTATING if self.member.spectator else b.SEATED)
+
+    def _met_table(self) -> None:
+        """Admitted: the welcome, held for every commit while the peer was at no table
+        (``ALL``), waits for its own table's commit only, and goes at once if that has
+        none (a busy host's other tables never hold up a hello)."""
+        if ALL not in self.held_for:
+            return
+        self.held_for.discard(ALL)
+        store = self.host.store
+        table = self.member.table if self.member is not None else None
+        if store is not None and table is not None and store.unsaved(table):
+            self.held_for.add(table)
+        if not self.waiting():
+            self.release()
 
     def _room_to_watch(self) -> bool:
         """A spectator's hello within the budgets; else it is told why and closed."""

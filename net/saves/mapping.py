@@ -131,6 +131,15 @@ class Records:
             table.settings.shape(),
         )
 
+    def in_play(self, table: Table) -> bool:
+        """Whether ``table``'s game is in play and saved already (its deal committed):
+        its next change only adds moves to that save (``Store.touched`` may defer it)."""
+        record = self._games.get(id(table))
+        driver = table.driver
+        return (record is not None and record.stored and not record.done
+                and record.game_no == table.games_played and table.phase == "playing"
+                and driver is not None and not driver.over)
+
     def touched_game(self, table: Table, now: float, lobbies: bool) -> bool:
         """Queue the save of the table's current game; False once that game is over
         (then the table is saved as a lobby). With ``lobbies`` a game's end saves the

@@ -184,7 +184,22 @@ class Store:
         """Queue ``table``'s change, if it changed since its last save, for this tick's
         group commit; the table calls this before it sends anyone the views of a
         change, and the host holds every byte it sends until the commit (``flush``).
-        Never raises: a failed save is reported once and logged, and the game goes on."""
+        Never raises: a failed save is reported once and logged, and the game goes on.
+
+        A game in play that nobody is at (bots playing alone) saves later, its changes
+        coalesced (``GroupCommit.later``): nobody waits to see them."""
+        if not table.members and self._records.in_play(table):
+            self._commits.later(table, lambda: self._touched(table, now))
+            return
+        self._commits.catch_up(table)  # its deferred change first, if any
+        self._touched(table, now)
+
+    @property
+    def deferred(self) -> int:
+        """Tables of bots alone whose change waits to be built (figures and tests)."""
+        return self._commits.deferred
+
+    def _touched(self, table: Table, now: float) -> None:
         try:
             if table.driver is not None and table.seed is not None:
                 if self._records.touched_game(table, now, self.lobbies):
@@ -204,10 +219,12 @@ class Store:
     def closed(self, table: Table) -> None:
         """The host closed cleanly and told everyone: a table outside a game has
         nothing to resume, so its lobby save goes (a game in play stays saved)."""
+        self._commits.catch_up(table)
         self._records.closed(table)
 
     def live_save(self, table: Table) -> str | None:
         """The id of the save of ``table``'s current game, while it is unfinished."""
+        self._commits.catch_up(table)  # its waiting moves are the save's first
         return self._records.live_save(table)
 
     def close_table(self, table: Table, *, keep: bool) -> str | None:

@@ -17,6 +17,15 @@ first, so only one thread at a time uses the connection. A commit is a write to
 SQLite's log without fsync (``net.saves.db``), and it survives a killed process the
 moment it returns.
 
+A table nobody is at (bots playing alone, as on a busy ``serve``) may save ``later``
+instead (:meth:`GroupCommit.later`): its changes coalesce into one, built when a batch
+next goes and only up to ``LATER_BUDGET`` of building a batch (the tables waiting
+longest first), so a thousand bots' tables cost a bounded batch, and the memory of one
+change each, however fast they move; the people's tables' changes never wait behind
+theirs for more than that. Nobody sees such a change before it is committed: the moment
+anyone asks whether the table waits for a commit (``unsaved``: someone sits down or
+watches), and before every read and direct commit, its change is queued at once.
+
 A failed commit (a full disk, a damaged database) is reported once and logged; the
 records of its changes are put back, so the table's next commit carries its moves,
 and the game goes on.
@@ -29,6 +38,7 @@ import atexit
 import queue
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -38,6 +48,8 @@ from typing import Any
 from net.saves import db
 
 WRITER_IDLE = 30.0  # seconds without a batch before the writer thread ends
+# seconds of building the deferred changes (``later``) that one batch takes at most
+LATER_BUDGET = 0.005
 
 Work = Callable[[sqlite3.Connection], Any]
 
@@ -72,6 +84,9 @@ class GroupCommit:
         self._stage = stage
         self._failure = failure
         self._pending: list[_Change] = []  # this tick's changes, committed by flush
+        # the tables that save later (``later``): by id(table), what queues its change,
+        # in the order they first waited (the longest waiting go first)
+        self._later: dict[int, Callable[[], None]] = {}
         # each table's changes not yet committed (queued or with the writer thread), by
         # id(table): only that table's views wait for a commit (``unsaved``)
         self._unsaved: dict[int, int] = {}
@@ -96,11 +111,48 @@ class GroupCommit:
         """Whether changes wait for their commit (queued, or with the writer thread)."""
         return bool(self._pending) or self._inflight is not None
 
+    @property
+    def deferred(self) -> int:
+        """Tables whose change waits to be built (``later``): figures and tests."""
+        return len(self._later)
+
     def unsaved(self, table: Any) -> bool:
         """Whether a change of ``table`` waits for its commit: until then nobody at that
         table may be sent its views (the host holds their bytes). The other tables'
-        players are not held up by it."""
+        players are not held up by it. A change the table deferred (``later``) is
+        queued now: someone is about to see it."""
+        if id(table) in self._later:
+            self.catch_up(table)
         return id(table) in self._unsaved
+
+    def later(self, table: Any, build: Callable[[], None]) -> None:
+        """``table``, which nobody is at, changed: ``build()`` queues its change (of
+        every move since its last) when a batch next has room for it (see the module
+        docstring). A later call replaces the earlier ``build``; the table keeps its
+        place in the line."""
+        self._later[id(table)] = build
+        self.schedule()
+
+    def catch_up(self, table: Any = None) -> None:
+        """Queue now the deferred change of ``table`` (of every table, with None)."""
+        if table is None:
+            builds, self._later = list(self._later.values()), {}
+        else:
+            build = self._later.pop(id(table), None)
+            builds = [] if build is None else [build]
+        for build in builds:
+            build()
+
+    def _feed(self) -> None:
+        """The deferred changes into the next batch, the longest waiting first, until
+        ``LATER_BUDGET`` of building them is spent (one at least)."""
+        later = self._later
+        stop = time.perf_counter() + LATER_BUDGET
+        while later:
+            build = later.pop(next(iter(later)))
+            build()
+            if time.perf_counter() >= stop:
+                break
 
     def on_flushed(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` after each group commit, committed or failed (the host
@@ -144,7 +196,7 @@ class GroupCommit:
         (once a turn), or commit it now without a running loop. A turn scheduled on a
         loop that has since gone (a store that outlives its host's loop) does not hold
         the queue up: the next call on another loop schedules it again."""
-        if not self._pending:
+        if not self._pending and not self._later:
             return
         try:
             loop = asyncio.get_running_loop()
@@ -165,6 +217,7 @@ class GroupCommit:
             if not batch.landed and batch.loop is _running_loop():
                 return  # (``_landed`` hands the queue over)
             self._drain()  # landed, or sent by a loop that went away
+        self._feed()
         if not self._pending:
             return
         loop = _running_loop()
@@ -188,7 +241,7 @@ class GroupCommit:
         if batch is not self._inflight:
             return  # finished already, by a reader or a direct commit that waited for it
         self._finish(batch)
-        if self._pending and self._scheduled is not batch.loop:
+        if (self._pending or self._later) and self._scheduled is not batch.loop:
             self._tick()  # what queued meanwhile goes next (unless this turn's tick will)
 
     def _drain(self) -> None:
@@ -218,6 +271,7 @@ class GroupCommit:
     def settle(self) -> None:
         """Everything queued so far committed (or reported failed) before this returns:
         what a reader must see, what a direct commit comes after."""
+        self.catch_up()
         self._drain()
         if self._pending:
             try:
@@ -230,6 +284,7 @@ class GroupCommit:
         the batch the writer thread holds, if any), then tell the listeners. Raises
         the commit's error (the changes are then put back as they were before them, to
         be saved with the table's next change)."""
+        self.catch_up()
         self._drain()
         changes, self._pending = self._pending, []
         if not changes:
@@ -276,6 +331,7 @@ class GroupCommit:
     async def wait_committed(self) -> None:
         """Until every change queued so far is committed (or has failed) and the
         listeners are told (the host then has sent the bytes it held for them)."""
+        self.catch_up()
         while self.pending:
             batch = self._inflight
             if batch is not None and batch.loop is not _running_loop():

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -26,13 +24,6 @@ from net.saves import Store
 
 pytestmark = pytest.mark.timeout(120)
 PLAYING = "SELECT count(*) FROM saves WHERE status = 'playing'"
-
-
-@pytest.fixture
-def store_dir():
-    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    with tempfile.TemporaryDirectory(dir=base) as directory:
-        yield Path(directory)
 
 
 async def settle(turns: int = 50) -> None:

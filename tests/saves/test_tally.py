@@ -10,7 +10,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.saves import Store
 from net.saves.stats import Tally
-from tests.saves.test_group_commit import drive, store_dir  # noqa: F401 - a fixture
+from tests.saves.test_group_commit import drive
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(120)
 @pytest.mark.parametrize(("game", "options"), [("nuggets", {"supply": 20}),
                                                ("foolsgold", {})])  # fmt: skip
 @pytest.mark.slow
-async def test_moves_the_tally_does_not_read_leave_it_as_it_was(store_dir, game, options):  # noqa: F811
+async def test_moves_the_tally_does_not_read_leave_it_as_it_was(store_dir, game, options):
     clock = FakeClock()
     store = Store(store_dir, "tables")
     host = Host(clock=clock, store=store)
