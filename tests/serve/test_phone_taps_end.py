@@ -28,7 +28,7 @@ from net import protocol as p
 from net.client import Client, Disconnected
 from net.games.foolsgold import moves as fm
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
-from tests.serve.test_phone import _shoot, _sit_down, _tap, _until
+from tests.serve.test_phone import _my_turn, _shoot, _sit_down, _tap, _until
 from tests.serve.test_phone_taps import DIALOGS, BarWatch, Prober, Trail, _told
 from tests.serve.test_ssh import serving
 
@@ -189,3 +189,60 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_call_or_a_match_ove
                       f"{len(watch.frames)} bars watched")
             finally:
                 await bob.close()
+
+
+@pytest.mark.timeout(420)
+async def test_a_phone_double_tap_never_does_two_things_at_a_gold_nuggets_game_over(
+        tmp_path, monkeypatch):
+    """Gold Nuggets against a bot at once, one nugget in the supply: the game played
+    by single taps (Advised, Roll on) to its end, then each button of the game-over
+    bar tapped twice (Advisor, which stays; Play again and Leave, one a game)."""
+    trail = Trail(tmp_path / "trail.jsonl")
+    monkeypatch.setenv("MOTHERLODE_TOUCH_TRAIL", str(trail.path))
+    async with serving(tmp_path, "--web", "0", "--game", "nuggets", "--name", TABLE,
+                       "--seed", "over-1", "--bot-pace", "0",
+                       "--set", "supply=1") as (serve, _):
+        async with Browser.open(tmp_path / "profile", PHONE) as browser:
+            watch = BarWatch(browser)
+            prober = Prober(browser, trail, watch)
+            await _sit_down(browser, serve.web_port, f"at '{TABLE}'")
+            await _tap(browser, "Add bot")
+            await browser.wait_for(r"2\. .+\(bot\) +bot")
+            await _to_the_table(browser)
+            over: set[str] = set()  # the game-over bar's buttons
+            done: set[str] = set()  # ... tapped twice
+            games = 1
+            shot = False
+            deadline = time.monotonic() + 330
+            while not (over and over <= done):
+                assert time.monotonic() < deadline, \
+                    _told(tmp_path, done, prober, browser) + "\n".join(serve.lines[-30:])
+                await browser.settled()
+                text = browser.text
+                if any(words in text for words in DIALOGS):
+                    await prober.close_dialog()
+                    continue
+                buttons = set(browser.touch_bar())
+                if "Game over" in text and "Play again" in buttons:
+                    if not shot:
+                        await _shoot(browser, tmp_path, "phone-nuggets-over.png")
+                        shot = True
+                    await _probe_over(prober, over, done)
+                elif "owner:" in text or f"at '{TABLE}'" in text and "Supply" not in text:
+                    await _to_the_table(browser)
+                    games += 1
+                elif _my_turn(text) and (pick := next(
+                        (b for b in ("Advised", "Roll on", "Roll") if b in buttons), None)):
+                    before = browser.text
+                    await browser.tap_button(pick)
+                    await browser.settled(before)
+                else:
+                    await asyncio.sleep(0.05)  # the bot's turn
+            assert {"Play again", "Leave"} <= over, over
+            assert games == len(over & {"Play again", "Leave"})  # one game a way out
+            wrong = watch.changed_within_memory()
+            assert not wrong, "\n".join(wrong)
+            print(f"Gold Nuggets: {games} games, over bar {sorted(over)}, "
+                  f"{len(prober.probed)} double taps, gaps "
+                  f"{min(prober.gaps):.3f}-{max(prober.gaps):.3f} s, "
+                  f"{len(watch.frames)} bars watched")
