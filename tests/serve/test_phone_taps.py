@@ -2,9 +2,10 @@
 phone with touch (``tests/serve/browser.py``) at the web door of ``motherlode serve``,
 and taps every button of the touch bar twice within 200 ms, in each state of the lobby
 and of both games that the play reaches: the second tap never does a different thing
-than the first. What a tap did is read from the app's own trail of taps
-(``MOTHERLODE_TOUCH_TRAIL``: the button it ran, or that it ignored the tap), and what
-the screen showed from the page's terminal.
+than the first. (Fool's Gold's call, which a bot's grab may or may not bring, and both
+games' game-over bars are made sure of in ``test_phone_taps_end.py``.) What a tap did
+is read from the app's own trail of taps (``MOTHERLODE_TOUCH_TRAIL``: the button it
+ran, or that it ignored the tap), and what the screen showed from the page's terminal.
 
 And the bar as the page draws it is watched frame by frame (``BarWatch``): a button
 keeps its place while it exists (before and after every state change), and no place
@@ -258,9 +259,10 @@ def _kind(label: str, passes: bool) -> str:
 async def test_a_phone_double_tap_never_does_two_things_in_fools_gold(tmp_path,
                                                                        monkeypatch):
     """The lobby, then a Fool's Gold round against two bots: each state's every
-    button tapped twice (Draw; a pass, one a card; Grab!; Fool's Gold! on a bot's
-    grab; Leave, whose question is answered by staying), the cards kept moving by
-    single taps in between."""
+    button tapped twice (Draw; a pass, one a card; Grab!; Fool's Gold! if a bot's
+    grab brings it, which ``test_phone_taps_end.py`` makes sure of; Leave, whose
+    question is answered by staying), the cards kept moving by single taps in
+    between."""
     trail = Trail(tmp_path / "trail.jsonl")
     monkeypatch.setenv("MOTHERLODE_TOUCH_TRAIL", str(trail.path))
     async with serving(tmp_path, "--web", "0", "--game", "foolsgold", "--seed",

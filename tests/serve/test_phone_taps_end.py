@@ -12,9 +12,9 @@ grabs the moment each round is dealt: an instant bluff, so the phone's bar shows
 one round (``--set round_cap=1``, the house rule: the higher score wins, and the
 phone's call of Bob's bluff leaves him the lower), Gold Nuggets with one nugget in the
 supply against a bot at once (``--set supply=1 --bot-pace 0``). A game-over bar's
-buttons each leave the table (Play again goes to its lobby, Leave to the lobby or the
-menu), so each is tapped at the end of a game of its own: the owner starts the next
-from the lobby."""
+buttons but the advisor's leave the game (Play again and Leave, each back to the
+table's lobby), so each is tapped at the end of a game of its own: the owner starts
+the next from the lobby (from the menu, had Leave gone there)."""
 
 from __future__ import annotations
 
