@@ -29,7 +29,7 @@ from net.client import Client, Disconnected
 from net.games.foolsgold import moves as fm
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
 from tests.serve.test_phone import _my_turn, _shoot, _sit_down, _tap, _until
-from tests.serve.test_phone_taps import DIALOGS, BarWatch, Prober, Trail, _told
+from tests.serve.test_phone_taps import DIALOGS, BarWatch, Prober, Trail, _told, screen_of
 from tests.serve.test_ssh import serving
 
 pytestmark = [
@@ -90,13 +90,16 @@ class Bob:
 
 async def _to_the_table(browser: Browser) -> None:
     """From the lobby (or the menu, after a Leave) into the next game: the table
-    joined again if need be, and Start tapped once everyone is ready."""
+    joined again if need be, and Start tapped once everyone is ready; back once the
+    game's table shows."""
     if "owner:" not in browser.text:
         await browser.wait_for(f"at '{TABLE}'")
         await browser.tap_text(f"at '{TABLE}'")
         await browser.wait_for("owner:")
     await _until(browser, lambda: "Start" in browser.touch_bar(), "Start", timeout=60)
     await _tap(browser, "Start")
+    await _until(browser, lambda: screen_of(browser.text) not in (None, "lobby"),
+                 "the game's table")
 
 
 async def _probe_over(prober: Prober, over: set[str], done: set[str]) -> str:
