@@ -64,6 +64,8 @@ class Browser:
         self.statuses: list[tuple[str, int]] = []  # (url, status) of every HTTP answer
         self.sockets: list[str] = []  # the websockets the page opened, by URL
         self.loads = 0  # pages loaded whole (Page.loadEventFired)
+        #: when the page received the websocket's last message (the browser's clock, s)
+        self.received_at = 0.0
         self._settled_on: str | None = None  # the screen settled() last saw settle
         self.reader = asyncio.create_task(self._read())
 
@@ -75,6 +77,7 @@ class Browser:
                 self.waiting.pop(data["id"]).set_result(data)
             elif method == "Network.webSocketFrameReceived":
                 frame = data["params"]["response"]
+                self.received_at = data["params"]["timestamp"]
                 if frame["opcode"] == 2:
                     self.stream.feed(base64.b64decode(frame["payloadData"]))
             elif method == "Network.responseReceived":
@@ -91,6 +94,11 @@ class Browser:
     @property
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
+
+    @property
+    def steady(self) -> str:
+        """The text, what a screen redraws on its own taken out (``steady``)."""
+        return steady(self.text)
 
     def fresh_screen(self) -> None:
         """A new page draws from scratch: forget the last one's screen."""
@@ -223,13 +231,15 @@ class Browser:
         while: the app draws a change in a few frames (the words, then the footer
         and the bar a frame or two later), and a tap on a bar not yet redrawn
         would land on the button that moves into its place. The while is 0.25 s,
-        or twice what the tap took to show (a loaded machine draws slower)."""
+        or twice what the tap took to show (a loaded machine draws slower). A
+        countdown ticking (``steady``) is no change."""
         start = time.monotonic()
         quiet = 0.25
-        if before is None and self.text == self._settled_on:
+        if before is None and self.steady == self._settled_on:
             return  # nothing drawn since it last settled
         if before is not None:
-            while self.text == before:
+            before = steady(before)
+            while self.steady == before:
                 assert time.monotonic() - start < timeout, \
                     f"the page never changed:\n{self.text}"
                 await asyncio.sleep(0.02)
@@ -239,10 +249,10 @@ class Browser:
                 assert time.monotonic() - start < timeout, \
                     f"the page never settled:\n{self.text}"
                 await asyncio.sleep(0.02)
-            shown, since = self.text, time.monotonic()
-            while self.text == shown and time.monotonic() - since < quiet:
+            shown, since = self.steady, time.monotonic()
+            while self.steady == shown and time.monotonic() - since < quiet:
                 await asyncio.sleep(0.02)
-            if self.text == shown:
+            if self.steady == shown:
                 self._settled_on = shown
                 return
             assert time.monotonic() - start < timeout, \
@@ -263,6 +273,17 @@ class Browser:
         without a terminal, the plain page, asks for none: 80x24)."""
         query = parse_qs(urlparse(self.sockets[-1]).query)
         return int(query.get("width", ["80"])[0]), int(query.get("height", ["24"])[0])
+
+
+#: what a screen redraws on its own while nothing happens: Fool's Gold's call window
+#: counting down ("(call window: 4.2 s)", its words maybe wrapped)
+_TICKING = re.compile(r"(call\s+window:\s+)\d+\.\d(?=\s+s\))")
+
+
+def steady(text: str) -> str:
+    """``text`` with what ticks on its own masked: a page that shows only the countdown
+    moving is settled (``Browser.settled``), and a tap is seen by what it changed."""
+    return _TICKING.sub(r"\1#.#", text)
 
 
 def find_text(lines: list[str], text: str) -> tuple[int, int] | None:
@@ -341,7 +362,10 @@ def bar_matches_footer(lines: list[str]) -> bool:
     row = top - 1
     while row >= 0 and not lines[row].strip():  # the bar's blank places above its buttons
         row -= 1
-    while row >= 0 and footer_line(lines[row]):
+    # a footer's line: every word a button's or a key's, or its last line (the app's
+    # "? Keys" ends it), whatever else it names (a key the bar lacks: a bar not yet
+    # drawn, or a frame half drawn, the last screen's bar still under the new footer)
+    while row >= 0 and (footer_line(lines[row]) or lines[row].rstrip().endswith("? Keys")):
         above.insert(0, lines[row])
         row -= 1
     footer = " ".join([*above, *lines[last + 1:]])
