@@ -34,6 +34,7 @@ from tests.serve.browser import (
 )
 from tests.serve.test_phone import _my_turn, _sit_down, _tap, _until
 from tests.serve.test_ssh import serving
+from tui.widgets.touchbar import TAP_GUARD
 
 pytestmark = [
     pytest.mark.slow,
@@ -200,21 +201,26 @@ class Prober:
                 assert where[label] == place, (label, where[label], place, before, after)
 
     async def close_dialog(self) -> None:
-        """A dialog the probe opened (chat, leave): closed by a tap, as a person would."""
+        """A dialog the probe opened (chat, leave): closed by a tap, as a person would,
+        and tapped again if it is still there a while later, as a person would too (a
+        tap within ``TAP_GUARD`` of the double tap, in the same place, is ignored by
+        design)."""
         browser = self.browser
-        text = browser.text
-        if "Say something to the table" in text:
-            await _tap(browser, "Cancel")
-        elif "Leave the game?" in text:
-            before = browser.text
-            await browser.tap_text("Stay at the table")
-            await browser.settled(before)
-        elif "Leave this table?" in text or "Leave and close" in text:
-            await _tap(browser, "No")
-        elif "from whom?" in text:
-            await _tap(browser, "Cancel")
-        await _until(browser, lambda: not any(words in browser.text for words in DIALOGS),
-                     "the dialog closed")
+        deadline = time.monotonic() + 60
+        while any(words in browser.text for words in DIALOGS):
+            assert time.monotonic() < deadline, f"never: the dialog closed\n{browser.text}"
+            text = browser.text
+            before = text
+            if "Say something to the table" in text or "from whom?" in text:
+                await browser.tap_button("Cancel")
+            elif "Leave the game?" in text:
+                await browser.tap_text("Stay at the table")
+            elif "Leave this table?" in text or "Leave and close" in text:
+                await browser.tap_button("No")
+            again = time.monotonic() + max(2.0, 4 * TAP_GUARD)
+            while browser.text == before and time.monotonic() < again:
+                await asyncio.sleep(0.05)
+            await browser.settled()
 
 
 async def _lobby(prober: Prober, bots: int) -> None:
