@@ -1,0 +1,151 @@
+"""Issue 47's Done-when in a real terminal: the app's own process in tmux at 80x24 and
+60x20, played by the keys its hints name, the screen read as tmux shows it. Every hint
+line whole, the hints agreeing with the table, the steal dialog's highlight on the
+advisor's pick, three bots for a 3, Settings' Save and Back whole. The same checks as
+tests/tui/test_hints_fit.py and test_solo_setup.py make through Pilot, where the
+screen is laid out in-process: here a layout a frame late shows, as it did at 60x20."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.hardening.ptyapp import app_env, motherlode
+from tests.hardening.tmux import REQUIRED, TMUX, Tmux
+from tests.tui.test_hints_fit import SIZES, flat
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(TMUX is None and not REQUIRED,
+                       reason="no tmux here (.ci/run installs it and requires it)"),
+]
+
+sizes = pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
+
+# How every hint of a seat at play ends, the advisor on: the key that plays it named
+# last. A hint cut at the widget's last row loses that end.
+HINT_ENDS = ("enter rolls all seven dice.", "(space, space).", "(space).", "(space or t).",
+             "(space or s).", "space plays it.")
+ADVISED_STEAL = re.compile(r"steal (\d+) from (.+?)(?::| \(space)")
+
+
+def test_ci_has_tmux():
+    assert TMUX is not None or not REQUIRED, "CI needs Debian's tmux (.ci/run)"
+
+
+def in_tmux(tmp_path, size, *args: str) -> Tmux:
+    return Tmux(motherlode(*args), app_env(tmp_path), size)
+
+
+# -- reading a Gold Nuggets table off the screen ------------------------------------------
+
+
+def rows(shown: str) -> list[str]:
+    return shown.splitlines()
+
+
+def tray(shown: str) -> int:
+    """The row of the set-aside tray (the hint's rows follow it)."""
+    return next(i for i, row in enumerate(rows(shown)) if row.startswith(" Set aside:"))
+
+
+def hint(shown: str) -> str:
+    """The hint under the dice, its wrapped rows joined: from the tray to the advisor
+    panel (or the log's rule)."""
+    lines = []
+    for row in rows(shown)[tray(shown) + 1:]:
+        if row.startswith((" Advisor", "─")):
+            break
+        lines.append(row)
+    return flat(" ".join(lines))
+
+
+def dice_keys(shown: str) -> tuple[int, int]:
+    """The dice on the table and how many are selected, from the row of their keys
+    (``1  ▲2▲  3``: a selected die's key is marked)."""
+    for row in reversed(rows(shown)[:tray(shown)]):
+        keys = re.findall(r"▲?\d▲?", row)
+        if keys and re.fullmatch(r"(\s*▲?\d▲?)+\s*", row):
+            return len(keys), sum(key.startswith("▲") for key in keys)
+    return 0, 0
+
+
+def playing(shown: str) -> bool:
+    """A seat of this keyboard's to act, or the game over: a screen that waits for it."""
+    said = hint(shown)
+    return bool(said) and not said.endswith("is playing.")
+
+
+def but_banner(shown: str) -> str:
+    """The screen without its banner row (a moment's banner clears itself on a timer)."""
+    return "\n".join(rows(shown)[1:])
+
+
+def check_table(shown: str) -> str:
+    """The hint whole and in agreement with the table; returns it."""
+    said = hint(shown)
+    if said == "q leaves the table." or said.endswith("is playing."):
+        return said
+    assert said.endswith(HINT_ENDS), f"a hint cut short: {said!r}\n{shown}"
+    assert said.count("(") == said.count(")"), f"a hint cut short: {said!r}\n{shown}"
+    assert "enter again:" not in flat(shown), shown
+    total, selected = dice_keys(shown)
+    if selected:
+        assert "nothing yet worth 0" not in flat(rows(shown)[tray(shown)]), shown
+    if total and selected == total:  # every die chosen: nothing is left to roll on
+        assert "enter rolls on" not in said, shown
+    return said
+
+
+def open_steal(term: Tmux, said: str) -> None:
+    """The steal dialog from a hint that advises a steal: its highlighted choice, first
+    and marked advised, is the advisor's; enter on it steals from that seat."""
+    amount, victim = ADVISED_STEAL.search(said).groups()
+    term.keys("s")
+    shown = term.settled(lambda s: "from whom?" in s, "the steal dialog")
+    styled = term.screen(styles=True)
+    choices = [row for row in rows(shown) if re.search(r"take \d+ from .+: \d+ -> \d+", row)]
+    assert choices and f"take {amount} from {victim}:" in choices[0], shown
+    assert choices[0].rstrip().endswith("(advised)"), shown
+    assert sum("(advised)" in row for row in choices) == 1, shown
+    # the highlight: the advised row's style differs from every other choice's
+    painted = {row: styled_row for row, styled_row in zip(rows(shown), rows(styled))
+               if row in choices}
+    assert len(set(painted.values())) == len(painted), "two choices look alike"
+    others = [re.sub(r"[^\x1b]*?(\x1b\[[0-9;:]*m)", r"\1", painted[row])
+              for row in choices[1:]]
+    lit = re.sub(r"[^\x1b]*?(\x1b\[[0-9;:]*m)", r"\1", painted[choices[0]])
+    assert all(lit != other for other in others), painted
+    term.keys("Enter")  # enter picks the highlighted choice
+    term.wait_for(lambda s: f"Ann stole {amount}" in s and f"from {victim}" in s,
+                  f"Ann steals from {victim}")
+
+
+@sizes
+@pytest.mark.timeout(240)
+def test_gold_nuggets_hints_whole_and_agreeing(tmp_path, size):
+    seen: set[str] = set()
+    all_chosen = stole = turns = 0
+    with in_tmux(tmp_path, size, "solo", "--game", "nuggets", "--bots", "2", "--seed", "s6",
+                 "--bot-pace", "0", "--name", "Ann") as term:
+        shown = term.settled(lambda s: "Set aside:" in s and playing(s), "the table")
+        while turns < 6 and hint(shown) != "q leaves the table.":
+            said = check_table(shown)
+            seen.add(said)
+            total, selected = dice_keys(shown)
+            all_chosen += bool(total and selected == total)
+            if said.startswith("enter rolls all seven dice."):
+                turns += 1
+                term.keys("Enter")  # the turn's first roll, as the hint says
+            elif ADVISED_STEAL.search(said) and "s steals" in said and not stole:
+                open_steal(term, said)
+                stole += 1
+            else:
+                term.keys("Space")  # the advisor's set-aside, then its roll on or stop
+            before = but_banner(shown)
+            shown = term.settled(lambda s, b=before: but_banner(s) != b and playing(s),
+                                 "the table after the key")
+    assert turns >= 3, seen
+    assert stole, f"no steal was advised (the seed's game): {seen}"
+    assert any(s.startswith("Set aside ") for s in seen), seen
