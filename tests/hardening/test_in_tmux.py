@@ -114,10 +114,10 @@ def open_steal(term: Tmux, said: str) -> int:
     assert [m.group(3) is not None for _, m in choices].count(True) == 1, shown
     advised = next(i for i, m in choices if m.group(3))
     assert choices[0][1].groups()[:2] == (amount, victim), (said, shown)
-    # the highlight: the advised row is painted unlike every other choice
+    # the highlight (bold, on its own colour): the advised row's alone
     paint = {i: re.findall(r"\x1b\[[0-9;:]*m", styled[i].split("▊")[-1].split("▎")[0])
              for i, _ in choices}
-    assert all(paint[advised] != paint[i] for i, _ in choices if i != advised), paint
+    assert [i for i, _ in choices if "\x1b[1m" in paint[i]] == [advised], paint
     term.keys("Enter")  # enter picks the highlighted choice
     term.wait_for(lambda s: f"Ann stole {amount}" in s and f"from {victim}" in s,
                   f"Ann steals from {victim}")
