@@ -152,3 +152,105 @@ def test_gold_nuggets_hints_whole_and_agreeing(tmp_path, size):
     # the seed's game: a steal advised from the second of two seats that hold nuggets
     assert max(dialogs, default=0) >= 2, (dialogs, seen)
     assert any(s.startswith("Set aside ") for s in seen), seen
+
+
+# -- Fool's Gold ---------------------------------------------------------------------------
+
+
+def cards_held(shown: str) -> list[str]:
+    """The keys of the hand's cards: a box per card (``╭─1──``, its name under it) at 80
+    columns, a line per card (``1 Owl  2/5``, an empty slot ``1 --------``) when narrow."""
+    lines = rows(shown)
+    for i, row in enumerate(lines[:-1]):
+        slots = re.findall(r"╭─(\d)─", row)
+        if slots:
+            names = re.findall(r"│([^│]*)│", lines[i + 1])
+            return [key for key, name in zip(slots, names) if name.strip()]
+    return [key for row in lines for key in re.findall(r"(\d) [A-Za-z][^/]*?\s\d+/\d+", row)]
+
+
+def fools_hint(shown: str) -> str:
+    """The hint: the rows above the log's rule, up to the hand."""
+    lines = rows(shown)
+    rule = next(i for i, row in enumerate(lines) if row.startswith("─"))
+    said = []
+    for row in reversed(lines[:rule]):
+        if not row.startswith(" ") or not row.strip() or re.search(r"\d+/\d+", row):
+            break
+        said.insert(0, row)
+    return flat(" ".join(said))
+
+
+def check_fools(shown: str, width: int) -> str:
+    """The hint whole, and the footer's keys whole with the key the hint names."""
+    said = fools_hint(shown)
+    assert said.endswith("."), f"a hint cut short: {said!r}\n{shown}"
+    assert said.count("(") == said.count(")"), f"a hint cut short: {said!r}\n{shown}"
+    footer = flat(" ".join(rows(shown)[-2:]))
+    assert "q Leave" in footer and footer.endswith("? Keys"), f"a footer cut:\n{shown}"
+    assert all(len(row) <= width for row in rows(shown)), shown
+    for key, label in (("d draws", "d Draw"), ("g grabs", "g Grab!")):
+        if said.startswith(key) or f"({key}" in said:
+            assert label in footer, f"{label!r} not shown:\n{shown}"
+    return said
+
+
+@sizes
+@pytest.mark.timeout(240)
+def test_fools_gold_hint_and_footer_whole(tmp_path, size):
+    seen: set[str] = set()
+    with in_tmux(tmp_path, size, "solo", "--game", "foolsgold", "--bots", "3", "--seed",
+                 "hints-fit", "--bot-pace", "0.3", "--name", "Ann") as term:
+        shown = term.settled(lambda s: "Round 1" in s and cards_held(s), "the deal")
+        before = ""
+        while "Points of this round" not in fools_hint(shown):
+            said = check_fools(shown, size[0])
+            seen.add(said)
+            if said.startswith("d draws"):
+                term.keys("d")
+            elif said.startswith("Pass a card"):
+                term.keys(cards_held(shown)[0])  # one key a card: the first held
+            before = shown
+            shown = term.settled(lambda s, b=before: s != b and "─" in s, "the next screen",
+                                 deadline=60)
+        seen.add(check_fools(shown, size[0]))
+    assert any(s.startswith("d draws") for s in seen), seen
+    assert any(s.startswith("Pass a card") for s in seen), seen
+    assert len(seen) >= 4, seen
+
+
+# -- the solo set-up and Settings ----------------------------------------------------------
+
+
+@sizes
+@pytest.mark.timeout(90)
+def test_three_in_how_many_bots_seats_three(tmp_path, size):
+    with in_tmux(tmp_path, size) as term:
+        term.settled(lambda s: "Settings" in s, "the menu")
+        term.keys("f")  # Fool's Gold against bots
+        term.settled(lambda s: "how many bots?" in s, "how many bots")
+        term.keys("3")
+        # a first game of Fool's Gold: the guided first round is offered; 2 just plays
+        term.settled(lambda s: "Your first game of Fool's Gold" in s, "the guide offered")
+        term.keys("2")
+        shown = term.settled(lambda s: "Round 1" in s, "the table")
+        seats = [row for row in rows(shown) if re.match(r"\s*●?\s*\S.*\(bot\)\s+\d", row)]
+        assert len(seats) == 3, shown
+
+
+@sizes
+@pytest.mark.timeout(60)
+def test_settings_show_save_and_back_whole(tmp_path, size):
+    with in_tmux(tmp_path, size) as term:
+        term.settled(lambda s: "Settings" in s, "the menu")
+        term.keys("s")
+        shown = term.settled(lambda s: "ASCII mode" in s, "settings")
+    lines = rows(shown)
+    label = next(i for i, row in enumerate(lines) if re.search(r"\bSave\s+Back\b", row))
+    assert label < len(lines) - 2, shown  # above the footer, with the buttons' bottoms
+    for word in ("Save", "Back"):  # each button's top and bottom edges around its word
+        at = lines[label].index(word)
+        assert lines[label - 1][at:at + 4] == "▔" * 4, shown
+        assert lines[label + 1][at:at + 4] == "▁" * 4, shown
+    ascii_row = next(row for row in lines if "ASCII mode" in row)
+    assert ascii_row.endswith(": off") and "X" not in ascii_row, shown
