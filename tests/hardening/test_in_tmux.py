@@ -246,7 +246,8 @@ def test_settings_show_save_and_back_whole(tmp_path, size):
         term.keys("s")
         shown = term.settled(lambda s: "ASCII mode" in s, "settings")
     lines = rows(shown)
-    label = next(i for i, row in enumerate(lines) if re.search(r"\bSave\s+Back\b", row))
+    label = next((i for i, row in enumerate(lines) if re.search(r"\bSave\s+Back\b", row)),
+                 len(lines))
     assert label < len(lines) - 2, shown  # above the footer, with the buttons' bottoms
     for word in ("Save", "Back"):  # each button's top and bottom edges around its word
         at = lines[label].index(word)
