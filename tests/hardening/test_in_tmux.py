@@ -165,7 +165,7 @@ def cards_held(shown: str) -> list[str]:
         slots = re.findall(r"╭─(\d)─", row)
         if slots:
             names = re.findall(r"│([^│]*)│", lines[i + 1])
-            return [key for key, name in zip(slots, names) if name.strip()]
+            return [key for key, name in zip(slots, names, strict=False) if name.strip()]
     return [key for row in lines for key in re.findall(r"(\d) [A-Za-z][^/]*?\s\d+/\d+", row)]
 
 
