@@ -3,7 +3,8 @@
 line whole, the hints agreeing with the table, the steal dialog's highlight on the
 advisor's pick, three bots for a 3, Settings' Save and Back whole. The same checks as
 tests/tui/test_hints_fit.py and test_solo_setup.py make through Pilot, where the
-screen is laid out in-process: here a layout a frame late shows, as it did at 60x20."""
+screen is laid out in-process: here it is what the app's own bytes drew in a terminal,
+so a layout a frame late, or a row cut, is what the test reads too."""
 
 from __future__ import annotations
 
