@@ -45,17 +45,15 @@ class TurnBanner(Widget):
         return Text(self.text, no_wrap=True, overflow="ellipsis", justify="center")
 
 
-class Hint(FitsContent, Widget):
+class Hint(Widget):
     """One line under the dice: why a selection was refused, or what to do next."""
 
-    text: reactive[str] = reactive("")
+    # a new text lays the screen out again in the same refresh: a height fitted a frame
+    # later (FitsContent) left a hint that grew a row cut in a real terminal (issue 47)
+    text: reactive[str] = reactive("", layout=True)
 
     def render(self) -> Text:
-        return self.fit(Text(self.text, overflow="fold"), wraps=True)
-
-    def on_resize(self) -> None:
-        self._lines = -1  # the text may wrap differently now
-        self.refresh(layout=True)
+        return Text(self.text, overflow="fold")
 
 
 def cells(text: str, width: int) -> str:

@@ -137,9 +137,12 @@ def _ghost_lines(ascii_mode: bool) -> list[str]:
 class KeptTray(Widget):
     """The dice set aside this turn and what they are worth."""
 
-    COMPONENT_CLASSES = {"tray--label", "tray--value", "tray--steal"}
+    COMPONENT_CLASSES = {"tray--label", "tray--value", "tray--steal", "tray--chosen"}
 
     kept: reactive[tuple[str, ...]] = reactive(())
+    # the dice selected on the table to join them: never "nothing yet" beside a hint
+    # that names a set-aside (issue 47)
+    chosen: reactive[tuple[str, ...]] = reactive(())
     value: reactive[int] = reactive(0)
     can_steal: reactive[bool] = reactive(False)
 
@@ -148,7 +151,13 @@ class KeptTray(Widget):
         out = Text("Set aside: ", label, no_wrap=True, overflow="ellipsis")
         if self.kept:
             out.append(" ".join(glyphs.small_die(face) for face in self.kept))
-        else:
+        if self.chosen:
+            if self.kept:
+                out.append(" + ", label)
+            out.append(" ".join(glyphs.small_die(face) for face in self.chosen),
+                       self.get_component_rich_style("tray--chosen"))
+            out.append(" chosen", label)
+        elif not self.kept:
             out.append("nothing yet", label)
         out.append("   worth ", label)
         out.append(str(self.value), self.get_component_rich_style("tray--value"))

@@ -169,11 +169,9 @@ class NuggetsScreen(TableScreen):
             dice.faces = tuple(view.rolled) if view.rolled is not None else None
         dice.dice_left = view.dice_left
         dice.selected = self.selected
-        tray = self.query_one(KeptTray)
-        tray.kept = tuple(view.kept)
-        tray.value = view.kept_value
+        self._update_tray()
         # said to the seat that may steal, while it may: not to a watcher, not at the end
-        tray.can_steal = view.can_steal and self.acting_seat is not None
+        self.query_one(KeptTray).can_steal = view.can_steal and self.acting_seat is not None
         holdings = self.query_one(Holdings)
         holdings.players = tuple(view.players)
         holdings.holdings = tuple(view.holdings)
@@ -190,12 +188,25 @@ class NuggetsScreen(TableScreen):
         if self._ready:
             self.query_one(DiceTray).selected = selected
             self.query_one(AdvisorPanel).chosen = tuple(self._chosen())
+            self._update_tray()
             self._update_hint()
             self._refresh_keys()
 
     def watch_advisor_on(self, on: bool) -> None:
         if self._ready:
             self.query_one(AdvisorPanel).display = on
+
+    def _update_tray(self) -> None:
+        """The set-aside tray: the dice set aside this turn, and those chosen to join
+        them, worth what they would be together."""
+        view = self.view
+        if view is None:
+            return
+        tray = self.query_one(KeptTray)
+        chosen = tuple(self._chosen()) if view.phase == "keep" else ()
+        tray.kept = tuple(view.kept)
+        tray.chosen = chosen
+        tray.value = score([*view.kept, *chosen]) if chosen else view.kept_value
 
     def _update_banner(self) -> None:
         view = self.view
