@@ -139,16 +139,18 @@ class KeptTray(Widget):
 
     COMPONENT_CLASSES = {"tray--label", "tray--value", "tray--steal", "tray--chosen"}
 
-    kept: reactive[tuple[str, ...]] = reactive(())
+    # (each laid out again when it changes: a long tray wraps to a second line on a
+    # narrow screen, a phone's, rather than lose what it is worth)
+    kept: reactive[tuple[str, ...]] = reactive((), layout=True)
     # the dice selected on the table to join them: never "nothing yet" beside a hint
     # that names a set-aside (issue 47)
-    chosen: reactive[tuple[str, ...]] = reactive(())
-    value: reactive[int] = reactive(0)
-    can_steal: reactive[bool] = reactive(False)
+    chosen: reactive[tuple[str, ...]] = reactive((), layout=True)
+    value: reactive[int] = reactive(0, layout=True)
+    can_steal: reactive[bool] = reactive(False, layout=True)
 
     def render(self) -> Text:
         label = self.get_component_rich_style("tray--label")
-        out = Text("Set aside: ", label, no_wrap=True, overflow="ellipsis")
+        out = Text("Set aside: ", label, overflow="fold")
         if self.kept:
             out.append(" ".join(glyphs.small_die(face) for face in self.kept))
         if self.chosen:
