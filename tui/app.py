@@ -22,6 +22,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+import tui.styles  # noqa: F401 - each style sheet parsed once a process
 from tui.flows.messages import OpenFlow
 from tui.flows.routes import Flows
 from tui.keys import with_ids

@@ -1,0 +1,53 @@
+"""Each style sheet parsed once a process (issue 48).
+
+Textual parses every CSS source again whenever its stylesheet is re-parsed: each new
+screen with CSS of its own, each widget class first mounted with a ``DEFAULT_CSS``,
+builds a fresh ``Stylesheet`` and parses every source it holds, and each app starts
+with an empty cache. The menu's first frame parsed the same sheets four times, a
+fifth of a forked app's CPU to its first frame. :func:`share` (installed when
+``tui.app`` imports this module) keeps what a source parses to for the whole process,
+keyed by everything the parse reads: the text, where it came from, whether it is a
+widget's default, its tie-breaker and scope, and the CSS variables (a theme's change
+parses again). The warm parent draws the menu once before it forks
+(``tui.cli.warm_first_frame``), so every forked app starts with the parsed sheets in
+its copy-on-write memory.
+
+A parsed ``RuleSet`` is never changed after the parse (Textual's own cache hands the
+same lists to repeated parses of one stylesheet); a source that fails to parse raises
+as before and is not kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.css.stylesheet import Stylesheet
+
+LIMIT = 512  # sources kept: every sheet of the app, of every theme, with room to spare
+
+_parsed: dict[tuple, list[Any]] = {}
+
+
+def share() -> None:
+    """Parse each source once a process, for every stylesheet (idempotent)."""
+    original = Stylesheet._parse_rules
+    if getattr(original, "shared", False):
+        return
+
+    def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list[Any]:  # fmt: skip
+        key = (css, read_from, is_default_rules, tie_breaker, scope,
+               tuple(self._variables.items()))  # fmt: skip
+        rules = _parsed.get(key)
+        if rules is None:
+            rules = original(self, css, read_from, is_default_rules, tie_breaker, scope)
+            if len(_parsed) >= LIMIT:
+                del _parsed[next(iter(_parsed))]  # the oldest
+            _parsed[key] = rules
+        return rules
+
+    _parse_rules.shared = True  # type: ignore[attr-defined]
+    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
+
+
+share()  # on import: the app imports this module before it makes a stylesheet
