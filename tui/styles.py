@@ -29,18 +29,19 @@ _parsed: dict[tuple, list[Any]] = {}
 
 
 def share() -> None:
-    """Parse each source once a process, for every stylesheet (idempotent)."""
-    original = Stylesheet._parse_rules
-    if getattr(original, "shared", False):
+    """Parse each source once a process, for every stylesheet (idempotent). A Textual
+    without the method this wraps is left as it is: the app then parses as before."""
+    original = getattr(Stylesheet, "_parse_rules", None)
+    if original is None or getattr(original, "shared", False):
         return
 
-    def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[Any]:  # fmt: skip
-        key = (css, read_from, is_default_rules, tie_breaker, scope,
-               tuple(self._variables.items()))  # fmt: skip
+    def _parse_rules(self: Stylesheet, *args: Any, **kwargs: Any) -> list[Any]:
+        # (css, read_from, is_default_rules, tie_breaker, scope), however they are
+        # passed, and the variables the parse substitutes
+        key = (args, tuple(sorted(kwargs.items())), tuple(self._variables.items()))
         rules = _parsed.get(key)
         if rules is None:
-            rules = original(self, css, read_from, is_default_rules, tie_breaker, scope)
+            rules = original(self, *args, **kwargs)
             if len(_parsed) >= LIMIT:
                 del _parsed[next(iter(_parsed))]  # the oldest
             _parsed[key] = rules
