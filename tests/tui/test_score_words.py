@@ -60,3 +60,41 @@ def test_every_die_chosen_offers_no_roll_on():
     assert "all seven set aside, enter or t takes" in now.status
     some = nuggets_now(view, [0], ["nugget"])
     assert "roll" in some.keys and "enter rolls on" in some.status
+
+
+async def test_the_tray_counts_only_a_set_aside_the_rules_take(tmp_path):
+    """The set-aside tray shows the dice chosen to join it (issue 47): worth what the
+    set-aside would be once the rules take it; one die of a new number, which they
+    refuse, reads "chosen, not allowed" and adds nothing, beside the hint saying why.
+    The real app against a bot, seeded."""
+    from nuggets import score
+    from tests.tui.test_modes import make_app, until
+    from tui.games.nuggets.dice import KeptTray
+    from tui.games.nuggets.screen import NuggetsScreen
+
+    app = make_app(tmp_path, start=("solo", "nuggets", 1),
+                   table_options={"seed": "tray-worth", "bot_pace": 0.0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
+        screen: NuggetsScreen = app.screen
+        await until(pilot, lambda: screen.view is not None and screen.acting_seat is not None
+                    and screen.view.phase == "roll", "my turn")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.view.phase == "keep", "a roll")
+        rolled = list(screen.view.rolled)
+        tray = screen.query_one(KeptTray)
+        # one die of a number, nothing set aside yet: a new number needs three or more
+        lone = next((i for i, face in enumerate(rolled) if face not in ("nugget", "lasso")),
+                    None)
+        assert lone is not None, rolled  # the seed's first roll has a number
+        await pilot.press(str(lone + 1))
+        await pilot.pause()
+        shown = str(tray.render())
+        assert "chosen, not allowed" in shown and shown.endswith("worth 0"), shown
+        assert "Not allowed" in screen.query_one("Hint").text
+        await pilot.press(str(lone + 1))  # unchosen again
+        await pilot.press("space")  # the advisor's set-aside, which the rules take
+        await pilot.pause()
+        chosen = [rolled[i] for i in sorted(screen.selected)]
+        shown = str(tray.render())
+        assert "not allowed" not in shown and f"worth {score(chosen)}" in shown, shown

@@ -145,6 +145,8 @@ class KeptTray(Widget):
     # the dice selected on the table to join them: never "nothing yet" beside a hint
     # that names a set-aside (issue 47)
     chosen: reactive[tuple[str, ...]] = reactive((), layout=True)
+    # whether the rules take the chosen dice as a set-aside (else they add nothing)
+    allowed: reactive[bool] = reactive(True, layout=True)
     value: reactive[int] = reactive(0, layout=True)
     can_steal: reactive[bool] = reactive(False, layout=True)
 
@@ -158,7 +160,7 @@ class KeptTray(Widget):
                 out.append(" + ", label)
             out.append(" ".join(glyphs.small_die(face) for face in self.chosen),
                        self.get_component_rich_style("tray--chosen"))
-            out.append(" chosen", label)
+            out.append(" chosen" if self.allowed else " chosen, not allowed", label)
         elif not self.kept:
             out.append("nothing yet", label)
         out.append("   worth ", label)

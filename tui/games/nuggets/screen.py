@@ -204,9 +204,14 @@ class NuggetsScreen(TableScreen):
             return
         tray = self.query_one(KeptTray)
         chosen = tuple(self._chosen()) if view.phase == "keep" else ()
+        try:  # a choice the rules refuse is worth nothing more (the hint says why)
+            allowed = not chosen or bool(check_keep(view.rolled or [], view.kept, chosen))
+        except IllegalAction:
+            allowed = False
         tray.kept = tuple(view.kept)
         tray.chosen = chosen
-        tray.value = score([*view.kept, *chosen]) if chosen else view.kept_value
+        tray.allowed = allowed
+        tray.value = score([*view.kept, *chosen]) if chosen and allowed else view.kept_value
 
     def _update_banner(self) -> None:
         view = self.view
