@@ -256,3 +256,6 @@ def test_settings_show_save_and_back_whole(tmp_path, size):
         assert lines[label + 1][at:at + 4] == "▁" * 4, shown
     ascii_row = next(row for row in lines if "ASCII mode" in row)
     assert ascii_row.endswith(": off") and "X" not in ascii_row, shown
+    # every on/off box says which, whole (a long label once lost its ": on" at 60x20)
+    boxes = [row for row in lines if re.match(r"\s*▐.▌ ", row)]
+    assert len(boxes) >= 2 and all(re.search(r": (on|off)$", row) for row in boxes), shown

@@ -261,7 +261,7 @@ async def test_settings_checkboxes_read_on_or_off_without_colour(tmp_path):
         await pilot.pause()
         text = screen_text(app)
         assert "ASCII mode (no box-drawing characters): off" in text
-        assert "(a toggles it in game): on" in text
+        assert "(key a in game): on" in text
         app.screen.query_one("#ascii").value = True
         await pilot.pause()
         assert "ASCII mode (no box-drawing characters): on" in screen_text(app)

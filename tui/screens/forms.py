@@ -49,7 +49,7 @@ class SettingsScreen(Screen[None]):
                          value=s.theme if s.theme in themes else "textual-dark", compact=True)
             yield OnOffBox("ASCII mode (no box-drawing characters)", s.ascii, id="ascii",
                            compact=True)
-            yield OnOffBox(f"Advisor panel in {' / '.join(with_advisor())} (a toggles it in game)",
+            yield OnOffBox(f"Advisor panel in {' / '.join(with_advisor())} (key a in game)",
                            s.advisor, id="advisor", compact=True)
             yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
