@@ -336,3 +336,13 @@ async def test_a_flood_of_silent_sockets_from_one_machine_leaves_the_door_open(t
         finally:
             for _, writer in silent:
                 writer.close()
+
+
+async def test_serve_starts_with_its_own_words_and_no_warnings(tmp_path, monkeypatch):
+    """`motherlode serve`'s first lines are its own: no library's deprecation warnings
+    (asyncssh's import once printed five about DSA keys above the server's words)."""
+    monkeypatch.delenv("PYTHONWARNINGS", raising=False)
+    async with serving(tmp_path, "--web", "0") as (serve, _):
+        said = "".join(serve.lines)
+    assert "Ctrl-C tells every player" in said
+    assert "Warning" not in said and "warnings.warn" not in said, said
