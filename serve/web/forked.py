@@ -65,17 +65,23 @@ class TabApp(AppService):
         return forked
 
     async def end(self, within: float = 5.0) -> None:
-        """Ask the app to quit; kill it if it has not within ``within`` seconds (a
-        browser's next tab waits for it: its seat token must be free)."""
-        try:
+        """Ask the app to quit, and wait until its process has ended; kill it if it has
+        not within ``within`` seconds (a browser's next tab waits for it: its seat token
+        must be free). The app's output ends before its process does (the interpreter
+        still shuts down, the seat's lock still held): a new tab's app started in that
+        window found the seat in use and asked for a name."""
+        process = self._process
+        with contextlib.suppress(Exception):  # a timeout, or a pipe already gone
             await asyncio.wait_for(self.stop(), within)
-        except Exception:  # a timeout, or a pipe already gone
-            process = self._process
-            if process is not None and process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(process.wait(), within)
+        if process is None or process.returncode is not None:
+            return
+        try:
+            await asyncio.wait_for(process.wait(), within)
+        except (TimeoutError, ProcessLookupError, ChildProcessError):
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(asyncio.TimeoutError, ChildProcessError):
+                await asyncio.wait_for(process.wait(), within)
 
 
 class Piped:
