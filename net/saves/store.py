@@ -191,7 +191,7 @@ class Store:
         if not table.members and self._records.in_play(table):
             self._commits.later(table, lambda: self._touched(table, now))
             return
-        self._commits.catch_up(table)  # its deferred change first, if any
+        self._commits.drop_later(table)  # this change covers every move since the last
         self._touched(table, now)
 
     @property

@@ -133,6 +133,10 @@ class GroupCommit:
         self._later[id(table)] = build
         self.schedule()
 
+    def drop_later(self, table: Any) -> None:
+        """Forget ``table``'s deferred change: a change queued now covers its moves."""
+        self._later.pop(id(table), None)
+
     def catch_up(self, table: Any = None) -> None:
         """Queue now the deferred change of ``table`` (of every table, with None)."""
         if table is None:

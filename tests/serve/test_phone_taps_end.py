@@ -114,6 +114,18 @@ async def _to_the_table(prober: Prober) -> None:
             await asyncio.sleep(0.05)  # everyone ready: Start comes
 
 
+async def _next_bar(prober: Prober, deadline: float, told) -> tuple[str, set[str]] | None:
+    """The settled page's text and its bar's buttons, within ``deadline`` (``told()``
+    says why not); None if a dialog was open (closed now: look again)."""
+    browser = prober.browser
+    assert time.monotonic() < deadline, told()
+    await browser.settled()
+    if any(words in browser.text for words in DIALOGS):
+        await prober.close_dialog()
+        return None
+    return browser.text, set(browser.touch_bar())
+
+
 async def _probe_over(prober: Prober, over: set[str], done: set[str]) -> str:
     """The game-over bar shown: tap twice the first of its buttons not yet tapped;
     returns it."""
@@ -156,15 +168,12 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_call_or_a_match_ove
                 deadline = time.monotonic() + 330
                 await _to_the_table(prober)
                 while not (wanted <= called and over and over <= done):
-                    assert time.monotonic() < deadline, \
-                        _told(tmp_path, called | done, prober, browser) \
-                        + "\n".join(serve.lines[-30:])
-                    await browser.settled()
-                    text = browser.text
-                    if any(words in text for words in DIALOGS):
-                        await prober.close_dialog()
+                    seen = await _next_bar(prober, deadline, lambda: _told(
+                        tmp_path, called | done, prober, browser)
+                        + "\n".join(serve.lines[-30:]))
+                    if seen is None:
                         continue
-                    buttons = set(browser.touch_bar())
+                    text, buttons = seen
                     if "wins the match" in text and "Play again" in buttons:
                         if "over" not in shots:
                             await _shoot(browser, tmp_path, "phone-foolsgold-over.png")
@@ -230,14 +239,11 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_gold_nuggets_game_o
             shot = False
             deadline = time.monotonic() + 330
             while not (over and over <= done):
-                assert time.monotonic() < deadline, \
-                    _told(tmp_path, done, prober, browser) + "\n".join(serve.lines[-30:])
-                await browser.settled()
-                text = browser.text
-                if any(words in text for words in DIALOGS):
-                    await prober.close_dialog()
+                seen = await _next_bar(prober, deadline, lambda: _told(
+                    tmp_path, done, prober, browser) + "\n".join(serve.lines[-30:]))
+                if seen is None:
                     continue
-                buttons = set(browser.touch_bar())
+                text, buttons = seen
                 if "Game over" in text and "Play again" in buttons:
                     if not shot:
                         await _shoot(browser, tmp_path, "phone-nuggets-over.png")

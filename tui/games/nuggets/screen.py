@@ -170,8 +170,6 @@ class NuggetsScreen(TableScreen):
         dice.dice_left = view.dice_left
         dice.selected = self.selected
         self._update_tray()
-        # said to the seat that may steal, while it may: not to a watcher, not at the end
-        self.query_one(KeptTray).can_steal = view.can_steal and self.acting_seat is not None
         holdings = self.query_one(Holdings)
         holdings.players = tuple(view.players)
         holdings.holdings = tuple(view.holdings)
@@ -212,6 +210,8 @@ class NuggetsScreen(TableScreen):
         tray.chosen = chosen
         tray.allowed = allowed
         tray.value = score([*view.kept, *chosen]) if chosen and allowed else view.kept_value
+        # said to the seat that may steal, while it may: not to a watcher, not at the end
+        tray.can_steal = view.can_steal and self.acting_seat is not None
 
     def _update_banner(self) -> None:
         view = self.view
