@@ -174,3 +174,4 @@ async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
     lobby = next(line for line in seat.lines if line.startswith("Table "))
     assert "A game lasts about 12 turns each." in lobby, lobby
     assert ", 1 seat free." in lobby, lobby  # one seat, not "1 seats"
+    assert "(bot) (bot)" not in lobby and "(bot)" in lobby, lobby  # said once

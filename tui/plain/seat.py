@@ -141,10 +141,13 @@ class PlainSeat:
     def _lobby_line(self, info: p.TableInfo) -> str:
         seats = []
         for s in info.seats:
-            state = "bot" if s.kind == "bot" else ("ready" if s.ready else "not ready")
-            if s.kind != "bot" and not s.connected:
-                state = "away"
-            seats.append(f"{s.seat + 1} {clean_text(s.name)} ({state})")
+            name = clean_text(s.name)
+            if s.kind == "bot":  # a bot's name says so already ("Hattie (bot)")
+                seats.append(f"{s.seat + 1} {name}" if name.endswith("(bot)")
+                             else f"{s.seat + 1} {name} (bot)")
+                continue
+            state = ("ready" if s.ready else "not ready") if s.connected else "away"
+            seats.append(f"{s.seat + 1} {name} ({state})")
         free = info.settings.seats - len(info.seats)
         line = (f"Table {clean_text(info.name)}, {title(info.game)}: "
                 + ", ".join(seats) + (f", {plural(free, 'seat')} free" if free > 0 else "") + ".")
