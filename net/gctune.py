@@ -18,8 +18,12 @@ counting anyway. So a settled host:
   objects (the views a change replaces), so its young generation grew far past its
   threshold of 1,000 between two passes: at 400-600 tables a pass walked tens of
   thousands of objects, 3 ms of CPU at the median and 7-17 ms at the longest. On a
-  50 ms clock a pass takes 0.8-0.9 ms at the median and 4-6 ms at the longest, for the
-  same share of the CPU (2-3%; ``bench/net_gc.py``, docs/BENCHMARKS.md);
+  50 ms clock a pass took 0.8-0.9 ms at the median and 4-6 ms at the longest, for the
+  same share of the CPU (2-3%; ``bench/net_gc.py``, docs/BENCHMARKS.md). At 1,000
+  tables that clock's passes took 5.5-8.4 ms at the median and up to 22 ms, each a
+  wait for a person's bytes; on a 10 ms clock they take 1.0-1.7 ms at the median and
+  4-11 ms at the longest, for a smaller share (8.5-9.4% against 10-13%:
+  ``bench/serve_busy.py``, issue 48);
 - never runs a middle or full pass on its own (thresholds too large to be reached),
   but once every :data:`SWEEP_EVERY` seconds (:func:`sweeper`), so a cycle that lived
   long before it became garbage (a closed connection's, say) is still freed, at one
@@ -48,7 +52,7 @@ THRESHOLDS = (1_000, NEVER, NEVER)
 SWEEP_EVERY = 600.0
 
 #: seconds between two young collections of a settled host (see the module docstring)
-YOUNG_EVERY = 0.05
+YOUNG_EVERY = 0.01
 _clocked: weakref.WeakSet = weakref.WeakSet()  # the loops that run them
 
 

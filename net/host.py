@@ -87,10 +87,15 @@ class Turns:
     next. ``meter`` is the clock of work done (``time.perf_counter``; a test's own)."""
 
     def __init__(self, budget: float, meter: Callable[[], float],
-                 call_soon: Callable[..., Any]) -> None:  # fmt: skip
+                 call_soon: Callable[..., Any],
+                 after_io: Callable[..., Any] | None = None) -> None:  # fmt: skip
         self.budget = budget
         self.meter = meter
         self.call_soon = call_soon
+        #: schedules the drain: after the next turn's socket callbacks (a timer due
+        #: now runs after them in asyncio's turn), so a person's bytes that came in
+        #: meanwhile are read before the bots' backlog, not after it
+        self.after_io = after_io or call_soon
         self.spent = 0.0
         self._armed = False
         self.waiting: deque[_Waiting] = deque()
@@ -120,7 +125,7 @@ class Turns:
     def _drain_soon(self) -> None:
         if not self._draining:
             self._draining = True
-            self.call_soon(self._drain)
+            self.after_io(self._drain)
 
     def _drain(self) -> None:
         self._draining = False
@@ -189,8 +194,9 @@ class Host:
         turn is ever too full: the cap is off (a test sets its own ``Turns``)."""
         if self._turns is None:
             budget = self.config.bots_per_turn if isinstance(self.clock, RealClock) else math.inf
-            self._turns = Turns(budget, time.perf_counter,
-                                asyncio.get_running_loop().call_soon)  # fmt: skip
+            loop = asyncio.get_running_loop()
+            self._turns = Turns(budget, time.perf_counter, loop.call_soon,
+                                lambda run: loop.call_at(loop.time(), run))  # fmt: skip
         return self._turns
 
     @property

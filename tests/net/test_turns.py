@@ -72,3 +72,32 @@ async def test_the_cap_is_on_with_the_real_clock_and_off_with_a_fake_one(make_ho
     fake = await make_host(clock=FakeClock(), listen=False)
     assert real.turns.budget == 0.005 and real.config.bots_per_turn == 0.005
     assert fake.turns.budget == float("inf") and not fake.turns.full()
+
+
+async def test_bytes_that_came_in_meanwhile_are_read_before_the_bots_backlog(make_host):
+    """The bots' queue drains after the next turn's socket callbacks (a timer due now,
+    not ``call_soon``): a person's bytes that arrived while a turn ran its bots are
+    read first, not behind one more budget of bots (issue 48)."""
+    import asyncio
+    import socket
+
+    host = await make_host(listen=False)  # the real clock: the host's own Turns
+    turns = host.turns
+    order: list[str] = []
+    turns.charge(turns.budget)  # this turn is over budget: the bots wait in the queue
+    for n in range(3):
+        turns.wait(lambda n=n: order.append(f"bot {n}"))
+    here, there = socket.socketpair()
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_reader(here.fileno(), lambda: (order.append("person"), here.recv(16)))
+        there.send(b"r")  # in the socket before this turn ends
+        for _ in range(50):
+            if len(order) == 4:
+                break
+            await asyncio.sleep(0)
+        assert order == ["person", "bot 0", "bot 1", "bot 2"]
+    finally:
+        loop.remove_reader(here.fileno())
+        here.close()
+        there.close()

@@ -21,7 +21,7 @@ from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, PACES, Now, lobby_now, pace_words
 from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
-from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size
+from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size, show_text
 from tui.widgets.footer import Footer
 from tui.widgets.touchbar import TouchBar
 
@@ -127,7 +127,7 @@ class LobbyScreen(Screen[None]):
         heading.append(f"  ({info.phase}, owner: ")
         heading.append(owner)
         heading.append(")")
-        self.query_one("#lobby-title", Static).update(heading)
+        show_text(self.query_one("#lobby-title", Static), heading)
 
         s = info.settings
         lines = Text()
@@ -149,7 +149,7 @@ class LobbyScreen(Screen[None]):
         seed_hash = getattr(info, "seed_hash", None)
         if seed_hash:
             lines.append(f"\nSeed hash of the game: {seed_hash}")
-        self.query_one("#lobby-info", Static).update(lines)
+        show_text(self.query_one("#lobby-info", Static), lines)
 
         seats = Text()
         # the names' column as wide as the longest (at most 20): a phone's 40 columns
@@ -164,7 +164,9 @@ class LobbyScreen(Screen[None]):
                 state = "ready" if seat.ready else "not ready"
                 if not seat.connected:
                     state = "away"
-                kind = state
+                # as wide as "not ready": a ready flag keeps the line's width (and the
+                # column after it in place), so it repaints without a new layout
+                kind = cells(state, len("not ready"))
             seats.append(kind)
             if seat.seat in mine:
                 seats.append("  (you)")
@@ -173,8 +175,8 @@ class LobbyScreen(Screen[None]):
             seats.append("\n")
         for free in range(len(info.seats), s.seats):
             seats.append(f"{free + 1}. (free seat)\n", "dim")
-        self.query_one("#lobby-seats", Static).update(seats)
-        self.query_one("#lobby-next", Static).update(Text(self.now().status))
+        show_text(self.query_one("#lobby-seats", Static), seats)
+        show_text(self.query_one("#lobby-next", Static), Text(self.now().status))
 
     def now(self) -> Now:
         """Who may start, who is awaited, what this seat may do (``tui.phases``)."""

@@ -9,6 +9,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
 
 
 class FitsContent:
@@ -25,6 +26,29 @@ class FitsContent:
             self._lines = lines
             self.call_later(self.refresh, layout=True)  # type: ignore[attr-defined]
         return text
+
+
+def show_text(static: Static, text: Text) -> None:
+    """Set ``static``'s text, doing no more than the change needs: nothing for the same
+    text, and a repaint of this widget alone (no new layout of its screen) when its size
+    cannot change: as many lines as before, each within the width it has (so none
+    wraps), and a width that is not the text's own (``width: auto``). A lobby's ready
+    flag then repaints one widget, where ``update`` lays the screen out again and
+    repaints what that touched (issue 48: the key to every other screen)."""
+    old = static.content
+    if isinstance(old, Text) and old == text and old.style == text.style:
+        return
+    static.update(text, layout=not (isinstance(old, Text) and _same_size(static, old, text)))
+
+
+def _same_size(static: Static, old: Text, new: Text) -> bool:
+    width = static.styles.width
+    if width is not None and width.is_auto:
+        return False
+    room = static.content_region.width
+    was, now = old.plain.split("\n"), new.plain.split("\n")
+    return (room > 0 and len(was) == len(now)
+            and all(cell_len(line) <= room for line in (*was, *now)))
 
 
 class TurnBanner(Widget):
