@@ -75,10 +75,10 @@ class HostConfig:
 class Turns:
     """People first when the loop is busy: the timer work of tables with nobody at
     them (bots playing alone, as on a busy ``serve``) is capped per turn of the event
-    loop. Past ``budget`` seconds of it in one turn, such a table's timer waits in a
-    queue (``waiting``, first come first served) that one callback a turn drains up to
-    the budget, and asyncio reads the sockets between two turns, so a person's move
-    waits for at most one budget of bots' work, not for every bot due. The queue costs
+    loop. Such a table's timer waits in a queue (``waiting``, first come first served)
+    that one callback a turn drains up to the budget, after that turn's socket reads and
+    the tasks they woke (``after_io``), so a person's move waits for at most one budget
+    of bots' work, not for every bot due. The queue costs
     one callback a turn however long it is (re-queueing every waiting timer each turn
     made a backlog cost more than the work it held back).
 
@@ -92,9 +92,11 @@ class Turns:
         self.budget = budget
         self.meter = meter
         self.call_soon = call_soon
-        #: schedules the drain: after the next turn's socket callbacks (a timer due
-        #: now runs after them in asyncio's turn), so a person's bytes that came in
-        #: meanwhile are read before the bots' backlog, not after it
+        #: schedules the drain after what the next turn's sockets bring: the host's
+        #: is a timer due now that hands the drain to ``call_soon`` (asyncio runs a
+        #: turn's socket callbacks before its due timers, and the tasks those woke
+        #: before anything scheduled after them), so a person's bytes that came in
+        #: meanwhile are read, and their message handled, before the bots' backlog
         self.after_io = after_io or call_soon
         self.spent = 0.0
         self._armed = False
@@ -114,9 +116,9 @@ class Turns:
     def _next_turn(self) -> None:
         self.spent, self._armed = 0.0, False
 
-    def wait(self, run: Callable[[], None]) -> _Waiting:
-        """Queue ``run`` for a later turn; the handle's ``cancel`` takes it out."""
-        entry = _Waiting(run)
+    def wait(self, run: Callable[..., None], *args: Any) -> _Waiting:
+        """Queue ``run(*args)`` for a later turn; the handle's ``cancel`` takes it out."""
+        entry = _Waiting(run, args)
         self.waiting.append(entry)
         self.deferred += 1
         self._drain_soon()
@@ -133,16 +135,17 @@ class Turns:
         while waiting and not self.full():
             entry = waiting.popleft()
             if not entry.cancelled:
-                entry.run()
+                entry.run(*entry.args)
         if waiting:
             self._drain_soon()
 
 
 class _Waiting:
-    __slots__ = ("cancelled", "run")
+    __slots__ = ("args", "cancelled", "run")
 
-    def __init__(self, run: Callable[[], None]) -> None:
+    def __init__(self, run: Callable[..., None], args: tuple[Any, ...] = ()) -> None:
         self.run = run
+        self.args = args
         self.cancelled = False
 
     def cancel(self) -> None:
@@ -196,7 +199,7 @@ class Host:
             budget = self.config.bots_per_turn if isinstance(self.clock, RealClock) else math.inf
             loop = asyncio.get_running_loop()
             self._turns = Turns(budget, time.perf_counter, loop.call_soon,
-                                lambda run: loop.call_at(loop.time(), run))  # fmt: skip
+                                lambda run: loop.call_at(loop.time(), loop.call_soon, run))
         return self._turns
 
     @property
@@ -406,13 +409,15 @@ class Host:
         if table.members:
             self._run(table, when)
             return
-        # bots playing with nobody there: they wait for a turn with room, in order
+        # bots playing with nobody there: with the cap on, every such timer waits in the
+        # queue, drained after the people's bytes of the turn (``Turns.after_io``), in
+        # order (a timer run here would come before the messages those bytes carry)
         turns = self.turns
-        if turns.full() or turns.waiting:
-            entry = turns.wait(lambda: self._run_alone(table, when))
-            self._timers[table] = (when, entry)
+        if turns.budget == math.inf:  # no cap: a test's clock
+            self._run_alone(table, when)
             return
-        self._run_alone(table, when)
+        entry = turns.wait(self._run_alone, table, when)
+        self._timers[table] = (when, entry)
 
     def _run_alone(self, table: Table, when: float) -> None:
         # its waiting entry, if it waited (an entry replaced by a new timer was cancelled
