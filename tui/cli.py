@@ -261,7 +261,12 @@ def warm_parent(fd: int) -> int:
                    "textual.drivers.web_driver", "textual.widgets",
                    "rich.console", "tui.app", "tui.flows.served", "tui.screens.served",
                    "tui.screens.menu", "tui.screens.lobby", "tui.games", "tui.settings",
-                   "tui.glyphs", "net.client", "net.served", "argparse"):  # fmt: skip
+                   "tui.glyphs", "net.client", "net.served", "argparse",
+                   # a served app's first step (``tui.flows.served``: its kept seat, its
+                   # table) imports the modes, and with them the session and the host's
+                   # modules: 19 modules built again in every child, 10-40 ms of its
+                   # first frame and their objects in its private pages (issue 48)
+                   "tui.modes"):  # fmt: skip
         importlib.import_module(module)
     from net.catalogue import games
     from tui.games import game_of

@@ -133,9 +133,15 @@ class Apps:
             async with self._startups:
                 argv = self.command(name) + (["--plain"] if plain else [])
                 await child.spawn(argv, env, home, size, warm=self.warm, lines=lines)
+                # the slot is held until the app's first frame, not its first bytes
+                # (its terminal modes, a few milliseconds after the fork): each start
+                # then has a core to itself, so arrivals see their screens in the
+                # order they came, where all at once would all wait for the last
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(child.first_output.wait(),
                                            self.config.startup_timeout)
+                    await asyncio.wait_for(child.first_frame.wait(),
+                                           self.config.first_frame_wait)
         except (OSError, asyncio.CancelledError) as error:
             child.session = None
             self.children.discard(child)

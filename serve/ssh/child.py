@@ -33,6 +33,10 @@ from serve.warm import Forked, Warm
 
 log = logging.getLogger(__name__)
 
+#: bytes of output that make an app's first frame: its terminal modes come first, in
+#: a few small writes, then a screen of text and colours (80x24's menu: 5.7 KiB)
+FIRST_FRAME = 1024
+
 # modes a fresh terminal needs to show an app that is already running (Textual's)
 REATTACH_MODES = (b"\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h"
                   b"\x1b[?25l\x1b[?1004h\x1b[?2004h\x1b[?7l\x1b[2J")
@@ -55,6 +59,10 @@ class Child:
         self.session: SSHSession | None = None
         self.size = (80, 24)
         self.first_output = asyncio.Event()
+        #: its first screenful is out (``FIRST_FRAME`` bytes; any output for a plain
+        #: seat): the door's start-up slot is free again (``Apps.start``)
+        self.first_frame = asyncio.Event()
+        self.written = 0  # bytes the app has written to its terminal
         self.output_done = asyncio.Event()
         self.exited: int | None = None
         self.expiry: asyncio.TimerHandle | None = None
@@ -141,6 +149,9 @@ class Child:
             self.output_done.set()
             return
         self.first_output.set()
+        self.written += len(data)
+        if self.plain or self.written >= FIRST_FRAME:
+            self.first_frame.set()
         if self.session is not None:
             self.session.write(data)
 

@@ -12,11 +12,15 @@ class DoorConfig:
 
     max_sessions: int = 16  # live apps, attached or waiting for their player (a
     # waiting game is never hung up on to make room)
-    # apps starting at once: an app's start is 0.56 CPU-seconds, so at most half the
-    # cores start apps and the rest stay with the apps already playing
-    max_startups: int = field(
-        default_factory=lambda: max(1, (os.cpu_count() or 2) // 2))
+    # apps starting at once, each until its first frame (``Apps.start``): one a core.
+    # Forked from the warm parent, a start is about 0.1 CPU-seconds to its menu, and
+    # eight arrivals served in turn see their menus in order (median 0.30-0.36 s),
+    # where all at once share the cores and all wait for the last (issue 48)
+    max_startups: int = field(default_factory=lambda: max(1, os.cpu_count() or 2))
     startup_timeout: float = 15.0
+    # seconds an app that has written something may hold its start-up slot before its
+    # first frame (a tiny terminal's whole screen may be less than ``FIRST_FRAME``)
+    first_frame_wait: float = 0.5
     keep_detached: float = 600.0  # seconds a dropped player's app waits for them
     login_timeout: float = 20.0  # accept -> logged in
     session_timeout: float = 10.0  # logged in -> a session (else closed)

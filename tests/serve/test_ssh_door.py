@@ -244,3 +244,89 @@ def test_served_tables_nobody_holds_go_away():
     assert directory.sweep(opened + 61) == ["Ann's table"]  # empty for 60 s
     assert sorted(host.tables.tables) == ["Bob's table", "Main"]
     assert "table" in directory.answer(b'{"op":"new","game":"nuggets","name":"Cy"}')
+
+
+# -- start-ups in turn -----------------------------------------------------------------
+
+FRAME_CHILD = textwrap.dedent("""
+    import os, pathlib, sys, time
+    folder = pathlib.Path(os.environ["FRAMES"])
+    (folder / ("started-" + sys.argv[1])).touch()
+    sys.stdout.write("\\x1b[?1049h"); sys.stdout.flush()  # its terminal modes, at once
+    while not (folder / ("draw-" + sys.argv[1])).exists():
+        time.sleep(0.01)
+    sys.stdout.write("menu " * 400); sys.stdout.flush()  # a screenful: its first frame
+    sys.stdin.read(1)
+""")
+
+
+async def test_an_app_holds_its_start_up_slot_until_its_first_frame(tmp_path, monkeypatch):
+    """Arrivals start in turn, each until its first frame, not its first bytes: one
+    slot, two players at once; the second app starts only once the first has drawn
+    its screen (issue 48: the first to arrive sees their menu first)."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    monkeypatch.setenv("FRAMES", str(frames))
+    door = await _door(tmp_path, FRAME_CHILD, max_startups=1, first_frame_wait=30.0)
+
+    async def arrive(name: str):
+        conn = await asyncssh.connect(
+            "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
+            client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
+        proc = await conn.create_process(term_type="xterm", term_size=(80, 24))
+        return conn, proc
+
+    async def until(path) -> None:
+        for _ in range(2000):
+            if path.exists():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"{path.name} never came")
+
+    try:
+        first = asyncio.create_task(arrive("ann"))
+        await until(frames / "started-ann")
+        second = asyncio.create_task(arrive("bob"))
+        conn, proc = await first
+        assert b"\x1b[?1049h" in await asyncio.wait_for(proc.stdout.read(64), 20)
+        # ann's app wrote its modes: the old slot went free here; now bob waits
+        await asyncio.sleep(1.0)
+        assert not (frames / "started-bob").exists(), "bob's app started before ann's frame"
+        (frames / "draw-ann").touch()
+        await until(frames / "started-bob")  # ann's frame is out: bob's turn
+        (frames / "draw-bob").touch()
+        conn2, _ = await asyncio.wait_for(second, 20)
+        conn.close()
+        conn2.close()
+    finally:
+        await door.stop()
+
+
+async def test_an_app_that_never_fills_a_screen_frees_its_slot_after_a_while(tmp_path,
+                                                                             monkeypatch):
+    """A tiny terminal's whole screen may be less than a frame's bytes: the slot goes
+    free ``first_frame_wait`` after the app's first output, and the next app starts."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    monkeypatch.setenv("FRAMES", str(frames))
+    door = await _door(tmp_path, FRAME_CHILD, max_startups=1, first_frame_wait=0.2)
+    try:
+        conns = []
+        for name in ("ann", "bob"):
+            conn = await asyncssh.connect(
+                "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
+                client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
+            await conn.create_process(term_type="xterm", term_size=(80, 24))
+            conns.append(conn)
+        # neither draws a frame; both start, the second once the first's wait is over
+        for name in ("ann", "bob"):
+            for _ in range(2000):
+                if (frames / f"started-{name}").exists():
+                    break
+                await asyncio.sleep(0.01)
+        ann, bob = ((frames / f"started-{name}").stat().st_mtime for name in ("ann", "bob"))
+        assert bob - ann >= 0.15, "bob's app started before ann's wait was over"
+        for conn in conns:
+            conn.close()
+    finally:
+        await door.stop()
