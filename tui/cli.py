@@ -252,21 +252,26 @@ def plain_wanted(args: Any) -> bool:
     return bool(getattr(args, "plain", False)) or os.environ.get("TERM", "") == "dumb"
 
 
+#: what the warm parent imports before it forks (besides each game's table screen)
+WARM_MODULES = (
+    "textual.app", "textual.drivers.linux_driver", "textual.drivers.web_driver",
+    "textual.widgets", "rich.console", "tui.app", "tui.flows.served", "tui.screens.served",
+    "tui.screens.menu", "tui.screens.lobby", "tui.games", "tui.settings", "tui.glyphs",
+    "net.client", "net.served", "argparse",
+    # a served app's first step (``tui.flows.served``: its kept seat, its table) imports
+    # the modes, and with them the session and the host's modules: 19 modules built
+    # again in every child, 10-40 ms of its first frame and their objects in its
+    # private pages (issue 48; tests/serve/test_warm.py checks the flow's imports)
+    "tui.modes",
+)
+
+
 def warm_parent(fd: int) -> int:
     """The warm parent of the served apps (:mod:`serve.warm`): import what a served
     app's first frame needs, then fork one app per request on socket ``fd``."""
     import importlib
 
-    for module in ("textual.app", "textual.drivers.linux_driver",
-                   "textual.drivers.web_driver", "textual.widgets",
-                   "rich.console", "tui.app", "tui.flows.served", "tui.screens.served",
-                   "tui.screens.menu", "tui.screens.lobby", "tui.games", "tui.settings",
-                   "tui.glyphs", "net.client", "net.served", "argparse",
-                   # a served app's first step (``tui.flows.served``: its kept seat, its
-                   # table) imports the modes, and with them the session and the host's
-                   # modules: 19 modules built again in every child, 10-40 ms of its
-                   # first frame and their objects in its private pages (issue 48)
-                   "tui.modes"):  # fmt: skip
+    for module in WARM_MODULES:
         importlib.import_module(module)
     from net.catalogue import games
     from tui.games import game_of
