@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import net.table as table_module
+from net.table.play import Play
 
 SEATS = 6
 
@@ -25,14 +26,16 @@ class BotTables:
     def __init__(self, host, tables: int, seats: int = SEATS, stagger: float = 0.0,
                  seed: int = 1) -> None:  # fmt: skip
         self.late: list[float] = []
-        self._submit, self._tick = table_module.Table._submit, table_module.Table.tick
+        # every action goes through ``Play.submit`` (the table's game loop), and a
+        # table's timer through ``Table.tick``
+        self._submit, self._tick = Play.submit, table_module.Table.tick
         submit, tick, clock, late = self._submit, self._tick, host.clock, self.late
 
-        def timed(table, seat, action, now, by, *rest):
-            plan_at = getattr(table, "_bench_due", None)
+        def timed(play, seat, action, now, by, *rest):
+            plan_at = getattr(play.table, "_bench_due", None)
             if plan_at is not None:
                 late.append(clock.now() - plan_at)
-            submit(table, seat, action, now, by, *rest)
+            submit(play, seat, action, now, by, *rest)
 
         def tick_timed(table, now):
             due = [s.plan[1] for s in table.seats if s.plan is not None and s.plan[1] <= now]
@@ -40,7 +43,7 @@ class BotTables:
             tick(table, now)
             table._bench_due = None
 
-        table_module.Table._submit = timed
+        Play.submit = timed
         table_module.Table.tick = tick_timed
         self.host = host
         self.tables = [host.create_table(f"T{n}", "foolsgold", seats=seats, bots=seats)
@@ -64,4 +67,4 @@ class BotTables:
                 self.host.start_game(table)
 
     def close(self) -> None:
-        table_module.Table._submit, table_module.Table.tick = self._submit, self._tick
+        Play.submit, table_module.Table.tick = self._submit, self._tick
