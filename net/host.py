@@ -116,6 +116,14 @@ class Turns:
     def _next_turn(self) -> None:
         self.spent, self._armed = 0.0, False
 
+    def later(self, run: Callable[..., None], *args: Any) -> _Waiting | None:
+        """``run(*args)`` in the queue (a handle whose ``cancel`` takes it out), or at once
+        (None) when there is no cap: a test's clock, where time moves only when told."""
+        if self.budget == math.inf:
+            run(*args)
+            return None
+        return self.wait(run, *args)
+
     def wait(self, run: Callable[..., None], *args: Any) -> _Waiting:
         """Queue ``run(*args)`` for a later turn; the handle's ``cancel`` takes it out."""
         entry = _Waiting(run, args)
@@ -412,12 +420,9 @@ class Host:
         # bots playing with nobody there: with the cap on, every such timer waits in the
         # queue, drained after the people's bytes of the turn (``Turns.after_io``), in
         # order (a timer run here would come before the messages those bytes carry)
-        turns = self.turns
-        if turns.budget == math.inf:  # no cap: a test's clock
-            self._run_alone(table, when)
-            return
-        entry = turns.wait(self._run_alone, table, when)
-        self._timers[table] = (when, entry)
+        entry = self.turns.later(self._run_alone, table, when)
+        if entry is not None:
+            self._timers[table] = (when, entry)
 
     def _run_alone(self, table: Table, when: float) -> None:
         # its waiting entry, if it waited (an entry replaced by a new timer was cancelled

@@ -62,7 +62,7 @@ class Child:
         #: its first screenful is out (``FIRST_FRAME`` bytes; any output for a plain
         #: seat): the door's start-up slot is free again (``Apps.start``)
         self.first_frame = asyncio.Event()
-        self.written = 0  # bytes the app has written to its terminal
+        self.written = 0  # bytes the app has written to its terminal, to its first frame
         self.output_done = asyncio.Event()
         self.exited: int | None = None
         self.expiry: asyncio.TimerHandle | None = None
@@ -149,9 +149,10 @@ class Child:
             self.output_done.set()
             return
         self.first_output.set()
-        self.written += len(data)
-        if self.plain or self.written >= FIRST_FRAME:
-            self.first_frame.set()
+        if not self.first_frame.is_set():
+            self.written += len(data)
+            if self.plain or self.written >= FIRST_FRAME:
+                self.first_frame.set()
         if self.session is not None:
             self.session.write(data)
 

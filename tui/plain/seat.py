@@ -63,6 +63,13 @@ ALIASES = {"?": "help", "h": "help", "quit": "leave", "q": "leave", "exit": "lea
            "chat": "say", "score": "scores", "cards": "hand", "r": "ready"}  # fmt: skip
 
 
+def seat_name(seat: p.SeatInfo) -> str:
+    """A seat's name as the plain seat says it: a bot's says so once ("Hattie (bot)" is
+    named so by the host already; a bot named otherwise gets the word)."""
+    name = clean_text(seat.name)
+    return f"{name} (bot)" if seat.kind == "bot" and "(bot)" not in name else name
+
+
 def plain_text(text: str) -> str:
     """``text`` without escape sequences or control characters."""
     return _CONTROLS.sub("", text)
@@ -141,13 +148,11 @@ class PlainSeat:
     def _lobby_line(self, info: p.TableInfo) -> str:
         seats = []
         for s in info.seats:
-            name = clean_text(s.name)
-            if s.kind == "bot":  # a bot's name says so already ("Hattie (bot)")
-                seats.append(f"{s.seat + 1} {name}" if name.endswith("(bot)")
-                             else f"{s.seat + 1} {name} (bot)")
+            if s.kind == "bot":
+                seats.append(f"{s.seat + 1} {seat_name(s)}")
                 continue
             state = ("ready" if s.ready else "not ready") if s.connected else "away"
-            seats.append(f"{s.seat + 1} {name} ({state})")
+            seats.append(f"{s.seat + 1} {seat_name(s)} ({state})")
         free = info.settings.seats - len(info.seats)
         line = (f"Table {clean_text(info.name)}, {title(info.game)}: "
                 + ", ".join(seats) + (f", {plural(free, 'seat')} free" if free > 0 else "") + ".")
@@ -335,10 +340,9 @@ class PlainSeat:
             return "Nobody yet."
         said = []
         for s in self.info.seats:
-            kind = " (bot)" if s.kind == "bot" and "(bot)" not in s.name else ""
             away = "" if s.connected or s.kind == "bot" else ", away"
             you = ", you" if s.seat in self.seats else ""
-            said.append(f"seat {s.seat + 1}: {clean_text(s.name)}{kind}{away}{you}")
+            said.append(f"seat {s.seat + 1}: {seat_name(s)}{away}{you}")
         watching = self.info.spectators
         return "; ".join(said) + (f"; {watching} watching" if watching else "") + "."
 
