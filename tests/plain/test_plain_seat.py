@@ -175,3 +175,16 @@ async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
     assert "A game lasts about 12 turns each." in lobby, lobby
     assert ", 1 seat free." in lobby, lobby  # one seat, not "1 seats"
     assert "(bot) (bot)" not in lobby and "(bot)" in lobby, lobby  # said once
+
+
+def test_a_seats_name_says_bot_once_whatever_its_number():
+    from net import protocol as p
+    from tui.plain.seat import seat_name
+
+    def seat(name: str, kind: str) -> p.SeatInfo:
+        return p.SeatInfo(seat=0, name=name, kind=kind, ready=False, connected=True)
+
+    assert seat_name(seat("Hattie (bot)", "bot")) == "Hattie (bot)"
+    assert seat_name(seat("Hattie (bot) 2", "bot")) == "Hattie (bot) 2"  # two Hatties
+    assert seat_name(seat("Rex", "bot")) == "Rex (bot)"
+    assert seat_name(seat("Ann\x1b[31m", "human")) == "Ann"  # peer text, cleaned
