@@ -34,7 +34,9 @@ from serve.warm import Forked, Warm
 log = logging.getLogger(__name__)
 
 #: bytes of output that make an app's first frame: its terminal modes come first, in
-#: a few small writes, then a screen of text and colours (80x24's menu: 5.7 KiB)
+#: a few small writes, then a screen of text and colours (80x24's menu: 5.7 KiB). A
+#: terminal of fewer cells than this counts its cells instead: a tiny one's first screen
+#: is smaller, and a client asking for 10x5 must not hold a start-up slot the longest
 FIRST_FRAME = 1024
 
 # modes a fresh terminal needs to show an app that is already running (Textual's)
@@ -59,8 +61,9 @@ class Child:
         self.session: SSHSession | None = None
         self.size = (80, 24)
         self.first_output = asyncio.Event()
-        #: its first screenful is out (``FIRST_FRAME`` bytes; any output for a plain
-        #: seat): the door's start-up slot is free again (``Apps.start``)
+        #: its first screenful is out (``FIRST_FRAME`` bytes, or a byte a cell of a
+        #: smaller terminal; any output for a plain seat): the door's start-up slot is
+        #: free again (``Apps.start``)
         self.first_frame = asyncio.Event()
         self.written = 0  # bytes the app has written to its terminal, to its first frame
         self.output_done = asyncio.Event()
@@ -151,7 +154,8 @@ class Child:
         self.first_output.set()
         if not self.first_frame.is_set():
             self.written += len(data)
-            if self.plain or self.written >= FIRST_FRAME:
+            width, height = self.size
+            if self.plain or self.written >= min(FIRST_FRAME, width * height):
                 self.first_frame.set()
         if self.session is not None:
             self.session.write(data)

@@ -330,3 +330,40 @@ async def test_an_app_that_never_fills_a_screen_frees_its_slot_after_a_while(tmp
             conn.close()
     finally:
         await door.stop()
+
+
+TINY_CHILD = textwrap.dedent("""
+    import os, pathlib, sys
+    (pathlib.Path(os.environ["FRAMES"]) / ("started-" + sys.argv[1])).touch()
+    sys.stdout.write("." * 60); sys.stdout.flush()  # a 10x5 screen's worth, and more
+    sys.stdin.read(1)
+""")
+
+
+async def test_a_tiny_terminal_does_not_hold_the_slot_for_a_whole_frame(tmp_path,
+                                                                         monkeypatch):
+    """A client asking for a 10x5 terminal: its app's first screen is a byte a cell,
+    not a full frame's bytes, so it frees the slot at once; before, a few such logins
+    held every slot for ``first_frame_wait`` each (14 of them kept an honest player
+    from his menu for 2.8 s instead of 0.8)."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    monkeypatch.setenv("FRAMES", str(frames))
+    door = await _door(tmp_path, TINY_CHILD, max_startups=1, first_frame_wait=30.0)
+    try:
+        conns = []
+        for name, size in (("tiny", (10, 5)), ("ann", (80, 24))):
+            conn = await asyncssh.connect(
+                "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
+                client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
+            await conn.create_process(term_type="xterm", term_size=size)
+            conns.append(conn)
+        for _ in range(1000):  # 10 s: far less than the 30 s the tiny one could hold
+            if (frames / "started-ann").exists():
+                break
+            await asyncio.sleep(0.01)
+        assert (frames / "started-ann").exists(), "the tiny terminal held the slot"
+        for conn in conns:
+            conn.close()
+    finally:
+        await door.stop()
