@@ -21,6 +21,8 @@ def _private_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("MOTHERLODE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     # the seats a client keeps to take back (net.seats): never the user's own
     monkeypatch.setenv("MOTHERLODE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+    # parsed style sheets (tui.styles): never the user's cache, subprocesses included
+    monkeypatch.setenv("MOTHERLODE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -31,6 +31,7 @@ from tui.flows.messages import (
     ShowStats,
 )
 from tui.keys import add_bindings
+from tui.styles import StyledAtMount
 from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def opens() -> dict[str, Callable[[], OpenFlow]]:
     }  # fmt: skip
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(StyledAtMount, Screen[None]):
     """Where the app opens. ``saves`` tells whether a hot-seat game waits."""
 
     _footer_ids: frozenset[str] | set[str] = frozenset()  # the keys its footer shows

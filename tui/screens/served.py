@@ -31,6 +31,7 @@ from tui.flows.messages import (
     ShowSettings,
 )
 from tui.keys import add_bindings, with_ids
+from tui.styles import StyledAtMount
 from tui.widgets.footer import Footer
 from tui.widgets.touchbar import TouchBar
 
@@ -64,7 +65,7 @@ def describe(table: Any) -> str:
            f"({PHASES.get(table.phase, table.phase)})"
 
 
-class ServedMenuScreen(Screen[None]):
+class ServedMenuScreen(StyledAtMount, Screen[None]):
     """Where a served app opens (see the module docstring)."""
 
     def __init__(self, fetch: Callable[[], Awaitable[list[Any]]], name: str) -> None:
