@@ -126,3 +126,10 @@ _.BUTTON_INNER  # read by Textual's ToggleButton (tui/screens/common.py OnOffBox
 _.action_play_again  # a binding's action (tui/screens/table.py: p Play again)
 _.border_title  # read by Textual (tui/widgets/guide.py)
 _.border_subtitle  # read by Textual (tui/widgets/guide.py)
+_._on_screen_resume  # unused method (tui/styles.py): Textual's ScreenResume handler
+_.refresh_styles  # unused attribute (tui/styles.py): read by Textual's Screen
+ALLOW_SELECT  # unused variable (tui/widgets/footer.py): Textual's Widget
+DEFAULT_CSS  # unused variable (tui/widgets/footer.py): Textual's Widget
+_.on_mouse_move  # unused method (tui/widgets/footer.py)
+_.on_leave  # unused method (tui/widgets/footer.py)
+_.on_mouse_down  # unused method (tui/widgets/footer.py)

@@ -59,7 +59,7 @@ class PigScreen(TableScreen):
             yield Hint(id="hint")
             yield Hint(id="status")
             yield EventLog(id="log")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self._ready = True

@@ -87,7 +87,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-box"):
             yield Static(Group(*parts), id="help-text")
             yield TouchBar(classes="dialog")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -158,7 +158,7 @@ class RulesScreen(Screen[None]):
         from textual.widgets import MarkdownViewer  # loaded on first use: slow to import
 
         yield MarkdownViewer(rules_text(), show_table_of_contents=True, id="rules")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#rules").document.focus()
@@ -208,7 +208,7 @@ class MessageScreen(ModalScreen[str | None]):
             yield Static(Text(self.body), id="message-body")
             yield Static(Text(hint, "dim"), id="message-keys")
             yield TouchBar(classes="dialog")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def action_pick(self, key: str) -> None:
         self.dismiss(key)
@@ -235,7 +235,7 @@ class PickScreen(ModalScreen[int | None]):
             digits = f"1-{min(len(self.choices), 9)}, or " if self.choices else ""
             yield Static(Text(f"{digits}up/down and enter: choose   esc: cancel", "dim"))
             yield TouchBar(classes="dialog")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option_id or 0))
@@ -295,7 +295,7 @@ class ChatScreen(ModalScreen[str | None]):
             yield Static(Text("Say something to the table (enter sends, esc cancels)"))
             yield Input(max_length=200, id="chat-input")
             yield TouchBar(classes="dialog")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def action_send(self) -> None:
         # the field sends, once it has taken the letters typed just before enter (see
@@ -330,7 +330,7 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Text(self.question, "bold"))
             yield Static(Text("y: yes   n: no", "dim"))
             yield TouchBar(classes="dialog")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -55,7 +55,7 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
@@ -106,7 +106,7 @@ class HotseatScreen(Screen[None]):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
             yield Static("", id="hotseat-status")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def seats(self) -> list[tuple[str, bool]]:
         rows = []
@@ -178,7 +178,7 @@ class HostScreen(Screen[tuple[int, str | None] | None]):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
             yield Static("", id="host-status")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#start")

@@ -50,7 +50,7 @@ class JoinScreen(Screen[None]):
             yield Static("Or type the address the host shows (host or host:port):")
             yield FieldInput(placeholder="192.168.1.20:7777", id="address")
             yield Static("", id="join-status")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#address", Input).focus()

@@ -94,7 +94,7 @@ class LobbyScreen(Screen[None]):
                           min_width=1, max_lines=200)
         yield TooSmall()
         yield TouchBar()
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self._ready = True

@@ -104,7 +104,7 @@ class MenuScreen(StyledAtMount, Screen[None]):
             yield Static("MOTHERLODE", id="menu-name")  # in place of the logo where it cannot fit
             yield Static("Gold-rush party games for the terminal", id="tagline")
             yield OptionList(*self._options(), id="menu")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def _options(self) -> list[Option]:
         items = menu()

@@ -65,7 +65,7 @@ class ReplaysScreen(Screen[None]):
             yield Static("Replays", classes="title")
             yield Static("", id="replays-status")
             yield OptionList(id="replays")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.reload()

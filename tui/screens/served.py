@@ -103,7 +103,7 @@ class ServedMenuScreen(StyledAtMount, Screen[None]):
             yield Static("Tables at this host:", id="served-title")
             yield OptionList(*self._options(), id="menu")
             yield Static("", id="served-status")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     async def on_mount(self) -> None:
         # the tables first, so the first enter joins a table rather than opening one
@@ -217,7 +217,7 @@ class NameScreen(ModalScreen[str | None]):
                         id="name")
             yield Static(Text(self.problem), id="name-status")
             yield TouchBar(classes="dialog")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()

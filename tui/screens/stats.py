@@ -58,7 +58,7 @@ class StatsScreen(Screen[None]):
             yield Static("", id="stats-status")
             with VerticalScroll(id="stats-scroll"):
                 yield Static("", id="stats")
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.reload()

@@ -106,7 +106,7 @@ class FoolsGoldScreen(TableScreen):
             yield EventLog(id="log")
         yield TooSmall()
         yield TouchBar()
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self._ready = True

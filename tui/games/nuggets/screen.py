@@ -82,7 +82,7 @@ class NuggetsScreen(TableScreen):
             yield EventLog(id="log")
         yield TooSmall()
         yield TouchBar()
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         self._ready = True
