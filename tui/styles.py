@@ -186,12 +186,19 @@ class StyledAtMount:
     its first frame. So this screen takes its breakpoint classes as it is made, for
     the app's size (the first resize then finds them set), and its first resume does
     not style again. A class, a theme or a size that changes meanwhile restyles what it
-    touches as always; later resumes (back from another screen) style everything."""
+    touches as always; later resumes (back from another screen) style everything.
+
+    A screen with a ``CSS`` or ``CSS_PATH`` of its own (a table, the lobby) is left to
+    Textual: its sheets are loaded as it is shown, after its mount, and what the mount
+    styled does not hold them (a table at 120x40 was not centred, nor laid out narrow
+    at 60x20)."""
 
     _resumed = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self._own_sheets():
+            return
         try:
             size = self.app.size  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - no app running: the first resize sets them
@@ -203,7 +210,11 @@ class StyledAtMount:
         # Screen's, which reads ``refresh_styles``
         if not self._resumed:
             self._resumed = True
-            event.refresh_styles = False
+            if not self._own_sheets():
+                event.refresh_styles = False
+
+    def _own_sheets(self) -> bool:
+        return bool(self.CSS or self.CSS_PATH)  # type: ignore[attr-defined]
 
 
 def breakpoints(screen: Any, size: Any) -> dict[str, bool]:

@@ -13,7 +13,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.css import stylesheet
+from textual.screen import Screen
+from textual.widgets import Static
 
 from tests.tui.helpers import screen_text
 from tests.tui.test_modes import make_app
@@ -214,3 +217,37 @@ async def test_a_resize_after_the_first_frame_restyles_for_the_new_size(tmp_path
         await pilot.pause()
         assert app.screen.has_class("-narrow")
         assert not app.screen.query_one("#logo").display
+
+
+class _Own(styles.StyledAtMount, Screen):
+    """A screen with a style sheet of its own, shown over the first one."""
+
+    CSS = """
+    _Own { align-horizontal: center; }
+    _Own #wide { width: 20; }
+    _Own.-narrow #wide { display: none; }
+    """
+
+    def compose(self):
+        yield Static("only when wide", id="wide")
+
+
+class _OwnApp(App):
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+
+    async def on_mount(self) -> None:
+        await self.push_screen(_Own())
+
+
+@pytest.mark.parametrize("size", [(120, 40), (60, 20)])
+async def test_a_screen_with_its_own_sheet_is_styled_by_it(size):
+    app = _OwnApp()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, _Own)
+        assert screen.styles.align_horizontal == "center"
+        wide = screen.query_one("#wide")
+        assert wide.display == (size[0] >= 80)
+        if wide.display:
+            assert wide.region.x == (size[0] - 20) // 2  # centred by its own sheet

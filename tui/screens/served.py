@@ -194,7 +194,7 @@ class ServedMenuScreen(StyledAtMount, Screen[None]):
         self.post_message(self.opens[choice]())
 
 
-class NameScreen(ModalScreen[str | None]):
+class NameScreen(StyledAtMount, ModalScreen[str | None]):
     """Ask the player's name: the web door has no user name to go by, and a first run
     offers the login name (``default``) to keep or change."""
 
