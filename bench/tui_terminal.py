@@ -108,9 +108,10 @@ def environment() -> dict[str, str]:
     # a player of their own, with no saves yet: not the machine's shared saves database,
     # which other runs may be writing (a long write-ahead log makes opening it slow)
     env["MOTHERLODE_DATA_DIR"] = tmp
-    # a name chosen already: the menu opens at once, not the first run's question
+    # a name chosen already: the menu opens at once, not the first run's question; and
+    # each game's guided first round offered already (issue 47): a table opens at once
     with open(os.path.join(tmp, "settings.json"), "w", encoding="utf-8") as file:
-        file.write('{"name": "Bench"}')
+        file.write('{"name": "Bench", "guided": ["foolsgold", "nuggets"]}')
     return env
 
 
@@ -298,11 +299,13 @@ class KeyDriver:
             if self.due is not None:
                 continue
             react = now + self.pace * self.rng.uniform(0.7, 1.3)
-            discard, draw = text.rfind(b"Discard a card: 1-6"), text.rfind(b"d draws")
+            # the table's words (a pass, since issue 43) or the bare app's
+            discard = max(text.rfind(b"Pass a card: 1-6"), text.rfind(b"Discard a card: 1-6"))
+            draw = text.rfind(b"d draws")
             if discard >= 0 and discard > draw:
                 self.due = (b"1", (b"d draws", b"Waiting for a card"), react)
             elif draw >= 0:
-                self.due = (b"d", (b"Discard a card: 1-6",), react)
+                self.due = (b"d", (b"Pass a card: 1-6", b"Discard a card: 1-6"), react)
             if self.due is not None:
                 self.seen = b""
         # not read while the other app was driven: neither a sample nor a prompt
