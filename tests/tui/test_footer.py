@@ -7,6 +7,7 @@ third of the menu's time to its first frame)."""
 from __future__ import annotations
 
 import pytest
+from rich.cells import cell_len
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -41,7 +42,9 @@ class Keys(Screen):
         self.footer = footer
         self.pressed: list[str] = []
         for n in range(many):
-            self._bindings.bind(str(n), f"extra({n})", f"Extra key {n}")
+            # the first one in wide characters: two cells each
+            words = "金を掘る金を掘る金を掘る" if n == 0 else f"Extra key {n}"
+            self._bindings.bind(str(n), f"extra({n})", words)
 
     def compose(self):
         yield Static("keys")
@@ -121,13 +124,14 @@ async def test_keys_that_do_not_fit_go_in_rows_each_whole():
     _, text = await _drawn(Footer, (40, 12), many=6)
     rows = text.splitlines()
     assert len(rows) > 1
-    assert all(len(row) <= 40 for row in rows)
+    assert all(cell_len(row) <= 40 for row in rows)  # cells: a wide character is two
     words = " ".join(rows)
-    for n in range(6):
+    for n in range(1, 6):
         assert f"{n} Extra key {n}" in words  # whole, on one row
+    assert "0 金を掘る金を掘る金を掘る" in words
     # and one line again when they fit
     _, wide = await _drawn(Footer, (160, 12), many=6)
-    assert len(wide.splitlines()) == 1 and "5 Extra key 5" in wide
+    assert len(wide.splitlines()) == 1 and "0 金を掘る金を掘る金を掘る" in wide
 
 
 async def test_a_click_presses_its_key_and_a_dimmed_key_rings_the_bell():

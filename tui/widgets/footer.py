@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -125,7 +126,7 @@ class Footer(Widget, can_focus=False):
         if self.keys is None or width <= 0 or self._laid_for == (self.keys, width):
             return
         self._laid_for = (self.keys, width)
-        sizes = [sum(map(len, self.entry(key))) for key in self.keys]
+        sizes = [sum(map(cell_len, self.entry(key))) for key in self.keys]  # in cells
         places: list[tuple[int, int, int]] = []
         if not sizes or sum(sizes) - 1 <= width:  # (the last key's trailing space may go)
             x = 0
