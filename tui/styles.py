@@ -200,10 +200,10 @@ class StyledAtMount:
         if self._own_sheets():
             return
         try:
-            size = self.app.size  # type: ignore[attr-defined]
-        except Exception:  # noqa: BLE001 - no app running: the first resize sets them
-            return
-        self.update_classes(breakpoints(self, size), update=False)  # type: ignore[attr-defined]
+            classes = breakpoints(self, self.app.size)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - no app running (or a Textual without the
+            return  # breakpoints this reads): the first resize sets them, as always
+        self.update_classes(classes, update=False)  # type: ignore[attr-defined]
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # Textual calls each class's handler, the subclass's first: this one, then
