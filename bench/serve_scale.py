@@ -3,6 +3,7 @@ serve`` wait for, and what each costs in memory, with the warm parent (``serve.w
 and without it (``serve --cold``), side by side in one run, through both doors.
 
     python bench/serve_scale.py [--arrivals 1,8,32] [--rounds 2] [--doors ssh,web]
+                                [--ways warm,cold]
 
 For each round, each way in turn (warm, cold, then cold, warm in the next round): a
 fresh ``motherlode serve --web 0 --keep-detached 0`` on loopback (for warm: once its
@@ -220,6 +221,9 @@ async def main() -> None:
                         help="players arriving at once, counts in turn (default 1,8,32)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--doors", default="ssh,web", help="ssh, web or both (default)")
+    parser.add_argument("--ways", default="warm,cold",
+                        help="warm, cold or both (default): warm alone keeps the machine "
+                        "quiet for the warm figures (the cold starts load it for a while)")
     args = parser.parse_args()
     try:
         counts = [int(c) for c in args.arrivals.split(",")]
@@ -232,24 +236,27 @@ async def main() -> None:
         parser.error(f"--doors takes ssh, web or ssh,web, not {args.doors!r}")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    ways = [w.strip() for w in args.ways.split(",") if w.strip()]
+    if not ways or set(ways) - {"warm", "cold"}:
+        parser.error(f"--ways takes warm, cold or warm,cold, not {args.ways!r}")
     names = [f"p{c}x{i}" for c in counts for i in range(c)]
     keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in names}
-    results: dict[str, list[dict]] = {"warm": [], "cold": []}
+    results: dict[str, list[dict]] = {way: [] for way in ways}
     for round_ in range(args.rounds):
-        order = ["warm", "cold"] if round_ % 2 == 0 else ["cold", "warm"]
+        order = ways if round_ % 2 == 0 else ways[::-1]
         for way in order:
             results[way].append(await one_way(way == "warm", counts, doors, keys))
     print(f"load average at the end: {os.getloadavg()[0]:.2f} (rounds: {args.rounds}, "
-          "warm and cold interleaved)")
+          f"{' and '.join(ways)}{' interleaved' if len(ways) > 1 else ''})")
     for door in doors:
         for count in counts:
-            for way in ("warm", "cold"):
+            for way in ways:
                 medians = [r[door, count]["median"] for r in results[way]]
                 maxes = [r[door, count]["max"] for r in results[way]]
                 print(f"{door:3} {count:3} arriving, {way}: first screen median "
                       f"{' / '.join(f'{m:.2f}' for m in medians)} s, max "
                       f"{' / '.join(f'{m:.2f}' for m in maxes)} s")  # fmt: skip
-        for way in ("warm", "cold"):
+        for way in ways:
             pss = [r[door, "pss"] for r in results[way]]
             serve_own = statistics.median(r[door, "serve_pss"] for r in results[way])
             print(f"{door:3} PSS per player ({max(counts)} players, the parent's share "
