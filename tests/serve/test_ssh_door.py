@@ -110,6 +110,25 @@ async def _door(tmp_path, script: str, **config) -> SSHDoor:
     return door
 
 
+async def _arrive(door: SSHDoor, name: str, size: tuple[int, int] = (80, 24)):
+    """A player with a key of their own logs in and asks for a terminal of ``size``:
+    the connection and its process."""
+    conn = await asyncssh.connect(
+        "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
+        client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
+    proc = await conn.create_process(term_type="xterm", term_size=size)
+    return conn, proc
+
+
+async def _until(path, what: str = "", steps: int = 2000) -> None:
+    """Wait for ``path`` to exist (``steps`` of 10 ms); fail saying ``what``."""
+    for _ in range(steps):
+        if path.exists():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(what or f"{path.name} never came")
+
+
 async def test_only_whitelisted_client_variables_reach_the_app(tmp_path):
     door = await _door(tmp_path, ENV_CHILD)
     try:
@@ -268,32 +287,17 @@ async def test_an_app_holds_its_start_up_slot_until_its_first_frame(tmp_path, mo
     frames.mkdir()
     monkeypatch.setenv("FRAMES", str(frames))
     door = await _door(tmp_path, FRAME_CHILD, max_startups=1, first_frame_wait=30.0)
-
-    async def arrive(name: str):
-        conn = await asyncssh.connect(
-            "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
-            client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
-        proc = await conn.create_process(term_type="xterm", term_size=(80, 24))
-        return conn, proc
-
-    async def until(path) -> None:
-        for _ in range(2000):
-            if path.exists():
-                return
-            await asyncio.sleep(0.01)
-        raise AssertionError(f"{path.name} never came")
-
     try:
-        first = asyncio.create_task(arrive("ann"))
-        await until(frames / "started-ann")
-        second = asyncio.create_task(arrive("bob"))
+        first = asyncio.create_task(_arrive(door, "ann"))
+        await _until(frames / "started-ann")
+        second = asyncio.create_task(_arrive(door, "bob"))
         conn, proc = await first
         assert b"\x1b[?1049h" in await asyncio.wait_for(proc.stdout.read(64), 20)
         # ann's app wrote its modes: the old slot went free here; now bob waits
         await asyncio.sleep(1.0)
         assert not (frames / "started-bob").exists(), "bob's app started before ann's frame"
         (frames / "draw-ann").touch()
-        await until(frames / "started-bob")  # ann's frame is out: bob's turn
+        await _until(frames / "started-bob")  # ann's frame is out: bob's turn
         (frames / "draw-bob").touch()
         conn2, _ = await asyncio.wait_for(second, 20)
         conn.close()
@@ -311,19 +315,10 @@ async def test_an_app_that_never_fills_a_screen_frees_its_slot_after_a_while(tmp
     monkeypatch.setenv("FRAMES", str(frames))
     door = await _door(tmp_path, FRAME_CHILD, max_startups=1, first_frame_wait=0.2)
     try:
-        conns = []
-        for name in ("ann", "bob"):
-            conn = await asyncssh.connect(
-                "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
-                client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
-            await conn.create_process(term_type="xterm", term_size=(80, 24))
-            conns.append(conn)
+        conns = [(await _arrive(door, name))[0] for name in ("ann", "bob")]
         # neither draws a frame; both start, the second once the first's wait is over
         for name in ("ann", "bob"):
-            for _ in range(2000):
-                if (frames / f"started-{name}").exists():
-                    break
-                await asyncio.sleep(0.01)
+            await _until(frames / f"started-{name}")
         ann, bob = ((frames / f"started-{name}").stat().st_mtime for name in ("ann", "bob"))
         assert bob - ann >= 0.15, "bob's app started before ann's wait was over"
         for conn in conns:
@@ -351,18 +346,10 @@ async def test_a_tiny_terminal_does_not_hold_the_slot_for_a_whole_frame(tmp_path
     monkeypatch.setenv("FRAMES", str(frames))
     door = await _door(tmp_path, TINY_CHILD, max_startups=1, first_frame_wait=30.0)
     try:
-        conns = []
-        for name, size in (("tiny", (10, 5)), ("ann", (80, 24))):
-            conn = await asyncssh.connect(
-                "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
-                client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None)
-            await conn.create_process(term_type="xterm", term_size=size)
-            conns.append(conn)
-        for _ in range(1000):  # 10 s: far less than the 30 s the tiny one could hold
-            if (frames / "started-ann").exists():
-                break
-            await asyncio.sleep(0.01)
-        assert (frames / "started-ann").exists(), "the tiny terminal held the slot"
+        conns = [(await _arrive(door, name, size))[0]
+                 for name, size in (("tiny", (10, 5)), ("ann", (80, 24)))]
+        # 10 s: far less than the 30 s the tiny one could hold
+        await _until(frames / "started-ann", "the tiny terminal held the slot", steps=1000)
         for conn in conns:
             conn.close()
     finally:

@@ -104,7 +104,6 @@ class Footer(Widget, can_focus=False):
         if keys == self.keys:
             return
         self.keys = keys
-        self._laid_for = None
         self._fit(self.size.width or self.app.size.width)
         self.refresh()
 
