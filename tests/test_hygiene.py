@@ -8,7 +8,9 @@ What this reads, in every ``.py`` file under ``tests/`` (by its syntax tree):
 - a sleep: ``sleep(x)`` (``asyncio``'s, ``time``'s) or ``pause(x)`` (Textual's pilot)
   with any delay but a literal ``0``: only those in ``SLEEPS``, each with a comment on
   its line or the line above saying why no condition serves;
-- a poll loop: a loop whose own body sleeps or pauses (with any delay, ``0`` too), and
+- a poll loop: a loop that looks until something holds (a ``while``, a ``for`` with a
+  ``break``, ``return`` or ``continue``) and whose own body sleeps or pauses (with any
+  delay, ``0`` too), and
   a function named like a wait (``until``, ``wait_for``...): only in ``POLLERS``.
 
 The allow-list shrinks: a file with more findings than listed fails, and so does a
@@ -29,7 +31,7 @@ TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
 #: the only modules that poll (the one poller and the one TUI harness over it)
-POLLERS = frozenset({"tests/waiting.py"})
+POLLERS = frozenset({"tests/waiting.py", "tests/tui/harness.py"})
 
 #: what is left, by kind and file. Sleeps left say why no condition serves (a delay that
 #: is itself what is tested, a peer that must stay silent for a while); imports none.
@@ -56,10 +58,13 @@ def _imported(node: ast.ImportFrom | ast.Import, path: Path) -> list[str]:
     return [".".join(module + [alias.name]) for alias in node.names] + [".".join(module)]
 
 
-def _is_sleep(call: ast.Call) -> bool:
-    name = call.func.attr if isinstance(call.func, ast.Attribute) else \
+def _name(call: ast.Call) -> str | None:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else \
         call.func.id if isinstance(call.func, ast.Name) else None
-    return name in ("sleep", "pause")
+
+
+def _is_sleep(call: ast.Call) -> bool:
+    return _name(call) in ("sleep", "pause")
 
 
 def _delay(call: ast.Call) -> ast.expr | None:
@@ -75,16 +80,45 @@ def _zero(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value in (0, 0.0)
 
 
-def _own_calls(body: list[ast.stmt]):
-    """The calls in ``body``, not those inside a function or class defined there."""
+def _own_nodes(body: list[ast.stmt]):
+    """The nodes in ``body``, not those inside a function or class defined there."""
     stack = list(body)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        if isinstance(node, ast.Call):
-            yield node
+        yield node
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _polls(loop: ast.While | ast.For | ast.AsyncFor) -> bool:
+    """A loop that looks until something holds: a ``while``, or a ``for`` that can
+    leave early (``break``, ``return``, ``continue``). A ``for`` over sizes that pauses
+    after each is not one."""
+    if isinstance(loop, ast.While):
+        return True
+    stack = list(loop.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Return, ast.Continue)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef, ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _waits(nodes: list[ast.AST]) -> bool:
+    """The calls of a loop's body wait to look again: a sleep, a timed pause, or a bare
+    ``pause()`` (the app's next idle moment) in a loop that does nothing else. A loop
+    that presses keys and lets each one land with a bare ``pause()`` plays; it does not
+    poll."""
+    waits = [node for node in nodes if isinstance(node, ast.Call) and _is_sleep(node)]
+    if any(_delay(call) is not None or _name(call) == "sleep" for call in waits):
+        return True
+    acts = [node for node in nodes if isinstance(node, ast.Await)
+            and not (isinstance(node.value, ast.Call) and _is_sleep(node.value))]
+    return bool(waits) and not acts
 
 
 def _comment_lines(source: str) -> set[int]:
@@ -108,16 +142,18 @@ def findings(source: str, path: Path) -> list[tuple[str, int, str]]:
                 if any(part.startswith("test_") for part in module.split(".")):
                     found.append(("import", node.lineno, f"imports {module}"))
                     break
-        elif rel not in POLLERS and isinstance(node, ast.Call) and _is_sleep(node) and _delay(node) is not None \
-                and not _zero(_delay(node)):
+        elif rel not in POLLERS and isinstance(node, ast.Call) and _is_sleep(node) \
+                and _delay(node) is not None and not _zero(_delay(node)):
             why = node.lineno in comments or node.lineno - 1 in comments
-            found.append(("sleep", node.lineno, ast.unparse(node) + ("" if why else " (no comment why)")))
+            said = "" if why else " (no comment why)"
+            found.append(("sleep", node.lineno, ast.unparse(node) + said))
         if rel in POLLERS:
             continue
-        if isinstance(node, (ast.While, ast.For, ast.AsyncFor)):
-            if any(_is_sleep(call) for call in _own_calls(node.body)):
-                found.append(("poll", node.lineno, "a loop that sleeps or pauses"))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and WAIT_NAME.fullmatch(node.name):
+        if isinstance(node, (ast.While, ast.For, ast.AsyncFor)) and _polls(node) \
+                and _waits(list(_own_nodes(node.body))):
+            found.append(("poll", node.lineno, "a loop that sleeps or pauses"))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and WAIT_NAME.fullmatch(node.name):
             found.append(("helper", node.lineno, f"a wait helper {node.name}()"))
     return found
 
@@ -199,9 +235,17 @@ def test_a_sleep_is_found_and_a_yield_is_not():
 def test_a_poll_loop_and_a_wait_helper_are_found_outside_the_poller():
     loop = "async def f(pilot, ok):\n    while not ok():\n        await pilot.pause()\n"
     assert _kinds(loop) == ["poll"]
-    assert _kinds("async def g():\n    for _ in range(9):\n        await asyncio.sleep(0)\n") == ["poll"]
+    assert _kinds("async def g(ok):\n    for _ in range(9):\n        await asyncio.sleep(0)\n"
+                  "        if ok():\n            break\n") == ["poll"]
+    # a loop that pauses after each size, with no way out but its end, is not a poll
+    assert _kinds("async def g(p):\n    for s in (1, 2):\n        await p.pause()\n") == []
     assert _kinds("async def _until(ok):\n    return await until(ok, 'ok')\n") == ["helper"]
     assert _kinds(loop, TESTS / "waiting.py") == []
+    # a loop that plays (presses a key) and lets each land with a bare pause plays
+    assert _kinds("async def g(p, ok):\n    while not ok():\n        await p.press('x')\n"
+                  "        await p.pause()\n") == []
+    assert _kinds("async def g(p, ok):\n    while not ok():\n        await p.press('x')\n"
+                  "        await p.pause(0.1)\n") == ["poll", "sleep"]
     # a loop that defines a function that pauses is not itself a poll
     assert _kinds("for x in y:\n    async def h(p):\n        await p.pause()\n") == []
 

@@ -19,6 +19,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.views import to_view
 from nuggets import Game, Keep, Roll, Stop
+from tests.tui.harness import dealt, labels, pass_a_card, solo_fools_gold
 from tui.games.foolsgold.phases import foolsgold_now
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.phases import nuggets_now
@@ -27,15 +28,10 @@ from tui.phases import lobby_now
 from tui.screens.common import MessageScreen
 from tui.screens.lobby import LobbyScreen
 
+from .harness import make_app, until
 from .helpers import footer_text, screen_text
-from .test_modes import make_app, until
 
 ALWAYS = {"Advisor", "Leave", "Keys"}  # a Gold Nuggets table's keys that always work
-
-
-def labels(footer: str) -> set[str]:
-    """The descriptions in a footer line: " r Ready  s Start  ? Keys" -> {Ready, ...}."""
-    return {entry.strip().split(" ", 1)[1] for entry in footer.strip().split("  ") if entry}
 
 
 # -- the derivation, on the rules engines' own views -----------------------------------
@@ -265,12 +261,14 @@ async def _nuggets_host(clock: FakeClock, **settings) -> Host:
 
 async def _let_the_bot_play(pilot, clock, screen) -> None:
     """Move the host's clock on until it is this keyboard's turn again."""
-    for _ in range(400):
+
+    def back() -> bool:
         if screen.acting_seat is not None or screen.view.over:
-            return
+            return True
         clock.advance(0.5)
-        await pilot.pause(0.005)
-    raise AssertionError(f"the bot never finished its turn\n{screen_text(pilot.app)}")
+        return False
+
+    await until(pilot, back, "the bot finishes its turn", step=0.005)
 
 
 @pytest.mark.slow
@@ -361,33 +359,6 @@ async def test_hotseat_footer_belongs_to_whoever_moves(tmp_path):
         assert "enter rolls all seven dice." in screen_text(app)
 
 
-def solo_fools_gold(tmp_path, clock: FakeClock, first_player: int):
-    """The app of a solo Fool's Gold game against two bots, on a host clock that moves
-    only when told (its cards always the same)."""
-    return make_app(tmp_path, start=("solo", "foolsgold", 2), host_clock=clock,
-                    table_options={"seed": "phases-cards", "bot_pace": 0.5,
-                                   "first_player": first_player})  # fmt: skip
-
-
-async def dealt(app, pilot) -> FoolsGoldScreen:
-    """The table's screen, once it shows a hand."""
-    await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "the table")
-    screen: FoolsGoldScreen = app.screen
-    await until(pilot, lambda: screen.view is not None and screen.view.hand, "a hand")
-    return screen
-
-
-async def pass_a_card(pilot, now, clock: FakeClock) -> None:
-    """Ann's part in passing cards on, if she has one now (draw, or discard her first
-    card), then 0.1 s more of the host's clock."""
-    if now.phase == "draw":
-        await pilot.press("d")
-    elif now.phase == "discard":
-        await pilot.press("1")
-    clock.advance(0.1)
-    await pilot.pause(0.002)
-
-
 @pytest.mark.slow
 async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
     """Solo Fool's Gold on a host clock that moves only when told: before and after a
@@ -401,10 +372,11 @@ async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
         assert labels(await footer_text(pilot)) == {"Grab!", "Leave", "Keys"}
         assert "Waiting for a card from your right neighbour." in screen_text(app)
         seen = set()
-        for _ in range(3000):
+
+        async def play() -> bool:
             view = screen.view
             if view.grabbed or view.settled:
-                break
+                return True
             now = screen.now()
             if now.phase not in seen:
                 seen.add(now.phase)
@@ -414,6 +386,9 @@ async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
                 assert footer == expected | {"Leave", "Keys"}, (now, footer)
                 assert now.status in screen_text(app)
             await pass_a_card(pilot, now, clock)
+            return False
+
+        await until(pilot, play, "a grab", deadline=120, step=0.002)
         assert {"draw", "discard", "wait-card"} <= seen
         await until(pilot, lambda: screen.view.grabbed or screen.view.settled, "a grab")
         assert screen.view.grabbed[0][0] != screen.seat  # a bot grabbed first
@@ -428,11 +403,14 @@ async def test_fools_gold_footer_and_status_through_a_round(tmp_path):
             assert "f calls \"Fool's Gold!\"" in screen_text(app)
             assert "Waiting for the race to end." not in screen_text(app)
         # the call window closes on the host's clock: nothing to press, the round settles
-        for _ in range(200):
+
+        def closed() -> bool:
             if screen.view.settled or screen.view.round_no > 1:
-                break
+                return True
             clock.advance(0.25)
-            await pilot.pause(0.005)
+            return False
+
+        await until(pilot, closed, "the call window closes", step=0.005)
         await until(pilot, lambda: screen.view.settled, "the round settles")
         assert labels(await footer_text(pilot)) == {"Leave", "Keys"}
         assert "Points of this round in ( )" in screen_text(app)

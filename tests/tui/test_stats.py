@@ -15,8 +15,8 @@ from tui.cli import build_parser
 from tui.screens.menu import MenuScreen
 from tui.screens.stats import StatsScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 
 async def _a_finished_game() -> Store:
