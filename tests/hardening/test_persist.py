@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
-import tempfile
 from pathlib import Path
 
 import msgspec
@@ -19,67 +17,13 @@ from net import protocol as p
 from net import saves as persist
 from net.clock import FakeClock
 from net.games.foolsgold import moves as fm
-from net.host import Host
 from net.saves import Saved, SaveError, Store
 from net.saves.documents import digest
 from net.table import Settings, Table
 from net.views import to_view
+from tests.hardening.harness import Player, saving_host, start_nuggets
 
-from .harness import Raw, drive, greedy_nuggets, settle
-
-
-@pytest.fixture
-def store_dir():
-    # tmpfs when there is one: fsync is real work on a disk, and these tests save a lot
-    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    with tempfile.TemporaryDirectory(dir=base) as directory:
-        yield Path(directory)
-
-
-def saving_host(clock, store: Store) -> Host:
-    return Host(clock=clock, store=store)
-
-
-class Player:
-    """A scripted Gold Nuggets player on a raw TCP connection (it can resume by token)."""
-
-    def __init__(self, raw: Raw, welcome: p.Welcome) -> None:
-        self.raw, self.welcome = raw, welcome
-        self.seen: list = []
-        self.over: p.Over | None = None
-
-    @classmethod
-    async def join(cls, port: int, name: str, token: str | None = None) -> Player:
-        raw = await Raw.open(port)
-        welcome = await raw.hello(name, token=token)
-        return cls(raw, welcome)
-
-    async def play(self) -> None:
-        """Play until the game is over."""
-        while self.over is None:
-            message = await self.raw.recv()
-            if message is None:
-                return
-            self.seen.append(message)
-            if isinstance(message, p.Over):
-                self.over = message
-            elif isinstance(message, p.State) and message.seat == self.welcome.seat:
-                view = message.view
-                if not view.over and view.current == message.seat:
-                    await self.raw.send(greedy_nuggets(view))
-
-
-async def _start_nuggets(clock, store, supply=12):
-    host = saving_host(clock, store)
-    await host.start("127.0.0.1", 0)
-    table = host.create_table("Saloon", "nuggets", seats=3, bots=1, seed="s", supply=supply,
-                              bot_pace=0.5)  # fmt: skip
-    ann = await Player.join(host.port, "Ann")
-    bob = await Player.join(host.port, "Bob")
-    await ann.raw.send(p.Ready())
-    await bob.raw.send(p.Ready())
-    await drive(clock, lambda: table.phase == "playing")
-    return host, table, ann, bob
+from .harness import Raw, drive, settle
 
 
 def _game_save(store: Store) -> Saved:
@@ -95,7 +39,7 @@ async def test_every_state_sent_is_already_saved(store_dir):
     clock = FakeClock()
     store = Store(store_dir)
     reader = Store(store_dir)
-    host, table, ann, bob = await _start_nuggets(clock, store)
+    host, table, ann, bob = await start_nuggets(clock, store)
     watcher = await Raw.open(host.port)
     await watcher.hello("watch", spectate=True)
     checked = 0
@@ -128,7 +72,7 @@ async def test_every_state_sent_is_already_saved(store_dir):
 async def test_resume_on_a_new_host_with_tokens_and_finish(store_dir):
     clock = FakeClock()
     store = Store(store_dir)
-    host, table, ann, bob = await _start_nuggets(clock, store, supply=20)
+    host, table, ann, bob = await start_nuggets(clock, store, supply=20)
     play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
     await drive(clock, lambda: table.moves >= 12)
     for task in play:
@@ -277,7 +221,7 @@ def _poke(path: Path, sql: str, *args) -> None:
 async def _a_saved_game(store_dir: Path) -> str:
     clock = FakeClock()
     store = Store(store_dir)
-    host, table, ann, bob = await _start_nuggets(clock, store, supply=30)
+    host, table, ann, bob = await start_nuggets(clock, store, supply=30)
     play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
     await drive(clock, lambda: table.moves >= 8)
     for task in play:

@@ -222,8 +222,7 @@ def record_games() -> dict[str, list[p.State]]:
     """Seeded games of both games, played to the end through the table by bots and by
     scripted players, with every ``state`` each seat and a spectator received."""
     from net.table import Settings
-
-    from .test_foolsgold_table import play_match
+    from tests.net.helpers import play_match
 
     states: dict[str, list[p.State]] = {"nuggets": [], "foolsgold": []}
     for n in range(6):
@@ -345,7 +344,7 @@ def test_the_documented_recipe_rerolls_a_real_gold_nuggets_game():
 
 
 def test_the_documented_recipe_redeals_a_real_fools_gold_match():
-    from .test_foolsgold_table import play_match
+    from tests.net.helpers import play_match
 
     r = recipe()
     players = 4

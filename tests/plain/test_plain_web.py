@@ -11,11 +11,11 @@ import time
 
 import pytest
 
+from tests.plain.helpers import served
 from tests.serve.browser import CHROMIUM, REQUIRED, Browser
 from tests.serve.helpers import ServeProcess
 
 from .driver import answer
-from .test_plain_doors import _served
 
 pytestmark = [pytest.mark.timeout(300),
               pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
@@ -65,7 +65,7 @@ async def test_a_whole_game_on_the_plain_page_read_through_the_accessibility_tre
             await browser.until(f"{LINES}.some(l => l.startsWith(\"Type a table's number\"))",
                                 "the tables")
             said = 0
-            also = _served([], "nuggets")  # a table of its own, a bot, ready, start
+            also = served([], "nuggets")  # a table of its own, a bot, ready, start
             deadline = time.monotonic() + 240
             while True:
                 assert time.monotonic() < deadline, (await browser.evaluate(LINES))[-15:]

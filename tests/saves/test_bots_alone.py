@@ -17,14 +17,7 @@ import pytest
 from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
-from tests.saves.test_group_commit import (
-    GatedStore,
-    Watcher,
-    bot_table,
-    committed_moves,
-    read,
-    settle,
-)
+from tests.saves.helpers import GatedStore, Watcher, bot_table, committed_moves, read, settle
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -339,3 +339,25 @@ def pss_mib(pid: int) -> float:
             if line.startswith("Pss:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path, *args: str):
+    serve = await ServeProcess.start(tmp_path / "data", *args)
+    players: list[Player] = []
+    try:
+        yield serve, players
+    finally:
+        for player in players:
+            await player.close()
+        await serve.stop()
+
+
+async def connect(serve, players, name, key=None, **options) -> Player:
+    player = await Player.connect(serve.ssh_port, name, key, **options)
+    players.append(player)
+    return player
+
+
+def new_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.serve.browser import CHROMIUM, DESKTOP, PHONE, REQUIRED, Browser
-from tests.serve.test_ssh import serving
+from tests.serve.helpers import serving
 
 pytestmark = [
     pytest.mark.timeout(120),
@@ -67,7 +67,7 @@ async def test_ten_reloads_in_a_row_get_no_stale_answer(tmp_path, monkeypatch, d
     the reloads come before it, about at it and well after it, on a desktop and on a
     390x844 phone at DPR 3 with touch (the page then opens its socket with touch=1)."""
     from net.budgets import Budgets, Ledger
-    from tests.serve.test_web_limits import _door
+    from tests.serve.web import door as _door
 
     ledger = Ledger(Budgets(header_timeout=0.5))
     door = await _door(tmp_path, monkeypatch, ledger=ledger)

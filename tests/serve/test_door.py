@@ -18,8 +18,8 @@ from net.budgets import Budgets, Ledger
 from serve.door import GOODBYE, Door, DoorBudgets, Session
 from serve.ssh import DoorConfig, SSHDoor
 from serve.web import WebDoor
-from tests.serve.test_ssh import connect, new_key, serving
-from tests.serve.test_web import Tab
+from tests.serve.helpers import connect, new_key, serving
+from tests.serve.web import Tab
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -145,7 +145,7 @@ async def test_a_web_tab_closed_is_away_for_the_other_seat_at_once(tmp_path):
     """The web door's app ends with its tab: the host sees the line drop at once."""
     import aiohttp
 
-    from tests.serve.test_web import Tab
+    from tests.serve.web import Tab
 
     serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
                                      "--seed", "seats-2", "--web", "0")

@@ -4,40 +4,17 @@ apps, an asyncssh client and a pyte screen, all on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import time
 
 import asyncssh
 import pytest
 
-from tests.serve.helpers import Player, ServeProcess
+from tests.serve.helpers import connect, new_key, serving
 
 pytestmark = pytest.mark.timeout(90)
 
 MENU = "Tables at this host"
-
-
-@contextlib.asynccontextmanager
-async def serving(tmp_path, *args: str):
-    serve = await ServeProcess.start(tmp_path / "data", *args)
-    players: list[Player] = []
-    try:
-        yield serve, players
-    finally:
-        for player in players:
-            await player.close()
-        await serve.stop()
-
-
-async def connect(serve, players, name, key=None, **options) -> Player:
-    player = await Player.connect(serve.ssh_port, name, key, **options)
-    players.append(player)
-    return player
-
-
-def new_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
 
 
 @pytest.mark.slow

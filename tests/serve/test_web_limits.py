@@ -4,41 +4,16 @@ tabs capped per address, and no secret in an app's environment."""
 
 import asyncio
 import json
-import sys
 
 import aiohttp
 import pytest
 
 from net.budgets import Budgets, Ledger
-from serve.web import WebDoor, clamp, host_name
+from serve.web import clamp, host_name
+from tests.serve.web import door as _door
 from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
-
-# the app: its environment, then every packet textual-serve sends it, into a file
-APP = """
-import json, os, sys
-out = open(sys.argv[1], "a")
-out.write(json.dumps({"secret": os.environ.get("MOTHERLODE_SERVE_PASSWORD")}) + "\\n")
-out.flush()
-while True:
-    head = sys.stdin.buffer.read(5)
-    if len(head) < 5:
-        break
-    body = sys.stdin.buffer.read(int.from_bytes(head[1:], "big"))
-    out.write(body.decode("utf-8", "replace") + "\\n")
-    out.flush()
-    if head[:1] == b"M" and b'"quit"' in body:  # as a Textual app does
-        break
-"""
-
-
-async def _door(tmp_path, monkeypatch, **kw) -> WebDoor:
-    monkeypatch.setenv("MOTHERLODE_SERVE_PASSWORD", "not for apps")
-    door = WebDoor([sys.executable, "-c", APP, str(tmp_path / "app.log")], **kw)
-    await door.start("127.0.0.1", 0)
-    return door
-
 
 async def _until(path, text, timeout=20.0):
     for _ in range(int(timeout / 0.05)):

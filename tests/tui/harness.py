@@ -7,6 +7,7 @@ pilot) until a condition holds, on ``tests.waiting.until``, and fails with the s
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from msgspec.structs import replace
@@ -14,9 +15,11 @@ from msgspec.structs import replace
 from net import protocol as p
 from net.clock import FakeClock
 from net.lan import LanHost
+from net.saves import Store
 from net.served import TableDirectory
 from net.views import to_view
 from nuggets import Game, Keep, Roll
+from tests.hardening.harness import drive, start_nuggets
 from tests.tui.helpers import events, foolsgold_view, nuggets_view
 from tests.waiting import until as _poll
 from tui.app import MotherlodeApp
@@ -180,3 +183,14 @@ def foolsgold_table(ascii_mode: bool = False):
         await pilot.pause()
 
     return run_before
+
+
+async def a_finished_game() -> Store:
+    """Ann and Bob (greedy players over TCP) and a bot play Gold Nuggets to the end."""
+    clock = FakeClock()
+    store = Store.default("tables")
+    host, table, ann, bob = await start_nuggets(clock, store, supply=12)
+    play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
+    await drive(clock, lambda: all(t.done() for t in play))
+    await host.close()
+    return store

@@ -3,7 +3,7 @@
 import pytest
 
 from net.client import Client, NotAHost
-from tests.net.test_client_handshake import http_server
+from tests.net.helpers import http_server
 from tui.modes import failure_text
 
 

@@ -450,7 +450,9 @@ async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
             raise RuntimeError("stream broke")
 
         client.recv = broken  # the reader calls it for the next item
-        await pilot.press("enter")  # any change at the table wakes the reader
+        # any message from the host wakes the reader (a key would not do: were the
+        # message shown first, the key would close it)
+        app.session.send(p.Chat(text="hello"))
         await until(pilot, lambda: "Something went wrong" in screen_text(app), "the message")
         assert "The details are in" in screen_text(app)
         assert app.crash_log is not None and "stream broke" in app.crash_log.read_text()

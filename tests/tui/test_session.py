@@ -237,9 +237,9 @@ async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
     """A host restored its game after a crash: Ann's app takes her seat back and reads
     "Waiting for Bob (... s)" until Bob is back, then the line goes."""
     from net.seats import SeatStore, SeatToken
-    from tests.net.test_restored_wait import _saved_game
+    from tests.net.helpers import saved_game
 
-    saved, tokens = _saved_game("nuggets", tmp_path / "save")
+    saved, tokens = saved_game("nuggets", tmp_path / "save")
     clock = FakeClock(saved.saved_at + 100.0)
     host = Host(clock=clock)
     table = host.restore(saved)
