@@ -25,13 +25,14 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-async def until(condition: Callable[[], Any], what: str, deadline: float = 10.0,
+async def until(condition: Callable[[], Any], what: str | Callable[[], str],
+                deadline: float = 10.0,
                 step: float = 0.01, pause: Callable[[float], Awaitable[Any]] | None = None
                 ) -> Any:  # fmt: skip
     """Poll ``condition()`` (awaited, when it returns an awaitable) every ``step``
-    seconds until it is true, and return it; fail naming ``what`` never happened once
-    ``deadline`` seconds have gone. ``pause(step)`` waits between looks (default
-    ``asyncio.sleep``)."""
+    seconds until it is true, and return it; fail naming ``what`` (or what ``what()``
+    says then: the screen at that moment) never happened once ``deadline`` seconds have
+    gone. ``pause(step)`` waits between looks (default ``asyncio.sleep``)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + deadline
     pause = pause or asyncio.sleep
@@ -42,17 +43,22 @@ async def until(condition: Callable[[], Any], what: str, deadline: float = 10.0,
         if result:
             return result
         if loop.time() > end:
-            raise AssertionError(f"never happened within {deadline} s: {what}")
+            raise AssertionError(f"never happened within {deadline} s: {_said(what)}")
         await pause(step)
 
 
-def until_blocking(condition: Callable[[], Any], what: str, deadline: float = 20.0,
+def _said(what: str | Callable[[], str]) -> str:
+    return what() if callable(what) else what
+
+
+def until_blocking(condition: Callable[[], Any], what: str | Callable[[], str],
+                   deadline: float = 20.0,
                    step: float = 0.05) -> Any:  # fmt: skip
     """``until`` for a test with no event loop: the thread sleeps between looks."""
     end = time.monotonic() + deadline
     while not (result := condition()):
         if time.monotonic() > end:
-            raise AssertionError(f"never happened within {deadline} s: {what}")
+            raise AssertionError(f"never happened within {deadline} s: {_said(what)}")
         time.sleep(step)
     return result
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -14,6 +15,7 @@ from tests.serve.browser import (
     bar_matches_footer,
     buttons_drawn,
 )
+from tests.waiting import until
 from tui.widgets.touchbar import TAP_GUARD
 
 #: the words of each dialog a tap may open (closed by ``Prober.close_dialog``)
@@ -79,14 +81,14 @@ def my_turn(text: str) -> bool:
 
 async def until_page(browser: Browser, done, what: str, timeout: float = 60.0) -> None:
     """Wait until ``done()`` holds of the screen, settled."""
-    start = time.monotonic()
-    while True:
-        if done():
-            await browser.settled()
-            if done():
-                return
-        assert time.monotonic() - start < timeout, f"never: {what}\n{browser.text}"
-        await asyncio.sleep(0.05)
+
+    async def settled_and_done() -> bool:
+        if not done():
+            return False
+        await browser.settled()
+        return done()
+
+    await until(settled_and_done, lambda: f"{what}\n{browser.text}", timeout, step=0.05)
 
 
 
@@ -204,14 +206,13 @@ class Prober:
         assert second - first < 0.2, f"the taps were {second - first:.3f} s apart"
         # the first tap reached the app, and the page shows what it did (or both taps
         # ran, and the second undid the first: Ready twice is not ready again)
-        deadline = time.monotonic() + 30
-        while True:
+
+        def showed() -> bool:
             taps = self.trail.read()[count:]
-            if taps and (browser.steady != shown or sum(t["ran"] for t in taps) >= 2):
-                break
-            assert time.monotonic() < deadline, \
-                f"the tap on {label!r} never showed:\n{taps}\n{browser.text}"
-            await asyncio.sleep(0.02)
+            return bool(taps) and (browser.steady != shown or sum(t["ran"] for t in taps) >= 2)
+
+        await until(showed, lambda: f"the tap on {label!r} shows:\n{self.trail.read()[count:]}"
+                    f"\n{browser.text}", 30, step=0.02)
         browser.forget_settled()  # settled once more: the page quiet a while
         await browser.settled()
         taps = self.trail.read()[count:]
@@ -251,9 +252,10 @@ class Prober:
                 await browser.tap_text("Stay at the table")
             elif "Leave this table?" in text or "Leave and close" in text:
                 await browser.tap_button("No")
-            again = time.monotonic() + max(2.0, 4 * TAP_GUARD)
-            while browser.text == before and time.monotonic() < again:
-                await asyncio.sleep(0.05)
+            # tapped again if nothing changed a while later, as a person would
+            with contextlib.suppress(AssertionError):
+                await until(lambda b=before: browser.text != b, "the tap's change",
+                            max(2.0, 4 * TAP_GUARD), step=0.05)
             await browser.settled()
 
 
@@ -284,3 +286,9 @@ def bar_cells(lines: list[str]) -> dict[tuple[int, int], str]:
     return {(left, row): label for label, left, row, _ in buttons_drawn(lines)}
 
 
+async def changed(browser: Browser, what: str, timeout: float = 60.0) -> None:
+    """Wait until the page shows something new (a countdown's tick is nothing new):
+    a bot's move, a card that came."""
+    before = browser.steady
+    await until(lambda: browser.steady != before, lambda: f"{what}\n{browser.text}", timeout,
+                step=0.05)

@@ -10,7 +10,6 @@ there (``docs/screenshots/web-phone-nuggets.png`` and ``web-phone-foolsgold.png`
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 
@@ -18,8 +17,17 @@ import pytest
 
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
 from tests.serve.helpers import serving
-from tests.serve.phone import NAME, my_turn, no_sideways_scroll, shoot, sit_down, until_page
+from tests.serve.phone import (
+    NAME,
+    changed,
+    my_turn,
+    no_sideways_scroll,
+    shoot,
+    sit_down,
+    until_page,
+)
 from tests.serve.phone import tap as _tap
+from tests.waiting import until
 
 pytestmark = [
     pytest.mark.slow,
@@ -181,7 +189,7 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
                 elif "Draw" in buttons and cards:
                     pick = "Draw"
                 else:  # nothing to do until a card comes, or the race is run
-                    await asyncio.sleep(0.1)
+                    await changed(browser, "a card comes, or the race is run")
                     continue
                 await browser.tap_button(pick)
                 if pick == "Draw" or pick in discards:
@@ -205,10 +213,8 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
             # the status, wrapped at 40 columns, says whole what comes next (read before
             # the next round is dealt, 4 s on)
             whole = "match points under pts. The next round starts shortly."
-            start = time.monotonic()
-            while whole not in " ".join(browser.text.split()):
-                assert time.monotonic() - start < 3, f"no {whole!r}:\n{browser.text}"
-                await asyncio.sleep(0.05)
+            await until(lambda: whole in " ".join(browser.text.split()),
+                        lambda: f"{whole!r}:\n{browser.text}", 3, step=0.05)
             await browser.wait_for(r"Round settled")
             assert shot
             assert "Draw" in moved and set(moved) - NOT_PASSES, moved

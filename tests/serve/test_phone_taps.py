@@ -16,7 +16,6 @@ no sleep stands for a wait (the one sleep is the gap between the two taps)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 
@@ -29,7 +28,17 @@ from tests.serve.browser import (
     Browser,
 )
 from tests.serve.helpers import serving
-from tests.serve.phone import DIALOGS, BarWatch, Prober, Trail, my_turn, sit_down, told, until_page
+from tests.serve.phone import (
+    DIALOGS,
+    BarWatch,
+    Prober,
+    Trail,
+    changed,
+    my_turn,
+    sit_down,
+    told,
+    until_page,
+)
 from tests.serve.phone import tap as _tap
 
 pytestmark = [
@@ -115,7 +124,7 @@ async def test_a_phone_double_tap_never_does_two_things_in_fools_gold(tmp_path,
                 passes = sorted(buttons - fixed)
                 pick = passes[0] if passes else "Draw" if "Draw" in buttons else None
                 if pick is None:
-                    await asyncio.sleep(0.05)  # nothing to tap until a card comes
+                    await changed(browser, "a card comes")  # nothing to tap until then
                     continue
                 before = browser.text
                 await browser.tap_button(pick)
@@ -174,7 +183,7 @@ async def test_a_phone_double_tap_never_does_two_things_in_gold_nuggets(tmp_path
                     continue
                 pick = next((b for b in ("Advised", "Roll on", "Roll") if b in buttons), None)
                 if pick is None:  # the bot's turn
-                    await asyncio.sleep(0.05)
+                    await changed(browser, "the bot's move")
                     continue
                 before = browser.text
                 await browser.tap_button(pick)

@@ -29,9 +29,20 @@ from net.client import Client, Disconnected
 from net.games.foolsgold import moves as fm
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
 from tests.serve.helpers import serving
-from tests.serve.phone import DIALOGS, BarWatch, Prober, Trail, my_turn, screen_of, shoot, sit_down
+from tests.serve.phone import (
+    DIALOGS,
+    BarWatch,
+    Prober,
+    Trail,
+    changed,
+    my_turn,
+    screen_of,
+    shoot,
+    sit_down,
+)
 from tests.serve.phone import tap as _tap
 from tests.serve.phone import told as _told
+from tests.waiting import until
 
 pytestmark = [
     pytest.mark.slow,
@@ -107,12 +118,12 @@ async def _to_the_table(prober: Prober) -> None:
             await browser.wait_for("owner:")
         elif "Start" in browser.touch_bar():
             await _tap(browser, "Start")
-            started = time.monotonic() + 10
-            while screen_of(browser.text) in (None, "lobby") and time.monotonic() < started \
-                    and not any(words in browser.text for words in DIALOGS):
-                await asyncio.sleep(0.05)
+            with contextlib.suppress(AssertionError):  # else: look again
+                await until(lambda: screen_of(browser.text) not in (None, "lobby")
+                            or any(words in browser.text for words in DIALOGS),
+                            "the game's table, or a dialog", 10, step=0.05)
         else:
-            await asyncio.sleep(0.05)  # everyone ready: Start comes
+            await changed(browser, "Start comes (everyone ready)")
 
 
 async def _next_bar(prober: Prober, deadline: float, told) -> tuple[str, set[str]] | None:
@@ -197,7 +208,7 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_call_or_a_match_ove
                         await browser.settled(before)
                         calls += 1
                     else:
-                        await asyncio.sleep(0.05)  # Bob's grab, or the next round
+                        await changed(browser, "Bob's grab, or the next round")
                 assert {CALL, "Leave"} <= called
                 assert {"Play again", "Leave"} <= over, over
                 assert not bob.errors, bob.errors
@@ -259,7 +270,7 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_gold_nuggets_game_o
                     await browser.tap_button(pick)
                     await browser.settled(before)
                 else:
-                    await asyncio.sleep(0.05)  # the bot's turn
+                    await changed(browser, "the bot's move")
             assert {"Play again", "Leave"} <= over, over
             assert games == len(over & {"Play again", "Leave"})  # one game a way out
             wrong = watch.changed_within_memory()

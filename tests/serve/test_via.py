@@ -38,6 +38,7 @@ from tests.serve.helpers import (
     children_of,
     key_file,
 )
+from tests.waiting import until, until_blocking
 
 SSHD = "/usr/sbin/sshd"
 # CI (.ci/run) installs openssh-server and sets this: there a missing sshd fails the
@@ -123,10 +124,8 @@ class Relay:
             self.procs[port] = subprocess.Popen(
                 [*self.net.run_in(self.net.relay), SSHD, "-D", "-e", "-f", str(config)],
                 stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
-        while not self.listening(port):
-            assert time.monotonic() < deadline, self.logs[port].read_text()
-            time.sleep(0.02)
+        until_blocking(lambda: self.listening(port),
+                       lambda: f"sshd listens:\n{self.logs[port].read_text()}", 10, step=0.02)
 
     def listening(self, port: int, address: str = RELAY_ADDRESS) -> bool:
         found = subprocess.run([*self.net.run_in(self.net.relay), "ss", "-Htln",
@@ -285,8 +284,15 @@ async def _play(players: dict[str, PtyPlayer], supply: int | None = None,
                 idle = idle + 1 if player.text == before else 0
                 presses += 1
                 break
-        else:
-            await asyncio.sleep(0.05)
+        else:  # nobody has a turn on screen yet: a bot's, or a redraw on its way
+
+            def a_turn() -> bool:
+                return all("Game over" in p.text for p in players.values()) or any(
+                    ("Roll on" in _keys(p) or "Advised" in _keys(p)) and "Game over" not in p.text
+                    for p in players.values())
+
+            with contextlib.suppress(AssertionError):  # the deadline above says it
+                await until(a_turn, "a turn", max(0.0, deadline - time.monotonic()), step=0.05)
 
 
 @pytest.mark.timeout(300)
@@ -361,7 +367,7 @@ async def test_friends_at_home_play_a_whole_game_through_the_relay_and_its_resta
         await bob.wait_for("Reconnecting", 10)
         await asyncio.wait_for(ann.proc.wait(), 10)  # Ann's ssh is cut off
         ann.close()
-        await asyncio.sleep(2.0)
+        await asyncio.sleep(2.0)  # the time is what is tested: the relay is down 2 s
         relay.start(22, "clientspecified")
         await serve.wait_for_line(f"the tunnel through {RELAY_ADDRESS} is back", 60)
         back = time.monotonic() - killed
@@ -384,9 +390,11 @@ async def test_friends_at_home_play_a_whole_game_through_the_relay_and_its_resta
                 print("==", name, _keys(player))
             for name, player in players.items():
                 player.send(b"c")
-                await asyncio.sleep(1)
+                await player.wait_for("Say something", 5)
                 player.send(f"hello from {name}\r".encode())
-                await asyncio.sleep(2)
+                with contextlib.suppress(AssertionError):  # what each sees is printed
+                    await until(lambda n=name: all(f"hello from {n}" in seen.text
+                                                   for seen in players.values()), "hello", 2)
                 for other, seen in players.items():
                     print(f"{other} SEES HELLO from {name}:", f"hello from {name}" in seen.text,
                           seen.received)
@@ -436,13 +444,13 @@ async def test_a_new_relay_is_asked_about_once_and_loopback_only_is_named_within
         assert (f"The authenticity of host '[{RELAY_ADDRESS}]:2200 ([{RELAY_ADDRESS}]:2200)' "
                 "can't be established.") in serve.text
         assert f"ED25519 key fingerprint is {key.get_fingerprint()}." in serve.text
+        # the time is what is tested: half a second with no answer, and no forward yet
         await asyncio.sleep(0.5)
         assert _no_forwards(relay)  # it waits for the answer
         answered = time.monotonic()
         serve.send(b"yes\r")
-        while "GatewayPorts clientspecified" not in _flat(serve):  # a wrapped paragraph
-            assert time.monotonic() - answered < 10, serve.text
-            await asyncio.sleep(0.02)
+        await until(lambda: "GatewayPorts clientspecified" in _flat(serve),  # wrapped
+                    lambda: serve.text, 10, step=0.02)
         took = time.monotonic() - answered
         assert took < 10 and asked + took < 10, (asked, took)  # the person's pause aside
         text = _flat(serve)

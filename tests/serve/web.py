@@ -6,12 +6,12 @@ import asyncio
 import json
 import re
 import sys
-import time
 
 import aiohttp  # the web extra, which `make test` installs
 import pyte
 
 from serve.web import WebDoor
+from tests.waiting import until
 
 # the app: its environment, then every packet textual-serve sends it, into a file
 APP = """
@@ -62,11 +62,8 @@ class Tab:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
     async def wait_for(self, pattern: str, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not re.search(pattern, self.text):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {pattern!r} within {timeout} s:\n{self.text}")
-            await asyncio.sleep(0.02)
+        await until(lambda: re.search(pattern, self.text),
+                    lambda: f"{pattern!r} in the tab:\n{self.text}", timeout, step=0.02)
 
     async def type(self, text: str) -> None:
         await self.ws.send_json(["stdin", text])
