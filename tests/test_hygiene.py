@@ -6,12 +6,14 @@ What this reads, in every ``.py`` file under ``tests/`` (by its syntax tree):
 - an import from a ``test_*`` module (shared helpers live in ``helpers``/``harness``
   modules or a ``conftest.py``): none is allowed;
 - a sleep: ``sleep(x)`` (``asyncio``'s, ``time``'s) or ``pause(x)`` (Textual's pilot)
-  with any delay but a literal ``0``: only those in ``SLEEPS``, each with a comment on
+  with any delay but a literal ``0``: only those in ``ALLOWED``, each with a comment on
   its line or the line above saying why no condition serves;
 - a poll loop: a loop that looks until something holds (a ``while``, a ``for`` with a
   ``break``, ``return`` or ``continue``) and whose own body sleeps or pauses (with any
   delay, ``0`` too), and a function (not a method of a harness object, which names
   its condition) named like a wait (``until``, ``wait_for``...): only in ``POLLERS``.
+- the app made (``MotherlodeApp(...)``, a ``make_app``) anywhere but
+  ``tests/tui/harness.py``: none is allowed.
 
 The allow-list shrinks: a file with more findings than listed fails, and so does a
 file with fewer (lower its count, or remove it), so a fix is written down when it is
@@ -30,12 +32,45 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
-#: the only modules that poll (the one poller and the one TUI harness over it)
+#: the only modules that poll (the one poller and the one TUI harness over it); the
+#: harness is also the one place the app is made (``make_app``)
 POLLERS = frozenset({"tests/waiting.py", "tests/tui/harness.py"})
 
 #: what is left, by kind and file. Sleeps left say why no condition serves (a delay that
 #: is itself what is tested, a peer that must stay silent for a while); imports none.
-ALLOWED: dict[str, dict[str, int]] = {"import": {}, "sleep": {}, "poll": {}, "helper": {}}
+ALLOWED: dict[str, dict[str, int]] = {
+    "import": {},
+    "app": {},
+    "sleep": {
+        # each says why on its line or the line above: the time is what is tested, a
+        # pace a real player keeps (the host's rate limit), a clock's own sleep
+        "tests/hardening/crash_host.py": 1,
+        "tests/hardening/harness.py": 1,
+        "tests/hardening/test_restored_wait.py": 2,
+        "tests/net/test_client_handshake.py": 1,
+        "tests/net/test_gctune.py": 1,
+        "tests/net/test_lagfair_proxy.py": 1,
+        "tests/net/test_real_delay.py": 1,
+        "tests/plain/driver.py": 1,
+        "tests/plain/test_plain_web.py": 1,
+        "tests/serve/phone.py": 1,
+        "tests/serve/test_browser.py": 1,
+        "tests/serve/test_link_delay.py": 2,
+        "tests/serve/test_ssh_door.py": 1,
+        "tests/serve/test_via.py": 2,
+        "tests/tui/test_comeback.py": 1,
+        "tests/tui/test_frictions.py": 1,
+    },
+    "poll": {
+        # a player's pace (answers slower than the host's rate limit), a peer trickling
+        # a byte every 10 ms: loops that sleep, but on nothing they could wait for
+        "tests/hardening/harness.py": 1,
+        "tests/net/test_client_handshake.py": 1,
+        "tests/plain/driver.py": 1,
+        "tests/plain/test_plain_web.py": 1,
+    },
+    "helper": {},
+}
 
 #: a function named like this is a wait helper: it belongs in tests/waiting.py
 WAIT_NAME = re.compile(r"_?(until|wait|wait_for|wait_until|poll|eventually)")
@@ -152,6 +187,9 @@ def findings(source: str, path: Path) -> list[tuple[str, int, str]]:
             found.append(("sleep", node.lineno, ast.unparse(node) + said))
         if rel in POLLERS:
             continue
+        if isinstance(node, ast.Call) and _name(node) == "MotherlodeApp" \
+                or isinstance(node, ast.FunctionDef) and node.name == "make_app":
+            found.append(("app", node.lineno, "an app made beside tests.tui.harness.make_app"))
         if isinstance(node, (ast.While, ast.For, ast.AsyncFor)) and _polls(node) \
                 and _waits(list(_own_nodes(node.body))):
             found.append(("poll", node.lineno, "a loop that sleeps or pauses"))
@@ -196,11 +234,12 @@ ADVICE = {
     "sleep": "wait on a condition (tests.waiting.until, tests.tui.harness.until)",
     "poll": "wait with tests.waiting.until (or tests.tui.harness.until)",
     "helper": "wait with tests.waiting.until (or tests.tui.harness.until)",
+    "app": "make the app with tests.tui.harness.make_app",
 }
 
 
 def test_the_tests_keep_one_harness_and_the_allow_list_shrinks():
-    assert not ALLOWED["import"]
+    assert not ALLOWED["import"] and not ALLOWED["app"]
     assert sum(ALLOWED["sleep"].values()) <= 20
     found = faults(_all())
     assert not found, "\n".join(found)
@@ -261,6 +300,10 @@ def test_the_allow_list_fails_a_new_finding_and_a_stale_entry(monkeypatch):
                "async def wait_for(ok):\n    while not ok():\n        await pilot.pause()\n")
     everything["tests/tui/planted.py"] = findings(planted, PLANTED)
     found = faults(everything)
+    planted += "def make_app(tmp_path):\n    return MotherlodeApp()\n"
+    everything["tests/tui/planted.py"] = findings(planted, PLANTED)
+    found = faults(everything)
+    assert any(f.startswith("tests/tui/planted.py: 2 app, 0 allowed") for f in found)
     for kind in ("import", "sleep", "poll", "helper"):
         assert any(f.startswith(f"tests/tui/planted.py: 1 {kind}, 0 allowed") for f in found), kind
     monkeypatch.setitem(ALLOWED["sleep"], "tests/tui/nowhere.py", 1)

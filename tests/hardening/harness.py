@@ -23,6 +23,7 @@ from net.saves import Store
 from net.table import Settings, Table, Tables
 from tests.net import helpers
 from tests.net.helpers import greedy_nuggets
+from tests.waiting import settle  # noqa: F401 - the suite's one, shared from here
 
 # The codes the framing itself gives a bad line (net.protocol); every other code comes
 # from the host's tables or the connection's life.
@@ -40,10 +41,6 @@ FRAMING_CODES = frozenset(
 ALL_CODES = frozenset(Code)
 
 
-async def settle(turns: int = 50) -> None:
-    """Let the event loop run every ready callback (in-process work, not time)."""
-    for _ in range(turns):
-        await asyncio.sleep(0)
 
 
 async def drive(clock, done, limit: int = 200_000, step: float = 0.1) -> None:

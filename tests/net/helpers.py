@@ -23,6 +23,7 @@ from net.games.nuggets import moves as nm
 from net.games.nuggets import views as nuggets_views
 from net.saves import Saved, Store
 from net.table import Settings, Table, Tables
+from tests.waiting import settle  # noqa: F401 - the suite's one, shared from here
 
 ROUND_CAP = 40  # rounds of a Fool's Gold match played before it is cut short
 
@@ -74,10 +75,6 @@ async def next_of(client: Client, kind: type, *, where=lambda m: True, seen: lis
             raise AssertionError(f"disconnected while waiting for {kind.__name__}: {message}")
 
 
-async def settle() -> None:
-    """Let the event loop run every ready callback (in-process work, not time)."""
-    for _ in range(50):
-        await asyncio.sleep(0)
 
 
 class Raw:

@@ -45,6 +45,7 @@ from net.discovery import (
     txt_properties,
 )
 from net.text import TABLE_NAME_MAX
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 10.0  # seconds: the bound on waiting for an expected packet, never a sleep
@@ -282,12 +283,12 @@ def test_instance_name_fits_dns_sd():
 async def next_games(changes, predicate, timeout: float = WAIT):
     """The first list from ``changes`` that satisfies ``predicate``, within a bound."""
 
-    async def wait():
+    async def first():
         async for games in changes:
             if predicate(games):
                 return games
 
-    return await asyncio.wait_for(wait(), timeout)
+    return await asyncio.wait_for(first(), timeout)
 
 
 class FakeClock:
@@ -353,7 +354,7 @@ async def test_beacon_table_goes_stale_on_the_clock():
         await next_games(changes, bool)
         clock.now += 4.9  # not yet stale: the sweep runs, nothing changes
         looked = clock.reads
-        await asyncio.wait_for(_until(lambda: clock.reads > looked), WAIT)  # a sweep since
+        await until(lambda: clock.reads > looked, "a sweep", WAIT, step=0.001)  # a sweep since
         assert b.games == [table(host="127.0.0.1")]
         clock.now += 0.2
         assert await next_games(changes, lambda g: not g) == []
@@ -395,18 +396,13 @@ async def test_browser_keeps_a_bounded_number_of_tables():
                 sock.sendto(beacon_datagram(table(table=f"t{i}")), target)
                 # one at a time, so no datagram is lost to a full receive buffer
                 handled = lambda n=i + 1: len(browser.games) + browser.ignored == n  # noqa: E731
-                await asyncio.wait_for(_until(handled), WAIT)
+                await until(handled, "handled", WAIT, step=0.001)
         assert len(browser.games) == MAX_ENTRIES
         assert browser.ignored == flood - MAX_ENTRIES
         # A known table still updates when the browser is full.
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
             sock.sendto(beacon_datagram(table(table="t0", seats_free=0)), target)
         await next_games(browser.changes(), lambda g: g[0].table == "t0" and g[0].seats_free == 0)
-
-
-async def _until(condition) -> None:
-    while not condition():
-        await asyncio.sleep(0.001)
 
 
 async def test_browse_yields_lists_and_stops_cleanly():

@@ -14,6 +14,7 @@ from net.host import Host
 from tests.hardening.harness import settle
 from tests.plain.helpers import finish, process
 from tests.plain.helpers import seat as _seat
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -46,17 +47,21 @@ async def test_a_whole_game_over_lan_join_plain(game):
     seat = _seat(proc)
     player = asyncio.ensure_future(seat.play(
         timeout=60, also=lambda line: "ready" if "Type ready when you are" in line else None))
+    async def step() -> bool:
+        """The host's clock on to what is due (at most 50 ms); the person reads and
+        types in real time between steps."""
+        if player.done():
+            return True
+        await settle()
+        due = clock.next_due()
+        if due is not None:
+            clock.advance_to(min(due, clock.now() + 0.05))
+        else:
+            clock.advance(0.05)
+        return False
+
     try:
-        for _ in range(200_000):
-            if player.done():
-                break
-            await settle()
-            await asyncio.sleep(0.002)  # the person reads and types in real time
-            due = clock.next_due()
-            if due is not None:
-                clock.advance_to(min(due, clock.now() + 0.05))
-            else:
-                clock.advance(0.05)
+        await until(step, "the seat's match or game ends", 240, step=0.002)
         await asyncio.wait_for(player, 30)
     finally:
         await host.close()
@@ -92,18 +97,25 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
 
     player = asyncio.ensure_future(seat.play(timeout=60, also=also))
     try:
-        while table.phase != "playing" and not player.done():
+
+        async def started() -> bool:
+            if table.phase == "playing" or player.done():
+                return True
             await settle()
-            await asyncio.sleep(0.01)
             if len(table.members) > 0 and table.phase == "lobby":
                 host.start_game(table)
-        for _ in range(200_000):
+            return False
+
+        async def step() -> bool:
             if player.done():
-                break
+                return True
             await settle()
-            await asyncio.sleep(0.001)
             due = clock.next_due()
             clock.advance_to(due if due is not None else clock.now() + 0.1)
+            return False
+
+        await until(started, "the watcher in, the game started", 30, step=0.01)
+        await until(step, "the game ends", 240, step=0.001)
         await asyncio.wait_for(player, 30)
     finally:
         await host.close()

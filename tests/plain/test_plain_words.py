@@ -5,7 +5,6 @@ exactly one line, the app's own words."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import random
 
@@ -50,7 +49,6 @@ async def _seat_at(game: str, seed: str, tmp_path) -> tuple[PlainSeat, Session, 
 async def _step(clock: FakeClock) -> None:
     """Let what is in flight arrive, then move the host's clock to what is due next."""
     await settle()
-    await asyncio.sleep(0.001)
     due = clock.next_due()
     clock.advance_to(due if due is not None else clock.now() + 0.1)
 

@@ -13,11 +13,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.pipe import PipeWriter
 from net.saves import Store
-
-
-async def settle(turns: int = 50) -> None:
-    for _ in range(turns):
-        await asyncio.sleep(0)
+from tests.waiting import settle  # noqa: F401 - the suite's one, shared from here
 
 
 async def drive(clock: FakeClock, done, limit: int = 100_000, step: float = 0.1,

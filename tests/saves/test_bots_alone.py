@@ -18,6 +18,7 @@ from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
 from tests.saves.helpers import GatedStore, Watcher, bot_table, committed_moves, read, settle
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -26,15 +27,16 @@ async def move(clock: FakeClock, table, times: int = 1) -> None:
     """Run the bots' timers until ``table`` has made ``times`` more moves (a timer
     the host's ``Turns`` put off runs on the loop's next turn)."""
     target = table.moves + times
-    for _ in range(100_000):
+
+    def moved() -> bool:
         if table.moves >= target:
-            return
+            return True
         due = clock.next_due()
-        if due is None:
-            await asyncio.sleep(0)
-        else:
+        if due is not None:
             clock.advance(max(due - clock.now(), 0.0))
-    raise AssertionError(f"{table.name} never made {times} moves")
+        return False
+
+    await until(moved, f"{table.name} makes {times} moves", 60, step=0)
 
 
 async def started(root, *names: str, idle: str = "") -> tuple[FakeClock, GatedStore,

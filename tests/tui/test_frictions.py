@@ -128,8 +128,7 @@ async def test_the_web_name_prompt_is_centered(tmp_path):
 def _first_run_app(tmp_path, start=("menu",)) -> MotherlodeApp:
     """An app as `motherlode` opens it: settings read from a file that may not exist."""
     path = tmp_path / "settings.json"
-    return MotherlodeApp(settings=Settings.load(path), settings_path=path, start=start,
-                         announce=False, discover=False)
+    return make_app(tmp_path, settings=Settings.load(path), settings_path=path, start=start)
 
 
 async def test_the_first_run_asks_the_name_once_with_the_login_offered(tmp_path):
@@ -180,8 +179,7 @@ async def test_served_mode_takes_the_name_from_the_door(tmp_path):
     try:
         start = ("served", "127.0.0.1", lan.port, str(directory.path), True)
         path = tmp_path / "door.json"
-        app = MotherlodeApp(settings=Settings.load(path), settings_path=path, start=start,
-                            announce=False, discover=False)
+        app = make_app(tmp_path, settings=Settings.load(path), settings_path=path, start=start)
         assert not app.settings.named
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ServedMenuScreen), "the menu")

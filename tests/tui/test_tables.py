@@ -395,14 +395,13 @@ def test_every_binding_has_an_id_unique_in_its_screen():
 
 @pytest.mark.slow
 async def test_keys_remapped_in_the_settings_file_work(tmp_path):
-    from tui.app import MotherlodeApp
     from tui.settings import Settings
 
     from .helpers import Recorder
 
     recorder = Recorder()
     settings = Settings(name="Ann", keys={"foolsgold.grab": "x"})
-    app = MotherlodeApp(settings=settings, settings_path=tmp_path / "s.json")
+    app = make_app(tmp_path, settings=settings)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
         await _table(app, pilot, foolsgold_view(grabbed=[[1, 10.0]], frozen=True))
         await pilot.press("g")  # the old key does nothing now
