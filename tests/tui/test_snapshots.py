@@ -62,7 +62,8 @@ def test_lobby(snap_compare, tmp_path):
                     and pilot.app.session.table and len(pilot.app.session.table.seats) == 2,
                     "the lobby, two seats")
         pilot.app.session.send(p.Chat(text="[bold]howdy[/] partners"))
-        await until(pilot, lambda: "howdy" in str(pilot.app.screen.query_one("#chat-log").lines),
+        await until(pilot, lambda: any("howdy" in str(log.lines)
+                                       for log in pilot.app.screen.query("#chat-log")),
                     "the chat line")
 
     app = make_app(tmp_path)
