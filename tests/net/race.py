@@ -1,4 +1,4 @@
-"""Shared by the net tests."""
+"""The lag-fair race at the table core, on a clock the test moves."""
 
 from __future__ import annotations
 

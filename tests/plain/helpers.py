@@ -1,4 +1,4 @@
-"""Shared by the plain tests."""
+"""The plain seat as a process: started, read, finished."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by the saves tests."""
+"""Bots alone at saving hosts: a store whose commits the test holds, and watchers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by the serve tests."""
+"""A phone at the web door: sitting down, tapping, double taps probed and their trail read."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by the serve tests."""
+"""The web door as a browser tab sees it: its websocket, its screen read through pyte."""
 
 from __future__ import annotations
 

@@ -85,3 +85,4 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
+ALWAYS = {"Advisor", "Leave", "Keys"}  # a Gold Nuggets table's keys that always work
