@@ -144,7 +144,7 @@ def _hand(text: str) -> dict[str, float]:
 
 
 #: the Fool's Gold bar's buttons that pass no card
-NOT_PASSES = {"Draw", "Grab!", "Fool's Gold!", "Leave"}
+NOT_PASSES = {"Draw", "Grab!", "Fool's Gold!", "Leave", "Play again"}
 
 
 @pytest.mark.timeout(300)
