@@ -98,12 +98,12 @@ async def hang_up(proc: Any, within: float = 5.0) -> None:
         for send in (os.kill, os.killpg):  # the seat, and its session once it has one
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 send(proc.pid, signal.SIGHUP)
-    with contextlib.suppress(Exception):
-        proc.stdin.close()
-    try:
+    try:  # its input stays open meanwhile: an end of input would read as leave
         await asyncio.wait_for(proc.wait(), within)
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             proc.kill()
         with contextlib.suppress(asyncio.TimeoutError, ChildProcessError):
             await asyncio.wait_for(proc.wait(), within)
+    with contextlib.suppress(Exception):
+        proc.stdin.close()
