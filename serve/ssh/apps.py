@@ -30,6 +30,7 @@ from net import tcpinfo
 from net.latency import DelayMeter
 from net.served import KEYLESS_ENV, LINK_ENV, Links
 from serve.door import Session
+from serve.inflow import Inflow
 from serve.ssh.child import Child, SSHSession, refuse
 from serve.ssh.config import DoorConfig
 from serve.ssh.environment import app_environment
@@ -193,6 +194,7 @@ class Apps:
             await child.repaint()
         elif child.size != size:
             child.resize(size)
+        inflow = Inflow()
         measuring = None
         if child.meter is not None:
             measuring = asyncio.get_running_loop().create_task(measure_link(process, child.meter))
@@ -201,13 +203,15 @@ class Apps:
                 try:
                     data = await process.stdin.read(4096)
                 except asyncssh.TerminalSizeChanged as change:
-                    child.resizes.want(self.config.clamp(change.width, change.height))
+                    if not child.plain:  # lines of words have no size to tell
+                        child.resizes.want(self.config.clamp(change.width, change.height))
                     continue
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                     continue
                 if not data:
                     break
-                child.write(data)
+                await inflow.take(len(data))  # a flood waits in the player's channel
+                await child.feed(data)
         except (asyncssh.Error, OSError, ConnectionError):
             pass
         finally:
