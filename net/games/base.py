@@ -68,6 +68,9 @@ class Driver:
     game: str
     first: int
     codec: Codec
+    #: the version of the game's rules it plays (``GameSpec.rules``; set by
+    #: ``net.games.make_driver``, which hands it to a game of more than one version)
+    rules: int = 1
 
     def start(self, now: float) -> list[dict[str, Any]]:
         raise NotImplementedError
