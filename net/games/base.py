@@ -102,6 +102,15 @@ class Driver:
         """When the game next changes on its own (``tick``), or None."""
         return None
 
+    def seated(self, levels: list[str | None]) -> bool:
+        """Who plays each seat now: a bot's level (its difficulty, a stand-in's too) or
+        None for a person. The table says so as the game begins and whenever a seat
+        changes hands (a stand-in takes it, its person takes it back). A game whose
+        views depend on it keeps it (Gold Nuggets: the kind of table its odds are
+        calibrated for); returns whether the views changed (the table then sends
+        them again). Never part of the rules' view: a save replays without it."""
+        return False
+
     def tick(self, now: float) -> list[dict[str, Any]]:
         return []
 
