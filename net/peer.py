@@ -388,7 +388,8 @@ class Peer:
             self.send(
                 p.Error(
                     code=Code.HELLO_FIRST,
-                    message='Say hello first: {"type":"hello","protocol":1,"name":"..."}',
+                    message=('Say hello first: {"type":"hello","protocol":'
+                             + str(p.PROTOCOL_VERSION) + ',"name":"..."}'),
                     ref=p.refers(message),
                 )
             )

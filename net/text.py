@@ -180,8 +180,15 @@ def name_problem(name: str, others: Iterable[str] = ()) -> str | None:
     scripts in a way UTS #39 calls a look-alike (a Cyrillic ``В`` among Latin
     letters). ``others``: the names already there, to say whose name it reads like."""
     bot = name_keys(BOT_SUFFIX.strip()) | name_keys(BOT_SUFFIX.strip().upper())
-    if any(key.endswith(tail) for key in name_keys(name) for tail in bot):
+    keys = name_keys(name)
+    if any(key.endswith(tail) for key in keys for tail in bot):
         return f"{quote_peer(name)} reads as a bot's name: only bots' names end in (bot)."
+    if any(":" in key for key in keys):
+        return (f"{quote_peer(name)} has a colon (or a look-alike of one): a name never "
+                "does, so no line can pass a name off as the game's own words.")
+    if any(_opens_with(key, words) for key in keys for words in _game_words()):
+        return (f"{quote_peer(name)} reads as the game's own words (a line that starts with "
+                "it could pass for the game speaking); choose another name.")
     from confusable_homoglyphs import categories, confusables
 
     # UTS #39: Common and Inherited (combining marks) go with any script
@@ -195,6 +202,25 @@ def name_problem(name: str, others: Iterable[str] = ()) -> str | None:
         return (f"{quote_peer(name)} mixes {' and '.join(scripts)} letters that look "
                 f"alike, so {reads}; write your name in one script.")
     return None
+
+
+#: how the game's own lines begin, where a person needs to act or hear the result
+#: (``tui.plain``: "Your turn:", "Your move:", "Race:", "Refused:", "Game over:", and
+#: "Chat from Ann:" for chat): a name that opens with these words is refused, so no line
+#: that starts with a name reads as one of them
+GAME_WORDS = ("your turn", "your move", "race", "refused", "game over", "match over",
+              "chat from", "pass the keyboard", "the game starts", "seed revealed")
+
+
+@functools.lru_cache(maxsize=1)
+def _game_words() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(_mapped(words).split()) for words in GAME_WORDS)
+
+
+def _opens_with(key: str, words: tuple[str, ...]) -> bool:
+    """Whether the words of ``key`` (a name's skeleton) begin with ``words``."""
+    said = re.sub(r"[^\w]+", " ", key).split()
+    return tuple(said[:len(words)]) == words
 
 
 _classes: dict[str, str] | None = None

@@ -127,8 +127,8 @@ def serve_forks(fd: int, run: Callable[[list[str]], int | None]) -> int:
     signal.set_wakeup_fd(wake_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the door decides when apps stop
-    _send(sock, {"ready": os.getpid()})
     try:
+        _send(sock, {"ready": os.getpid()})
         while True:
             readable, _, _ = select.select([sock, wake_read], [], [])
             if wake_read in readable:
@@ -140,6 +140,8 @@ def serve_forks(fd: int, run: Callable[[list[str]], int | None]) -> int:
                 if message is None:
                     return 0  # the door closed: the children run on, on their own
                 _answer(sock, message, fds, files, run, (wake_read, wake_write))
+    except (BrokenPipeError, ConnectionResetError):
+        return 0  # the door went first (a server that could not start): nothing to say
     finally:
         _reap(sock)
 

@@ -77,6 +77,17 @@ class LogLine(SessionMessage):
         self.text = text
 
 
+class ChatSaid(LogLine):
+    """A person's chat line: ``name`` and what they ``said`` (both cleaned by the host).
+    ``text`` is the line the app's log shows; the plain seat sets chat apart in words of
+    its own ("Chat from Ann: good luck")."""
+
+    def __init__(self, session: Any, name: str, said: str) -> None:
+        super().__init__(session, f"{name}: {said}")
+        self.name = name
+        self.said = said
+
+
 class StatusLine(SessionMessage):
     """A status line that stays until the next one (reconnects, waits); "" clears it."""
 

@@ -253,6 +253,18 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
     return Session(client, JOIN, seat_file=held, address=(host, port))
 
 
+def kept_table(saves: Any, host: str, port: int, name: str) -> str | None:
+    """The table at ``host``:``port`` where this folder (a browser's, an SSH key's) keeps
+    a seat of ``name``, or None. Both served pages go straight back to it: the app's
+    served flow (``tui.flows.served``) and the plain seat (``tui.plain``)."""
+    try:
+        kept = saves.seats_at(host, port, name)
+    except OSError as error:
+        log.warning("cannot read kept seats: %s", error)
+        return None
+    return kept[0].table if kept else None
+
+
 def _kept_seats(store: Any, host: str, port: int, name: str) -> list[Any]:
     try:
         return store.seats_at(host, port, name)

@@ -29,6 +29,7 @@ from net.protocol import Code
 from net.text import same_name
 from net.views import tag
 from tui.messages import (
+    ChatSaid,
     GameStarted,
     LogLine,
     Refused,
@@ -240,7 +241,7 @@ class Session:
                     return
                 self._post(ViewChanged(self, item.view, item.events))
         elif isinstance(item, p.ChatLine):
-            self._post(LogLine(self, f"{item.name}: {item.text}"))
+            self._post(ChatSaid(self, item.name, item.text))
         elif isinstance(item, p.Notice):
             self._post(LogLine(self, notice_text(item, self.table)))
         elif isinstance(item, p.Over):

@@ -30,6 +30,7 @@ from net import tcpinfo
 from net.latency import DelayMeter
 from net.served import KEYLESS_ENV, LINK_ENV, Links
 from serve.door import Session
+from serve.inflow import Inflow
 from serve.ssh.child import Child, SSHSession, refuse
 from serve.ssh.config import DoorConfig
 from serve.ssh.environment import app_environment
@@ -193,6 +194,7 @@ class Apps:
             await child.repaint()
         elif child.size != size:
             child.resize(size)
+        inflow = Inflow()
         measuring = None
         if child.meter is not None:
             measuring = asyncio.get_running_loop().create_task(measure_link(process, child.meter))
@@ -207,7 +209,8 @@ class Apps:
                     continue
                 if not data:
                     break
-                child.write(data)
+                await inflow.take(len(data))  # a flood waits in the player's channel
+                await child.feed(data)
         except (asyncssh.Error, OSError, ConnectionError):
             pass
         finally:

@@ -3,7 +3,9 @@ attached to it, if any (:class:`SSHSession`).
 
 The door pumps bytes between the two itself (rather than asyncssh's ``redirect``):
 
-- client -> app: keys as they come; a resize sets the pty's size and signals the app.
+- client -> app: keys as they come, at most ``serve.inflow``'s rate, and only as fast as
+  the app's terminal takes them in (the rest waits in the player's SSH channel); a
+  resize sets the pty's size and signals the app.
 - app -> client: whatever the app draws. The pty is drained all the time, attached or
   not, so an app never blocks on its terminal. A client whose channel holds more than
   ``process_limit`` bytes unsent is dropped (and may re-attach).
@@ -133,12 +135,32 @@ class Child:
         await asyncio.sleep(0.05)
         self.resize((width, height))
 
-    def write(self, data: bytes) -> None:
-        """Keys to the app. A flood the app cannot take in is dropped, never queued."""
-        if self.master < 0:
-            return
-        with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self.master, data)
+    async def feed(self, data: bytes) -> None:
+        """Keys to the app, all of them: what its terminal cannot take in now waits
+        until it can, and the door reads no more from the player meanwhile, so a flood
+        waits in the player's own SSH channel (its window) and not in the server."""
+        view = memoryview(data)
+        while view and self.master >= 0 and self.exited is None:
+            try:
+                view = view[os.write(self.master, view):]
+            except BlockingIOError:
+                await self._writable()
+            except OSError:  # the app closed its terminal (it is ending)
+                return
+
+    async def _writable(self, within: float = 1.0) -> None:
+        """Until the pty takes bytes again (or ``within`` seconds: then the caller
+        looks again whether the app is still there)."""
+        loop = asyncio.get_running_loop()
+        ready = loop.create_future()
+        master = self.master
+        loop.add_writer(master, lambda: ready.done() or ready.set_result(None))
+        try:
+            await asyncio.wait_for(ready, within)
+        except TimeoutError:
+            pass
+        finally:
+            loop.remove_writer(master)
 
     def _readable(self) -> None:
         try:

@@ -32,11 +32,13 @@ from textual_serve.server import Server, to_int
 from net import budgets as b
 from net.served import LINK_ENV, Links
 from serve.door import GOODBYE, MARK_HEADER, DoorBudgets, Session
+from serve.inflow import Inflow
 from serve.resize import Coalesced
 from serve.warm import Warm
 from serve.web.browsers import COOKIE_AGE, PLAYER_COOKIE, Browsers
 from serve.web.counted import Conn, Counted
 from serve.web.forked import TabApp
+from serve.web.frames import FrameError, read_frame, refusal
 from serve.web.guard import HOST_HEADER, Guard, address_of, allowed_hosts
 from serve.web.link import TimedWebSocket, keep_timing
 
@@ -421,19 +423,19 @@ class WebDoor(Server):
 
     async def _read_messages(self, websocket: web.WebSocketResponse, app_service: AppService,
                              resizes: Coalesced) -> None:  # fmt: skip
+        inflow = Inflow()  # keys reach the app at most its rate (``serve.inflow``)
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
             try:
-                envelope = message.json()
-            except ValueError:
+                kind, data = read_frame(message.data)
+            except FrameError as error:  # refused as the LAN protocol refuses it
+                await websocket.send_str(refusal(error))
                 continue
-            if not isinstance(envelope, list) or not envelope:
-                continue
-            kind = envelope[0]
-            data = envelope[1] if len(envelope) > 1 else None
             if kind == "stdin" and isinstance(data, str):
-                await app_service.send_bytes(data.encode("utf-8", "replace"))
+                keys = data.encode("utf-8", "replace")
+                await inflow.take(len(keys))
+                await app_service.send_bytes(keys)
             elif kind == "resize" and isinstance(data, dict):
                 resizes.want(clamp(data.get("width"), data.get("height")))
             elif kind == "ping" and isinstance(data, str | int | float):

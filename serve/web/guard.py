@@ -28,10 +28,20 @@ LOGIN_PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Motherlode</title>
 <style>body{{background:#0c181f;color:#e0e0e0;font-family:monospace;display:flex;
 align-items:center;justify-content:center;height:90vh}}input{{font:inherit}}</style></head>
-<body><form method="post" action="/login"><p>This Motherlode server asks for its
-password.</p><p>{problem}</p><input type="password" name="password" autofocus
-autocomplete="current-password"> <input type="submit" value="Play"></form></body></html>
+<body><main><form method="post" action="/login"><h1>Motherlode</h1><p>This Motherlode
+server asks for its password.</p><p role="alert">{problem}</p><label for="password">Password
+</label><input type="password" id="password" name="password" autofocus
+autocomplete="current-password"> {keep}<input type="submit" value="Play"></form></main>
+</body></html>
 """
+#: the page a person asked for, kept through the login (a fixed choice, never a URL
+#: taken from the request: no open redirect): the plain page, or the app's
+PLAIN_FIELD = '<input type="hidden" name="plain" value="1">'
+
+
+def login_page(problem: str = "", *, plain: bool = False) -> str:
+    """The password form; ``plain``: it returns to the plain page (``/?plain=1``)."""
+    return LOGIN_PAGE.format(problem=html.escape(problem), keep=PLAIN_FIELD if plain else "")
 
 
 class Guard:
@@ -60,8 +70,8 @@ class Guard:
             if self.password is not None and request.path != "/login" \
                     and not self._signed_in(request):
                 if request.path == "/":
-                    return web.Response(text=LOGIN_PAGE.format(problem=""),
-                                        content_type="text/html")
+                    return web.Response(text=login_page(
+                        plain=request.query.get("plain") == "1"), content_type="text/html")
                 raise web.HTTPUnauthorized(text="Sign in first: open / and give the "
                                            "password.")
             return await handler(request)
@@ -91,6 +101,7 @@ class Guard:
         address = address_of(request.transport)
         form = await request.post()
         given = form.get("password")
+        plain = form.get("plain") == "1"
         lock, waiting = self._turns.get(address) or (asyncio.Lock(), 0)
         self._turns[address] = (lock, waiting + 1)
         try:
@@ -111,14 +122,14 @@ class Guard:
             else:
                 del self._turns[address]
         if not ok:
-            return web.Response(status=403, content_type="text/html", text=LOGIN_PAGE.format(
-                problem=html.escape("That was not the password.")))
+            return web.Response(status=403, content_type="text/html", text=login_page(
+                "That was not the password.", plain=plain))
         token = secrets.token_urlsafe(32)
         self._tokens[token] = time.time()
         if len(self._tokens) > 1024:  # the oldest sign-ins go first
             for old in sorted(self._tokens, key=self._tokens.__getitem__)[:256]:
                 del self._tokens[old]
-        response = web.HTTPSeeOther("/")
+        response = web.HTTPSeeOther("/?plain=1" if plain else "/")
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
         raise response
 

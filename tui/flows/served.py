@@ -56,8 +56,10 @@ class ServedFlow(Flow):
         # the web door's app plays from its browser's own folder: the name that browser
         # gave last time is in its settings, and a seat it holds here is taken back at
         # once (a reload, a second tab, a visit after the server restarted)
+        from tui import modes
+
         given = app.settings.name if app.settings.named else ""
-        if given and app.saves.seats_at(host, port, given):
+        if given and modes.kept_table(app.saves, host, port, given) is not None:
             app.push_screen(ServedMenuScreen(self.tables, given))
             self._back_to_kept_seat()
             return
@@ -106,10 +108,10 @@ class ServedFlow(Flow):
 
         assert self.app.served is not None
         host, port, _ = self.app.served
-        kept = self.app.saves.seats_at(host, port, self.app.settings.name)
-        if kept:
-            self.table = kept[0].table
-            self.launch(modes.join(self.launch_options(), host, port, table=kept[0].table))
+        kept = modes.kept_table(self.app.saves, host, port, self.app.settings.name)
+        if kept is not None:
+            self.table = kept
+            self.launch(modes.join(self.launch_options(), host, port, table=kept))
 
     async def tables(self) -> list[Any]:
         """The serve host's tables (for the served menu); raises on a failure."""

@@ -10,10 +10,13 @@ erases or switches screens, and no colour carries meaning: there is no colour.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import sys
 from typing import Any, TextIO
 
 from net.catalogue import games, hotseat_games, spec, title
+from net.text import quote_peer
 
 MENU_HELP = ("Type a number, or: hotseat NAME NAME..., join ADDRESS, watch ADDRESS, "
              "quit.")
@@ -28,24 +31,94 @@ def _menu_lines() -> list[str]:
     return lines
 
 
-class Lines:
-    """The person's lines, read on a thread (a closed input ends the seat)."""
+#: the longest line the seat reads: a command is a few words, a chat line at most 200
+#: characters; a longer line is dropped whole, with one line said
+MAX_LINE = 1000
+#: lines read ahead of the seat: a flood waits in the input's own pipe (back-pressure:
+#: the sender blocks), never in this process's memory
+READ_AHEAD = 32
+#: how fast the seat takes lines: ``BURST`` at once, then ``RATE`` a second (a person
+#: types a line a second at most; a ``;`` chain is one line)
+RATE, BURST = 16.0, 32
+TOO_LONG = ("A line of more than {n} characters was dropped: a command is a few words "
+            "(chat at most 200 characters).")
+_TOO_LONG = "\x00too long\x00"  # the reader's mark for a dropped line (a typed one
+# is another object: the mark is compared by identity)
+TOO_FAST = "You type faster than the table reads: your lines wait their turn."
 
-    def __init__(self, stream: TextIO) -> None:
+
+class Lines:
+    """The person's lines, read on a thread (a closed input ends the seat). The memory
+    it holds is bounded whatever the sender does: at most ``READ_AHEAD`` lines of at
+    most ``MAX_LINE`` characters. When the seat falls behind, the reading thread waits,
+    so a flood stays in the sender's pipe (back-pressure) and nothing typed is lost;
+    lines are taken ``BURST`` at once, then ``RATE`` a second. ``say``: where the seat's
+    own words about the input go."""
+
+    def __init__(self, stream: TextIO, say: Any = None, *, rate: float = RATE,
+                 burst: int = BURST) -> None:
         import threading
 
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=READ_AHEAD)
+        self.say = say or (lambda text: None)
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.loop = loop = asyncio.get_running_loop()
+        self.refilled = loop.time()
+        self.told = False  # TOO_FAST said during this flood
+
+        def put(item: str | None) -> bool:
+            try:
+                asyncio.run_coroutine_threadsafe(self.queue.put(item), loop).result()
+            except (RuntimeError, concurrent.futures.CancelledError):
+                return False  # the loop is gone: the seat has ended
+            return True
 
         def read() -> None:
-            for line in stream:
-                loop.call_soon_threadsafe(self.queue.put_nowait, line)
-            loop.call_soon_threadsafe(self.queue.put_nowait, None)
+            while True:
+                try:
+                    line = stream.readline(MAX_LINE + 1)
+                except (OSError, ValueError):
+                    break
+                if not line:
+                    break
+                if len(line.rstrip("\r\n")) > MAX_LINE:
+                    while line and not line.endswith("\n"):  # the rest of it, unread
+                        line = stream.readline(MAX_LINE + 1)
+                    line = _TOO_LONG
+                if not put(line):
+                    return
+            put(None)
 
         threading.Thread(target=read, daemon=True).start()
 
     async def next(self) -> str | None:
-        return await self.queue.get()
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return None
+            await self._pace()
+            if text is _TOO_LONG:
+                self.say(TOO_LONG.format(n=MAX_LINE))
+                continue
+            return text
+
+    async def _pace(self) -> None:
+        now = self.loop.time()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            if self.tokens >= self.burst / 2:
+                self.told = False  # the flood is over
+            return
+        if not self.told:
+            self.told = True
+            self.say(TOO_FAST)
+        await asyncio.sleep((1 - self.tokens) / self.rate)
+        self.tokens = 0.0
+        self.refilled = self.loop.time()
+
 
     async def command(self) -> tuple[str, list[str], str] | None:
         """The next line as a menu reads it: (the line, its words, the first word
@@ -90,7 +163,7 @@ async def _choose(say: Any, lines: Lines, difficulty: str) -> tuple | None:
                 say(f"{error}")
                 continue
             return ("join", host, port, head == "watch")
-        say(f"{text.strip()!r} is not on the menu. " + MENU_HELP)
+        say(f"{quote_peer(text.strip())} is not on the menu. " + MENU_HELP)
 
 
 async def _served(say: Any, lines: Lines, control: str, name: str) -> tuple | None:
@@ -130,7 +203,7 @@ async def _served(say: Any, lines: Lines, control: str, name: str) -> tuple | No
         if number.isdigit() and 1 <= int(number) <= len(tables) and head in (number, "watch"):
             return ("table", tables[int(number) - 1].name, head == "watch")
         if head != "list":
-            say(f"{text.strip()!r}: not a table or a command here.")
+            say(f"{quote_peer(text.strip())}: not a table or a command here.")
 
 
 async def _ask_name(say: Any, lines: Lines) -> str | None:
@@ -143,6 +216,10 @@ async def _ask_name(say: Any, lines: Lines) -> str | None:
         if text is None:
             return None
         name = clean_name(text)
+        if name.casefold() in ("help", "?", "h"):
+            say("Type the name the others will see you by (for example Ann), then press "
+                "enter.")
+            continue
         if name:
             return name
         say("A name needs a visible character: type your name.")
@@ -171,7 +248,7 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
     from tui.saves import Saves
 
     say = Printer(out).line
-    lines = Lines(stream)
+    lines = Lines(stream, say)
     launch = modes.Launch(name=settings.name, difficulty=settings.difficulty, saves=Saves(),
                           table_options=dict(options or {}))
     if start[0] == "menu":
@@ -184,15 +261,27 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
         from tui.flows.served import ServedFlow
 
         ServedFlow.bind_link(control)
-        if not named and not settings.named:
-            name = await _ask_name(say, lines)
-            if name is None:
+        kept = modes.kept_table(launch.saves, host, port, settings.name) \
+            if named or settings.named else None
+        if kept is None:
+            # the web door's browser: the name it gave last time is in its own folder, and
+            # a seat it holds here is taken back at once (a reload, a second tab, a visit
+            # after the server restarted), as the app page does (``tui.flows.served``)
+            if not named and not settings.named:
+                name = await _ask_name(say, lines)
+                if name is None:
+                    return 0
+                settings.name = launch.name = name
+                settings.named = True
+                with contextlib.suppress(OSError):  # this browser's name, for its next visit
+                    settings.save()
+            chosen = await _served(say, lines, control, settings.name)
+            if chosen is None:
                 return 0
-            settings.name = launch.name = name
-        chosen = await _served(say, lines, control, settings.name)
-        if chosen is None:
-            return 0
-        start = ("join", host, port, chosen[2], chosen[1])
+            start = ("join", host, port, chosen[2], chosen[1])
+        else:
+            say(f"Back to your seat at table {kept}.")
+            start = ("join", host, port, False, kept)
     if start[0] == "replay":
         say("Replays are shown in the full app only: run motherlode replay without --plain.")
         return 2
@@ -209,7 +298,30 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
         say(f"{failed.title}. {failed.body}".replace("\n\n", " "))
         return 1
     seat = PlainSeat(out, hotseat=start[0] == "hotseat")
+    _door_signals(seat)
     return await play(session, seat, lines)
+
+
+def _door_signals(seat: Any) -> None:
+    """A door's signals, as the app takes them (``tui.flows.served``, ``tui.flows.leave``):
+    SIGHUP or SIGTERM, the terminal or the tab closed: the connection closes as a dropped
+    line does and the seat waits for its player (a keyless SSH login, who cannot come
+    back, gives it up); SIGUSR1, the player's line dropped (the app waits for them): the
+    seat is away for the others at once; SIGUSR2, they are back."""
+    import os
+    import signal
+
+    from net.served import KEYLESS_ENV
+
+    loop = asyncio.get_running_loop()
+    keyless = os.environ.get(KEYLESS_ENV) == "1"
+    handlers = {signal.SIGHUP: lambda: seat.hang_up(give_up=keyless),
+                signal.SIGTERM: lambda: seat.hang_up(give_up=keyless),
+                signal.SIGUSR1: lambda: seat.session and seat.session.suspend(),
+                signal.SIGUSR2: lambda: seat.session and seat.session.wake()}
+    for sig, handler in handlers.items():
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, handler)
 
 
 def run(start: tuple, settings: Any, options: dict[str, Any] | None = None) -> int:

@@ -23,9 +23,10 @@ from typing import Any, TextIO
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, spec, title
 from net.moves import MoveSpec
-from net.text import clean_text
+from net.text import clean_text, quote_peer
 from tui.describe import describe, plural
 from tui.messages import (
+    ChatSaid,
     GameStarted,
     LogLine,
     Refused,
@@ -39,6 +40,10 @@ from tui.plain.words import Adapter
 
 #: every escape sequence and control character (a name is peer text: never drawn)
 _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+#: how a chat line opens: the plain seat's lines that need the person open with "Your
+#: turn:", "Your move:" or "Race:", and a chat line never does, whatever it says
+CHAT = "Chat from"
 
 QUESTIONS = {
     "help": "the moves you can make now, and these questions",
@@ -108,7 +113,17 @@ class PlainSeat:
         self.held = False  # hot-seat: waiting for enter before the next player's turn
         self.ended = asyncio.Event()
         self.leaving = False  # the person asked to leave: the session closes, then the seat
+        #: the door hung up (the tab or the terminal closed): the connection closes as a
+        #: dropped line does, and the seat waits for its player (``give_up``: it does not)
+        self.hung_up = False
+        self.give_up = True
         self.code = 0
+
+    def hang_up(self, *, give_up: bool) -> None:
+        """The door hung up (SIGHUP): end, closing as a dropped line (``give_up``: as
+        leave does)."""
+        self.hung_up, self.give_up = True, give_up
+        self.ended.set()
 
     # -- what the session posts ---------------------------------------------------------
 
@@ -119,6 +134,8 @@ class PlainSeat:
             self._table(message.table)
         elif isinstance(message, GameStarted):
             self._started(message.game, message.names, message.seats)
+        elif isinstance(message, ChatSaid):  # set apart: no chat line opens as the game's
+            self._event_line(f"{CHAT} {clean_text(message.name)}: {clean_text(message.said)}")
         elif isinstance(message, LogLine | StatusLine):
             self._event_line(clean_text(message.text))
         elif isinstance(message, Refused):
@@ -272,7 +289,7 @@ class PlainSeat:
             return
         move = self.moves.find(head) if self.moves is not None else None
         if move is None:
-            self.say(f"{words[0]!r} is not a command here. " + self._legal_words())
+            self.say(f"{quote_peer(words[0])} is not a command here. " + self._legal_words())
             return
         self._move(move, rest)
 
@@ -370,7 +387,7 @@ class PlainSeat:
         elif request == "bot":
             level = words[0].casefold() if words else None
             if level is not None and level not in DIFFICULTIES:
-                self.say(f"A bot is {', '.join(DIFFICULTIES)}, not {words[0]!r}.")
+                self.say(f"A bot is {', '.join(DIFFICULTIES)}, not {quote_peer(words[0])}.")
                 return
             session.send(p.AddBot(difficulty=level))
         elif request == "pace":
@@ -400,6 +417,8 @@ async def play(session: Any, seat: PlainSeat, lines: Any) -> int:
             done, _ = await asyncio.wait({line_task, ended}, return_when=asyncio.FIRST_COMPLETED)
             if line_task not in done:
                 line_task.cancel()
+                if seat.hung_up:
+                    await _close(session, give_up=seat.give_up)
                 break
             line = line_task.result()
             if line is None:  # the input closed: leave, as leave would
@@ -415,7 +434,7 @@ async def play(session: Any, seat: PlainSeat, lines: Any) -> int:
     return seat.code
 
 
-async def _close(session: Any) -> None:
-    task = session.close()
+async def _close(session: Any, give_up: bool = True) -> None:
+    task = session.close(give_up=give_up)
     if task is not None:
         await task

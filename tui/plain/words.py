@@ -28,6 +28,7 @@ import msgspec
 
 from net import protocol as p
 from net.moves import MoveSpec
+from net.text import quote_peer
 
 
 def _seat_of(word: str, names: Sequence[str]) -> int:
@@ -40,9 +41,9 @@ def _seat_of(word: str, names: Sequence[str]) -> int:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise ValueError(f"nobody at the table is called {word!r}: "
+        raise ValueError(f"nobody at the table is called {quote_peer(word)}: "
                          f"{', '.join(names)}")
-    raise ValueError(f"{word!r} could be {' or '.join(names[i] for i in found)}: "
+    raise ValueError(f"{quote_peer(word)} could be {' or '.join(names[i] for i in found)}: "
                      "say more of the name")
 
 
@@ -85,14 +86,14 @@ def generic_args(move: MoveSpec, words: list[str], names: Sequence[str]) -> dict
         elif kind is int:
             word = left.pop(0)
             if not word.lstrip("-").isdigit():
-                raise ValueError(f"{field.name} is a whole number, not {word!r}")
+                raise ValueError(f"{field.name} is a whole number, not {quote_peer(word)}")
             args[field.name] = int(word)
         elif kind is float:
             word = left.pop(0)
             try:
                 args[field.name] = float(word)
             except ValueError:
-                raise ValueError(f"{field.name} is a number, not {word!r}") from None
+                raise ValueError(f"{field.name} is a number, not {quote_peer(word)}") from None
         else:
             args[field.name] = left.pop(0)
     if left:
