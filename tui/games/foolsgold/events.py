@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from net.games.foolsgold import views as v
 from tui.describe import lag, name
 
-
 #: what a seat without a nugget reads at a table of two (F12: F8 does not apply there)
 NO_NUGGET_AT_TWO = "at two there is no nugget to lose"
 
