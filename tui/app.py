@@ -144,6 +144,13 @@ class MotherlodeApp(App[int]):
     def on_resize(self, event) -> None:
         self.flows.window.resized(event)
 
+    def get_driver_class(self) -> Any:
+        """Textual's driver for this terminal or browser, taking in keys only as fast
+        as the app handles them (``tui.inflow``)."""
+        from tui.inflow import bounded
+
+        return bounded(super().get_driver_class())
+
     @on(OpenFlow)
     def _open_flow(self, message: OpenFlow) -> None:
         self.flows.open(message)

@@ -203,7 +203,8 @@ class Apps:
                 try:
                     data = await process.stdin.read(4096)
                 except asyncssh.TerminalSizeChanged as change:
-                    child.resizes.want(self.config.clamp(change.width, change.height))
+                    if not child.plain:  # lines of words have no size to tell
+                        child.resizes.want(self.config.clamp(change.width, change.height))
                     continue
                 except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                     continue

@@ -71,6 +71,16 @@ async def test_a_reload_of_the_plain_page_mid_game_takes_the_seat_back(tmp_path)
             await _page_line(browser, "Type a table's number", "the tables")
             await _type(browser, "1")
             await _page_line(browser, "Table ", "Ann's lobby")
+            # a reload in the lobby: the seat waits for her too, and comes back
+            mark = len(bob.lines)
+            await browser.call("Page.reload")
+            await _page_line(browser, "Back to your seat at table", "the lobby seat back", 30)
+            await until(lambda: any(line.startswith("Ann is back") for line in bob.lines[mark:]),
+                        "Bob told Ann is back in the lobby", 30)
+            said = bob.lines[mark:]
+            assert any(line.startswith("Ann's connection dropped") for line in said), said
+            assert not [line for line in said if "Ann left" in line], said
+            await _page_line(browser, "Table ", "Ann's lobby again")
             await _type(browser, "ready")
             bob.send("ready")
             await until(lambda: any("Type start to begin" in line for line in bob.lines),

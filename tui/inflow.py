@@ -1,0 +1,60 @@
+"""The app takes in keys only as fast as it handles them (issue 56): Textual's driver
+reads its input on a thread and posts every key, paste and mouse report to the app at
+once, so a flood of keys (a paste of megabytes, a script) queued without bound in the
+app's memory while the app worked through them. :func:`bounded` gives a driver class
+whose input thread waits while the app is more than :data:`BACKLOG` messages behind:
+the keys then wait in the app's terminal or pipe, which fills, and the door reads no
+more from the player (``serve.inflow``): the flood waits in the player's own
+connection. A person never meets it: a key is handled in well under a millisecond.
+
+Textual's own: the driver's ``process_message`` (called on the input thread) and a
+message pump's ``_message_queue``, the app's ``_screen_stack``, ``_closing`` and
+``_closed`` (checked on Textual 8.2.8)."""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Any
+
+from textual import events
+from textual.driver import Driver
+
+#: messages the app and its focused widget may have waiting before input waits
+BACKLOG = 64
+PAUSE = 0.005  # seconds between looks while the app catches up
+
+
+def backlog(app: Any) -> int:
+    """Messages waiting at the app, its screen and its focused widget (the path a key
+    takes), read from another thread: an estimate, never a lock."""
+    waiting = 0
+    stack = app._screen_stack
+    for pump in (app, stack[-1] if stack else None, app.focused):
+        queue = getattr(pump, "_message_queue", None)
+        if queue is not None:
+            waiting += queue.qsize()
+    return waiting
+
+
+@functools.cache
+def bounded(driver: type[Driver]) -> type[Driver]:
+    """``driver`` whose input thread waits while the app is behind (see above)."""
+
+    class Bounded(driver):  # type: ignore[valid-type, misc]
+        def process_message(self, message: Any) -> None:
+            super().process_message(message)
+            if not isinstance(message, events.Key | events.MouseEvent | events.Paste):
+                return
+            app = self._app
+            while not (app._closing or app._closed):
+                try:
+                    behind = backlog(app)
+                except Exception:  # the app is changing screens: look again shortly
+                    behind = BACKLOG + 1
+                if behind <= BACKLOG:
+                    return
+                time.sleep(PAUSE)
+
+    Bounded.__name__ = Bounded.__qualname__ = f"Bounded{driver.__name__}"
+    return Bounded
