@@ -21,8 +21,12 @@ Prints Markdown for docs/BENCHMARKS.md.
 - called: of the strategy's bluffs (first grabs without a set), the share called;
 - unended (2 seats): the share of matches with no winner within 40 rounds;
 - bots: bot against bot at 2 seats, the share unended within 40 rounds;
-- person: an honest modelled person (reaction lognormal, median 0.7/0.9/1.2 s,
-  sigma 0.4) against one bot (2 seats) and three bots (4 seats) of each level.
+- person: an honest modelled person (reaction lognormal, median 0.7/0.9/1.2 s or
+  `--medians`, sigma 0.4) against one bot (2 seats) and three bots (4 seats) of each
+  level.
+
+At two seats the search screens `TWO_SEAT_GRID` too, and the unended column weighs
+the match's length there (the bots' floor at two, F12, must not make matches endless).
 """
 
 from __future__ import annotations
@@ -45,11 +49,18 @@ GRID = tuple(
     for rate in (10, 30, 100) for draws in ("n", "4", "12") for when in ("any", "sunk")
 ) + ("bluff-100-n-3-any", "bluff-30-n-0.3-any", "bluff-5-n-r-any", "bluff-30-n-r-behind",
      "bluff-30-n-r-far")
+#: the bluffers screened at two seats besides (issue 57): under F12 the table's score
+#: sum never sinks there, so "sunk" never bluffs; these bluff by the scores instead
+#: (behind, ahead, far from winning), quicker than a set, or at every chance
+TWO_SEAT_GRID = ("bluff-10-n-r-behind", "bluff-100-n-r-behind", "bluff-30-n-r-ahead",
+                 "bluff-100-n-r-ahead", "bluff-10-n-r-far", "bluff-100-n-r-far",
+                 "bluff-10-n-0.3-any", "bluff-100-n-0.3-any", "bluff-30-4-0.3-any",
+                 "bluff-30-0-r-any")
 WITHIN = 40
 #: a match still running after this many rounds counts as not won by anyone
 LIMIT = 100
 MARGIN = 0.05
-MEDIANS = (0.7, 0.9, 1.2)
+MEDIANS = "0.7,0.9,1.2"
 
 
 def _cell(job: tuple) -> tuple:
@@ -124,6 +135,8 @@ def main() -> None:
     parser.add_argument("--only", default="search,ladder,bots,person")
     parser.add_argument("--bot-matches", type=int, default=1000)
     parser.add_argument("--person-matches", default="2:150,4:100")
+    parser.add_argument("--medians", default=MEDIANS,
+                        help="the modelled person's median reactions, seconds")
     args = parser.parse_args()
     only = set(args.only.split(","))
     seats = [int(s) for s in args.seats.split(",")]
@@ -139,14 +152,15 @@ def main() -> None:
     if "search" in only:
         print("\n| seats | screened v normal | n | best | its share |\n|---|---|---|---|---|")
         for p in seats:
+            grid = GRID + (TWO_SEAT_GRID if p == 2 else ())
             jobs = [(p, seat(g, "normal", p), screen[p], args.seed * 1000 + p + 500)
-                    for g in GRID]
+                    for g in grid]
             results = run(jobs)
             ranked = sorted(jobs, key=lambda j: -sum(w == 0 for w in results[j][0]))
             top = ranked[0]
             best[p] = top[1][0].split("@")[0]
             won = sum(w == 0 for w in results[top][0])
-            print(f"| {p} | {len(GRID)} bluffers | {screen[p]} each | {best[p]} "
+            print(f"| {p} | {len(grid)} bluffers | {screen[p]} each | {best[p]} "
                   f"| {won}/{screen[p]} |", flush=True)
             for j in ranked[:5]:
                 print(f"  screen {p}: {j[1][0]} {sum(w == 0 for w in results[j][0])}/{screen[p]}")
@@ -185,8 +199,9 @@ def main() -> None:
             u, ul, uh = unended(rounds)
             print(f"| {job[1][0]} | {len(rounds)} | {pct(u)}% ({pct(ul)}-{pct(uh)}) |")
     if "person" in only:
-        jobs = [(p, (f"person{m}",) + (t,) * (p - 1), person_n[p], args.seed * 1000 + p)
-                for p in (2, 4) for m in MEDIANS for t in TABLES]
+        medians = [float(m) for m in args.medians.split(",")]
+        jobs = [(p, (f"person{m:g}",) + (t,) * (p - 1), person_n[p], args.seed * 1000 + p)
+                for p in sorted(person_n) for m in medians for t in TABLES]
         results = run(jobs)
         print("\n| seats | person's median reaction | table | fair | n "
               "| person's share (95% interval) |")

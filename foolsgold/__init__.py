@@ -10,6 +10,7 @@ from foolsgold.cards import Card, DeckError, check_deck, is_set, standard_deck
 from foolsgold.match import Match
 from foolsgold.round import (
     ACTIONS,
+    RULES,
     Call,
     Discard,
     Draw,
@@ -20,11 +21,13 @@ from foolsgold.round import (
     call_window_open,
     draw_source,
     legal_actions,
+    no_nugget_costs,
     race_open,
 )
 
 __all__ = [
     "ACTIONS",
+    "RULES",
     "Call",
     "Card",
     "DeckError",
@@ -40,6 +43,7 @@ __all__ = [
     "draw_source",
     "is_set",
     "legal_actions",
+    "no_nugget_costs",
     "race_open",
     "standard_deck",
 ]

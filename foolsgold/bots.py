@@ -41,16 +41,16 @@ The calling model (what a card player reads at a table, from its own view only):
 - The scores: at the grabber's match point any doubt is called (`MATCH_POINT`); a bot
   never bluffs at its own match point.
 
-The cost of a wrong call (F7, F8), in the caller's points less the others' average
+The cost of a wrong call (F7, F8, F12), in the caller's points less the others' average
 (`call_threshold`): with three or more seats a right call swings +1 to me and -1 to
 the grabber against keeping quiet's +1 to the grabber, a wrong call costs me 1, so a
-call pays when P(bluff) > (n-1)/2n (3/8 at four seats). At two seats the one nugget
-is gone and I lose 1 whatever I do: a right call nets me 0 and the grabber -1, a
-wrong one me -2 and the grabber +1, so a call pays above 1/4. Two refinements: with
-three or more seats a call is also a look at the grabber's hand for the whole table,
-worth most while none of its hands was shown (`EXPLORE`); at two seats every call
-lowers the sum of the scores and stretches the match, so there the threshold weighs
-the match's odds and length from the scores (`two_seat_threshold`).
+call pays when P(bluff) > (n-1)/2n (3/8 at four seats). At two seats (F12: nobody
+loses a nugget there) keeping quiet is 0 to me and +1 to the grabber, a right call
++1 and -1, a wrong one -1 and +1: a call pays when 4p - 2 > -1, above 1/4. Two
+refinements: with three or more seats a call is also a look at the grabber's hand for
+the whole table, worth most while none of its hands was shown (`EXPLORE`); at two
+seats the scores say how near each player is to winning, so there the threshold
+weighs the match's odds and length from them (`two_seat_threshold`).
 
 The call floor (`seat_floor`, normal and hard). Evidence cannot tell a bluff timed
 like a set (right after a draw, holding six, a reaction later) from a set, so above
@@ -68,13 +68,26 @@ who reaches 3 first), at n seats, for the grabber:
   of the round: the deal, after any number of draws, holding five or six.
 
 A bluff pays no more than playing on when (1 - c) n/(n-1) - c <= 0, that is when the
-table calls with c >= n/(2n-1) (`table_floor`: 2/3 at two seats, 4/7 at four, 8/15
-at eight). Each of the other n-1 seats calls on its own with q = 1 - (1-c)^(1/(n-1))
-(0.25 a seat at four seats, 0.10 at eight), drawn once a round from the bot's rng;
-the evidence (`bluff_chance` above `_threshold`) only adds calls to that. The moment
-changes the floor in two places: at the grabber's match point an uncalled bluff wins
-the match, so the floor is 1 (a set wins with or without the call: calling costs
-nothing there); and the match's length (below) switches it off.
+table calls with c >= n/(2n-1) (`table_floor`: 4/7 at four seats, 8/15 at eight).
+Each of the other n-1 seats calls on its own with q = 1 - (1-c)^(1/(n-1)) (0.25 a
+seat at four seats, 0.10 at eight), drawn once a round from the bot's rng; the
+evidence (`bluff_chance` above `_threshold`) only adds calls to that.
+
+At two seats (F12) nobody is left to lose a nugget, so for the grabber against the
+other player:
+
+- an uncalled bluff: +1 to it, 0 to the other, so +1 relative;
+- a called bluff: -1 to it, +1 to the caller, so -2 relative;
+- playing on honestly: 0 relative, as above.
+
+A bluff pays no more than playing on when (1 - c) - 2c <= 0, that is c >= 1/3, and
+the one other seat calls with q = c = 1/3. (Under F8 at two a called bluff was -1 to
+it and 0 to the caller, -1 relative, and an uncalled one +2: the floor was 2/3, and a
+right call never gained the caller a point; see F12 in the rulings.)
+
+The moment changes the floor in two places: at the grabber's match point an uncalled
+bluff wins the match, so the floor is 1 (a set wins with or without the call: calling
+costs nothing there); and the match's length (below) switches it off.
 
 The length. Every call, right or wrong, lowers the table's score sum by 1 (an
 uncalled round moves it by 0), and a match ends only when one score reaches 3: a
@@ -89,10 +102,15 @@ the table has sunk, except against a grabber already caught bluffing here (witho
 it one four-seat match in ten between normal bots ran past 40 rounds, against one in
 a hundred at 1f52ac0; with it about one in thirty).
 
-At two seats no floor survives this weighing: with no call at all a match of two
-already leaves 0.4% unended at 40 rounds (the walk of the score difference), and one
-floor call a match raises that to about 1.75%; two-seat bots call by the evidence
-and at match point only, so a bluffer can still gain there (docs/BENCHMARKS.md).
+At two seats under F12 the sum never sinks: a round with no call adds 1 to it, a call
+(right or wrong) 0, so every round brings one player a point nearer to 3 and the
+weighing, kept in the same words, never switches the floor off. There a floor costs
+little length: in a walk of the scores with one player grabbing a set each round
+(each half the time), a match lasts 4.1 rounds on average with no calls, 4.7 with a
+third of grabs called, 5.9 with two thirds, and none of 200,000 runs past 40 rounds
+at any of them (under F8 a third of grabs called left about a fifth of matches
+unended). The two-seat threshold of the evidence weighs the length in its own way
+(`two_seat_threshold`, `LENGTH_COST`).
 
 Difficulty (`DIFFICULTIES`) sets the reaction time, the bluff rate, how many bluffs
 pass for a set, which evidence the bot weighs, how willing it is to call, and (easy)
@@ -102,6 +120,7 @@ how often it calls on a hunch. `PLAYERS` adds `HUMAN`, a scripted person acting 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -787,26 +806,38 @@ TWO_SEAT_BLUFFS = 0.3
 LENGTH_COST = 0.02
 
 
+@functools.cache
+def two_seat_race(need: int, other: int) -> tuple[float, float]:
+    """At two seats under F12, honest play: every round gives one of the two players
+    a point, each half the time. My chance to gain `need` points before the other
+    gains `other`, and the rounds that takes on average."""
+    if need <= 0:
+        return 1.0, 0.0
+    if other <= 0:
+        return 0.0, 0.0
+    mine, after_mine = two_seat_race(need - 1, other)
+    theirs, after_theirs = two_seat_race(need, other - 1)
+    return (mine + theirs) / 2, 1 + (after_mine + after_theirs) / 2
+
+
 def two_seat_threshold(mine: int, theirs: int) -> float:
     """The bluff chance above which a call pays at two seats, weighing the match's
-    length (issue 34).
+    odds and length (issues 34, 57).
 
-    At two seats an honest round moves one score up and the other down, so the match
-    is a fair walk of the difference between scores whose sum only a call lowers:
-    from scores s and o my chance to reach `TARGET` first is (T-o)/((T-s)+(T-o)) and
-    the rounds left are about (T-s)(T-o). Keeping quiet leads to (s-1, o+1), a right
-    call to (s, o-1), a wrong one to (s-2, o+1); a call pays when it raises my chance
-    of winning less `LENGTH_COST` per round left. Every call lowers the sum of the
-    scores and stretches the match, so the deeper the scores have sunk, the surer a
-    bot must be before it calls."""
+    Under F12 every round gives one player a point: with honest play from scores s
+    and o the match is a race of T-s points against T-o (`two_seat_race`: my chance
+    to win it, and its rounds). Keeping quiet leads to (s, o+1), a right call to
+    (s+1, o-1), a wrong one to (s-1, o+1); a call pays when it raises my chance of
+    winning less `LENGTH_COST` per round left. At level scores early in a match that
+    is about 1/5; when the grabber nears 3 the call is worth more (at match point any
+    doubt is called, `MATCH_POINT`)."""
 
     def value(s: int, o: int) -> float:
-        a, b = TARGET - s, TARGET - o
-        win = b / (a + b) if a + b > 0 else 0.5
-        return win - LENGTH_COST * a * b
+        win, rounds = two_seat_race(TARGET - s, TARGET - o)
+        return win - LENGTH_COST * rounds
 
-    quiet, right, wrong = value(mine - 1, theirs + 1), value(mine, theirs - 1), value(
-        mine - 2, theirs + 1
+    quiet, right, wrong = value(mine, theirs + 1), value(mine + 1, theirs - 1), value(
+        mine - 1, theirs + 1
     )
     if right <= wrong:
         return 1.0
@@ -815,13 +846,13 @@ def two_seat_threshold(mine: int, theirs: int) -> float:
 
 def call_threshold(players: int) -> float:
     """Call when the chance of a bluff is above this: where calling beats keeping
-    quiet, in my points less the average of the others' (F7, F8).
+    quiet, in my points less the average of the others' (F7, F8, F12).
 
     With three or more seats the caller also takes a nugget: keeping quiet gives the
     grabber +1; a right call +1 to me and -1 to the grabber; a wrong call -1 to me
-    and +1 to the grabber, so a call pays above (n-1)/2n. With two seats the one
-    nugget is gone and I lose 1 whatever I do (F8): quiet is -1 to me and +1 to the
-    grabber, right 0 and -1, wrong -2 and +1, so a call pays above 1/4."""
+    and +1 to the grabber, so a call pays above (n-1)/2n. With two seats nobody loses
+    a nugget (F12): quiet is 0 to me and +1 to the grabber, right +1 and -1, wrong -1
+    and +1, so a call pays when 4p - 2 > -1, above 1/4."""
     if players <= 2:
         return 0.25
     return (players - 1) / (2 * players)
@@ -830,8 +861,15 @@ def call_threshold(players: int) -> float:
 def table_floor(players: int) -> float:
     """The minimum defence frequency at `players` seats: the share of set-like first
     grabs the table as a whole calls, so that a bluff pays no more than playing on
-    honestly (the derivation is in the module docstring): n / (2n - 1)."""
+    honestly (the derivations are in the module docstring): n / (2n - 1) from three
+    seats up, 1/3 at two (F12: no nugget to lose there)."""
+    if players <= 2:
+        return TWO_SEAT_FLOOR
     return players / (2 * players - 1)
+
+
+#: The table's floor at two seats (F12; the derivation is in the module docstring).
+TWO_SEAT_FLOOR = 1 / 3
 
 
 def seat_floor(players: int, scores: list[int] | None, grabber: int) -> float:
@@ -841,14 +879,16 @@ def seat_floor(players: int, scores: list[int] | None, grabber: int) -> float:
 
     At the grabber's match point every grab is called (a set wins the match with or
     without the call, so the call costs nothing). Otherwise the floor holds while the
-    table's score sum has not sunk below 0 (every call lowers it by 1, and a sunk
-    table is a long match), and never at two seats, where a single floor call a match
-    stretches matches past what an ended match needs."""
+    table's score sum has not sunk below 0 (every call lowers it by 1 from three seats
+    up, and a sunk table is a long match; at two seats under F12 it never sinks, and
+    the floor costs a match little length: see the module docstring)."""
     if scores is not None and scores[grabber] + 1 >= TARGET:
         return 1.0
-    if players <= 2 or (scores is not None and sum(scores) < 0):
+    if scores is not None and sum(scores) < 0:
         return 0.0
     table = table_floor(players)
+    if players <= 2:
+        return table
     return 1 - (1 - table) ** (1 / (players - 1))
 
 

@@ -21,16 +21,28 @@ from __future__ import annotations
 from typing import Any
 
 from foolsgold.cards import Card, _check_players
-from foolsgold.round import CALL_WINDOW, GRAB_TIMEOUT, Action, IllegalAction, Round
+from foolsgold.round import (
+    CALL_WINDOW,
+    GRAB_TIMEOUT,
+    RULES,
+    Action,
+    IllegalAction,
+    Round,
+    check_rules,
+)
 
 TARGET = 3
 
 
 class Match:
-    """Rounds to `TARGET` points: carries scores and the next start player."""
+    """Rounds to `TARGET` points: carries scores and the next start player. Every round
+    settles by the version `rules` of the rules (`foolsgold.round.RULES` by default)."""
 
-    def __init__(self, players: int, start: int, round_cap: int | None = None) -> None:
+    def __init__(
+        self, players: int, start: int, round_cap: int | None = None, rules: int = RULES
+    ) -> None:
         _check_players(players)
+        self.rules = check_rules(rules)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
             raise ValueError(f"start must be a seat from 0 to {players - 1}, not {start!r}")
         if round_cap is not None and (
@@ -71,7 +83,9 @@ class Match:
             raise IllegalAction(f"the match is over: seat {self.winner} won")
         if self.round is not None and not self.round.settled:
             raise IllegalAction("the current round is not settled yet")
-        self.round = Round(self.players, self.start, deck, grab_timeout, call_window)
+        self.round = Round(
+            self.players, self.start, deck, grab_timeout, call_window, rules=self.rules
+        )
         self.round_no += 1
         return [{"type": "round_started", "round_no": self.round_no, "start": self.start}]
 

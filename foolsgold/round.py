@@ -1,4 +1,4 @@
-"""One round of Fool's Gold as a pure state machine (rulings F3-F9, F11).
+"""One round of Fool's Gold as a pure state machine (rulings F3-F9, F11, F12).
 
 How a round runs::
 
@@ -35,6 +35,15 @@ Events returned by `apply` (JSON-safe dicts, public information only):
   `without` lists the seats left without a nugget.
 - `{"type": "settled", "deltas": [d, ...], "scorer": s}`: the round's points by seat;
   `scorer` gained the round's point (F10).
+
+Versions of the rules (`rules`): how a round settles changed once, so a game records the
+version it was played under and replays by it (`RULES` is the version played now).
+
+- 1: F7 and F8 at every table: at two seats the player without the nugget loses 1
+  whatever else happened, so a right call nets the caller 0.
+- 2 (F12): at two seats F8 does not apply. A round gives the grabber +1 when not
+  called; a right call gives the caller +1 and the grabber -1; a wrong one the grabber
+  +1 and the caller -1. From three seats up nothing changed.
 """
 
 from __future__ import annotations
@@ -50,6 +59,26 @@ HAND = 5
 HAND_MAX = 6
 GRAB_TIMEOUT = 10.0
 CALL_WINDOW = 5.0
+#: the version of the rules played now (see the module docstring), and every version
+#: a round can be played under: a game saved under an earlier one replays by it
+RULES = 2
+VERSIONS = (1, 2)
+
+
+def check_rules(rules: object) -> int:
+    """`rules` as a version of the rules this package plays; raises ValueError."""
+    if isinstance(rules, bool) or not isinstance(rules, int) or rules not in VERSIONS:
+        raise ValueError(
+            f"rules must be a version of Fool's Gold's rules, "
+            f"{' or '.join(map(str, VERSIONS))}, not {rules!r}"
+        )
+    return rules
+
+
+def no_nugget_costs(players: int, rules: int = RULES) -> bool:
+    """Whether a seat left without a nugget loses 1 (F8): from three seats up, and at
+    two under the rules before F12 (version 1)."""
+    return players > 2 or rules < 2
 
 
 class IllegalAction(ValueError):
@@ -268,6 +297,8 @@ class Round:
     `Round(players, start, deck)` deals `deck` in the given order: `deck[0:5]` to
     `start`, the next five to its left neighbour, and so on; the rest is the draw
     pile with `deck[5 * players]` on top. Piles are lists with the top card last.
+    `rules` is the version of the rules it settles by (`RULES`, or an earlier one for
+    a game saved under it).
     """
 
     def __init__(
@@ -277,8 +308,10 @@ class Round:
         deck: list[Card],
         grab_timeout: float = GRAB_TIMEOUT,
         call_window: float = CALL_WINDOW,
+        rules: int = RULES,
     ) -> None:
         _check_players(players)
+        self.rules = check_rules(rules)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < players:
             raise ValueError(f"start must be a seat from 0 to {players - 1}, not {start!r}")
         deck = check_deck(deck)
@@ -598,9 +631,10 @@ class Round:
             deltas[grabber] += 1
             if self.caller is not None:
                 deltas[self.caller] -= 1
-        for seat in range(self.players):
-            if seat not in self.grabbed:
-                deltas[seat] -= 1
+        if no_nugget_costs(self.players, self.rules):  # F8; not at two under F12
+            for seat in range(self.players):
+                if seat not in self.grabbed:
+                    deltas[seat] -= 1
         self.deltas = deltas
         self.settled = True
         return [{"type": "settled", "deltas": list(deltas), "scorer": self.scorer}]

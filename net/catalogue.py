@@ -141,6 +141,10 @@ class GameSpec:
     #: game, by seat (stored without a schema change per game, ``net.saves.stats``)
     stats: tuple[str, ...] = ()
     difficulties: tuple[str, ...] = DIFFICULTIES
+    #: the version of its rules its driver plays now. A game raises it when a ruling
+    #: changes how a recorded game plays out; each save records the version its game
+    #: was played under (a save without one: version 1) and replays by it
+    rules: int = 1
 
     @property
     def defaults(self) -> Mapping[str, object]:

@@ -933,10 +933,13 @@ def _raw_chances(judge: _Judge, state: TurnState) -> Chances:
     return Chances(stop, roll, victim, judge.exact, take)
 
 
-def best_keep(view: Mapping) -> tuple[tuple[Face, ...], float] | None:
+def best_keep(
+    view: Mapping, kind: str = "mixed"
+) -> tuple[tuple[Face, ...], float] | None:
     """The set-aside from the view's roll with the best chance to win, and that
-    chance; None when the roll busts."""
-    judge = _Judge(view)
+    chance (calibrated for the ``kind`` of table, as `chances`); None when the roll
+    busts. The choice compares the raw chances, so it is the same at every kind."""
+    judge = _Judge(view, kind)
     g = turn_graph()
     state = turn_state(view["kept"])
     counts = tuple(list(_faces(view["rolled"])).count(f) for f in FACES)

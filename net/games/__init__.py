@@ -49,17 +49,29 @@ def make_driver(
     first: int | None,
     rng: random.Random,
     settings: Mapping[str, Any] | None = None,
+    rules: int | None = None,
 ) -> Driver:
     """The driver for ``game``; ``first=None`` draws the first player from ``rng``.
     ``settings``: the game's own table settings (its ``GameSpec.defaults`` keys); one
-    not given takes its default."""
-    own = dict(spec(game).defaults)
+    not given takes its default. ``rules``: the version of the game's rules to play
+    (``GameSpec.rules``, the one played now, by default; an earlier one for a game
+    saved under it); raises ValueError for a version this game does not have."""
+    found = spec(game)
+    if rules is None:
+        rules = found.rules
+    if isinstance(rules, bool) or not isinstance(rules, int) or not 1 <= rules <= found.rules:
+        raise ValueError(f"{found.title} is played by versions 1 to {found.rules} of its "
+                         f"rules, not {rules!r}")  # fmt: skip
+    own = dict(found.defaults)
     own.update({k: v for k, v in (settings or {}).items() if k in own})
     module = host_of(game)
     if first is None:
         first = rng.randrange(len(names))
+    if found.rules > 1:  # a game of one version needs no word of it
+        own["rules"] = rules
     driver: Driver = module.make_driver(names, first, rng, **own)
     driver.first = first
+    driver.rules = rules
     return driver
 
 

@@ -68,6 +68,9 @@ class Driver:
     game: str
     first: int
     codec: Codec
+    #: the version of the game's rules it plays (``GameSpec.rules``; set by
+    #: ``net.games.make_driver``, which hands it to a game of more than one version)
+    rules: int = 1
 
     def start(self, now: float) -> list[dict[str, Any]]:
         raise NotImplementedError
@@ -98,6 +101,15 @@ class Driver:
     def deadline(self) -> float | None:
         """When the game next changes on its own (``tick``), or None."""
         return None
+
+    def seated(self, levels: list[str | None]) -> bool:
+        """Who plays each seat now: a bot's level (its difficulty, a stand-in's too) or
+        None for a person. The table says so as the game begins and whenever a seat
+        changes hands (a stand-in takes it, its person takes it back). A game whose
+        views depend on it keeps it (Gold Nuggets: the kind of table its odds are
+        calibrated for); returns whether the views changed (the table then sends
+        them again). Never part of the rules' view: a save replays without it."""
+        return False
 
     def tick(self, now: float) -> list[dict[str, Any]]:
         return []

@@ -78,6 +78,9 @@ class GameDoc(msgspec.Struct):
     first: int
     first_drawn: bool
     started_at: float
+    # the version of the game's rules it is played under (``GameSpec.rules``); a save
+    # made before games recorded it holds a game of version 1
+    rules: int = 1
 
 
 class Snapshot(msgspec.Struct):

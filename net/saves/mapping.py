@@ -244,6 +244,7 @@ class Records:
             "first": driver.first,
             "first_drawn": first is None or first >= len(table.seats),
             "started_at": table.started_at if table.started_at is not None else now,
+            "rules": driver.rules,
         }
         return _Game(self._new_id(table), table.games_played, game, Tally(len(players)),
                      written=table.log_base)  # fmt: skip

@@ -60,13 +60,17 @@ def new_driver(doc: Document, where: str) -> Driver:
     if game is None:
         raise SaveError(f"{where} is a table outside a game: it holds no game")
     settings = settings_of(doc, where)
-    driver = make_driver(
-        doc.table.game,
-        game.players,
-        None if game.first_drawn else game.first,
-        random.Random(game.seed),
-        settings.own(doc.table.game),
-    )
+    try:
+        driver = make_driver(
+            doc.table.game,
+            game.players,
+            None if game.first_drawn else game.first,
+            random.Random(game.seed),
+            settings.own(doc.table.game),
+            rules=game.rules,  # as it was played: an older save replays by its rules
+        )
+    except ValueError as exc:
+        raise SaveError(f"{where} does not replay: {exc}") from None
     if driver.first != game.first:
         raise SaveError(f"{where} does not replay: the first player differs")
     return driver

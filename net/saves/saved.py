@@ -238,6 +238,7 @@ class Saved:
                     seat.plan = seat.brain.plan(driver.view(i), at)
         table.members = list(members.values())
         table.owner = members.get(doc.owner) if doc.owner is not None else None
+        table.play.reseated()  # who plays each seat, for a game whose views say so
         table.hold(now)  # nothing happens until the people are back (or the grace ends)
         return table
 

@@ -420,6 +420,7 @@ class TableCore:
             if seat.standin:
                 seat.standin, seat.brain, seat.plan = False, None, None
         old.deliver(self.welcome(old, resumed=True))
+        self.play.reseated(now)  # a person again where a stand-in played
         for i in back:
             self.notice("back", self.seats[i].name, i)
         self.report(f"{self.name}: {old.name} is back")

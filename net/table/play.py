@@ -188,6 +188,7 @@ class Play:
             if seat.away_since is not None:
                 # dropped in the lobby and not back yet: play for them already
                 self.stand_in(i)
+        self.reseated()
         self.changed(table.driver.start(now), now)
 
     def act(self, member: Member, action: Any, now: float) -> None:
@@ -458,5 +459,20 @@ class Play:
                                 settings.slow)
         table.notice("standin", seat.name, i)
         table.report(f"{table.name}: a stand-in bot plays for {seat.name}")
+        self.reseated(now)
         if now is not None and table.driver is not None and not table.driver.over:
             seat.plan = seat.brain.plan(table.driver.view(i), table.clock(now))
+
+    def reseated(self, now: float | None = None) -> None:
+        """Tell the game who plays each seat now (``Driver.seated``: a bot's level, a
+        stand-in's, or None for a person); with ``now``, a game whose views changed
+        sends them again to everyone (a stand-in took a seat, or its person is back)."""
+        table = self.table
+        driver = table.driver
+        if driver is None or table.phase != "playing":
+            return
+        levels = [seat.difficulty if seat.kind == "bot"
+                  else table.settings.difficulty if seat.standin else None
+                  for seat in table.seats]  # fmt: skip
+        if driver.seated(levels) and now is not None and not driver.over:
+            table.broadcast([], now)

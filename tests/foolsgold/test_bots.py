@@ -335,9 +335,13 @@ def test_the_instant_bluff_farms_no_table(table, players):
     # The exploit of issue 19: grab 0.5 s after every deal. Each grab is called, so
     # the strategy never wins a round, let alone a match (the full ladder, with
     # intervals, is bench/foolsgold_exploits.py).
+    # At two seats (F12) a bot one point from winning may let a grab go uncalled (it
+    # costs it nothing there, and a wrong call would cost it its lead): most are called.
     bots = [f"instant@{table}"] + [table] * (players - 1)
     report = simulate(players, bots, 12, seed=3)
-    assert all(r.first == 0 and not r.true_set and r.caller is not None for r in report.rounds)
+    assert all(r.first == 0 and not r.true_set for r in report.rounds)
+    called = sum(r.caller is not None for r in report.rounds)
+    assert called == len(report.rounds) if players > 2 else called >= 0.75 * len(report.rounds)
     assert report.wins.get(f"instant@{table}", 0) == 0
 
 

@@ -150,22 +150,40 @@ def test_at_the_floor_a_bluff_pays_no_more_than_playing_on(players):
     from foolsgold.bots import seat_floor, table_floor
 
     c = table_floor(players)
-    # an uncalled bluff is worth n/(n-1) against the others' average, a called one -1,
-    # playing on honestly 0 (the module docstring)
-    assert (1 - c) * players / (players - 1) - c == pytest.approx(0.0, abs=1e-12)
     if players > 2:
+        # an uncalled bluff is worth n/(n-1) against the others' average, a called one
+        # -1, playing on honestly 0 (the module docstring)
+        assert (1 - c) * players / (players - 1) - c == pytest.approx(0.0, abs=1e-12)
         q = seat_floor(players, [0] * players, 0)
         assert 1 - (1 - q) ** (players - 1) == pytest.approx(c)
+    else:
+        # F12 at two: an uncalled bluff +1 against the other, a called one -2
+        # (-1 to it, +1 to the caller), playing on honestly 0
+        assert (1 - c) * 1 - c * 2 == pytest.approx(0.0, abs=1e-12)
+        assert c == pytest.approx(1 / 3) and seat_floor(2, [0, 0], 0) == c
 
 
-def test_the_floor_is_free_at_match_point_and_off_on_a_sunk_table_or_at_two_seats():
+def test_the_floor_is_free_at_match_point_and_off_on_a_sunk_table():
     from foolsgold.bots import seat_floor
 
     assert seat_floor(4, [2, 0, -1, 0], 0) == 1.0  # an uncalled grab wins the match
     assert seat_floor(2, [2, -1], 0) == 1.0
     assert 0 < seat_floor(4, [1, -1, 0, 0], 0) < 1
     assert seat_floor(4, [1, -1, -1, 0], 0) == 0.0  # the sum sank below 0: a long match
-    assert seat_floor(2, [0, 0], 0) == 0.0
+    # at two under F12 the sum never sinks (a call moves it by 0): the floor holds
+    assert seat_floor(2, [1, 0], 0) == seat_floor(2, [-1, 1], 0) == pytest.approx(1 / 3)
+
+
+def test_at_two_a_call_weighs_the_race_to_three():
+    """The two-seat threshold (F12): a right call is worth more the nearer the grabber
+    is to 3, and a caller with a lead to lose is surer before it calls."""
+    from foolsgold.bots import call_threshold, two_seat_race, two_seat_threshold
+
+    assert two_seat_race(3, 3) == (0.5, pytest.approx(two_seat_race(3, 3)[1]))
+    assert two_seat_race(1, 2) == (0.75, 1.5)
+    level = two_seat_threshold(0, 0)
+    assert 0.15 < level < call_threshold(2) + 0.05  # near the points' own 1/4
+    assert two_seat_threshold(0, 1) < level < two_seat_threshold(1, 0)
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])

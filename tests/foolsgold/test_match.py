@@ -91,12 +91,47 @@ def test_match_view_extends_the_round_view():
 def test_without_the_house_rule_a_match_runs_past_any_round_count():
     m = Match(2, 0)
     t = 0.0
-    for _ in range(12):  # a point each way, round after round: 0-0 never ends it
+    for _ in range(12):  # each bluffs in turn and is called: 0-0 again, never an end
+        for holder in (0, 1):
+            m.new_round(deck_with_set(2, m.start, holder))
+            play(m, [1 - holder], holder, t)  # the other bluffs, the holder calls (F12)
+            t += 100
+    assert m.winner is None and m.round_no == 24 and m.round_cap is None
+    assert m.scores == [0, 0]
+
+
+def test_under_the_rules_before_f12_an_uncalled_round_at_two_moves_both_scores():
+    """A game saved under version 1 (before F12) plays on by it: at two seats the
+    player without the nugget loses 1 whatever happened, so 0-0 comes back."""
+    m = Match(2, 0, rules=1)
+    t = 0.0
+    for _ in range(6):
         for holder in (0, 1):
             m.new_round(deck_with_set(2, m.start, holder))
             play(m, [holder], None, t)
             t += 100
-    assert m.winner is None and m.round_no == 24 and m.round_cap is None
+    assert m.winner is None and m.round_no == 12 and m.scores == [0, 0]
+    assert m.copy().rules == 1 and m.round.rules == 1
+
+
+def test_two_seats_under_f12_every_round_gives_exactly_one_point():
+    m = Match(2, 0)
+    m.new_round(deck_with_set(2, 0, 0))
+    play(m, [0], None, 0.0)  # no call: the grabber +1, the other 0
+    assert m.round.deltas == [1, 0] and m.round.scorer == 0
+    m.new_round(deck_with_set(2, m.start, 0))
+    play(m, [1], 0, 100.0)  # seat 1 bluffs, seat 0 calls rightly
+    assert m.round.deltas == [1, -1] and m.round.scorer == 0
+    m.new_round(deck_with_set(2, m.start, 1))
+    play(m, [1], 0, 200.0)  # seat 1 holds a set, seat 0 calls wrongly
+    assert m.round.deltas == [-1, 1] and m.round.scorer == 1
+    assert m.scores == [1, 0]
+
+
+@pytest.mark.parametrize("rules", [0, 3, "2", True, None])
+def test_a_rules_version_not_played_is_refused(rules):
+    with pytest.raises(ValueError, match="rules must be a version"):
+        Match(2, 0, rules=rules)
 
 
 def test_the_round_cap_gives_the_match_to_the_highest_score():
@@ -119,7 +154,7 @@ def test_the_round_cap_gives_the_match_to_the_highest_score():
 def test_a_tie_at_the_cap_plays_on_until_it_breaks():
     m = Match(2, 0, round_cap=2)
     t = 0.0
-    for holder, scores in ((0, [1, -1]), (1, [0, 0]), (0, [1, -1])):
+    for holder, scores in ((0, [1, 0]), (1, [1, 1]), (0, [2, 1])):
         m.new_round(deck_with_set(2, m.start, holder))
         events = play(m, [holder], None, t)
         t += 100

@@ -1,4 +1,4 @@
-"""Every ruling F1-F11, each with a forced deck order (dealt per DESIGN.md)."""
+"""Every ruling F1-F12, each with a forced deck order (dealt per DESIGN.md)."""
 
 import itertools
 import json

@@ -1,4 +1,4 @@
-"""The rulings of the race and after (RULINGS.md F7-F11): calls right and wrong, points,
+"""The rulings of the race and after (RULINGS.md F7-F12): calls right and wrong, points,
 deadlines, what views and events show, bad input."""
 
 import json
@@ -97,6 +97,69 @@ def test_f8_points_go_below_zero():
     r.apply(Call(0), 0.5)  # wrong call: -1
     r.apply(Grab(2), 0.6)  # seat 0 left without a nugget: -1 more
     assert r.deltas == [-2, 1, 0]
+
+
+# -- F12: a table of two ----------------------------------------------------------------
+
+
+def two_round(rules: int | None = None) -> Round:
+    """Seat 1 holds three Owls; seat 0 holds five names and starts."""
+    hands = {0: "Mule a, Coyote a, Bison a, Buzzard a, Raccoon a",
+             1: "Owl a, Owl b, Owl c, Mule b, Coyote b"}
+    deck = forced_deck(2, 0, hands, "Mule x, Bison x")
+    return Round(2, 0, deck) if rules is None else Round(2, 0, deck, rules=rules)
+
+
+@pytest.mark.parametrize(
+    ("grabber", "caller", "deltas", "scorer"),
+    [
+        (1, None, [0, 1], 1),  # no call: the grabber +1, and nobody loses a nugget
+        (0, 1, [-1, 1], 1),  # a right call on a bluff: the caller +1, the grabber -1
+        (1, 0, [-1, 1], 1),  # a wrong call on a set: the grabber +1, the caller -1
+    ],
+)
+def test_f12_at_two_every_round_gives_exactly_one_player_a_point(grabber, caller, deltas,
+                                                                 scorer):
+    r = two_round()
+    events = r.apply(Grab(grabber), 1.0)
+    assert events[-1]["type"] == "race_over" and events[-1]["without"] == [1 - grabber]
+    if caller is not None:
+        events = r.apply(Call(caller), 1.5)
+    else:
+        events = r.apply(Tick(), 6.0)
+    assert events[-1] == {"type": "settled", "deltas": deltas, "scorer": scorer}
+    assert sum(d > 0 for d in r.deltas) == 1  # F10 holds
+
+
+@pytest.mark.parametrize(
+    ("grabber", "caller", "deltas"),
+    [(1, None, [-1, 1]), (0, 1, [-1, 0]), (1, 0, [-2, 1])],
+)
+def test_f12_a_round_under_the_rules_before_it_settles_as_it_did(grabber, caller, deltas):
+    """Version 1 of the rules (a game saved before F12): F8 at two as well."""
+    r = two_round(rules=1)
+    r.apply(Grab(grabber), 1.0)
+    if caller is not None:
+        r.apply(Call(caller), 1.5)
+    else:
+        r.apply(Tick(), 6.0)
+    assert r.deltas == deltas and r.copy().rules == 1
+
+
+def test_f12_does_not_touch_three_seats_and_up():
+    for rules in (1, 2):
+        r = set_round()
+        r.rules = rules
+        r.apply(Grab(2), 0.0)
+        r.apply(Call(1), 0.5)
+        r.apply(Grab(0), 0.6)
+        assert r.deltas == [0, 0, -1]
+
+
+@pytest.mark.parametrize("rules", [0, 3, 1.0, "2"])
+def test_f12_a_version_of_the_rules_not_played_is_refused(rules):
+    with pytest.raises(ValueError, match="rules must be a version of Fool's Gold's rules"):
+        two_round(rules)
 
 
 # -- F9: settling and deadlines --------------------------------------------------------

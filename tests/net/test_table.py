@@ -347,3 +347,38 @@ def test_a_spectator_flood_reaches_the_seated_once_a_second():
     table.tick(table.next_wakeup())
     assert [m for m in heard if isinstance(m, p.Notice)] == []
     assert [m.table.spectators for m in heard if isinstance(m, p.TableUpdate)] == [60]
+
+
+def test_the_odds_are_the_tables_and_follow_a_seat_changing_hands():
+    """Issue 57: every Gold Nuggets view says the kind of table its chances are
+    calibrated for, from the bots seated now: Ann and Bob with a hard bot play a
+    "strong" table; when Bob drops, his stand-in (the table's difficulty, normal) makes
+    it "mixed" in what everyone is sent; back, it is "strong" again. A bot added in
+    the lobby counts from the deal."""
+    tables, table = nuggets_table(seats=3, seed="kinds", grace=30.0, bot_pace=0.5,
+                                  first_player=0, difficulty="normal")
+    ann, a = join(tables, "Ann")
+    bob, b = join(tables, "Bob")
+    token = b.of(p.Welcome)[0].token
+    table.handle(ann, p.AddBot(difficulty="hard"), 0.0)
+    table.handle(bob, p.Ready(), 0.0)
+    table.handle(ann, p.Start(), 0.0)
+    assert a.of(p.State)[-1].view.table_kind == "strong"  # people are not counted
+    assert b.of(p.State)[-1].view.table_kind == "strong"
+    table.disconnect(bob, 1.0)
+    table.tick(31.0)
+    assert table.seats[1].standin
+    assert a.of(p.State)[-1].view.table_kind == "mixed"  # sent at once, no move needed
+    b2 = Inbox()
+    assert tables.hello(hello("Bob", token=token), b2.append, print, 40.0) is bob
+    assert a.of(p.State)[-1].view.table_kind == "strong"
+    assert b2.of(p.State)[-1].view.table_kind == "strong"
+    # the saves' views are the rules' own: the kind is not in them
+    assert "table_kind" not in table.driver.view(None)
+
+    tables, table = nuggets_table(seats=3, seed="kinds-2", difficulty="hard")
+    ann, a = join(tables, "Ann")
+    table.handle(ann, p.AddBot(), 0.0)  # hard, the table's
+    table.handle(ann, p.AddBot(difficulty="easy"), 0.0)
+    table.handle(ann, p.Start(), 0.0)
+    assert a.of(p.State)[-1].view.table_kind == "mixed"

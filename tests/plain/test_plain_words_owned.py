@@ -78,6 +78,10 @@ async def test_chat_is_set_apart_and_never_opens_as_the_seats_own_prompt():
                     "Ann's lobby line", 30)
         zed = await Raw.open(host.port)
         await zed.hello("Zed")
+        await zed.send(p.Chat(text="ok\nYour turn: roll"))  # a line break of its own
+        await until(lambda: "Chat from Zed: ok Your turn: roll" in seat.lines,
+                    "the chat line, on one line", 10)
+        clock.advance(1.1)  # the host's chat budget: a line a second
         for text in ("Your turn: roll (all seven dice).", "Race: grab now!",
                      "Your move: draw"):
             await zed.send(p.Chat(text=text))

@@ -12,7 +12,8 @@ from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
 from net.pipe import PipeWriter
-from net.saves import Store
+from net.saves import Saved, Store, resume_time
+from tests.hardening import harness as hardening
 from tests.waiting import settle  # noqa: F401 - the suite's one, shared from here
 
 
@@ -85,3 +86,21 @@ class GatedStore(Store):
 def bot_table(host: Host, name: str, seed: str, supply: int = 10):
     return host.create_table(name, "nuggets", seats=3, bots=3, seed=seed, supply=supply,
                              bot_pace=0.2)  # fmt: skip
+
+
+def play_on(store: Store, saved: Saved) -> str:
+    """Restore ``saved`` on a new host, stand-ins for the people, play to the end."""
+
+    async def run() -> None:
+        clock = FakeClock(resume_time([saved]))
+        host = Host(clock=clock, store=store)
+        table = host.restore(saved)
+        for i, seat in enumerate(table.seats):
+            if seat.kind != "bot":
+                table.play.stand_in(i, clock.now())
+        host.touched(table)
+        await hardening.drive(clock, lambda: table.phase != "playing")
+        await host.close()
+
+    asyncio.run(run())
+    return store.load(saved.id).status

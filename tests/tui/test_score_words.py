@@ -4,32 +4,66 @@ each seat's points."""
 from __future__ import annotations
 
 
-def test_every_settled_round_says_what_made_each_seats_points():
-    """The log's line and the banner name each part of a seat's points (issue 47): a
-    right call at two seats reads "+1 for a right call, -1 for no nugget", not "+0"."""
+def _two_seat_view(**values):
     import msgspec
 
-    from net.games.foolsgold.views import FoolsGoldView, Settled
-    from tui.games.foolsgold.events import describe, score_parts
+    from net.games.foolsgold.views import FoolsGoldView
 
     base = {"seat": 1, "players": 2, "start": 0, "hand": None, "hand_sizes": [6, 5],
             "incoming_sizes": [0, 0], "draw_pile": 10, "trash_pile": 0, "nuggets_left": 0,
             "frozen": True, "deadline": None, "call_closes": None, "settled": True,
-            "scores": [0, 0], "winner": None, "round_no": 1, "revealed": []}
-    called = msgspec.convert({**base, "grabbed": [[0, 1.0]], "caller": 1,
-                              "revealed_set": False, "deltas": [-1, 0]}, FoolsGoldView)
-    assert score_parts(called, 1) == ["+1 for a right call", "-1 for no nugget"]
+            "scores": [0, 0], "winner": None, "round_no": 1, "revealed": [],
+            "grabbed": [[0, 1.0]]}
+    return msgspec.convert({**base, **values}, FoolsGoldView)
+
+
+def test_every_settled_round_says_what_made_each_seats_points():
+    """The log's line and the banner name each part of a seat's points (issues 47, 57):
+    at two seats (F12) a right call reads "+1 for a right call; at two there is no
+    nugget to lose"."""
+    from net.games.foolsgold.views import Settled
+    from tui.games.foolsgold.events import describe, score_parts
+
+    called = _two_seat_view(caller=1, revealed_set=False, deltas=[-1, 1])
+    assert score_parts(called, 1) == ["+1 for a right call; at two there is no nugget to lose"]
     assert score_parts(called, 0) == ["-1 for a bluff called"]
-    line = describe(Settled(deltas=[-1, 0], scorer=1), ["Dee", "Ann"], called)
+    line = describe(Settled(deltas=[-1, 1], scorer=1), ["Dee", "Ann"], called)
     assert line == ("Round settled: Dee -1 (-1 for a bluff called); "
-                    "Ann +0 (+1 for a right call, -1 for no nugget)")
-    wrong = msgspec.structs.replace(called, revealed_set=True, deltas=[1, -2])
-    assert score_parts(wrong, 1) == ["-1 for a wrong call", "-1 for no nugget"]
+                    "Ann +1 (+1 for a right call; at two there is no nugget to lose)")
+    wrong = _two_seat_view(caller=1, revealed_set=True, deltas=[1, -1])
+    assert score_parts(wrong, 1) == ["-1 for a wrong call; at two there is no nugget to lose"]
     assert score_parts(wrong, 0) == ["+1 for a set, called wrongly"]
-    quiet = msgspec.structs.replace(called, caller=None, revealed_set=None, deltas=[1, -1])
-    assert describe(Settled(deltas=[1, -1], scorer=0), ["Dee", "Ann"], quiet) == (
+    quiet = _two_seat_view(caller=None, revealed_set=None, revealed=None, deltas=[1, 0])
+    assert describe(Settled(deltas=[1, 0], scorer=0), ["Dee", "Ann"], quiet) == (
         "Round settled: Dee +1 (+1 for the first grab, not called); "
-        "Ann -1 (-1 for no nugget)")
+        "Ann +0 (at two there is no nugget to lose)")
+
+
+def test_a_round_played_before_f12_reads_as_its_points_were_counted():
+    """A match saved under the rules before F12 (F8 at two too) replays with the words
+    of its own points: a right call at two netted 0."""
+    from net.games.foolsgold.views import Settled
+    from tui.games.foolsgold.events import describe, score_parts
+
+    called = _two_seat_view(caller=1, revealed_set=False, deltas=[-1, 0])
+    assert score_parts(called, 1) == ["+1 for a right call", "-1 for no nugget"]
+    assert describe(Settled(deltas=[-1, 0], scorer=1), ["Dee", "Ann"], called) == (
+        "Round settled: Dee -1 (-1 for a bluff called); "
+        "Ann +0 (+1 for a right call, -1 for no nugget)")
+    wrong = _two_seat_view(caller=1, revealed_set=True, deltas=[1, -2])
+    assert score_parts(wrong, 1) == ["-1 for a wrong call", "-1 for no nugget"]
+    quiet = _two_seat_view(caller=None, revealed_set=None, revealed=None, deltas=[1, -1])
+    assert score_parts(quiet, 1) == ["-1 for no nugget"]
+
+
+def test_at_three_seats_no_nugget_still_costs_one():
+    from tui.games.foolsgold.events import score_parts
+
+    view = _two_seat_view(players=3, hand_sizes=[6, 5, 5], incoming_sizes=[0, 0, 0],
+                          scores=[0, 0, 0], grabbed=[[0, 1.0], [2, 1.5]], caller=1,
+                          revealed_set=False, deltas=[-1, 0, 0])
+    assert score_parts(view, 1) == ["+1 for a right call", "-1 for no nugget"]
+    assert score_parts(view, 2) == []
 
 
 def test_the_steal_dialog_puts_the_advisors_pick_first():

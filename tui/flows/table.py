@@ -11,6 +11,7 @@ from typing import Any
 
 from tui.flows.base import Flow
 from tui.messages import (
+    ChatSaid,
     GameStarted,
     LogLine,
     Refused,
@@ -29,7 +30,7 @@ class TableFlow(Flow):
         super().__init__(app)
         self.routes: dict[type[SessionMessage], Callable[[Any], None]] = {
             TableChanged: self.table_changed, GameStarted: self.game_started,
-            ViewChanged: self.view_changed, LogLine: self.log_line,
+            ViewChanged: self.view_changed, LogLine: self.log_line, ChatSaid: self.log_line,
             StatusLine: self.status_line, Refused: self.refused, SessionEnded: self.ended,
         }
 

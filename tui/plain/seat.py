@@ -54,6 +54,7 @@ QUESTIONS = {
     "time": "the race and the call window",
     "last": "the last thing that happened, again",
     "who": "who sits where, and who is away",
+    "odds": "the advisor's chances to win, where the game has them",
 }
 LOBBY = {
     "ready": "say you are ready (again: not ready)",

@@ -24,6 +24,8 @@ SPEC = GameSpec(
     host=__name__,
     app="tui.games.foolsgold",
     order=2,
+    # version 2: F12, a table of two scores without F8 (foolsgold.round.RULES)
+    rules=2,
     settings=(
         Setting("grab_timeout", 10.0, 1, 120, label="grab time-out", unit="s", paced=True),
         Setting("call_window", 5.0, 1, 60, label="call window", unit="s", paced=True),

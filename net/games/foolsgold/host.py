@@ -152,10 +152,12 @@ class FoolsGoldDriver(Driver):
         call_window: float,
         intermission: float,
         round_cap: int | None = None,
+        rules: int = foolsgold.RULES,
     ) -> None:
         self.rng = rng
         self.players = players
-        self.match = Match(players, first, round_cap=round_cap)
+        self.rules = rules
+        self.match = Match(players, first, round_cap=round_cap, rules=rules)
         self.codec = FoolsGoldCodec(players)
         self.grab_timeout = grab_timeout
         self.call_window = call_window
@@ -341,8 +343,11 @@ def make_driver(
     call_window: float,
     intermission: float,
     round_cap: int | None = None,
+    rules: int = foolsgold.RULES,
     **_: Any,
 ) -> FoolsGoldDriver:
+    """``rules``: the version of the rules to play (``foolsgold.round.RULES`` now; 1
+    for a match saved before F12, which replays as it was played)."""
     return FoolsGoldDriver(
         len(names),
         first,
@@ -351,6 +356,7 @@ def make_driver(
         call_window=call_window,
         intermission=intermission,
         round_cap=round_cap,
+        rules=rules,
     )
 
 

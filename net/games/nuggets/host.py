@@ -19,6 +19,7 @@ from net.games.nuggets.moves import KEEP, MOVES, ROLL, STOP
 from net.games.nuggets.views import NuggetsView
 from net.views import to_view
 from nuggets import bots as nuggets_bots
+from nuggets.calibration import table_kind
 
 #: what the rules raise for an illegal move
 
@@ -56,9 +57,23 @@ class NuggetsDriver(Driver):
         self.rng = rng
         self.codec = NuggetsCodec()
         self.state = nuggets.Game(list(names), supply=supply, start=first)
+        #: the kind of table the chances to win are calibrated for, from its seated
+        #: bots (``nuggets.calibration.table_kind``; ``seated``): every view says it,
+        #: so the advisor shows the table's own odds
+        self.table_kind = "mixed"
         # the spectators' view of the state as it is, built once per change: every
         # seat's differs from it only in ``seat`` (everything in Gold Nuggets is public)
         self._public: NuggetsView | None = None
+
+    def seated(self, levels: list[str | None]) -> bool:
+        """The table's kind from the levels of its bots (a person is not counted): all
+        hard is "strong", anything else "mixed"."""
+        kind = table_kind(level for level in levels if level is not None)
+        if kind == self.table_kind:
+            return False
+        self.table_kind = kind
+        self._public = None
+        return True
 
     def start(self, now: float) -> list[dict[str, Any]]:
         return [{"type": "turn", "seat": self.state.current}]
@@ -99,12 +114,18 @@ class NuggetsDriver(Driver):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.state.view(seat)
 
+    def wire_view(self, seat: int | None) -> dict[str, Any]:
+        """The rules' view and the table's kind (``table_kind``)."""
+        view = self.state.view(seat)
+        view["table_kind"] = self.table_kind
+        return view
+
     def state_view(self, seat: int | None) -> NuggetsView:
-        """``to_view(view(seat))``, equal field for field: the public Struct of this
+        """``to_view(wire_view(seat))``, equal field for field: the public Struct of this
         state (one per change, the spectators' own), copied with the seat. Read-only."""
         public = self._public
         if public is None:
-            public = self._public = to_view(self.state.view(None))  # type: ignore[assignment]
+            public = self._public = to_view(self.wire_view(None))  # type: ignore[assignment]
         if seat is None:
             return public  # type: ignore[return-value]
         if seat.__class__ is not int or not 0 <= seat < len(self.state.players):

@@ -28,6 +28,9 @@ class NuggetsView(GameView, tag=SPEC.key, kw_only=True):
     can_steal: bool
     over: bool
     winners: list[Seat]
+    #: the kind of table its chances to win are calibrated for, from the bots seated
+    #: at it now (``nuggets.calibration.table_kind``): "strong" when every bot is hard
+    table_kind: Literal["mixed", "strong"] = "mixed"
 
     def check(self) -> str | None:
         seats = len(self.players)

@@ -7,26 +7,44 @@ from collections.abc import Sequence
 from net.games.foolsgold import views as v
 from tui.describe import lag, name
 
+#: what a seat without a nugget reads at a table of two (F12: F8 does not apply there)
+NO_NUGGET_AT_TWO = "at two there is no nugget to lose"
+
 
 def score_parts(view: v.FoolsGoldView | None, seat: int) -> list[str]:
     """What made ``seat``'s points of a settled round, in words ("+1 for a right call",
-    "-1 for no nugget"), read from the settled view (F10-F11)."""
+    "-1 for no nugget"), read from the settled view (F10-F12). At a table of two the
+    seat without the nugget reads "at two there is no nugget to lose" (F12); a match
+    saved under the rules before F12 settled with F8 there too, and its replay says
+    "-1 for no nugget" as its points were counted (read from the round's deltas)."""
     if view is None or not view.settled or not view.grabbed:
         return []
     grabbed = [s for s, _ in view.grabbed]
     first, caller = grabbed[0], view.caller
     parts = []
+    made = 0  # the points of the grab and the call, before any for a missing nugget
     if seat == first:
         if caller is None:
             parts.append("+1 for the first grab, not called")
+            made = 1
         elif view.revealed_set:
             parts.append("+1 for a set, called wrongly")
+            made = 1
         else:
             parts.append("-1 for a bluff called")
+            made = -1
     elif seat == caller:
         parts.append("-1 for a wrong call" if view.revealed_set else "+1 for a right call")
+        made = -1 if view.revealed_set else 1
     if seat not in grabbed:
-        parts.append("-1 for no nugget")
+        deltas = view.deltas
+        costs = view.players > 2 if deltas is None else deltas[seat] == made - 1
+        if costs:
+            parts.append("-1 for no nugget")
+        elif parts:
+            parts[-1] += f"; {NO_NUGGET_AT_TWO}"
+        else:
+            parts.append(NO_NUGGET_AT_TWO)
     return parts
 
 

@@ -23,9 +23,17 @@ class FoolsGoldGuide:
         now = screen.now()
         if view.grabbed:
             first = view.grabbed[0][0]
+            two = view.players == 2  # F12: one nugget, and no point lost for lacking it
             if first == screen.seat:
+                if two:
+                    return ("You grabbed the nugget: +1 unless your opponent calls a bluff "
+                            "(then -1 for you, +1 for them; a set wins the point anyway).")
                 return ("You grabbed first: +1 if nobody calls your bluff (or you hold a "
                         "set). The others race for the nuggets left.")
+            if two:
+                return ("Your opponent grabbed the nugget! At two there is no nugget to "
+                        "lose. Press f if you think they bluffed: a right call is +1 for "
+                        "you, a wrong one -1; no call gives them +1.")
             return ("Someone grabbed first! Press g to grab a nugget too (whoever is left "
                     "without one loses a point), or f if you think they bluffed: a right call "
                     "is +1 for you, a wrong one -1.")

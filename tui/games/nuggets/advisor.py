@@ -3,7 +3,9 @@ on public information.
 
 Views come typed (``net.views.NuggetsView``); the odds of the rules package
 (``nuggets.odds``, ``nuggets.duel``) read the rules' own form of a view, a dict, so each
-function here hands them ``to_plain(view)``."""
+function here hands them ``to_plain(view)``. The chances to win are the table's own:
+calibrated for the kind of table the host says it is (the view's ``table_kind``, from
+the bots seated at it now), the same figure everywhere they are shown or used."""
 
 from __future__ import annotations
 
@@ -31,13 +33,24 @@ def _faces(faces) -> str:
     return " ".join(f.value for f in faces)
 
 
+def table_kind(view: dict) -> str:
+    """The kind of table the view's chances are calibrated for (an older host's view
+    says none: "mixed")."""
+    return view.get("table_kind") or "mixed"
+
+
 def _chances(view: dict, kept: list[str] | None = None) -> duel.Chances | None:
-    """``view``: the plain form, for the rules' odds."""
-    """Chances to win, or None when they are not available for this game."""
+    """Chances to win at the table's kind, or None when they are not available for
+    this game. ``view``: the plain form, for the rules' odds."""
     try:
-        return duel.chances(view, kept)
+        return duel.chances(view, kept, kind=table_kind(view))
     except (duel.NotCovered, duel.TableMissing):
         return None
+
+
+def _best_keep(view: dict):
+    """``duel.best_keep`` at the table's kind (raises as it does)."""
+    return duel.best_keep(view, kind=table_kind(view))
 
 
 def _steal_amount(view: NuggetsView, victim: int, kept: list[str]) -> int:
@@ -98,7 +111,7 @@ def advised_keep(view: NuggetsView):
     to win where it is solved, else the most expected nuggets (None: the roll busts)."""
     view = to_plain(view)
     try:
-        best = duel.best_keep(view)
+        best = _best_keep(view)
     except (duel.NotCovered, duel.TableMissing):
         return odds.advise(view).keep
     return None if best is None else best[0]
@@ -135,7 +148,7 @@ def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str
         if most is None:
             return ["This roll busts."]
         try:
-            to_win = duel.best_keep(plain)
+            to_win = _best_keep(plain)
         except (duel.NotCovered, duel.TableMissing):
             to_win = None
         best = most if to_win is None else to_win[0]

@@ -66,8 +66,24 @@ def answers(view: NuggetsView, seat: int | None, names: Sequence[str],
                                        or "nobody") + " won."
     else:
         turn = f"{name(players, view.current)} to play."
-    return {"scores": scores, "dice": dice, "table": f"{turn} {scores} {dice}",
-            "time": "Gold Nuggets has no clock: take your time."}
+    found = {"scores": scores, "dice": dice, "table": f"{turn} {scores} {dice}",
+             "time": "Gold Nuggets has no clock: take your time."}
+    if not view.over:
+        found["odds"] = odds_words(view)
+    return found
+
+
+def odds_words(view: NuggetsView) -> str:
+    """The advisor panel's lines as one answer, for the player to act: the same
+    chances to win, calibrated for the table's kind (``tui.games.nuggets.advisor``)."""
+    from tui.games.nuggets.advisor import advice_lines
+
+    try:
+        lines = advice_lines(view)
+    except (ValueError, KeyError, TypeError) as error:  # as the panel: never a traceback
+        return f"No advice for this position ({error})."
+    return f"For {name(list(view.players), view.current)}: " + " ".join(
+        line.rstrip(".") + "." for line in lines)
 
 
 def parse(move: Any, words: list[str], view: NuggetsView, seat: int | None,
