@@ -36,7 +36,11 @@ async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
             await pilot.press("t" if len(view.kept) + len(best) >= 4 else "enter")
         done += 1
         old = view
-        await until(pilot, lambda old=old: screen.view is not old, "the host answers")
+        # the host's answer; after a set-aside the screen sends its roll on (or take) by
+        # itself once the set-aside is answered (a "choose" view, passed through): the
+        # next key waits for that too, or it would land on the next roll
+        await until(pilot, lambda old=old, kept=phase == "keep": screen.view is not old
+                    and not (kept and screen.view.phase == "choose"), "the host answers")
     return done
 
 
