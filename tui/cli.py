@@ -274,11 +274,11 @@ def warm_parent(fd: int) -> int:
     for module in WARM_MODULES:
         importlib.import_module(module)
     from net.catalogue import games
-    from tui.games import game_of
+    from tui.plugin import game_of
 
     for game in games():  # each game's own table screen, as the registry finds it
         with contextlib.suppress(ImportError):
-            importlib.import_module(f"{game_of(game.key).__name__}.screen")
+            importlib.import_module(f"{type(game_of(game.key)).__module__}.screen")
     build_parser()  # argparse and the commands' modules
     warm_first_frame()
     from serve.warm import serve_forks

@@ -21,6 +21,7 @@ from net.saves.errors import SaveError
 from net.saves.replay import Step
 from net.saves.stats import Tally
 from net.table import Member, Seat, Settings, Table
+from net.table.phase import Phase
 
 
 class Saved:
@@ -220,7 +221,7 @@ class Saved:
             raise SaveError(f"{self.where} is inconsistent: its clock is ahead of the save")
         table.held = now - at
         table.driver = driver
-        table.phase = "playing"
+        table.transition("restore_playing")
         table.log = []  # every move is stored already
         table.log_base = len(doc.log)
         for i, s in enumerate(doc.seats):
@@ -277,7 +278,8 @@ class Saved:
         members = self._members(table)
         if any(s.kind == "human" and s.member is None for s in doc.seats):
             raise SaveError(f"{self.where}: a lobby seat has no player")
-        table.phase = doc.phase
+        if doc.phase == Phase.OVER:
+            table.transition("restore_over")
         table.games_played = doc.table.games_played
         if doc.result is not None:
             try:
