@@ -178,6 +178,13 @@ def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
         settings.named = True  # for this run: the first-run question is not asked
     ascii_mode = bool(getattr(args, "ascii", False)) or settings.ascii or glyphs.ascii_default()
     options = table_options(parser, args)
+    from tui.plugin import PluginError, check_all
+
+    try:  # a game plugin the app cannot use fails here, in a sentence
+        check_all()
+    except PluginError as error:
+        print(f"motherlode: {error}", file=sys.stderr)
+        return 2
     if plain_wanted(args):
         from tui.plain import run
 
