@@ -151,6 +151,18 @@ def decode_events(raw: bytes | msgspec.Raw) -> list[GameEvent]:
     return kinds().events_decoder.decode(raw)
 
 
+class _Wire:
+    """The games' side of the wire, for the framing (``net.protocol.framing.Games``)."""
+
+    decode_view = staticmethod(decode_view)
+    decode_events = staticmethod(decode_events)
+    known = staticmethod(catalogue.known)
+
+
+#: what ``net.protocol`` hands the framing: it decodes views by the games' own types
+WIRE = _Wire()
+
+
 # ---------------------------------------------------------------------------
 # From the rules' dicts (the host, replays of saved games)
 
