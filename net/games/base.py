@@ -11,17 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from net.moves import BadArgs, Moves, MoveSpec, UnknownMove
+from net.moves import BadArgs, Moves, MoveSpec, Refused, UnknownMove
 from net.views import to_view
 
 __all__ = ["BadArgs", "Brain", "Codec", "Driver", "Refused", "WrongGame"]
-
-
-class Refused(ValueError):
-    """A move the host refuses, with a message for a person: the driver's own refusals
-    (the game is over, no such card, not your turn) and the rules' ``IllegalAction``,
-    re-raised under this one name by the driver (``__cause__`` keeps the rules' error).
-    Any other exception out of a driver is a bug."""
 
 
 #: a move of another game (or a message that is no move)
