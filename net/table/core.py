@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from msgspec import UNSET, UnsetType
@@ -18,6 +19,7 @@ from net.catalogue import spec
 from net.games import Driver
 from net.protocol import Code
 from net.table.people import Member, Refusal, Seat, noop
+from net.table.phase import Phase, after
 from net.table.settings import Settings
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, name_keys, same_name
 from net.views import Event, to_events
@@ -27,6 +29,29 @@ SPECTATORS_EVERY = 1.0
 #: seconds an owner may be away (dropped, or stepped away) before the table passes to
 #: the person seated longest who is here; the seat itself waits the whole grace
 OWNER_AWAY = 30.0
+
+@dataclass
+class Snapshot:
+    """A table as a save holds it (``net.saves.saved``): what :meth:`TableCore.restore`
+    puts back. ``phase``: lobby, playing (a game in play, its ``driver`` replayed to the
+    save) or over (between games, its ``result`` kept)."""
+
+    phase: Phase
+    games_played: int
+    seats: list[Seat]
+    members: list[Member]
+    owner: Member | None
+    seed: str | None = None
+    seed_hash: str | None = None
+    result: p.Over | None = None
+    driver: Driver | None = None
+    held: float = 0.0  # how far the table's clock stands behind the host's
+    log_base: int = 0  # the game's log entries stored already
+
+
+#: the transition that brings a table back in each phase (none: it starts in the lobby)
+_RESTORED = {Phase.PLAYING: "restore_playing", Phase.OVER: "restore_over"}
+
 
 class TableCore:
     """The state of a table and its members (see :class:`net.table.Table`)."""
@@ -60,7 +85,7 @@ class TableCore:
         if problem:
             raise ValueError(problem)
         self.report = report or (lambda text: None)
-        self.phase = "lobby"
+        self.phase = Phase.LOBBY  # changed only by transition()
         self.seats: list[Seat] = []
         self.members: list[Member] = []
         self.owner: Member | None = None
@@ -100,6 +125,28 @@ class TableCore:
         self._spectators_told = float("-inf")
         self.spectators_due: float | None = None
         self._spectator_arrived: str | None = None
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put a new table (in the lobby, nobody at it) in the state of a save."""
+        if self.seats or self.members or self.phase is not Phase.LOBBY:
+            raise ValueError(f"table {self.name!r}: only a new table is restored")
+        if snapshot.phase in _RESTORED:
+            self.transition(_RESTORED[snapshot.phase])
+        self.games_played = snapshot.games_played
+        self.seats = list(snapshot.seats)
+        self.members = list(snapshot.members)
+        self.owner = snapshot.owner
+        self.seed, self.seed_hash = snapshot.seed, snapshot.seed_hash
+        self.result = snapshot.result
+        self.driver = snapshot.driver
+        self.held = snapshot.held
+        self.log, self.log_base = [], snapshot.log_base
+
+    def transition(self, event: str) -> Phase:
+        """Move the table's state machine by ``event`` (``net.table.phase``); raises
+        ``PhaseError`` for a move it has no transition for."""
+        self.phase = after(self.phase, event, self.name)
+        return self.phase
 
     # -- queries -----------------------------------------------------------------------
 
@@ -141,7 +188,7 @@ class TableCore:
 
     @property
     def free_seats(self) -> int:
-        return self.settings.seats - len(self.seats) if self.phase != "playing" else 0
+        return self.settings.seats - len(self.seats) if self.phase != Phase.PLAYING else 0
 
     def info(self) -> p.TableInfo:
         owner = None
@@ -151,7 +198,7 @@ class TableCore:
         return p.TableInfo(
             name=self.name,
             game=self.game,  # type: ignore[arg-type]
-            phase=self.phase,  # type: ignore[arg-type]
+            phase=self.phase.value,  # type: ignore[arg-type]
             owner=owner,
             seats=[
                 p.SeatInfo(
@@ -177,7 +224,7 @@ class TableCore:
         times = []
         if self.wait_until is not None:
             times.append(self.wait_until)
-        elif self.phase == "playing" and self.driver is not None:
+        elif self.phase == Phase.PLAYING and self.driver is not None:
             # the game's times are on the table's clock: the host's is ``held`` ahead
             deadline = self.driver.deadline()
             if deadline is not None and deadline != self.play.stuck_deadline:
@@ -328,7 +375,7 @@ class TableCore:
         """Seat a new member (or add a spectator) and welcome it; raises Refusal."""
         self.called_at = now
         if not member.spectator:
-            if self.phase == "playing":
+            if self.phase == Phase.PLAYING:
                 raise Refusal(Code.TABLE_FULL, self._started_refusal(member.name))
             if len(self.seats) >= self.settings.seats:
                 raise Refusal(
@@ -359,7 +406,7 @@ class TableCore:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
         if member.spectator:
             self.spectators_changed(now, member.name)
-            if self.phase == "playing":
+            if self.phase == Phase.PLAYING:
                 self.send_states(member, [], now)
             return
         self.notice("joined", member.name, seat)
@@ -426,9 +473,9 @@ class TableCore:
         self.report(f"{self.name}: {old.name} is back")
         if not self.play.wait_over(now):  # if everyone is back, the game goes on (and they see it)
             self.update()
-            if self.phase == "playing":
+            if self.phase == Phase.PLAYING:
                 self.send_states(old, [], now)
-        if self.phase == "over" and self.result is not None:
+        if self.phase == Phase.OVER and self.result is not None:
             old.deliver(self.result)  # it may have missed the end while away
         return old
 
@@ -463,7 +510,7 @@ class TableCore:
     def remove_member(self, member: Member, now: float | None = None) -> None:
         self.members.remove(member)
         member.connected = False
-        if self.phase == "playing":
+        if self.phase == Phase.PLAYING:
             # the seats stay for the game, played by stand-ins from now on
             for i in self.seats_of(member):
                 self.play.stand_in(i, now)
