@@ -23,22 +23,10 @@ from net.games.foolsgold import moves as fm
 from net.games.nuggets import SPEC as NUGGETS
 from net.games.nuggets import moves as nm
 from net.table import Settings, Table
+from tests.docstrings import TITLE
+from tests.docstrings import docstrings as _docstrings
 
 ROOT = Path(__file__).resolve().parent.parent
-TITLES = tuple(s.title for s in games())
-# A title as text, except "Fool's Gold!", the call a player makes in that game.
-TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    """ids of the string constants that are docstrings."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
 
 
 # Words that happen to be a game's key: Fool's Gold's race ends when the "nuggets" run out.

@@ -114,6 +114,7 @@ class Seat:
             if typed is None:
                 typed = answer(line)
             if typed is not None:
+                # a pace, not a wait: the seat answers slower than the host's rate limit
                 await asyncio.sleep(pause)
                 self.send(typed)
 

@@ -22,6 +22,7 @@ import pytest
 from net import protocol as p
 from tests.net.helpers import Raw
 from tests.serve.helpers import ServeProcess, children_of
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -91,12 +92,15 @@ async def test_a_flood_at_every_new_seat_costs_bounded_memory_and_the_others_not
         peaks: dict[int, float] = {}
         sampling = True
 
-        async def sample() -> None:
-            while sampling:
-                for pid in [*descendants(serve.proc.pid), join_app]:
-                    peaks[pid] = max(peaks.get(pid, 0.0), rss_mib(pid))
-                await asyncio.sleep(0.5)  # a sample every half second: RSS between
-                # samples is not asked, only that no sample passes the bound
+        def sampled() -> bool:
+            """A sample (every half second: RSS between samples is not asked, only that
+            no sample passes the bound); True once the flood is over."""
+            for pid in [*descendants(serve.proc.pid), join_app]:
+                peaks[pid] = max(peaks.get(pid, 0.0), rss_mib(pid))
+            return not sampling
+
+        def sample():
+            return until(sampled, "the flood's end", FLOOD + 120, step=0.5)
 
         for flooder in flooders:
             assert flooder.stdin is not None
