@@ -21,8 +21,8 @@ from net.saves.errors import SaveError
 from net.saves.replay import Step
 from net.saves.stats import Tally
 from net.table import Member, Seat, Settings, Table
-from net.table.core import Snapshot
 from net.table.phase import Phase
+from net.table.snapshot import Snapshot
 
 
 class Saved:

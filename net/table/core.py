@@ -9,7 +9,6 @@ from __future__ import annotations
 import hmac
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from msgspec import UNSET, UnsetType
@@ -19,7 +18,7 @@ from net.catalogue import spec
 from net.games import Driver
 from net.protocol import Code
 from net.table.people import Member, Refusal, Seat, noop
-from net.table.phase import Phase, after
+from net.table.phase import Life, Phase
 from net.table.settings import Settings
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, name_keys, same_name
 from net.views import Event, to_events
@@ -30,30 +29,7 @@ SPECTATORS_EVERY = 1.0
 #: the person seated longest who is here; the seat itself waits the whole grace
 OWNER_AWAY = 30.0
 
-@dataclass
-class Snapshot:
-    """A table as a save holds it (``net.saves.saved``): what :meth:`TableCore.restore`
-    puts back. ``phase``: lobby, playing (a game in play, its ``driver`` replayed to the
-    save) or over (between games, its ``result`` kept)."""
-
-    phase: Phase
-    games_played: int
-    seats: list[Seat]
-    members: list[Member]
-    owner: Member | None
-    seed: str | None = None
-    seed_hash: str | None = None
-    result: p.Over | None = None
-    driver: Driver | None = None
-    held: float = 0.0  # how far the table's clock stands behind the host's
-    log_base: int = 0  # the game's log entries stored already
-
-
-#: the transition that brings a table back in each phase (none: it starts in the lobby)
-_RESTORED = {Phase.PLAYING: "restore_playing", Phase.OVER: "restore_over"}
-
-
-class TableCore:
+class TableCore(Life):
     """The state of a table and its members (see :class:`net.table.Table`)."""
 
     #: the table's requests and its game loop (``net.table.lobby.Lobby``,
@@ -85,7 +61,6 @@ class TableCore:
         if problem:
             raise ValueError(problem)
         self.report = report or (lambda text: None)
-        self.phase = Phase.LOBBY  # changed only by transition()
         self.seats: list[Seat] = []
         self.members: list[Member] = []
         self.owner: Member | None = None
@@ -125,28 +100,6 @@ class TableCore:
         self._spectators_told = float("-inf")
         self.spectators_due: float | None = None
         self._spectator_arrived: str | None = None
-
-    def restore(self, snapshot: Snapshot) -> None:
-        """Put a new table (in the lobby, nobody at it) in the state of a save."""
-        if self.seats or self.members or self.phase is not Phase.LOBBY:
-            raise ValueError(f"table {self.name!r}: only a new table is restored")
-        if snapshot.phase in _RESTORED:
-            self.transition(_RESTORED[snapshot.phase])
-        self.games_played = snapshot.games_played
-        self.seats = list(snapshot.seats)
-        self.members = list(snapshot.members)
-        self.owner = snapshot.owner
-        self.seed, self.seed_hash = snapshot.seed, snapshot.seed_hash
-        self.result = snapshot.result
-        self.driver = snapshot.driver
-        self.held = snapshot.held
-        self.log, self.log_base = [], snapshot.log_base
-
-    def transition(self, event: str) -> Phase:
-        """Move the table's state machine by ``event`` (``net.table.phase``); raises
-        ``PhaseError`` for a move it has no transition for."""
-        self.phase = after(self.phase, event, self.name)
-        return self.phase
 
     # -- queries -----------------------------------------------------------------------
 

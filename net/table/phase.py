@@ -15,6 +15,10 @@ assigns it (``tests/net/test_phase.py``)."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from net.table.snapshot import Snapshot
 
 
 class Phase(StrEnum):
@@ -46,3 +50,21 @@ def after(phase: Phase, event: str, table: str = "") -> Phase:
         raise PhaseError(f"table {table!r}: no {event!r} from {phase.value!r} "
                          f"(the host's state machine, net.table.phase)")
     return found
+
+
+class Life:
+    """The table's life (a base of ``net.table.core.TableCore``): its ``phase``, moved
+    only by :meth:`transition`, and :meth:`restore` for a save."""
+
+    name: str
+    phase: Phase = Phase.LOBBY  # every table starts in the lobby
+
+    def transition(self, event: str) -> Phase:
+        """Move the state machine by ``event``; raises :class:`PhaseError` for a move
+        it has no transition for."""
+        self.phase = after(self.phase, event, self.name)
+        return self.phase
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put a new table (in the lobby, nobody at it) in the state of a save."""
+        snapshot.put(self)

@@ -1,7 +1,7 @@
 """The table's life is one state machine (issue 59): ``Table.transition`` is the only
 way its phase changes, by the table of ``net.table.phase``; a move the table has no
 transition for is the host's bug and raises, changing nothing; and no module but the
-table's core assigns a phase."""
+state machine's own assigns a phase."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_only_the_tables_core_assigns_a_phase():
         for path in (ROOT / package).rglob("*.py"):
             if re.search(r"\bphase = ", path.read_text(encoding="utf-8")):
                 assigned.add(str(path.relative_to(ROOT)))
-    assert assigned == {"net/table/core.py"}, assigned
+    assert assigned == {"net/table/phase.py"}, assigned
 
 
 def test_the_wire_says_the_phase_as_its_word():
