@@ -66,14 +66,16 @@ ok = f"{NUGGETS.title} table"
     ]
 
 
-def test_every_game_has_a_module_with_driver_brain_and_codec():
+def test_every_game_has_a_host_side_object_with_driver_brain_and_codec():
+    from net.games.base import HostGame
+
     assert keys() == (NUGGETS.key, FOOLSGOLD.key)  # the entry points, in menu order
     for key in keys():
-        module = host_of(key)
-        assert module.__name__ == f"net.games.{key}.host"
-        assert module.SPEC is spec(key)
+        side = host_of(key)
+        assert isinstance(side, HostGame) and side is spec(key).game
+        assert type(side).__module__ == f"net.games.{key}.host"
         for name in ("make_driver", "make_brain", "make_codec"):
-            assert hasattr(module, name), f"net.games.{key} has no {name}"
+            assert getattr(type(side), name) is not getattr(HostGame, name), name
 
 
 def test_the_catalogue_agrees_with_the_rules():
@@ -185,14 +187,16 @@ def test_codecs_refuse_the_other_game_and_unknown_cards():
 
 
 def test_every_game_has_an_app_side_the_registry_finds():
-    """``tui.games.game_of(key)``: each game's table and replay screens, by its key;
-    a key not in the catalogue is refused by name, never taken for another game."""
-    from tui.games import TableContext, game_of
+    """``tui.plugin.game_of(key)``: each game's app side, one ``AppGame`` object, with
+    its table and replay screens; a key not in the catalogue is refused by name, never
+    taken for another game."""
+    from tui.plugin import AppGame, TableContext, game_of
     from tui.screens.table import TableScreen
 
     for game in games():
         side = game_of(game.key)
-        assert side.__name__ == f"tui.games.{game.key}"
+        assert isinstance(side, AppGame)
+        assert type(side).__module__ == f"tui.games.{game.key}"
         table = side.table_screen(TableContext([0], ["Ann", "Bob"]))
         assert isinstance(table, TableScreen)
         assert callable(side.replay_screen)
@@ -222,7 +226,7 @@ def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
 
 
 def test_each_game_describes_its_own_settings_for_the_lobby():
-    from tui.games import game_of
+    from tui.plugin import game_of
     from tui.screens.lobby import with_house_rules
 
     cards = Settings.default(FOOLSGOLD.key)

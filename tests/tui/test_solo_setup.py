@@ -61,7 +61,7 @@ async def test_a_first_game_offers_a_guided_round_once(tmp_path, game, letter):
     round; taken, a Guide box says the step in front of them at the relaxed pace, and
     x ends it; the offer is made once (kept in the settings)."""
     from net.clock import FakeClock
-    from tui.games import game_of
+    from tui.plugin import game_of
     from tui.screens.table import TableScreen
     from tui.widgets.guide import Guide
 
@@ -91,7 +91,7 @@ async def test_a_first_game_offers_a_guided_round_once(tmp_path, game, letter):
         await pilot.press("x")
         await until(pilot, lambda: not screen.query(Guide), "the guide ended")
         assert "End guide" not in screen_text(app).splitlines()[-1]
-        assert game_of(game).guide is not None
+        assert game_of(game).guide() is not None
         await pilot.press("q")
         await until(pilot, lambda: "Leave this game?" in screen_text(app), "asked")
         await pilot.press("y")

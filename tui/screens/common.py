@@ -19,8 +19,8 @@ from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import DIFFICULTIES, games
-from tui.games import game_of
 from tui.keys import add_bindings, with_ids
+from tui.plugin import game_of
 from tui.textual_internals import bind, key_bindings
 from tui.widgets.footer import Footer
 from tui.widgets.touchbar import TouchBar
@@ -143,7 +143,7 @@ class RulesScreen(Screen[None]):
         super().__init__()
         # each game's key to its section (``RULES`` of its app side, ``tui.games``)
         jumps = [(game.title, *rules) for game in games()
-                 if (rules := getattr(game_of(game.key), "RULES", None))]
+                 if (rules := game_of(game.key).rules)]
         add_bindings(self, "rules", [Binding(key, f"jump('{anchor}')", title)
                                      for title, key, anchor in jumps])
         self.HELP = [

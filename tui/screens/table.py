@@ -78,6 +78,10 @@ class TableScreen(Screen[None]):
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
 
+    def show_advisor(self, on: bool) -> None:
+        """The person's Settings toggle for the advisor: a table with an advisor panel
+        (its game's ``AppGame.advisor``) shows or hides it."""
+
     # -- the frame -----------------------------------------------------------------
 
     def compose(self) -> ComposeResult:

@@ -13,16 +13,18 @@ from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, CardRef
 from net.views import to_plain
 from tui.describe import name
 from tui.games.foolsgold.phases import PILES, call_window_open
+from tui.plain.words import Generic
 
 #: draws and passes are the churn of a round: the app's log leaves them out too
 CHURN = (v.Drew, v.Discarded)
 
 
-class Plain:
+class Plain(Generic):
     """One seat's adapter: it notes when the race ran out of time (a view cannot show
     that while the call window is still open), as the app's screen does."""
 
-    def __init__(self) -> None:
+    def __init__(self, moves: Any) -> None:
+        super().__init__(moves)
         self.race_over = False
 
     def note(self, view: v.FoolsGoldView, events: Sequence[Any]) -> None:

@@ -11,7 +11,7 @@ from net.games.nuggets.moves import KEEP, ROLL, STOP
 from net.games.nuggets.views import NuggetsView
 from nuggets import legal_keeps
 from tui.describe import faces, name
-from tui.plain.words import generic_args
+from tui.plain.words import Generic, generic_args
 
 #: the words a face may be typed as
 FACE_WORDS = {"n": "nugget", "nug": "nugget", "nugget": "nugget", "nuggets": "nugget",
@@ -104,7 +104,7 @@ def parse(move: Any, words: list[str], view: NuggetsView, seat: int | None,
     return generic_args(move, words, list(view.players))
 
 
-class Plain:
+class Plain(Generic):
     """One seat's adapter (the functions above; Gold Nuggets keeps no state)."""
 
     current = staticmethod(current)

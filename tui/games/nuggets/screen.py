@@ -178,6 +178,9 @@ class NuggetsScreen(Beats, TableScreen):
             self._update_hint()
             self._refresh_keys()
 
+    def show_advisor(self, on: bool) -> None:
+        self.advisor_on = on
+
     def watch_advisor_on(self, on: bool) -> None:
         if self._ready:
             self.query_one(AdvisorPanel).display = on
@@ -357,21 +360,21 @@ class NuggetsScreen(Beats, TableScreen):
     def action_roll(self) -> None:
         if not self._can_act():
             return
-        phase = self.view.phase
+        step = self.view.phase
         seat = self.acting_seat
-        if phase in ("roll", "choose"):
+        if step in ("roll", "choose"):
             self._send(ROLL(seat=seat))
-        elif phase == "keep" and not self.selected:
+        elif step == "keep" and not self.selected:
             self._enter_with_nothing_selected()
-        elif phase == "keep" and self._armed == (id(self.view), self.selected):
+        elif step == "keep" and self._armed == (id(self.view), self.selected):
             follow = self._advised()
             self._armed = None
             if follow is not None:
                 self._trusted.add(seat)
                 self._keep_then(follow[1])
-        elif phase == "keep":
+        elif step == "keep":
             self._keep_then(ROLL(seat=seat))
-        elif phase == "take":
+        elif step == "take":
             self.query_one(Hint).text = "All seven dice are set aside: t takes them."
 
     def _enter_with_nothing_selected(self) -> None:
@@ -397,11 +400,11 @@ class NuggetsScreen(Beats, TableScreen):
     def action_take(self) -> None:
         if not self._can_act():
             return
-        phase = self.view.phase
+        step = self.view.phase
         seat = self.acting_seat
-        if phase in ("choose", "take"):
+        if step in ("choose", "take"):
             self._send(STOP(seat=seat))
-        elif phase == "keep":
+        elif step == "keep":
             self._keep_then(STOP(seat=seat))
         else:
             self.query_one(Hint).text = "Roll first: enter rolls the dice."
@@ -410,18 +413,18 @@ class NuggetsScreen(Beats, TableScreen):
         if not self._can_act():
             return
         view = self.view
-        phase = view.phase
+        step = view.phase
         lassos = view.kept.count("lasso")
-        if phase == "keep":
+        if step == "keep":
             lassos += self._chosen().count("lasso")
-        if phase == "roll" or lassos < 3:
+        if step == "roll" or lassos < 3:
             self.query_one(Hint).text = (
                 f"Stealing needs three lassos set aside this turn; you have {lassos}."
             )
             return
         seat = self.acting_seat
         kept = list(view.kept)
-        if phase == "keep":
+        if step == "keep":
             kept += self._chosen()
         worth = score(kept)
         choices = words.advised_first(words.steal_choices(view, seat, worth),
