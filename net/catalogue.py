@@ -177,7 +177,7 @@ class GameSpec:
         found = _games.get(self.key)
         if found is not None and found[0] is self:
             return found[1]
-        from net.games.base import HostGame, PluginError, check_hooks
+        from net.games.plugin import HostGame, PluginError, check_hooks
 
         module, _, attribute = self.host.partition(":")
         if not attribute:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.catalogue import games, spec
-from net.games.base import PluginError, check_hooks
+from net.games.plugin import PluginError, check_hooks
 
 
 @dataclass(frozen=True)
