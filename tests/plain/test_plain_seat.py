@@ -15,6 +15,7 @@ import pytest
 from net.clock import FakeClock
 from net.host import Host
 from tests.hardening.harness import settle
+from tests.waiting import until
 
 from .driver import Seat, assert_plain
 
@@ -133,6 +134,11 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
             await asyncio.sleep(0.01)
             if len(table.members) > 0 and table.phase == "lobby":
                 host.start_game(table)
+        # the clock stands until the move typed is answered (else a loaded machine sees
+        # the game over before the watcher's line is read)
+        await until(lambda: player.done() or any(
+            line.startswith("You cannot roll now.") for line in seat.lines),
+            "the watcher's move answered", 30)
         for _ in range(200_000):
             if player.done():
                 break
