@@ -123,3 +123,49 @@ def assert_plain(raw: bytes) -> None:
     found = ESCAPE.search(raw)
     assert found is None, f"an escape sequence at byte {found.start()}: " \
         f"{raw[max(0, found.start() - 40):found.start() + 20]!r}"
+
+
+async def local_seat(game: str, seed: str, *, bots: int = 1, name: str = "Ann",
+                     **options):
+    """A plain seat (``tui.plain.seat.PlainSeat``) at a game against ``bots`` bots on
+    this machine, the host on a fake clock, its lines in a ``StringIO``; what it sends
+    is kept in ``session.sent``. Returns (seat, session, clock, out)."""
+    import io
+
+    from net.clock import FakeClock
+    from tui import modes
+    from tui.plain.seat import PlainSeat
+    from tui.saves import Saves
+
+    clock = FakeClock()
+    launch = modes.Launch(name=name, table_options={"seed": seed, **options},
+                          host_clock=clock, saves=Saves())
+    session = await modes.solo(launch, game, bots)
+    out = io.StringIO()
+    seat = PlainSeat(out)
+    seat.session = session
+    sent: list = []
+    original = session.send
+
+    def send(message) -> None:
+        sent.append(message)
+        original(message)
+
+    session.send = send  # type: ignore[method-assign]
+    session.sent = sent  # type: ignore[attr-defined]
+    session.start(seat)
+    return seat, session, clock, out
+
+
+async def step(clock, upto: float | None = None) -> None:
+    """Let what is in flight arrive, then move the host's fake clock to what is due next
+    (at most to ``upto``)."""
+    from tests.hardening.harness import settle
+
+    await settle()
+    await asyncio.sleep(0.001)  # the loop's turn: the client's reader takes what settled
+    due = clock.next_due()
+    target = due if due is not None else clock.now() + 0.1
+    if upto is not None:
+        target = min(target, upto)
+    clock.advance_to(max(target, clock.now()))
