@@ -174,7 +174,7 @@ async def _choose(say: Any, lines: Lines, difficulty: str) -> tuple | None:
             if pace is not None and pace not in PACES:
                 say(f"A pace is {', '.join(PACES)}: for example {head} normal.")
                 continue
-            return ("solo", game.key, game.solo_bots, pace)
+            return ("solo", game.key, game.solo_bots, False, pace)
         if head == "hotseat" and hotseat_games():
             names = [clean_name(n) for n in words[1:]]
             problem = hotseat_games()[0].check_seats(len(names))
@@ -290,7 +290,7 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
             return code
         if seat.again:  # the same game again, at the pace asked for
             pace = seat.again if isinstance(seat.again, str) else None
-            start = ("solo", *start[1:3], pace or launch.table_options.get("pace"))
+            start = ("solo", *start[1:3], False, pace or launch.table_options.get("pace"))
             continue
         if menu and seat.leaving:
             start = ("menu",)
@@ -345,7 +345,7 @@ async def _play_once(start: tuple, settings: Any, launch: Any, options: Any, lin
         say(f"Hot-seat {title(hotseat_games()[0].key)} for {names}: each line that needs "
             "a player starts with their name.")
     elif start[0] == "solo":
-        launch.table_options = solo_options(options, start[3] if len(start) > 3 else None)
+        launch.table_options = solo_options(options, start[4] if len(start) > 4 else None)
         pace = launch.table_options["pace"]
         say(f"{spec(start[1]).title} against {start[2]} {settings.difficulty} "
             f"bot{'s' if start[2] != 1 else ''}, at {pace_words(pace)}.")
