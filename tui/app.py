@@ -5,8 +5,7 @@ screen posts to the flow that opens it (`tui.flows.routes.Flows`), attaches the 
 `tui.session.Session` a launcher opened (what its table does comes in as the session's
 messages, which `tui.flows.table` hands to the lobby and table screens; actions go out
 from `SendAction`), and owns the app-wide toggles: ASCII, advisor, theme, keys. It
-never touches rules objects, and screens never call it: they post messages.
-"""
+never touches rules objects, and screens never call it: they post messages."""
 
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ from textual.screen import Screen
 import tui.styles  # noqa: F401 - each style sheet parsed once a process
 from tui.flows.messages import OpenFlow
 from tui.flows.routes import Flows
+from tui.inflow import BoundedInput
 from tui.keys import with_ids
 from tui.messages import SendAction, SessionMessage
 from tui.saves import Saves
@@ -43,7 +43,7 @@ def _game_commands() -> Any:
     return GameCommands
 
 
-class MotherlodeApp(App[int]):
+class MotherlodeApp(BoundedInput, App[int]):
     """The terminal app. `start` picks what opens: the menu or a shortcut mode."""
 
     CSS_PATH = "motherlode.tcss"
@@ -143,13 +143,6 @@ class MotherlodeApp(App[int]):
 
     def on_resize(self, event) -> None:
         self.flows.window.resized(event)
-
-    def get_driver_class(self) -> Any:
-        """Textual's driver for this terminal or browser, taking in keys only as fast
-        as the app handles them (``tui.inflow``)."""
-        from tui.inflow import bounded
-
-        return bounded(super().get_driver_class())
 
     @on(OpenFlow)
     def _open_flow(self, message: OpenFlow) -> None:

@@ -56,5 +56,13 @@ def bounded(driver: type[Driver]) -> type[Driver]:
                     return
                 time.sleep(PAUSE)
 
-    Bounded.__name__ = Bounded.__qualname__ = f"Bounded{driver.__name__}"
+    Bounded.__name__ = f"Bounded{driver.__name__}"
     return Bounded
+
+
+class BoundedInput:
+    """An app (a mixin before ``App``) whose driver, Textual's for this terminal or
+    browser, takes in keys only as fast as the app handles them."""
+
+    def get_driver_class(self) -> type[Driver]:
+        return bounded(super().get_driver_class())  # type: ignore[misc]

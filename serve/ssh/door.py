@@ -27,6 +27,7 @@ from serve.ssh.config import DoorConfig
 from serve.ssh.gate import Gate
 from serve.ssh.identity import load_host_key, player_name
 from serve.ssh.screen import Screen
+from serve.ssh.window import hold_windows
 from serve.warm import Warm
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class SSHDoor:
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
+        hold_windows()  # a flood waits in the client, never in this process
         config = self.config
         self.options = await asyncssh.SSHServerConnectionOptions.construct(
             server_factory=lambda: Gate(self),

@@ -124,12 +124,19 @@ async def test_a_flood_at_every_new_seat_costs_bounded_memory_and_the_others_not
     apps = {pid: mib for pid, mib in peaks.items() if pid != serve.proc.pid}
     assert len(apps) >= 4, apps  # the warm parent, and an app a seat (or more)
     assert max(apps.values()) < 100, apps
-    assert serve_after - serve_before < 50, (serve_before, serve_after)
+    # the doors hold what a flood sends only up to its window (SSH: 2 MiB a channel;
+    # 2be58e5 held all of it: +39 MiB in 20 s from ssh plain alone)
+    assert serve_after - serve_before < 24, (serve_before, serve_after)
     quiet_p99, flood_p99 = _p99(quiet), _p99(flooded)
-    print(f"peaks {apps} serve {serve_before:.0f}->{serve_after:.0f} sent {sent} "
-          f"quiet p50 {statistics.median(quiet):.2f} p99 {quiet_p99:.2f} flooded p50 "
-          f"{statistics.median(flooded):.2f} p99 {flood_p99:.2f}")
-    assert flood_p99 < max(2 * quiet_p99, 50.0), (
-        f"Zed's round trips: quiet p50 {statistics.median(quiet):.1f} p99 {quiet_p99:.1f} "
-        f"ms; flooded p50 {statistics.median(flooded):.1f} p99 {flood_p99:.1f} ms")
+    quiet_p50, flood_p50 = statistics.median(quiet), statistics.median(flooded)
+    said = (f"Zed's round trips: quiet p50 {quiet_p50:.2f} p99 {quiet_p99:.2f} ms; flooded "
+            f"p50 {flood_p50:.2f} p99 {flood_p99:.2f} ms; apps {apps}; the server "
+            f"{serve_before:.0f} -> {serve_after:.0f} MiB; the floods {sent}")
+    print(said)
+    # the typical round trip (p50) stays within twice the quiet one: a flood costs Zed
+    # nothing (loopback's quiet p50 is a fraction of a millisecond: 1 ms of slack); the
+    # slowest (p99) only within 250 ms, the loaded machine's own jitter (CI runs two
+    # workers on two cores): the p99 figures are the bench's, taken on a quiet machine
+    assert flood_p50 < 2 * quiet_p50 + 1.0, said
+    assert flood_p99 < max(2 * quiet_p99, 250.0), said
     assert "Traceback" not in serve.output
