@@ -98,7 +98,7 @@ def placeholder(move: MoveSpec, field: str) -> str:
 
     from tui.plain.words import _is_seat
 
-    hint = typing.get_type_hints(move.args).get(field)
+    hint = typing.get_type_hints(move.args, include_extras=True).get(field)
     return "NAME" if _is_seat(hint) else field.replace("_", " ").upper()
 
 
@@ -409,9 +409,9 @@ class PlainSeat:
         if head == "help" and rest:
             word = ALIASES.get(rest[0].casefold(), rest[0].casefold())
             move = self.moves.find(word) if self.moves is not None else None
-            said = QUESTIONS.get(word) or LOBBY.get(word) or (usage(move) if move else None)
-            self.say(f"{word}: {said}." if said else
-                     f"{quote_peer(rest[0])} is not a command here. Type help.")
+            said = QUESTIONS.get(word) or LOBBY.get(word)
+            said = f"{word}: {said}." if said else (f"{usage(move)}." if move else None)
+            self.say(said or f"{quote_peer(rest[0])} is not a command here. Type help.")
             return said is not None
         if head in QUESTIONS:
             self.say(self._answer(head))
@@ -501,8 +501,8 @@ class PlainSeat:
             asked[1:1] = [q for q in QUESTIONS if q in answered]
         elif self.info is not None and self.info.phase != "playing":
             lines.append("The lobby: " + "; ".join(f"{k}: {v}" for k, v in LOBBY.items()) + ".")
-        lines.append("Questions: " + ", ".join(asked) + ". help QUESTION says what one "
-                     "answers; leave leaves the table.")
+        lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
+                     "leave leaves.")
         return "\n".join(lines)
 
     def _who(self) -> str:
