@@ -142,7 +142,8 @@ def _app_start(parser: argparse.ArgumentParser | None, args: Any) -> tuple:
         bots = args.bots if args.bots is not None else game.solo_bots
         if not 1 <= bots <= most:
             parser.error(f"solo: {game.title} takes 1 to {most} bots, not {bots}")
-        return ("solo", args.game, bots, bool(getattr(args, "guided", False)))
+        guided = (True,) if getattr(args, "guided", False) else ()  # solo --guided
+        return ("solo", args.game, bots, *guided)
     if args.command == "replay":
         from pathlib import Path
 
