@@ -16,6 +16,7 @@ from typing import Any
 from net import protocol as p
 from net.client import Client, Disconnected, Reconnected
 from net.games import Brain, make_brain
+from net.table.phase import Phase
 from net.views import to_plain
 
 
@@ -43,16 +44,16 @@ class BotSeat:
         """Take in a host message; returns messages to send at once (``ready``)."""
         if isinstance(message, p.Welcome):
             self.game, self.seat = message.table.game, message.seat
-            if message.table.phase == "playing" and self.seat is not None:
+            if message.table.phase == Phase.PLAYING and self.seat is not None:
                 self._new_brain()
-            return [] if message.table.phase == "playing" else self._ready()
+            return [] if message.table.phase == Phase.PLAYING else self._ready()
         if isinstance(message, p.TableUpdate):
             # a bot takes any terms: when they change (a setting, who sits), its
             # "ready" is cleared with everyone's, and it says ready again
             # (once: a second, sent before the host shows the first, could arrive
             # after the game has started)
             table, seat = message.table, self.seat
-            if seat is None or seat >= len(table.seats) or table.phase == "playing":
+            if seat is None or seat >= len(table.seats) or table.phase == Phase.PLAYING:
                 return []
             if table.seats[seat].ready:
                 self.asked = False

@@ -22,7 +22,6 @@ One idea: nobody's seat depends on a stranger's good behaviour.
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
 import math
 import resource
@@ -31,6 +30,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
+
+from net import asyncio_internals
 
 log = logging.getLogger(__name__)
 
@@ -339,83 +340,12 @@ def raise_nofile() -> int:
 
 # -- accept() out of descriptors -------------------------------------------------------
 
-RESOURCE_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
-
-
-class _AcceptGuard:
-    """Back-off and a quiet log for one loop's accept errors."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, every: float) -> None:
-        self.loop = loop
-        self.every = every
-        self.delay = 0.1
-        self.last_log = -1e9
-        self.suppressed = 0
-        self.original = loop._accept_connection  # type: ignore[attr-defined]
-
-    def __call__(self, protocol_factory: Any, sock: Any, *args: Any, **kwargs: Any) -> None:
-        loop: Any = self.loop
-        for _ in range(kwargs.get("backlog", args[2] if len(args) > 2 else 100)):
-            try:
-                conn, addr = sock.accept()
-                conn.setblocking(False)
-            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
-                self.delay = 0.1
-                return
-            except OSError as exc:
-                if exc.errno not in RESOURCE_ERRORS:
-                    raise
-                self._note(exc)
-                # stop listening for a while (growing), then try again: no spin
-                loop._remove_reader(sock.fileno())
-                loop.call_later(self.delay, loop._start_serving, protocol_factory, sock,
-                                *args, **kwargs)
-                self.delay = min(self.delay * 2, 2.0)
-                return
-            else:
-                self.delay = 0.1
-                accept = loop._accept_connection2(protocol_factory, conn, {"peername": addr},
-                                                  *_accept2_args(args, kwargs))
-                loop.create_task(accept)
-
-    def _note(self, exc: OSError) -> None:
-        now = time.monotonic()
-        if now - self.last_log >= self.every:
-            extra = f" ({self.suppressed} more since the last line)" if self.suppressed else ""
-            log.warning("accept() is out of descriptors: %s; backing off%s", exc, extra)
-            self.last_log = now
-            self.suppressed = 0
-        else:
-            self.suppressed += 1
-
-
-def _accept2_args(args: tuple, kwargs: dict) -> tuple:
-    # _accept_connection(factory, sock, sslcontext, server, backlog, hs_timeout, sd_timeout)
-    # _accept_connection2(factory, conn, extra, sslcontext, server, hs_timeout, sd_timeout)
-    names = ("sslcontext", "server", "backlog", "ssl_handshake_timeout",
-             "ssl_shutdown_timeout")
-    values = dict(zip(names, args, strict=False))
-    values.update(kwargs)
-    from asyncio import constants
-
-    return (values.get("sslcontext"), values.get("server"),
-            values.get("ssl_handshake_timeout", constants.SSL_HANDSHAKE_TIMEOUT),
-            values.get("ssl_shutdown_timeout", constants.SSL_SHUTDOWN_TIMEOUT))
-
-
 def guard_accept(loop: asyncio.AbstractEventLoop | None = None,
                  every: float | None = None) -> None:
-    """Make ``loop``'s accept() back off and log rarely when out of descriptors.
-
-    asyncio (3.11-3.12) logs and re-arms a retry for every attempt of a backlog when
-    ``accept()`` fails with EMFILE, which at 1024 descriptors spins a core and writes
-    thousands of lines a second. A selector loop only; others are left alone."""
-    loop = loop or asyncio.get_running_loop()
-    if not hasattr(loop, "_accept_connection") or isinstance(
-            loop._accept_connection, _AcceptGuard):
-        return
-    loop._accept_connection = _AcceptGuard(  # type: ignore[attr-defined]
-        loop, every if every is not None else ledger().budgets.accept_log_every)
+    """Make ``loop``'s accept() back off and log rarely when out of descriptors
+    (``net.asyncio_internals.guard_accept``: asyncio's own accept, wrapped)."""
+    every = every if every is not None else ledger().budgets.accept_log_every
+    asyncio_internals.guard_accept(loop or asyncio.get_running_loop(), every)
 
 
 def timer(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:

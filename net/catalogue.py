@@ -4,12 +4,12 @@ finds a game's parts. It names no game itself.
 A game registers a :class:`GameSpec` (its title, seats, settings...) and says where its
 parts live:
 
-- ``host``: its host side, a package holding ``host`` (its driver, bot brain and wire
-  codec: ``make_driver``, ``make_brain``, ``make_codec``), ``views`` (the typed shape
-  of its views and events on the wire) and, where it has them, ``verify`` (checks a
-  finished game from a client's messages) and ``stats`` (its columns in the player
-  stats);
-- ``app``: its app side, a package the TUI asks for its screens (``tui.games``).
+- ``host``: its host side, one ``net.games.base.HostGame`` object (its driver, bot
+  brain and wire codec, its moves, its views and events on the wire, and, where it has
+  them, the check of a finished game and its player stats), named
+  ``"package.module:NAME"`` and checked when first asked for (:attr:`GameSpec.game`);
+- ``app``: its app side, one ``tui.plugin.AppGame`` object, named the same way and
+  checked by the app (``tui.plugin``).
 
 The games that ship are registered by entry points in ``pyproject.toml`` (the group
 :data:`GROUP`, each naming a ``GameSpec``), read the first time the catalogue is asked;
@@ -29,7 +29,6 @@ import os
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 #: the entry-point group that names the games (``pyproject.toml``)
@@ -132,8 +131,8 @@ class GameSpec:
     letter: str  # its key in the menus (against bots; a new table where served)
     short: str  # a word for it in a footer ("Dice")
     kind: str  # what it is played with, before "table" ("a new dice table")
-    host: str  # the package of its host side (see the module docstring)
-    app: str  # the package of its app side (``tui.games``)
+    host: str  # its host side, "package.module:NAME" (see the module docstring)
+    app: str  # its app side, "package.module:NAME" (``tui.plugin``)
     order: int = 100  # its place in the menus, lowest first
     #: the game's own table settings (:class:`Setting`), in the order the lobby shows
     settings: tuple[Setting, ...] = ()
@@ -174,27 +173,34 @@ class GameSpec:
         return found
 
     @property
-    def module(self) -> str:
-        """The module holding this game's driver, brain and codec."""
-        return f"{self.host}.host"
+    def game(self) -> Any:
+        """Its host side, one ``net.games.base.HostGame`` object (named by ``host``,
+        ``"package.module:NAME"``), imported and checked the first time it is asked for;
+        raises ``net.games.base.PluginError`` with a sentence for one the host cannot
+        use (not a HostGame, a required hook missing, a misspelt one)."""
+        found = _games.get(self.key)
+        if found is not None and found[0] is self:
+            return found[1]
+        from net.games.base import HostGame, PluginError, check_hooks
 
-    def part(self, name: str) -> ModuleType | None:
-        """One part of its host side (``"host"``, ``"views"``, ``"verify"``,
-        ``"stats"``), or None where the game has no such part."""
-        try:
-            return importlib.import_module(f"{self.host}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{self.host}.{name}":
-                raise  # the part exists and fails to import: a bug, not an absence
-            return None
+        module, _, attribute = self.host.partition(":")
+        if not attribute:
+            raise PluginError(f"{self.title}'s host side is named {self.host!r}: name the "
+                              "object, as 'package.module:NAME'")
+        side: Any = importlib.import_module(module)
+        for part in attribute.split("."):
+            side = getattr(side, part, None)
+            if side is None:
+                raise PluginError(f"{self.title}'s host side {self.host!r}: {module} has "
+                                  f"no {attribute}")
+        check_hooks(self.title, "host", side, HostGame)
+        _games[self.key] = (self, side)
+        return side
 
     @property
     def moves(self) -> Any:
-        """Its moves (``net.moves.Moves``), declared in its host side's ``moves``."""
-        found = self.part("moves")
-        if found is None:
-            raise LookupError(f"{self.title} declares no moves ({self.host}.moves)")
-        return found.MOVES
+        """Its moves (``net.moves.Moves``), declared by its host side."""
+        return self.game.moves
 
     @property
     def seats(self) -> str:
@@ -214,6 +220,7 @@ class GameSpec:
 
 
 _registered: dict[str, GameSpec] = {}
+_games: dict[str, tuple[GameSpec, Any]] = {}  # each game's host side, once checked
 _loaded = False
 #: bumped on every change, for the caches built from the games (``net.views``)
 generation = 0

@@ -18,6 +18,7 @@ from typing import Any
 from net import gctune
 from net.address import DEFAULT_PORT, parse_address
 from net.catalogue import DIFFICULTIES, keys, spec, title
+from net.table.phase import Phase
 
 
 def add_commands(subparsers) -> None:
@@ -243,7 +244,7 @@ async def open_host(args: argparse.Namespace, prog: str = "motherlode host") -> 
               "Try another --port.", file=sys.stderr)  # fmt: skip
         return 1
     for old in restored:
-        where = f"after {old.moves} moves" if old.phase == "playing" else "outside a game"
+        where = f"after {old.moves} moves" if old.phase == Phase.PLAYING else "outside a game"
         print(f"Restored {title(old.game)} at {old.name!r} {where}: "
               "the players reconnect to their seats.")  # fmt: skip
     return lan, table, restored

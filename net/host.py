@@ -32,6 +32,7 @@ from net.peer import Peer
 from net.pipe import PipeWriter
 from net.protocol import Code
 from net.table import Settings, Table, Tables
+from net.table.phase import Phase
 from net.text import name_problem
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ class Host:
         if self.store is not None:
             self.store.adopt(table, saved)
         if saved.status == "lobby":
-            where = "between games" if table.phase == "over" else "in the lobby"
+            where = "between games" if table.phase == Phase.OVER else "in the lobby"
             self.report(f"{table.name}: restored {where}; the players come back with "
                         "their tokens")  # fmt: skip
         else:
@@ -374,7 +375,7 @@ class Host:
             self._server.close()
         for table in self.tables.tables.values():
             # a game the saves keep comes back with --resume: its people wait for it
-            kept = self.store is not None and table.phase == "playing"
+            kept = self.store is not None and table.phase == Phase.PLAYING
             table.close(p.SUSPENDED if kept and reason == "shutdown" else reason)
             if self.store is not None:
                 self.store.closed(table)

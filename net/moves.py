@@ -26,7 +26,15 @@ class NoArgs(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """The arguments of a move that takes none."""
 
 
-class BadMove(ValueError):
+class Refused(ValueError):
+    """The games' one refusal, with a message for a person (the table answers each kind
+    with its own code): a move the game does not have (:class:`UnknownMove`), arguments
+    it does not admit (:class:`BadArgs`), or a move its rules refuse (raised as this
+    very type by the game's driver, the rules' ``IllegalAction`` kept as ``__cause__``).
+    Any other exception out of a driver is a bug."""
+
+
+class BadMove(Refused):
     """A move this game does not have, or arguments its declaration does not admit: the
     message says which, in words for a person."""
 

@@ -19,6 +19,7 @@ from net import latency, tcpinfo
 from net import protocol as p
 from net.protocol import Code
 from net.table import Member, Refusal, Table
+from net.table.phase import Phase
 
 if TYPE_CHECKING:
     pass
@@ -217,7 +218,7 @@ class Peer:
         now = clock.now()
         self.send(p.Probe(id=self.meter.probe(now)))
         table = self.member.table
-        playing = table is not None and table.phase == "playing"
+        playing = table is not None and table.phase == Phase.PLAYING
         every = latency.PLAYING_EVERY if playing else latency.IDLE_EVERY
         self._probe_timer = clock.call_at(now + every, self._probe)
 

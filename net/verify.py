@@ -44,10 +44,10 @@ def verify_messages(messages: Iterable[Any], seat: int | None = None) -> list[st
     if not tables:
         return ["no welcome or table update: which game this was is unknown"]
     game = spec(tables[0].game)
-    module = game.part("verify")
-    if module is None:
+    problems = game.game.verify(messages, seat)
+    if problems is None:
         return [f"{game.title} games cannot be checked from a client's messages"]
-    return module.verify(messages, seat)
+    return problems
 
 
 def game_bounds(messages: list[Any]) -> tuple[p.Started, p.Over, bool]:

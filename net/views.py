@@ -78,12 +78,10 @@ def _build() -> _Kinds:
     events: dict[str, tuple[type[GameEvent], ...]] = {}
     tags: dict[str, str] = {}
     for game in catalogue.games():
-        module = game.part("views")
-        if module is None:
-            raise LookupError(f"{game.title} has no views module ({game.host}.views)")
-        views[game.key] = module.VIEW
-        events[game.key] = tuple(module.EVENTS)
-        for event in module.EVENTS:
+        view, kinds = game.game.views
+        views[game.key] = view
+        events[game.key] = tuple(kinds)
+        for event in kinds:
             tag = event.__struct_config__.tag
             if tags.setdefault(tag, game.key) != game.key:
                 raise ValueError(f"{game.key} and {tags[tag]} both send an event {tag!r}")
@@ -151,6 +149,18 @@ def decode_view(raw: bytes | msgspec.Raw) -> GameView:
 def decode_events(raw: bytes | msgspec.Raw) -> list[GameEvent]:
     """A state's events as a client receives them (raises as :func:`decode_view`)."""
     return kinds().events_decoder.decode(raw)
+
+
+class _Wire:
+    """The games' side of the wire, for the framing (``net.protocol.framing.Games``)."""
+
+    decode_view = staticmethod(decode_view)
+    decode_events = staticmethod(decode_events)
+    known = staticmethod(catalogue.known)
+
+
+#: what ``net.protocol`` hands the framing: it decodes views by the games' own types
+WIRE = _Wire()
 
 
 # ---------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from hypothesis import settings
 
@@ -31,3 +35,12 @@ def pytest_terminal_summary(terminalreporter, config):
     seed = getattr(config.option, "randomly_seed", None)
     if isinstance(seed, int):
         terminalreporter.write_line(f"random order: replay with --randomly-seed={seed}")
+
+
+@pytest.fixture
+def store_dir():
+    """A directory for saves, on tmpfs where there is one."""
+    # tmpfs when there is one: fsync is real work on a disk, and these tests save a lot
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    with tempfile.TemporaryDirectory(dir=base) as directory:
+        yield Path(directory)

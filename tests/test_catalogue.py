@@ -23,22 +23,10 @@ from net.games.foolsgold import moves as fm
 from net.games.nuggets import SPEC as NUGGETS
 from net.games.nuggets import moves as nm
 from net.table import Settings, Table
+from tests.docstrings import TITLE
+from tests.docstrings import docstrings as _docstrings
 
 ROOT = Path(__file__).resolve().parent.parent
-TITLES = tuple(s.title for s in games())
-# A title as text, except "Fool's Gold!", the call a player makes in that game.
-TITLE = re.compile("|".join(re.escape(t) + r"(?!!)" for t in TITLES))
-
-
-def _docstrings(tree: ast.AST) -> set[int]:
-    """ids of the string constants that are docstrings."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
 
 
 # Words that happen to be a game's key: Fool's Gold's race ends when the "nuggets" run out.
@@ -78,14 +66,16 @@ ok = f"{NUGGETS.title} table"
     ]
 
 
-def test_every_game_has_a_module_with_driver_brain_and_codec():
+def test_every_game_has_a_host_side_object_with_driver_brain_and_codec():
+    from net.games.base import HostGame
+
     assert keys() == (NUGGETS.key, FOOLSGOLD.key)  # the entry points, in menu order
     for key in keys():
-        module = host_of(key)
-        assert module.__name__ == f"net.games.{key}.host"
-        assert module.SPEC is spec(key)
+        side = host_of(key)
+        assert isinstance(side, HostGame) and side is spec(key).game
+        assert type(side).__module__ == f"net.games.{key}.host"
         for name in ("make_driver", "make_brain", "make_codec"):
-            assert hasattr(module, name), f"net.games.{key} has no {name}"
+            assert getattr(type(side), name) is not getattr(HostGame, name), name
 
 
 def test_the_catalogue_agrees_with_the_rules():
@@ -197,14 +187,16 @@ def test_codecs_refuse_the_other_game_and_unknown_cards():
 
 
 def test_every_game_has_an_app_side_the_registry_finds():
-    """``tui.games.game_of(key)``: each game's table and replay screens, by its key;
-    a key not in the catalogue is refused by name, never taken for another game."""
-    from tui.games import TableContext, game_of
+    """``tui.plugin.game_of(key)``: each game's app side, one ``AppGame`` object, with
+    its table and replay screens; a key not in the catalogue is refused by name, never
+    taken for another game."""
+    from tui.plugin import AppGame, TableContext, game_of
     from tui.screens.table import TableScreen
 
     for game in games():
         side = game_of(game.key)
-        assert side.__name__ == f"tui.games.{game.key}"
+        assert isinstance(side, AppGame)
+        assert type(side).__module__ == f"tui.games.{game.key}"
         table = side.table_screen(TableContext([0], ["Ann", "Bob"]))
         assert isinstance(table, TableScreen)
         assert callable(side.replay_screen)
@@ -234,7 +226,7 @@ def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
 
 
 def test_each_game_describes_its_own_settings_for_the_lobby():
-    from tui.games import game_of
+    from tui.plugin import game_of
     from tui.screens.lobby import with_house_rules
 
     cards = Settings.default(FOOLSGOLD.key)

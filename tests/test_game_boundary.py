@@ -20,7 +20,8 @@ import re
 import sys
 from pathlib import Path
 
-from tests.test_catalogue import TITLE, _docstrings
+from tests.docstrings import TITLE
+from tests.docstrings import docstrings as _docstrings
 
 ROOT = HERE = Path(__file__).resolve().parent.parent
 SCANNED = ("net", "tui", "serve")

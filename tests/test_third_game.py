@@ -34,8 +34,8 @@ from tui.cli import _app_start, build_parser
 from tui.screens.common import PickScreen
 from tui.screens.menu import MenuScreen, menu
 
+from .tui.harness import make_app, until
 from .tui.helpers import footer_text, screen_text
-from .tui.test_modes import make_app, until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -207,7 +207,8 @@ async def test_the_menu_lists_it_and_its_screen_plays_it_by_keys(pig, tmp_path):
             if now.phase == "watch":
                 assert "Roll" not in footer and "Bank" not in footer, footer
                 phases.add("watch")
-                await pilot.pause(0.01)
+                await until(pilot, lambda: screen.now().phase != "watch" or screen.view.over,
+                            "the bot's turn ends", step=0.01)
                 continue
             assert ("Roll" in footer) and (("Bank" in footer) == (now.phase == "rolling")), footer
             phases.add(now.phase)

@@ -164,8 +164,8 @@ class MotherlodeApp(BoundedInput, App[int]):
     def toggle_advisor(self) -> None:
         self.settings.advisor = not self.settings.advisor
         self.save_settings()
-        if self.table is not None and hasattr(self.table, "advisor_on"):
-            self.table.advisor_on = self.settings.advisor
+        if self.table is not None:
+            self.table.show_advisor(self.settings.advisor)
 
     def use_theme(self, theme: str) -> None:
         self.settings.theme = theme

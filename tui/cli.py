@@ -182,6 +182,13 @@ def run_app(parser: argparse.ArgumentParser | None, args: Any) -> int:
         settings.named = True  # for this run: the first-run question is not asked
     ascii_mode = bool(getattr(args, "ascii", False)) or settings.ascii or glyphs.ascii_default()
     options = table_options(parser, args)
+    from tui.plugin import PluginError, check_all
+
+    try:  # a game plugin the app cannot use fails here, in a sentence
+        check_all()
+    except PluginError as error:
+        print(f"motherlode: {error}", file=sys.stderr)
+        return 2
     if plain_wanted(args):
         from tui.plain import run
 
@@ -278,11 +285,11 @@ def warm_parent(fd: int) -> int:
     for module in WARM_MODULES:
         importlib.import_module(module)
     from net.catalogue import games
-    from tui.games import game_of
+    from tui.plugin import game_of
 
     for game in games():  # each game's own table screen, as the registry finds it
         with contextlib.suppress(ImportError):
-            importlib.import_module(f"{game_of(game.key).__name__}.screen")
+            importlib.import_module(f"{type(game_of(game.key)).__module__}.screen")
     build_parser()  # argparse and the commands' modules
     warm_first_frame()
     from serve.warm import serve_forks

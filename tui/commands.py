@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tui.games import with_advisor
+from tui.plugin import with_advisor
 
 
 class GameCommands(Provider):

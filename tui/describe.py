@@ -8,23 +8,12 @@ markup), so a name like "[bold]" prints as typed.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import msgspec
 
 from net import views
-
-
-@cache
-def _takes_view(describe: Any) -> bool:
-    """Whether a game's ``describe`` takes the view as a third argument."""
-    try:
-        return len(inspect.signature(describe).parameters) >= 3
-    except (TypeError, ValueError):
-        return False
 
 
 def name(names: Sequence[str], seat: int | None) -> str:
@@ -51,11 +40,10 @@ def plural(n: int, word: str) -> str:
 def describe(event: views.Event, names: Sequence[str], view: Any = None) -> str:
     """One line for an event of any game; ``view``, the view the events led to, lets a
     game explain more (Fool's Gold: what made each seat's points)."""
-    from tui.games import game_of
+    from tui.plugin import game_of
 
     for key in views.games_of(event):
-        game = game_of(key).describe
-        line = game(event, names, view) if _takes_view(game) else game(event, names)
+        line = game_of(key).describe(event, names, view)
         if line is not None:
             return line
     # an event this version does not put in words (a newer net.views): its fields

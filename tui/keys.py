@@ -32,6 +32,6 @@ def add_bindings(node: Any, prefix: str, bindings: list[Binding]) -> None:
     """Give one screen or widget more bindings, after its class's (for keys built from
     the games registered when it is made, not when its module was imported). Call it
     in ``__init__``: the app's keymap applies to them as to the class's."""
-    from textual.binding import BindingsMap
+    from tui import textual_internals
 
-    node._bindings = BindingsMap.merge([node._bindings, BindingsMap(with_ids(prefix, bindings))])
+    textual_internals.add_bindings(node, with_ids(prefix, bindings))

@@ -5,5 +5,7 @@ from __future__ import annotations
 
 def screen_text(app) -> str:
     """The current screen as plain lines (trailing spaces kept off)."""
-    strips = app.screen._compositor.render_strips()
+    from tui.textual_internals import rendered_strips
+
+    strips = rendered_strips(app.screen)
     return "\n".join(strip.text.rstrip() for strip in strips)

@@ -16,8 +16,8 @@ A terminal app started on its own begins with nothing parsed: tokenizing its she
 and Textual's was a fifth of the time from ``App.run`` to the menu's first frame (10
 of 52 ms). So each parse is also kept on disk (:class:`DiskCache`, in the user's cache
 folder, ``$MOTHERLODE_CACHE_DIR`` overriding it), pickled, under a digest of the same
-key, this Python and the installed Textual's CSS modules: the next start loads it (a
-tenth of a millisecond a sheet) instead. A file that is not the user's own, that others
+key, this Python, the installed Textual's version and its CSS modules: the next start
+loads it (a tenth of a millisecond a sheet) instead. A file that is not the user's own, that others
 could write, or that does not load is ignored and the source parsed as before: the
 cache only ever saves time.
 
@@ -37,9 +37,12 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import textual
 from textual import events
 from textual.css import model, parse, styles, stylesheet
-from textual.css.stylesheet import Stylesheet
+
+from tui import textual_internals
+from tui.textual_internals import breakpoint_classes
 
 LIMIT = 512  # sources kept: every sheet of the app, of every theme, with room to spare
 
@@ -69,9 +72,10 @@ class DiskCache:
         return cls(base / "css")
 
     def stamp(self) -> str:
-        """This Python and the Textual that parses: a new one parses again."""
+        """This Python and the Textual that parses (its version, and its CSS modules'
+        files): a new one parses again."""
         if self._stamp is None:
-            parts = [sys.version, str(FORMAT)]
+            parts = [sys.version, str(FORMAT), f"textual {textual.__version__}"]
             for module in (parse, model, styles, stylesheet):
                 info = os.stat(module.__file__ or "")
                 parts.append(f"{module.__file__}:{info.st_mtime_ns}:{info.st_size}")
@@ -153,14 +157,17 @@ def disk() -> DiskCache:
 def share() -> None:
     """Parse each source once a process, for every stylesheet (idempotent). A Textual
     without the method this wraps is left as it is: the app then parses as before."""
-    original = getattr(Stylesheet, "_parse_rules", None)
-    if original is None or getattr(original, "shared", False):
-        return
+    textual_internals.wrap_parse_rules(_sharing)
 
-    def _parse_rules(self: Stylesheet, *args: Any, **kwargs: Any) -> list[Any]:
+
+def _sharing(original: Any) -> Any:
+    """Textual's rule parser, sharing: each parse kept for the process and on disk."""
+
+    def _parse_rules(self: Any, *args: Any, **kwargs: Any) -> list[Any]:
         # (css, read_from, is_default_rules, tie_breaker, scope), however they are
         # passed, and the variables the parse substitutes
-        key = (args, tuple(sorted(kwargs.items())), tuple(self._variables.items()))
+        variables = textual_internals.sheet_variables(self)
+        key = (args, tuple(sorted(kwargs.items())), tuple(variables.items()))
         rules = _parsed.get(key)
         if rules is None:
             rules = disk().load(key)
@@ -172,8 +179,7 @@ def share() -> None:
             _parsed[key] = rules
         return rules
 
-    _parse_rules.shared = True  # type: ignore[attr-defined]
-    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
+    return _parse_rules
 
 
 class StyledAtMount:
@@ -226,9 +232,9 @@ def breakpoints(screen: Any, size: Any) -> dict[str, bool]:
     vertical = (app.VERTICAL_BREAKPOINTS if screen.VERTICAL_BREAKPOINTS is None
                 else screen.VERTICAL_BREAKPOINTS) or []
     classes = {name: False for _, name in horizontal + vertical}
-    for name in screen._get_breakpoint_classes(size.width, horizontal):
+    for name in breakpoint_classes(screen, size.width, horizontal):
         classes[name] = True
-    for name in screen._get_breakpoint_classes(size.height, vertical):
+    for name in breakpoint_classes(screen, size.height, vertical):
         classes[name] = True
     return classes
 

@@ -1,6 +1,5 @@
-"""The games under the host: each game's host side (``net.catalogue``: a ``host``
-module with a driver, a brain and a codec, ``net.games.base``), found through the
-catalogue.
+"""The games under the host: each game's host side (``net.games.base.HostGame``: its
+driver, brain and codec), found through the catalogue (``GameSpec.game``).
 
 The table calls :func:`make_driver` and :func:`make_brain` and treats every game alike.
 The first player is drawn here, first of all the draws from the table's
@@ -11,7 +10,6 @@ Bots draw from their own generators, so a bot never shifts the dice or the decks
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from net.catalogue import spec
@@ -19,11 +17,12 @@ from net.catalogue import spec
 if TYPE_CHECKING:
     import random
 
-    from net.games.base import Brain, Codec, Driver
+    from net.games.base import Brain, Codec, Driver, HostGame
 
 #: what every game provides (``net.games.base``), imported when first asked for: a
 #: game's ``SPEC`` is read from its package, under this one, when the menu starts
-_BASE = ("BadArgs", "Brain", "Codec", "Driver", "Refused", "WrongGame")
+_BASE = ("BadArgs", "Brain", "Codec", "Driver", "HostGame", "PluginError", "Refused",
+         "WrongGame")
 
 
 def __getattr__(name: str) -> Any:
@@ -34,13 +33,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def host_of(game: str) -> ModuleType:
-    """The host module of ``game`` (its driver, brain and codec); raises
-    ``net.catalogue.UnknownGame`` for a game not registered."""
-    found = spec(game).part("host")
-    if found is None:
-        raise LookupError(f"{spec(game).title} has no host module ({spec(game).module})")
-    return found
+def host_of(game: str) -> HostGame:
+    """The host side of ``game`` (``net.games.base.HostGame``); raises
+    ``net.catalogue.UnknownGame`` for a game not registered, and
+    ``net.games.base.PluginError`` for a host side that cannot be used."""
+    return spec(game).game
 
 
 def make_driver(

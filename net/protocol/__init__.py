@@ -14,6 +14,10 @@ message, field and error code, and ``docs/protocol.schema.json`` is generated fr
 these types.
 """
 
+# the framing knows no game: the games' own types decode a state's view and events
+# (``net.views``), handed to it here, once
+from net import views as _views
+from net.protocol import framing as _framing
 from net.protocol.errors import Code, LocalProtocolError, ProtocolError, RemoteProtocolError
 from net.protocol.framing import (
     CLIENT,
@@ -29,6 +33,8 @@ from net.protocol.framing import (
 )
 from net.protocol.messages import *  # noqa: F403 (every message and field type)
 from net.protocol.messages import __all__ as _messages
+
+_framing.games = _views.WIRE
 
 __all__ = [
     "CLIENT",

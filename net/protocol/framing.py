@@ -39,13 +39,11 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from msgspec import Struct
 
-from net import views
-from net.catalogue import known
 from net.protocol.errors import Code, LocalProtocolError, RemoteProtocolError
 from net.protocol.messages import (
     PROTOCOL_VERSION,
@@ -183,14 +181,34 @@ _STATE = frozenset(("state",))
 _WITH_TABLE = (Welcome, TableUpdate)
 
 
+class Games(Protocol):
+    """What the framing asks of the games, which it does not know: a ``state``'s view and
+    events decoded by their own types, and whether a table's game is one this version
+    knows. ``net.protocol`` sets :data:`games` to ``net.views.WIRE`` when it is
+    imported; the framing itself needs no registry of games."""
+
+    def decode_view(self, raw: Any) -> Any: ...
+
+    def decode_events(self, raw: Any) -> list[Any]: ...
+
+    def known(self, game: str) -> bool: ...
+
+
+#: the games' side of the wire (:class:`Games`); None: views stay raw and any game is
+#: known (a framing used on its own)
+games: Games | None = None
+
+
 def _decode_state(state: State, line: bytes) -> None:
-    """Decode a ``state``'s view and events by the games' own types (``net.views``),
+    """Decode a ``state``'s view and events by the games' own types (:data:`games`),
     in place; raises the coded error of a view or event that does not fit."""
+    if games is None:
+        return
     where = "view"
     try:
-        state.view = views.decode_view(state.view)
+        state.view = games.decode_view(state.view)
         where = "events"
-        state.events = views.decode_events(state.events)
+        state.events = games.decode_events(state.events)
     except msgspec.ValidationError as exc:
         # the path as it is in the whole line: `$.view.holdings`, not `$.holdings`
         text = str(exc).replace("`$", f"`$.{where}")
@@ -292,7 +310,8 @@ class Connection:
                 )
             if message.__class__ is State:
                 _decode_state(message, line)
-            elif message.__class__ in _WITH_TABLE and not known(message.table.game):
+            elif message.__class__ in _WITH_TABLE and games is not None \
+                    and not games.known(message.table.game):
                 raise RemoteProtocolError(
                     Code.BAD_FIELD, f"a game this version does not know: {message.table.game!r}",
                     message.__struct_config__.tag)  # fmt: skip

@@ -19,6 +19,7 @@ import msgspec
 
 from net.catalogue import known
 from net.saves.errors import SaveError
+from net.table.phase import Phase
 
 if TYPE_CHECKING:
     from net.games import Driver
@@ -293,7 +294,7 @@ def lobby_document(table: Table, ident: str, now: float) -> dict[str, Any]:
     seats = [s for s in table.seats if s.kind == "bot" or s.member is not None]
     result = None
     driver = table.driver
-    if table.phase != "lobby" and driver is not None and driver.over and table.seed:
+    if table.phase != Phase.LOBBY and driver is not None and driver.over and table.seed:
         winners, scores = driver.result()
         result = {"winners": winners, "scores": scores, "seed": table.seed,
                   "seed_hash": table.seed_hash}  # fmt: skip
@@ -305,7 +306,7 @@ def lobby_document(table: Table, ident: str, now: float) -> dict[str, Any]:
         "saved_at": now,
         "saved_wall": time.time(),
         "table": _table(table),
-        "phase": "lobby" if table.phase == "lobby" else "over",
+        "phase": "lobby" if table.phase == Phase.LOBBY else "over",
         "result": result,
         "seats": _seats(seats),
         "members": _members(seats),

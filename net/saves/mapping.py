@@ -33,6 +33,7 @@ from net.saves.stats import INSERT as INSERT_STATS
 from net.saves.stats import Tally
 from net.saves.writer import GroupCommit, Work
 from net.table import Table
+from net.table.phase import Phase
 
 log = logging.getLogger("net.saves.store")  # (the store's log: this is its part)
 
@@ -137,7 +138,7 @@ class Records:
         record = self._games.get(id(table))
         driver = table.driver
         return (record is not None and record.stored and not record.done
-                and record.game_no == table.games_played and table.phase == "playing"
+                and record.game_no == table.games_played and table.phase == Phase.PLAYING
                 and driver is not None and not driver.over)
 
     def touched_game(self, table: Table, now: float, lobbies: bool) -> bool:
@@ -156,7 +157,7 @@ class Records:
         # before it, so every change then is committed: the views of the deal too)
         driver = table.driver
         assert driver is not None
-        finished = driver.over or table.phase != "playing"
+        finished = driver.over or table.phase != Phase.PLAYING
         new = table.log[max(0, record.written - table.log_base) :]
         tally = record.tally
         if any(Tally.reads(entry["events"]) for entry in new):
@@ -285,7 +286,7 @@ class Records:
         """The host closed cleanly and told everyone: a table outside a game has
         nothing to resume, so its lobby save goes (a game in play stays saved)."""
         lobby = self._lobbies.get(id(table))
-        if table.phase != "playing" and lobby is not None and lobby.saved:
+        if table.phase != Phase.PLAYING and lobby is not None and lobby.saved:
             ident = lobby.id
             try:
                 self._commits.commit(lambda conn: delete_save(conn, ident))

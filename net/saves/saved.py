@@ -21,6 +21,8 @@ from net.saves.errors import SaveError
 from net.saves.replay import Step
 from net.saves.stats import Tally
 from net.table import Member, Seat, Settings, Table
+from net.table.phase import Phase
+from net.table.snapshot import Snapshot
 
 
 class Saved:
@@ -189,13 +191,10 @@ class Saved:
             raise SaveError(f"{self.where} is inconsistent: seats and players differ")
         table = Table(doc.table.name, doc.table.game, self.settings(), report=report)
         members = self._members(table)
-        table.seed = game.seed
-        table.seed_hash = game.seed_hash
-        table.games_played = doc.table.games_played
         brains = {}
         for i, s in enumerate(doc.seats):
             if s.kind == "bot":
-                rng = random.Random(f"{table.seed}/bot/{i}")
+                rng = random.Random(f"{game.seed}/bot/{i}")
                 brains[i] = make_brain(
                     doc.table.game, i, s.difficulty, rng, table.settings.bot_pace
                 )
@@ -218,11 +217,7 @@ class Saved:
         at = doc.clock if doc.clock is not None else self.saved_at
         if at > self.saved_at:
             raise SaveError(f"{self.where} is inconsistent: its clock is ahead of the save")
-        table.held = now - at
-        table.driver = driver
-        table.phase = "playing"
-        table.log = []  # every move is stored already
-        table.log_base = len(doc.log)
+        seats = []
         for i, s in enumerate(doc.seats):
             member = members.get(s.member) if s.member is not None else None
             seat = Seat(name=s.name, kind=s.kind, member=member, difficulty=s.difficulty)
@@ -230,14 +225,17 @@ class Saved:
                 seat.brain, seat.plan = brains[i], plans.get(i)
             elif member is not None:
                 seat.away_since = now  # a fresh grace: the players reconnect
-            table.seats.append(seat)
+            seats.append(seat)
+        table.restore(Snapshot(
+            Phase.PLAYING, doc.table.games_played, seats, list(members.values()),
+            members.get(doc.owner) if doc.owner is not None else None,
+            seed=game.seed, seed_hash=game.seed_hash, driver=driver,
+            held=now - at, log_base=len(doc.log)))  # every move is stored already
         for i, seat in enumerate(table.seats):
             if seat.kind != "bot" and seat.member is None:
                 table.play.stand_in(i)  # the player had left for good
                 if seat.brain is not None:
                     seat.plan = seat.brain.plan(driver.view(i), at)
-        table.members = list(members.values())
-        table.owner = members.get(doc.owner) if doc.owner is not None else None
         table.play.reseated()  # who plays each seat, for a game whose views say so
         table.hold(now)  # nothing happens until the people are back (or the grace ends)
         return table
@@ -277,22 +275,25 @@ class Saved:
         members = self._members(table)
         if any(s.kind == "human" and s.member is None for s in doc.seats):
             raise SaveError(f"{self.where}: a lobby seat has no player")
-        table.phase = doc.phase
-        table.games_played = doc.table.games_played
+        result = None
         if doc.result is not None:
             try:
-                table.result = msgspec.convert({"type": "over", **doc.result}, p.Over)
+                result = msgspec.convert({"type": "over", **doc.result}, p.Over)
             except msgspec.ValidationError as exc:
                 raise SaveError(f"{self.where} has a damaged result: {exc}") from None
-            table.seed_hash = table.result.seed_hash
+        seats = []
         for s in doc.seats:
             member = members.get(s.member) if s.member is not None else None
             seat = Seat(name=s.name, kind=s.kind, member=member, difficulty=s.difficulty)
             if member is not None:
                 seat.away_since = now
-            table.seats.append(seat)
-        table.members = [m for m in members.values() if table.seats_of(m)]
-        table.owner = members.get(doc.owner) if doc.owner is not None else None
-        if table.owner not in table.members:
-            table.owner = next((s.member for s in table.seats if s.kind == "human"), None)
+            seats.append(seat)
+        seated = [m for m in members.values() if any(s.member is m for s in seats)]
+        owner = members.get(doc.owner) if doc.owner is not None else None
+        if owner not in seated:
+            owner = next((s.member for s in seats if s.kind == "human"), None)
+        table.restore(Snapshot(
+            Phase.OVER if doc.phase == Phase.OVER else Phase.LOBBY, doc.table.games_played,
+            seats, seated, owner, seed_hash=result.seed_hash if result else None,
+            result=result))
         return table

@@ -21,7 +21,6 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from net import catalogue
@@ -40,18 +39,17 @@ def counted(game: str) -> tuple[str, ...]:
                          "each must be lower case letters, digits and _")
     return names
 
-_counters: tuple[int, dict[str, ModuleType]] = (-1, {})
+_counters: tuple[int, dict[str, Any]] = (-1, {})
 
 
-def counters() -> dict[str, ModuleType]:
-    """Each event type a game counts, and that game's stats module."""
+def counters() -> dict[str, Any]:
+    """Each event type a game counts, and that game's host side (its ``step``)."""
     global _counters
     if _counters[0] != catalogue.generation:
         found = {}
         for game in catalogue.games():
-            module = game.part("stats")
-            for kind in getattr(module, "COUNTED", ()):
-                found[kind] = module
+            for kind in game.game.counted:
+                found[kind] = game.game
         _counters = (catalogue.generation, found)
     return _counters[1]
 
@@ -59,8 +57,7 @@ def counters() -> dict[str, ModuleType]:
 def columns(game: str) -> tuple[tuple[str, int, Any], ...]:
     """A game's own columns in the stats (heading, width, value of a
     :class:`PlayerStats`), after "played" and "won"; none for a game without stats."""
-    module = catalogue.spec(game).part("stats")
-    return tuple(getattr(module, "COLUMNS", ()))
+    return tuple(catalogue.spec(game).game.columns)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from net.catalogue import spec
 from net.games import Driver
 from net.protocol import Code
 from net.table.people import Member, Refusal, Seat, noop
+from net.table.phase import Life, Phase
 from net.table.settings import Settings
 from net.text import NAME_MAX, TABLE_NAME_MAX, check_length, clean_text, name_keys, same_name
 from net.views import Event, to_events
@@ -28,7 +29,7 @@ SPECTATORS_EVERY = 1.0
 #: the person seated longest who is here; the seat itself waits the whole grace
 OWNER_AWAY = 30.0
 
-class TableCore:
+class TableCore(Life):
     """The state of a table and its members (see :class:`net.table.Table`)."""
 
     #: the table's requests and its game loop (``net.table.lobby.Lobby``,
@@ -60,7 +61,6 @@ class TableCore:
         if problem:
             raise ValueError(problem)
         self.report = report or (lambda text: None)
-        self.phase = "lobby"
         self.seats: list[Seat] = []
         self.members: list[Member] = []
         self.owner: Member | None = None
@@ -141,7 +141,7 @@ class TableCore:
 
     @property
     def free_seats(self) -> int:
-        return self.settings.seats - len(self.seats) if self.phase != "playing" else 0
+        return self.settings.seats - len(self.seats) if self.phase != Phase.PLAYING else 0
 
     def info(self) -> p.TableInfo:
         owner = None
@@ -151,7 +151,7 @@ class TableCore:
         return p.TableInfo(
             name=self.name,
             game=self.game,  # type: ignore[arg-type]
-            phase=self.phase,  # type: ignore[arg-type]
+            phase=self.phase.value,  # type: ignore[arg-type]
             owner=owner,
             seats=[
                 p.SeatInfo(
@@ -177,7 +177,7 @@ class TableCore:
         times = []
         if self.wait_until is not None:
             times.append(self.wait_until)
-        elif self.phase == "playing" and self.driver is not None:
+        elif self.phase == Phase.PLAYING and self.driver is not None:
             # the game's times are on the table's clock: the host's is ``held`` ahead
             deadline = self.driver.deadline()
             if deadline is not None and deadline != self.play.stuck_deadline:
@@ -328,7 +328,7 @@ class TableCore:
         """Seat a new member (or add a spectator) and welcome it; raises Refusal."""
         self.called_at = now
         if not member.spectator:
-            if self.phase == "playing":
+            if self.phase == Phase.PLAYING:
                 raise Refusal(Code.TABLE_FULL, self._started_refusal(member.name))
             if len(self.seats) >= self.settings.seats:
                 raise Refusal(
@@ -359,7 +359,7 @@ class TableCore:
             member.deliver(p.Notice(event="renamed", name=member.name, seat=seat))
         if member.spectator:
             self.spectators_changed(now, member.name)
-            if self.phase == "playing":
+            if self.phase == Phase.PLAYING:
                 self.send_states(member, [], now)
             return
         self.notice("joined", member.name, seat)
@@ -426,9 +426,9 @@ class TableCore:
         self.report(f"{self.name}: {old.name} is back")
         if not self.play.wait_over(now):  # if everyone is back, the game goes on (and they see it)
             self.update()
-            if self.phase == "playing":
+            if self.phase == Phase.PLAYING:
                 self.send_states(old, [], now)
-        if self.phase == "over" and self.result is not None:
+        if self.phase == Phase.OVER and self.result is not None:
             old.deliver(self.result)  # it may have missed the end while away
         return old
 
@@ -463,7 +463,7 @@ class TableCore:
     def remove_member(self, member: Member, now: float | None = None) -> None:
         self.members.remove(member)
         member.connected = False
-        if self.phase == "playing":
+        if self.phase == Phase.PLAYING:
             # the seats stay for the game, played by stand-ins from now on
             for i in self.seats_of(member):
                 self.play.stand_in(i, now)

@@ -16,6 +16,7 @@ from net.catalogue import DIFFICULTIES, Setting
 from net.protocol import Code
 from net.table.core import TableCore
 from net.table.people import BOT_NAMES, Member, Refusal, Seat
+from net.table.phase import Phase
 from net.table.settings import PACES
 from net.text import (
     CHAT_MAX,
@@ -94,7 +95,7 @@ class Lobby:
         if member is not table.owner:
             owner = table.owner.name if table.owner else "nobody"
             raise Refusal(Code.NOT_OWNER, f"Only the table's owner ({owner}) can do that.")
-        if table.phase == "playing":
+        if table.phase == Phase.PLAYING:
             raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
 
     def _ready(self, member: Member, message: p.Ready, now: float) -> None:
@@ -102,7 +103,7 @@ class Lobby:
         seats = table.seats_of(member)
         if not seats:
             raise Refusal(Code.NOT_SEATED, "Spectators have no seat to get ready at.")
-        if table.phase == "playing":
+        if table.phase == Phase.PLAYING:
             raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
         for i in seats:
             table.seats[i].ready = message.ready
@@ -258,7 +259,7 @@ class Lobby:
             raise Refusal(Code.NOT_SEATED, "Spectators cannot seat local players.")
         if not table.settings.hotseat:
             raise Refusal(Code.HOTSEAT_OFF, "This table does not allow hot-seat players.")
-        if table.phase == "playing":
+        if table.phase == Phase.PLAYING:
             raise Refusal(Code.NOT_IN_LOBBY, "Not during a game; wait until it is over.")
         if len(table.seats) >= table.settings.seats:
             raise Refusal(Code.TABLE_FULL, "Every seat is taken.")
@@ -341,7 +342,7 @@ class Lobby:
             member.deliver(p.Bye(reason="left"))
             member.close("left")
             table.disconnect(member, now, event="stepped_away")
-            if table.phase == "playing":
+            if table.phase == Phase.PLAYING:
                 for i in seats:
                     if not table.seats[i].standin:
                         table.play.stand_in(i, now)

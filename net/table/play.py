@@ -29,6 +29,7 @@ from net.games import BadArgs, Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
 from net.table.core import TableCore
 from net.table.people import Member, Refusal
+from net.table.phase import Phase
 
 
 @dataclass(eq=False)
@@ -135,7 +136,7 @@ class Play:
         """Start the game now (host API: e.g. a table of bots); raises Refusal."""
         table = self.table
         table.called_at = now
-        if table.phase == "playing":
+        if table.phase == Phase.PLAYING:
             raise Refusal(Code.NOT_IN_LOBBY, "The game is already running.")
         low = table.spec.low
         if len(table.seats) < low:
@@ -147,7 +148,7 @@ class Play:
 
     def begin(self, now: float) -> None:
         table = self.table
-        table.phase = "playing"
+        table.transition("start")
         table.games_played += 1
         table.held, table.wait_since, table.wait_until = 0.0, None, None
         table.started_at = now
@@ -194,7 +195,7 @@ class Play:
     def act(self, member: Member, action: Any, now: float) -> None:
         """A member's move (``net.table.Table.handle`` hands it here); raises Refusal."""
         table = self.table
-        if table.phase != "playing":
+        if table.phase != Phase.PLAYING:
             raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
         seats = table.seats_of(member)
         if not seats:
@@ -232,7 +233,7 @@ class Play:
             deadline = table.driver.deadline()
             if deadline is not None and at >= deadline:
                 self._judge_held(at, now, everything=True)  # they arrived before it
-            if table.phase != "playing" or table.driver is None:
+            if table.phase != Phase.PLAYING or table.driver is None:
                 raise Refusal(Code.NOT_PLAYING, "No game is running at this table.")
         if table.driver.races(action):
             hold = self.race_hold()
@@ -278,7 +279,7 @@ class Play:
         table = self.table
         assert table.driver is not None and table.seed is not None and table.seed_hash
         winners, scores = table.driver.result()
-        table.phase = "over"
+        table.transition("finish")
         table.result = p.Over(
             winners=winners, scores=scores, seed=table.seed, seed_hash=table.seed_hash
         )
@@ -352,7 +353,7 @@ class Play:
         if table.wait_until is not None:
             if table.wait_until <= now:
                 best = (table.wait_until, "wait", -1)
-        elif table.phase == "playing" and table.driver is not None:
+        elif table.phase == Phase.PLAYING and table.driver is not None:
             held = table.held
             deadline = table.driver.deadline()
             if (
@@ -385,7 +386,7 @@ class Play:
         table = self.table
         seat = table.seats[i]
         member = seat.member
-        if table.phase == "playing":
+        if table.phase == Phase.PLAYING:
             self.stand_in(i, now)
             table.update()
         elif member is not None:
@@ -405,7 +406,7 @@ class Play:
         first; then the game goes on (stand-ins for those not back, as always)."""
         table = self.table
         table.called_at = now
-        if table.phase != "playing" or table.settings.grace <= 0:
+        if table.phase != Phase.PLAYING or table.settings.grace <= 0:
             return
         table.wait_since, table.wait_until = now, now + table.settings.grace
         if not table.waiting_for():
@@ -435,7 +436,7 @@ class Play:
         table.wait_since = table.wait_until = None
         table.report(f"{table.name}: the game goes on")
         table.update()
-        if table.phase == "playing" and table.driver is not None:
+        if table.phase == Phase.PLAYING and table.driver is not None:
             # everyone's clock offset again (``at``): the game's clock stood still
             table.broadcast([], now)
 
@@ -469,7 +470,7 @@ class Play:
         sends them again to everyone (a stand-in took a seat, or its person is back)."""
         table = self.table
         driver = table.driver
-        if driver is None or table.phase != "playing":
+        if driver is None or table.phase != Phase.PLAYING:
             return
         levels = [seat.difficulty if seat.kind == "bot"
                   else table.settings.difficulty if seat.standin else None

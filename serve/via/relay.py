@@ -26,6 +26,7 @@ from typing import Any
 import asyncssh
 
 from net.client_hello import format_address
+from serve.asyncssh_internals import known_keys
 
 #: ssh's port, which a known_hosts line leaves unsaid
 SSH_PORT = 22
@@ -170,9 +171,8 @@ class KnownHosts:
                     continue
                 try:
                     entry = asyncssh.import_known_hosts(line)
-                    # ssh looks a host off port 22 up as [host]:port alone; asyncssh's
-                    # public match() falls back to the bare host
-                    keys = getattr(entry, "_match", entry.match)(host, addr, wanted)[0]
+                    # ssh looks a host off port 22 up as [host]:port alone
+                    keys = known_keys(entry, host, addr, wanted)
                 except (ValueError, asyncssh.KeyImportError):
                     continue
                 if keys:

@@ -1,6 +1,13 @@
 """Forced deck orders and state snapshots for the Fool's Gold tests."""
 
-from foolsgold import Card, Round
+
+import pytest
+
+from foolsgold import (
+    Card,
+    IllegalAction,
+    Round,
+)
 from foolsgold.cards import ANIMAL_NAMES, SET_SIZE
 
 PROSPECTORS = {"Dusty Dan", "Calamity Kate", "Sourdough Sam", "Panhandle Pete"}
@@ -49,3 +56,11 @@ def places(r: Round) -> list[Card]:
 
 
 assert SET_SIZE == {"animal": 3, "prospector": 5}
+
+
+def refused(r: Round, action, now: float, message: str) -> None:
+    """`action` is refused with a message containing `message`, and nothing changes."""
+    before = snapshot(r)
+    with pytest.raises(IllegalAction, match=message):
+        r.apply(action, now)
+    assert snapshot(r) == before

@@ -44,7 +44,7 @@ class ScaledClock:
 
     async def sleep_until(self, when: float) -> None:
         delay = (when - self.now()) / self.speed
-        if delay > 0:
+        if delay > 0:  # the clock's own sleep: what a host waiting on this clock waits on
             await asyncio.sleep(delay)
 
 

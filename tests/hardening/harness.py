@@ -10,16 +10,20 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from typing import Any
 
 import msgspec
 
 from net import protocol as p
 from net.client import Client, Disconnected
+from net.host import Host
 from net.protocol import Code
+from net.saves import Store
 from net.table import Settings, Table, Tables
 from tests.net import helpers
 from tests.net.helpers import greedy_nuggets
+from tests.waiting import settle  # noqa: F401 - the suite's one, shared from here
 
 # The codes the framing itself gives a bad line (net.protocol); every other code comes
 # from the host's tables or the connection's life.
@@ -37,10 +41,6 @@ FRAMING_CODES = frozenset(
 ALL_CODES = frozenset(Code)
 
 
-async def settle(turns: int = 50) -> None:
-    """Let the event loop run every ready callback (in-process work, not time)."""
-    for _ in range(turns):
-        await asyncio.sleep(0)
 
 
 async def drive(clock, done, limit: int = 200_000, step: float = 0.1) -> None:
@@ -348,3 +348,75 @@ async def fuzz_over_tcp(
     if raw is not None:
         raw.close()
     return tally
+
+
+class Player:
+    """A scripted Gold Nuggets player on a raw TCP connection (it can resume by token)."""
+
+    def __init__(self, raw: Raw, welcome: p.Welcome) -> None:
+        self.raw, self.welcome = raw, welcome
+        self.seen: list = []
+        self.over: p.Over | None = None
+
+    @classmethod
+    async def join(cls, port: int, name: str, token: str | None = None) -> Player:
+        raw = await Raw.open(port)
+        welcome = await raw.hello(name, token=token)
+        return cls(raw, welcome)
+
+    async def play(self) -> None:
+        """Play until the game is over."""
+        while self.over is None:
+            message = await self.raw.recv()
+            if message is None:
+                return
+            self.seen.append(message)
+            if isinstance(message, p.Over):
+                self.over = message
+            elif isinstance(message, p.State) and message.seat == self.welcome.seat:
+                view = message.view
+                if not view.over and view.current == message.seat:
+                    await self.raw.send(greedy_nuggets(view))
+
+
+async def start_nuggets(clock, store, supply=12):
+    host = saving_host(clock, store)
+    await host.start("127.0.0.1", 0)
+    table = host.create_table("Saloon", "nuggets", seats=3, bots=1, seed="s", supply=supply,
+                              bot_pace=0.5)  # fmt: skip
+    ann = await Player.join(host.port, "Ann")
+    bob = await Player.join(host.port, "Bob")
+    await ann.raw.send(p.Ready())
+    await bob.raw.send(p.Ready())
+    await drive(clock, lambda: table.phase == "playing")
+    return host, table, ann, bob
+
+
+async def line_of(stream, pattern: str):
+    while True:
+        line = (await asyncio.wait_for(stream.readline(), 20)).decode()
+        assert line, f"the process ended before printing {pattern!r}"
+        if match := re.search(pattern, line):
+            return match
+
+
+async def play_until(player: Raw, seat: int, done, first: p.State | None = None) -> p.State:
+    """Play Gold Nuggets at ``seat`` (greedy) until ``done(state)``, starting from the
+    state ``first`` if given; returns that state."""
+    while True:
+        message = first or await asyncio.wait_for(player.recv(), 20)
+        first = None
+        assert message is not None, "the host closed the connection"
+        if isinstance(message, p.State) and message.seat == seat:
+            if done(message):
+                return message
+            view = message.view
+            if not view.over and view.current == seat:
+                # a pace, not a wait: the time is what keeps the player within the host's
+                # rate limit (20 a second, on the real clock of a separate process)
+                await asyncio.sleep(0.06)
+                await player.send(greedy_nuggets(view))
+
+
+def saving_host(clock, store: Store) -> Host:
+    return Host(clock=clock, store=store)

@@ -17,6 +17,7 @@ import termios
 import time
 from pathlib import Path
 
+from tests.waiting import until_blocking
 from tui.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,12 +198,10 @@ class HostCommand:
                            *args),
                 stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        end = time.monotonic() + 20
-        while time.monotonic() < end and self.proc.poll() is None:
-            if "Ctrl-C closes the table" in log.read_text():
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"the host did not start: {log.read_text()[-2000:]}")
+        until_blocking(lambda: "Ctrl-C closes the table" in log.read_text()
+                       or self.proc.poll() is not None, "the host starts or ends", 20)
+        if "Ctrl-C closes the table" not in log.read_text():
+            raise AssertionError(f"the host did not start: {log.read_text()[-2000:]}")
 
     def interrupt(self) -> None:
         self.proc.send_signal(signal.SIGINT)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import sys
 import tempfile
@@ -23,9 +22,10 @@ import pytest
 
 from net import protocol as p
 from net import saves as persist
+from tests.hardening.harness import line_of, play_until
 
 from .crashes import crash_run, free_port
-from .harness import Raw, greedy_nuggets
+from .harness import Raw
 
 CASES = [
     # game, seed, kills, humans, bots, speed, mid_commit; Fool's Gold's person is a
@@ -69,32 +69,6 @@ async def test_kill_9_at_seeded_points_and_resume(game, seed, kills, humans, bot
     assert figures.lost == 0, figures
 
 
-async def _line(stream, pattern: str):
-    while True:
-        line = (await asyncio.wait_for(stream.readline(), 20)).decode()
-        assert line, f"the process ended before printing {pattern!r}"
-        if match := re.search(pattern, line):
-            return match
-
-
-async def _play_until(player: Raw, seat: int, done, first: p.State | None = None) -> p.State:
-    """Play Gold Nuggets at ``seat`` (greedy) until ``done(state)``, starting from the
-    state ``first`` if given; returns that state."""
-    while True:
-        message = first or await asyncio.wait_for(player.recv(), 20)
-        first = None
-        assert message is not None, "the host closed the connection"
-        if isinstance(message, p.State) and message.seat == seat:
-            if done(message):
-                return message
-            view = message.view
-            if not view.over and view.current == seat:
-                # a pace, not a wait: the time is what keeps the player within the host's
-                # rate limit (20 a second, on the real clock of a separate process)
-                await asyncio.sleep(0.06)
-                await player.send(greedy_nuggets(view))
-
-
 @pytest.mark.slow
 async def test_motherlode_host_resume_after_kill_9(tmp_path):
     """The real command: `motherlode host`, kill -9 mid-game, `motherlode host --resume`;
@@ -111,7 +85,7 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
             *command, *extra, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env=env,
         )  # fmt: skip
-        await _line(proc.stdout, rf"127\.0\.0\.1:{port}")
+        await line_of(proc.stdout, rf"127\.0\.0\.1:{port}")
         return proc
 
     proc = await start()
@@ -122,8 +96,8 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
         await bob.send(p.Ready())
         seats = [w.seat for w in welcomes]
         # play until six moves are on the table, then kill the host without warning
-        bob_plays = asyncio.create_task(_play_until(bob, seats[1], lambda s: False))
-        seen = await _play_until(
+        bob_plays = asyncio.create_task(play_until(bob, seats[1], lambda s: False))
+        seen = await play_until(
             ann, seats[0], lambda s: len(s.events) and s.at > 0 and (sum(s.view.holdings) > 0)
         )
         bob.abort()  # his player ends (a cancel can be lost inside wait_for)
@@ -148,9 +122,9 @@ async def test_motherlode_host_resume_after_kill_9(tmp_path):
         assert state.view.holdings == saved.doc.snapshot.public["holdings"]
         assert sum(state.view.holdings) >= sum(seen.view.holdings)
         # play on for a while, then stop the host cleanly: the game stays resumable
-        bob_plays = asyncio.create_task(_play_until(bob, seats[1], lambda s: False))
+        bob_plays = asyncio.create_task(play_until(bob, seats[1], lambda s: False))
         count = iter(range(10**6))
-        await _play_until(ann, seats[0], lambda s: next(count) >= 12, first=state)
+        await play_until(ann, seats[0], lambda s: next(count) >= 12, first=state)
         bob.abort()  # his player ends (a cancel can be lost inside wait_for)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(bob_plays, 5)

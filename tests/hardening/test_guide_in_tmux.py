@@ -12,6 +12,7 @@ import pytest
 
 from tests.hardening.ptyapp import app_env, motherlode
 from tests.hardening.tmux import REQUIRED, TMUX, Tmux
+from tests.tui.helpers import SIZES
 
 pytestmark = [
     pytest.mark.slow,
@@ -19,7 +20,7 @@ pytestmark = [
                        reason="no tmux here (.ci/run installs it and requires it)"),
 ]
 
-sizes = pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=["80x24", "60x20"])
+sizes = pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
 
 
 def guide(shown: str) -> str | None:

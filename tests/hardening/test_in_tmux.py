@@ -14,7 +14,7 @@ import pytest
 
 from tests.hardening.ptyapp import app_env, motherlode
 from tests.hardening.tmux import REQUIRED, TMUX, Tmux
-from tests.tui.test_hints_fit import SIZES, flat
+from tests.tui.helpers import SIZES, flat
 
 pytestmark = [
     pytest.mark.slow,

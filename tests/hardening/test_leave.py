@@ -10,12 +10,12 @@ host's loop happens to read the ``leave`` before the reset arrives. ``close()`` 
 half-closes and reads until the host closes before it closes the socket.
 """
 
-import asyncio
 
 import pytest
 
 from net import protocol as p
 from net.client import Client, TableFull
+from tests.waiting import until
 
 from .harness import Raw
 from .hostproc import HostProcess
@@ -40,11 +40,15 @@ async def test_leave_then_close_gives_the_seat_up(host_process):
         await client.close()
     # a spectator looks once the host has seen every connection end (none is still
     # connected), well within the 15 s grace after which "away" seats are freed anyway
-    for _ in range(100):
+    async def seats_now():
         spy = await Raw.open(host_process.port)
         seats = (await spy.hello("Spy", spectate=True)).table.seats
         spy.close()
-        if not any(s.connected for s in seats):
-            break
-        await asyncio.sleep(0.05)
+        return seats
+
+    async def nobody_connected():
+        return not any(s.connected for s in await seats_now())
+
+    await until(nobody_connected, "every connection seen to end", 10, step=0.05)
+    seats = await seats_now()
     assert ([(s.name, s.connected) for s in seats], refused) == ([], 0)

@@ -12,10 +12,10 @@ import pytest
 
 from net import protocol as p
 from net import saves as persist
+from tests.hardening.harness import line_of, play_until
 
 from .crashes import free_port
 from .harness import Raw
-from .test_crash import _line, _play_until
 
 
 class HostCommand:
@@ -32,7 +32,7 @@ class HostCommand:
             str(self.port), "--bind", "127.0.0.1", "--seats", "3", "--no-announce", *extra,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=self.env,
         )  # fmt: skip
-        await _line(self.proc.stdout, rf"127\.0\.0\.1:{self.port}")
+        await line_of(self.proc.stdout, rf"127\.0\.0\.1:{self.port}")
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -97,8 +97,8 @@ async def test_kill_9_in_the_lobby_and_between_games_then_resume_keeps_every_sea
         await ann.send(p.Start())
         started = await ann.expect(p.Started)
         assert started.first == 1  # Bob, as the owner chose
-        bob_plays = asyncio.create_task(_play_until(bob, 1, lambda s: s.view.over))
-        await _play_until(ann, 0, lambda s: s.view.over)
+        bob_plays = asyncio.create_task(play_until(bob, 1, lambda s: s.view.over))
+        await play_until(ann, 0, lambda s: s.view.over)
         await asyncio.wait_for(bob_plays, 20)
         over = await ann.expect(p.Over)
         await ann.expect(p.TableUpdate, lambda m: m.table.phase == "over")

@@ -19,10 +19,10 @@ from net.clock import FakeClock
 from net.host import Host
 from net.saves import Saved, SaveError, Store
 from net.table import Settings, Table, Tables
-from tests.net.test_table import hello, join
+from tests.hardening.harness import Player
+from tests.net.helpers import hello, join
 
 from .harness import drive, settle
-from .test_persist import Player
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from net.client import Client
 from net.clock import FakeClock
 from net.host import Host, HostConfig
 from net.protocol import Code
+from tests.waiting import until
 
 from .harness import Raw, settle
 
@@ -31,11 +32,7 @@ async def test_every_slow_socket_is_closed_by_the_hello_timeout_and_a_client_sti
         trickle = flood[SILENT : SILENT + TRICKLE]  # a valid hello, one byte a second
         endless = flood[SILENT + TRICKLE :]  # a chat line that never ends
         hello = p.encode(p.Hello(protocol=3, name="Slow"))
-        for _ in range(200):
-            if len(host._peers) == len(flood):
-                break
-            await asyncio.sleep(0.01)  # accepting is real I/O
-        assert len(host._peers) == len(flood)
+        await until(lambda: len(host._peers) == len(flood), "every socket accepted")
 
         # a real client joins during the flood, and gets its welcome at once
         ann = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock)
@@ -57,11 +54,7 @@ async def test_every_slow_socket_is_closed_by_the_hello_timeout_and_a_client_sti
         for raw, seen in zip(flood, outcomes, strict=True):
             assert [m.code for m in seen] == [Code.HELLO_TIMEOUT], seen
             raw.close()
-        for _ in range(200):
-            if len(host._peers) == 1:
-                break
-            await asyncio.sleep(0.01)
-        assert len(host._peers) == 1  # only Ann is left
+        await until(lambda: len(host._peers) == 1, "only Ann is left")
 
         # Ann is untouched: her seat, her connection, her answers
         await ann.send(p.Ping(id="still"))
@@ -85,10 +78,7 @@ async def test_a_flood_at_the_connection_cap_evicts_its_oldest_and_a_newcomer_ge
     try:
         host.create_table("Saloon", "nuggets", seats=2)
         flood = [await Raw.open(host.port) for _ in range(30)]
-        for _ in range(200):
-            if len(host._peers) == 30:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: len(host._peers) == 30, "every socket accepted")
         newcomer = await Raw.open(host.port)
         assert (await newcomer.hello("Bea")).seat == 0
         assert [m.code for m in await flood[0].closed()] == [Code.SERVER_FULL]

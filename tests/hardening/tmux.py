@@ -13,10 +13,10 @@ import re
 import shlex
 import shutil
 import subprocess
-import time
 from collections.abc import Callable
 
 from tests.hardening.ptyapp import ROOT
+from tests.waiting import until_blocking
 
 TMUX = shutil.which("tmux")
 # CI (.ci/run) installs tmux and sets MOTHERLODE_REQUIRE_BROWSER: there a missing tmux
@@ -89,14 +89,17 @@ class Tmux:
             pattern = re.compile(want)
             what = what or repr(want)
             want = pattern.search
-        end = time.monotonic() + deadline
-        while True:
-            shown = self.screen()
-            if want(shown):
-                return shown
-            if time.monotonic() > end or self.exited():
-                raise AssertionError(f"never shown: {what}\n{self.screen()}")
-            time.sleep(POLL)
+        seen = [""]
+
+        def shown_or_ended() -> bool:
+            seen[0] = self.screen()
+            return bool(want(seen[0])) or self.exited()
+
+        until_blocking(shown_or_ended, lambda: f"shown: {what}\n{self.screen()}", deadline,
+                       step=POLL)
+        if not want(seen[0]):  # the app ended first
+            raise AssertionError(f"never shown: {what}\n{seen[0]}")
+        return seen[0]
 
     def settled(self, want: Callable[[str], object] = bool, what: str = "a still screen",
                 deadline: float = 20.0) -> str:

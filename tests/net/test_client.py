@@ -18,6 +18,7 @@ from net.client import (
     VersionMismatch,
 )
 from net.clock import FakeClock
+from tests.waiting import until
 
 from .helpers import settle
 
@@ -184,15 +185,15 @@ async def test_a_client_with_retry_for_keeps_trying_until_the_host_is_back(make_
     assert "Nothing answers at" in attempts[-1].failed  # says why the last one failed
     # the host is back on its port: the next attempt takes the seat back
     await host.start("127.0.0.1", port)
-    for _ in range(40):
+
+    async def back() -> bool:
         await settle()
-        await asyncio.sleep(0.02)  # the handshake's real socket I/O
-        items = _drain(client)
-        if any(isinstance(i, Reconnected) for i in items):
-            break
-        clock.advance(0.5)
-    else:
-        raise AssertionError("the client did not come back")
+        if any(isinstance(i, Reconnected) for i in _drain(client)):
+            return True
+        clock.advance(0.5)  # the handshake's real socket I/O runs between looks
+        return False
+
+    await until(back, "the client comes back", 20, step=0.02)
     assert host.tables.tables["Saloon"].seats[0].member.connected
     await client.close()
 
@@ -211,13 +212,12 @@ async def test_retry_now_tries_at_once(make_host):
     _drain(client)
     await host.start("127.0.0.1", port)
     client.retry_now()  # the clock stands still: only j can bring it back now
-    for _ in range(40):
+
+    async def back() -> bool:
         await settle()
-        if any(isinstance(i, Reconnected) for i in _drain(client)):
-            break
-        await asyncio.sleep(0.01)
-    else:
-        raise AssertionError("retry_now did not try at once")
+        return any(isinstance(i, Reconnected) for i in _drain(client))
+
+    await until(back, "retry_now tries at once (the clock stands still)", 5)
     await client.close()
 
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import http.server
 import socket
-import threading
 import time
 
 import msgspec
@@ -34,6 +32,7 @@ from net.client import (
     Rejected,
     Unreachable,
 )
+from tests.net.helpers import http_server
 
 ANSWER = 0.05  # seconds: the fuzz's answer time-out (the default is 5 s)
 HANDSHAKE = 0.3  # seconds: the fuzz's whole-hello time-out (the default is 15 s)
@@ -276,25 +275,6 @@ def test_any_answer_fed_byte_by_byte_gives_a_welcome_or_a_net_error(parts, endin
 
 
 # -- the cases a person meets -----------------------------------------------------------
-
-
-@contextlib.contextmanager
-def http_server():
-    """``python -m http.server`` on 127.0.0.1, in a thread; yields its port."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 async def test_a_web_server_is_not_a_motherlode_host():

@@ -1,102 +1,15 @@
 """Fool's Gold at a table, sans-I/O: time-outs off the deadline, bots on their reaction
 clock, and hidden information across many seeded games."""
 
-import json
 import random
 
-import msgspec
 import pytest
 
 from net import protocol as p
-from net.botclient import BotSeat
 from net.games.foolsgold import views as fg_views
 from net.table import Settings, Table, Tables
 from net.verify import verify_messages
-from tests.net.helpers import cards_in
-
-
-def longest_card_list(obj):
-    if isinstance(obj, dict):
-        return max((longest_card_list(v) for v in obj.values()), default=0)
-    if isinstance(obj, list):
-        here = sum(1 for v in obj if isinstance(v, dict) and "variant" in v)
-        return max([here, *(longest_card_list(v) for v in obj)])
-    return 0
-
-
-class Watched:
-    """A member's inbox that checks, at the moment of delivery, that it holds no card
-    the seat may not see, no deck order and no seed before the end."""
-
-    def __init__(self, table, seat, problems):
-        self.table, self.seat, self.problems = table, seat, problems
-        self.messages = []
-        self.bot = BotSeat("normal", random.Random(seat))
-
-    def deliver(self, message):
-        self.messages.append(message)
-        data = msgspec.to_builtins(message)
-        table = self.table
-        if table.seed and table.phase == "playing" and table.seed in json.dumps(data):
-            self.problems.append(("seed before the end", self.seat, message))
-        if longest_card_list(data) > 6:
-            self.problems.append(("a list of more than six cards", self.seat, message))
-        round_ = table.driver.match.round if table.driver is not None else None
-        if round_ is not None:
-            allowed = set()
-            if self.seat is not None:
-                allowed |= {(c.name, c.variant) for c in round_.hands[self.seat]}
-            revealed = data.get("view", {}).get("revealed") or []
-            for event in data.get("events", []):
-                if event.get("type") == "revealed":
-                    revealed += event["hand"]
-            allowed |= set(cards_in(revealed))
-            leaked = set(cards_in(data)) - allowed
-            if leaked:
-                self.problems.append(("cards of another seat", self.seat, leaked, message))
-        self.bot.receive(message)
-
-
-#: Whole matches between bots end by the table's round cap (the house rule), so a
-#: change to the bots cannot make a match run on (issue 44).
-ROUND_CAP = 40
-
-
-def play_match(seed, players, spectators=1, round_cap=ROUND_CAP):
-    """A whole match between bots that play through members, as remote players do
-    (without a round cap only for a seeded deal known to end)."""
-    tables = Tables()
-    settings = Settings(seats=players, seed=seed, game={"round_cap": round_cap})
-    table = tables.add(Table("Camp", "foolsgold", settings))
-    problems = []
-    seated = []
-    for i in range(players):
-        box = Watched(table, i, problems)
-        member = tables.hello(p.Hello(protocol=3, name=f"P{i}"), box.deliver, print, 0.0)
-        seated.append((member, box))
-    for j in range(spectators):
-        box = Watched(table, None, problems)
-        tables.hello(p.Hello(protocol=3, name=f"S{j}", spectate=True), box.deliver, print, 0.0)
-    for member, _ in seated:
-        table.handle(member, p.Ready(), 0.0)  # the full table starts when all are ready
-    assert table.phase == "playing"
-    now, steps = 0.0, 0
-    while table.phase == "playing":
-        steps += 1
-        assert steps < 50_000, "the match does not end"
-        plans = [(box.bot.plan[1], i) for i, (_, box) in enumerate(seated) if box.bot.plan]
-        wake = table.next_wakeup()
-        due = min([t for t, _ in plans] + ([wake] if wake is not None else []))
-        now = max(now, due)
-        mine = [i for t, i in plans if t <= now]
-        if mine:
-            member, box = seated[mine[0]]
-            action, _ = box.bot.plan
-            box.bot.plan = None
-            table.handle(member, action, now)
-        else:
-            table.tick(now)
-    return table, seated, problems
+from tests.net.helpers import ROUND_CAP, play_match
 
 
 @pytest.mark.parametrize(("seed", "players"), [(f"hidden-{n}", 2 + n % 6) for n in range(12)])

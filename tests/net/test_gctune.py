@@ -19,6 +19,7 @@ from net.clock import FakeClock
 from net.games import make_brain
 from net.host import Host
 from net.table import Member, Settings, Table
+from tests import waiting
 
 from .lagproxy import run_virtual
 
@@ -176,7 +177,7 @@ def _young_per_action() -> float:
     async def play(moves: int, count: bool) -> float:
         found, start = 0, table.moves
         while table.moves - start < moves:
-            await asyncio.sleep(0)  # timers already due run on the loop's next turn
+            await waiting.settle(1)  # timers already due run on the loop's next turn
             due = clock.next_due()
             if due is None:
                 assert table.phase == "over", "the table stopped with nothing due"

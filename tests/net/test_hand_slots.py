@@ -20,7 +20,6 @@ from net.host import Host
 from net.saves import Store
 from net.views import check, to_view
 from tests.hardening.harness import Raw, drive
-from tests.hardening.test_persist import store_dir  # noqa: F401 - a fixture
 
 OWL_A, OWL_C, OWL_D = Card("Owl", "animal", "a"), Card("Owl", "animal", "c"), \
     Card("Owl", "animal", "d")  # fmt: skip

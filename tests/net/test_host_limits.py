@@ -8,6 +8,7 @@ import pytest
 from net import protocol as p
 from net.clock import FakeClock
 from net.protocol import Code
+from tests.waiting import until
 
 from .helpers import Raw, settle
 
@@ -88,8 +89,7 @@ async def test_no_hello_within_ten_seconds_is_closed(make_host):
     host = await make_host(clock=clock)
     host.create_table("Saloon", "nuggets")
     raw = await Raw.open(host.port)
-    while not host._peers:
-        await asyncio.sleep(0)
+    await until(lambda: host._peers, "the connection accepted", step=0)
     clock.advance(9.9)
     await settle()
     assert host._peers

@@ -9,8 +9,7 @@ import pytest
 from net import protocol as p
 from net.protocol import Code
 from net.text import clean_name, name_problem, same_name
-
-from .test_table import join, nuggets_table
+from tests.net.helpers import join, nuggets_table
 
 
 def _table_with_bob_and_iris():

@@ -12,8 +12,7 @@ from net import protocol as p
 from net.games import make_brain
 from net.protocol import Code
 from net.table import Settings, Table, Tables
-
-from .test_lagfair_table import Box, grabbed, race_table, run_until
+from tests.net.race import Box, grabbed, race_table, run_until
 
 
 def _lobby(game: str = "foolsgold"):

@@ -57,7 +57,8 @@ async def test_an_honest_player_80_ms_away_keeps_the_whole_correction_and_its_ra
             assert member["Near"].lag < 0.005 and member["Bob"].lag < 0.005
 
             await far.raw.send(fm.GRAB())  # arrives 80 ms from now
-            await asyncio.sleep(0.060)  # the near player's hand is 60 ms slower
+            # the time is what is tested: the near player's hand is 60 ms slower
+            await asyncio.sleep(0.060)
             await near.raw.send(fm.GRAB())  # and arrives 20 ms before Far's
 
             def order(state: p.State) -> list[int]:

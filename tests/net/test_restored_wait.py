@@ -11,44 +11,18 @@ import pytest
 from net import protocol as p
 from net.games.foolsgold import moves as fm
 from net.games.nuggets import moves as nm
-from net.saves import Saved, Store
+from net.saves import Store
 from net.table import Refusal, Settings, Table, Tables
-
-from .test_table import Inbox, hello, join
-
-GRACE = 20.0
+from tests.net.helpers import GRACE, Inbox, hello, join, saved_game
 
 
 def _views(table):
     return [table.driver.view(i) for i in range(len(table.seats))] + [table.driver.view(None)]
 
 
-def _saved_game(game: str, directory) -> tuple[Saved, dict[str, str]]:
-    """Ann and Bob (who never act) and a bot, a few seconds into a game, saved."""
-    tables = Tables()
-    settings = Settings(seats=3, seed=f"wait-{game}", grace=GRACE, bot_pace=0.5,
-                        first_player=2, game={"supply": 20})  # fmt: skip
-    table = tables.add(Table("Camp", game, settings))
-    store = Store(directory)
-    table.on_change = store.touched
-    ann, _ = join(tables, "Ann")
-    bob, _ = join(tables, "Bob")
-    table.add_bot()
-    table.start(0.0)
-    now = 0.0
-    while now < 3.0:  # the bot's first moves
-        wake = table.next_wakeup()
-        now = 3.0 if wake is None or wake > 3.0 else wake
-        table.tick(now)
-    assert table.moves > 0
-    store.touched(table, 3.0)
-    (ident,) = store.unfinished()
-    return store.load(ident), {"Ann": ann.token, "Bob": bob.token}
-
-
 @pytest.mark.parametrize("game", ["foolsgold", "nuggets"])
 def test_a_restored_game_waits_for_its_people_then_goes_on(game, tmp_path):
-    saved, tokens = _saved_game(game, tmp_path)
+    saved, tokens = saved_game(game, tmp_path)
     start = saved.saved_at + 100.0  # the host came back later; the down time never counts
     table = saved.restore(start)
     tables = Tables()
@@ -99,7 +73,7 @@ def test_a_restored_game_waits_for_its_people_then_goes_on(game, tmp_path):
 
 
 def test_the_wait_ends_as_soon_as_everyone_is_back(tmp_path):
-    saved, tokens = _saved_game("foolsgold", tmp_path)
+    saved, tokens = saved_game("foolsgold", tmp_path)
     start = saved.saved_at
     table = saved.restore(start)
     tables = Tables()
@@ -135,7 +109,7 @@ def test_a_restored_game_without_people_does_not_wait(tmp_path):
 def test_a_second_crash_after_a_wait_keeps_the_games_clock(tmp_path):
     """The save carries the table's clock: a game restored twice goes on from the
     time it stood at, whatever the host's clock says."""
-    saved, tokens = _saved_game("foolsgold", tmp_path)
+    saved, tokens = saved_game("foolsgold", tmp_path)
     start = saved.saved_at + 50.0
     table = saved.restore(start)
     store = Store(tmp_path)
@@ -163,7 +137,7 @@ def test_a_person_back_without_their_token_is_told_the_seat_is_kept(tmp_path):
     without a key) with no seat token: she is told her seat is kept for the app that
     holds its token, not only that the game has started; a stranger gets the plain
     refusal. Neither changes the table."""
-    saved, _ = _saved_game("foolsgold", tmp_path)
+    saved, _ = saved_game("foolsgold", tmp_path)
     start = saved.saved_at + 100.0
     table = saved.restore(start)
     tables = Tables()

@@ -14,9 +14,9 @@ from net import protocol as p
 from net.botclient import run_bot
 from net.client import Client
 from net.clock import FakeClock
+from tests.net.helpers import join, nuggets_table
 
 from .helpers import greedy_nuggets, settle
-from .test_table import join, nuggets_table
 
 
 def test_every_change_of_public_info_calls_the_update_hook():

@@ -2,8 +2,7 @@
 plays it at once during a game, and the resume token takes it back."""
 
 from net import protocol as p
-
-from .test_table import join, nuggets_table
+from tests.net.helpers import join, nuggets_table
 
 
 def test_stepping_away_mid_game_stands_in_at_once_and_keeps_the_token():

@@ -6,36 +6,9 @@ from net import protocol as p
 from net.games.foolsgold import moves as fm
 from net.games.nuggets import moves as nm
 from net.protocol import Code
-from net.table import Settings, Table, Tables
+from tests.net.helpers import Inbox, hello, join, nuggets_table
 
 from .helpers import greedy_nuggets
-
-
-class Inbox(list):
-    def of(self, kind):
-        return [m for m in self if isinstance(m, kind)]
-
-    def errors(self):
-        return [m.code for m in self.of(p.Error)]
-
-
-def hello(name, **kw):
-    return p.Hello(protocol=3, name=name, **kw)
-
-
-def join(tables, name, now=0.0, **kw):
-    inbox = Inbox()
-    closed = []
-    member = tables.hello(hello(name, **kw), inbox.append, closed.append, now)
-    return member, inbox
-
-
-def nuggets_table(**settings):
-    tables = Tables()
-    settings.setdefault("seats", 3)
-    settings.setdefault("grace", 30.0)
-    tables.add(Table("Saloon", "nuggets", Settings.build("nuggets", **settings)))
-    return tables, tables.tables["Saloon"]
 
 
 def run_until(table, predicate, start=0.0, step=0.25, limit=5000):

@@ -8,9 +8,8 @@ import pytest
 
 from net import protocol as p
 from net.protocol import Code
+from tests.net.helpers import join, nuggets_table
 from tui.session import notice_text
-
-from .test_table import join, nuggets_table
 
 
 def _seated(table, ready):

@@ -10,6 +10,7 @@ import pytest
 from net import protocol as p
 from net.clock import FakeClock
 from net.host import Turns
+from tests.waiting import until
 
 from .helpers import Raw
 
@@ -39,10 +40,7 @@ async def test_a_persons_ping_is_answered_before_sixty_bot_tables_due_at_once(ma
     ann.writer.write(p.encode(p.Ping(id=1)))  # in the socket now, no await
     assert (await ann.expect(p.Pong)).id == 1
     answered_after = len(ticked)
-    for _ in range(100):
-        if len(ticked) == 60:
-            break
-        await asyncio.sleep(0)
+    await until(lambda: len(ticked) == 60, "every bot table ticked", step=0)
     assert answered_after < 60, "the ping waited for every bot table"
     assert sorted(ticked) == sorted(f"Bots {i}" for i in range(60))  # none lost, once each
     assert host._timers == {} or all(t.name == "Saloon" for t in host._timers)
@@ -99,10 +97,7 @@ async def test_bytes_that_came_in_meanwhile_are_handled_before_the_bots_backlog(
         for n in range(3):
             turns.wait(order.append, f"bot {n}")
         there.send(b"r")  # in the socket before this turn ends
-        for _ in range(50):
-            if len(order) == 4:
-                break
-            await asyncio.sleep(0)
+        await until(lambda: len(order) == 4, "the person and the three bots", step=0)
         assert order == ["person", "bot 0", "bot 1", "bot 2"]
     finally:
         task.cancel()

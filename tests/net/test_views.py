@@ -22,10 +22,10 @@ from net.games.foolsgold.host import FoolsGoldDriver
 from net.games.nuggets.host import NuggetsDriver
 from net.table import Settings, Table, Tables
 from net.table import core as table_module
+from tests.net.helpers import play_match
 from tui.describe import describe
 
 from .helpers import play_nuggets
-from .test_foolsgold_table import play_match
 
 # -- the codec: the rules' dicts in, the same bytes out --------------------------------
 

@@ -114,6 +114,7 @@ class Seat:
             if typed is None:
                 typed = answer(line)
             if typed is not None:
+                # a pace, not a wait: the seat answers slower than the host's rate limit
                 await asyncio.sleep(pause)
                 self.send(typed)
 
@@ -157,13 +158,17 @@ async def local_seat(game: str, seed: str, *, bots: int = 1, name: str = "Ann",
     return seat, session, clock, out
 
 
-async def step(clock, upto: float | None = None) -> None:
-    """Let what is in flight arrive, then move the host's fake clock to what is due next
+async def step(session, clock, upto: float | None = None) -> None:
+    """Let what is in flight arrive (the host sends a state once its save is committed,
+    on the saves' writer thread), then move the host's fake clock to what is due next
     (at most to ``upto``)."""
-    from tests.hardening.harness import settle
+    from tests.waiting import settle
 
     await settle()
-    await asyncio.sleep(0.001)  # the loop's turn: the client's reader takes what settled
+    host = session.host
+    if host is not None and host.store is not None:
+        await host.store.wait_committed()
+        await settle()
     due = clock.next_due()
     target = due if due is not None else clock.now() + 0.1
     if upto is not None:

@@ -27,7 +27,7 @@ async def _at_keep(seed: str = SEED):
             return seat, session, clock, out
         if view is not None and view.current in seat.seats and view.phase == "roll":
             await seat.command("roll")
-        await step(clock)
+        await step(session, clock)
     raise AssertionError("Ann never had dice to set aside")
 
 
@@ -42,7 +42,7 @@ async def _typed(seat, session, clock, out, line: str) -> tuple[list[str], list[
     said, before = len(out.getvalue().splitlines()), len(session.sent)
     await seat.command(line)
     await session.round_trip()
-    await step(clock)
+    await step(session, clock)
     return _moves(session, before), out.getvalue().splitlines()[said:]
 
 

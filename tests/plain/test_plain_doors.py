@@ -11,10 +11,11 @@ import asyncio
 import asyncssh
 import pytest
 
+from tests.plain.helpers import finish, process, served
+from tests.plain.helpers import seat as _seat
 from tests.serve.helpers import ServeProcess, _Keyless
 
 from .driver import Seat, assert_plain
-from .test_plain_seat import _finish, _process, _seat
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -22,22 +23,22 @@ pytestmark = pytest.mark.timeout(300)
 @pytest.mark.slow
 async def test_a_whole_fools_gold_match_solo_on_the_real_clock():
     # asked for the normal pace (the plain seat's own is relaxed, four times as long)
-    proc = await _process("solo", "--plain", "--game", "foolsgold", "--bots", "1",
-                          "--seed", "plain-fg", "--name", "Ann", "--set", "round_cap=1",
-                          "--pace", "normal")
+    proc = await process("solo", "--plain", "--game", "foolsgold", "--bots", "1",
+                         "--seed", "plain-fg", "--name", "Ann", "--set", "round_cap=1",
+                         "--pace", "normal")
     seat = _seat(proc)
     await seat.play(timeout=60)
-    await _finish(proc, seat)
+    await finish(proc, seat)
     assert any(line.startswith("Match over: ") for line in seat.lines), seat.lines[-10:]
     assert "draw" in seat.typed and any(t.startswith("discard ") for t in seat.typed)
 
 
 @pytest.mark.slow
 async def test_hot_seat_names_the_player_and_passes_the_keyboard():
-    proc = await _process("hotseat", "--plain", "Ann", "Bob")
+    proc = await process("hotseat", "--plain", "Ann", "Bob")
     seat = _seat(proc)
     await seat.play(timeout=30)
-    await _finish(proc, seat)
+    await finish(proc, seat)
     turns = [line.split(",")[0] for line in seat.lines if ", your turn: " in line]
     assert {"Ann", "Bob"} <= set(turns)
     # each change of player is a hand-over: said, then answered with enter, before
@@ -64,26 +65,6 @@ async def _ssh(port: int, name: str, *, term: str | None):
     return conn, proc
 
 
-def _served(lines: list[str], new: str | None):
-    """The served menu's answers: open a table of ``new`` or join the first; then, as
-    the owner, a bot, ready, and start."""
-    said = {"bot": False}
-
-    def also(line: str) -> str | None:
-        if line.startswith("Type a table's number"):
-            return f"new {new}" if new else "1"
-        if line.startswith("Table ") and "Type ready when you are" in line:
-            if not said["bot"] and new is not None:
-                said["bot"] = True
-                return "bot"
-            return "ready"
-        if line.startswith("Table ") and "Type start to begin" in line:
-            return "start"
-        return None
-
-    return also
-
-
 @pytest.mark.slow
 async def test_the_ssh_door_plain_with_no_terminal_and_with_term_dumb(tmp_path):
     serve = await ServeProcess.start(tmp_path / "serve", "--game", "foolsgold", "--bots", "1",
@@ -93,7 +74,7 @@ async def test_the_ssh_door_plain_with_no_terminal_and_with_term_dumb(tmp_path):
         # no terminal: `ssh -p PORT ann@HOST plain`, a Gold Nuggets table of its own
         conn, proc = await _ssh(serve.ssh_port, "ann", term=None)
         seat = Seat(proc.stdout.readline, proc.stdin.write)
-        await asyncio.wait_for(seat.play(timeout=60, also=_served(seat.lines, "nuggets")), 200)
+        await asyncio.wait_for(seat.play(timeout=60, also=served(seat.lines, "nuggets")), 200)
         conn.close()
         assert_plain(seat.raw)
         assert b"\r" not in seat.raw  # plain new lines: no terminal turns them into CRLF
@@ -102,7 +83,7 @@ async def test_the_ssh_door_plain_with_no_terminal_and_with_term_dumb(tmp_path):
         # TERM=dumb on a terminal: the plain seat without asking, at the card table
         conn, proc = await _ssh(serve.ssh_port, "bo", term="dumb")
         seat = Seat(proc.stdout.readline, proc.stdin.write)
-        await asyncio.wait_for(seat.play(timeout=60, also=_served(seat.lines, None)), 250)
+        await asyncio.wait_for(seat.play(timeout=60, also=served(seat.lines, None)), 250)
         conn.close()
         assert_plain(seat.raw)
         assert any(line.startswith("Match over: ") for line in seat.lines), seat.lines[-10:]
@@ -112,7 +93,7 @@ async def test_the_ssh_door_plain_with_no_terminal_and_with_term_dumb(tmp_path):
                                       ("di", "dumb", "nuggets", "Game over: ")):
             conn, proc = await _ssh(serve.ssh_port, name, term=term)
             seat = Seat(proc.stdout.readline, proc.stdin.write)
-            await asyncio.wait_for(seat.play(timeout=60, also=_served(seat.lines, new)), 250)
+            await asyncio.wait_for(seat.play(timeout=60, also=served(seat.lines, new)), 250)
             conn.close()
             assert_plain(seat.raw)
             assert any(line.startswith(over) for line in seat.lines), (name, seat.lines[-10:])

@@ -62,7 +62,7 @@ async def _races(seed: str, options: dict, wanted: int) -> list[bool]:
                 break
             player.hear(clock.now())
             await player.act(clock.now())
-            await step(clock, upto=player.due[0] if player.due else None)
+            await step(session, clock, upto=player.due[0] if player.due else None)
     finally:
         await session.close()
     return list(results.values())

@@ -6,62 +6,26 @@ sequence in all they wrote (a byte scan, and pyte's screen shows only lines)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 
-import pyte
 import pytest
 
 from net.clock import FakeClock
 from net.host import Host
 from tests.hardening.harness import settle
+from tests.plain.helpers import finish, process
+from tests.plain.helpers import seat as _seat
 from tests.waiting import until
-
-from .driver import Seat, assert_plain
 
 pytestmark = pytest.mark.timeout(240)
 
 
-async def _process(*args: str, env: dict[str, str] | None = None):
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tui.cli", *args,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, env={**os.environ, **(env or {})},
-    )
-
-
-def _seat(proc) -> Seat:
-    def write(data: bytes) -> None:
-        proc.stdin.write(data)
-
-    return Seat(proc.stdout.readline, write)
-
-
-def _screen_lines(raw: bytes) -> list[str]:
-    """What a terminal shows of ``raw`` (pyte): the lines, in order, nothing redrawn."""
-    screen = pyte.Screen(200, 2000)
-    stream = pyte.ByteStream(screen)
-    stream.feed(raw.replace(b"\n", b"\r\n"))
-    return [line.rstrip() for line in screen.display if line.strip()]
-
-
-async def _finish(proc, seat: Seat) -> str:
-    await asyncio.wait_for(proc.wait(), 30)
-    err = (await proc.stderr.read()).decode()
-    assert proc.returncode == 0, err
-    assert "Traceback" not in err
-    assert_plain(seat.raw)
-    assert _screen_lines(seat.raw) == [line for line in seat.lines if line.strip()]
-    return err
-
-
 @pytest.mark.slow
 async def test_a_whole_gold_nuggets_game_solo_by_typed_commands():
-    proc = await _process("solo", "--plain", "--game", "nuggets", "--bot-pace", "0",
+    proc = await process("solo", "--plain", "--game", "nuggets", "--bot-pace", "0",
                           "--seed", "plain-1", "--name", "Ann")
     seat = _seat(proc)
     await seat.play(timeout=30)
-    await _finish(proc, seat)
+    await finish(proc, seat)
     text = "\n".join(seat.lines)
     assert "The game starts: Gold Nuggets" in text
     assert any(line.startswith("Game over: ") for line in seat.lines)
@@ -79,25 +43,29 @@ async def test_a_whole_game_over_lan_join_plain(game):
     host = Host(clock=clock)
     await host.start("127.0.0.1", 0)
     table = host.create_table("Camp", game, seats=2, bots=1, seed="plain-lan")
-    proc = await _process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
+    proc = await process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
     seat = _seat(proc)
     player = asyncio.ensure_future(seat.play(
         timeout=60, also=lambda line: "ready" if "Type ready when you are" in line else None))
+    async def step() -> bool:
+        """The host's clock on to what is due (at most 50 ms); the person reads and
+        types in real time between steps."""
+        if player.done():
+            return True
+        await settle()
+        due = clock.next_due()
+        if due is not None:
+            clock.advance_to(min(due, clock.now() + 0.05))
+        else:
+            clock.advance(0.05)
+        return False
+
     try:
-        for _ in range(200_000):
-            if player.done():
-                break
-            await settle()
-            await asyncio.sleep(0.002)  # the person reads and types in real time
-            due = clock.next_due()
-            if due is not None:
-                clock.advance_to(min(due, clock.now() + 0.05))
-            else:
-                clock.advance(0.05)
+        await until(step, "the seat's match or game ends", 240, step=0.002)
         await asyncio.wait_for(player, 30)
     finally:
         await host.close()
-    await _finish(proc, seat)
+    await finish(proc, seat)
     assert any(line.startswith(("Match over: ", "Game over: ")) for line in seat.lines), \
         seat.lines[-20:]
     assert table.games_played == 1
@@ -114,7 +82,7 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
     await host.start("127.0.0.1", 0)
     table = host.create_table("Den", "nuggets", seats=2, bots=2, seed="plain-watch",
                               bot_pace=0.5)
-    proc = await _process("join", "--plain", "--watch", f"127.0.0.1:{host.port}",
+    proc = await process("join", "--plain", "--watch", f"127.0.0.1:{host.port}",
                           "--name", "Eve")
     seat = _seat(proc)
     asked: list[str] = []
@@ -129,27 +97,34 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
 
     player = asyncio.ensure_future(seat.play(timeout=60, also=also))
     try:
-        while table.phase != "playing" and not player.done():
+
+        async def started() -> bool:
+            if table.phase == "playing" or player.done():
+                return True
             await settle()
-            await asyncio.sleep(0.01)
             if len(table.members) > 0 and table.phase == "lobby":
                 host.start_game(table)
+            return False
+
+        async def step() -> bool:
+            if player.done():
+                return True
+            await settle()
+            due = clock.next_due()
+            clock.advance_to(due if due is not None else clock.now() + 0.1)
+            return False
+
+        await until(started, "the watcher in, the game started", 30, step=0.01)
         # the clock stands until the move typed is answered (else a loaded machine sees
         # the game over before the watcher's line is read)
         await until(lambda: player.done() or any(
             line.startswith("You cannot roll now.") for line in seat.lines),
             "the watcher's move answered", 30)
-        for _ in range(200_000):
-            if player.done():
-                break
-            await settle()
-            await asyncio.sleep(0.001)
-            due = clock.next_due()
-            clock.advance_to(due if due is not None else clock.now() + 0.1)
+        await until(step, "the game ends", 240, step=0.001)
         await asyncio.wait_for(player, 30)
     finally:
         await host.close()
-    await _finish(proc, seat)
+    await finish(proc, seat)
     assert "You are watching." in "\n".join(seat.lines)
     assert not [line for line in seat.lines if line.startswith(("Your turn", "Your move"))]
     refusal = seat.lines[seat.lines.index(next(line for line in seat.lines
@@ -166,7 +141,7 @@ async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
     host = Host()
     await host.start("127.0.0.1", 0)
     host.create_table("Den", "nuggets", seats=3, bots=1, seed="plain-length", bot_pace=0.5)
-    proc = await _process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
+    proc = await process("join", "--plain", f"127.0.0.1:{host.port}", "--name", "Ann")
     seat = _seat(proc)
 
     def also(line: str) -> str | None:
@@ -176,7 +151,7 @@ async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
         await asyncio.wait_for(seat.play(timeout=30, also=also), 40)
     finally:
         await host.close()
-    await _finish(proc, seat)
+    await finish(proc, seat)
     lobby = next(line for line in seat.lines if line.startswith("Table "))
     assert "A game lasts about 12 turns each." in lobby, lobby
     assert ", 1 seat free." in lobby, lobby  # one seat, not "1 seats"

@@ -14,18 +14,18 @@ from .driver import answer, local_seat, step
 pytestmark = pytest.mark.timeout(120)
 
 
-async def _my_turn(seat, clock) -> None:
+async def _my_turn(seat, session, clock) -> None:
     for _ in range(2000):
         view = seat.view
         if view is not None and view.current in seat.seats and view.phase == "roll":
             return
-        await step(clock)
+        await step(session, clock)
     raise AssertionError("never Ann's turn")
 
 
 async def test_help_in_a_game_names_what_works_in_few_words():
     seat, session, clock, out = await local_seat("nuggets", "words-1", bot_pace=0.5)
-    await _my_turn(seat, clock)
+    await _my_turn(seat, session, clock)
     said = len(out.getvalue().splitlines())
     await seat.command("help")
     lines = out.getvalue().splitlines()[said:]
@@ -41,7 +41,7 @@ async def test_help_in_a_game_names_what_works_in_few_words():
 
 async def test_help_never_reads_out_a_fields_name():
     seat, session, clock, out = await local_seat("nuggets", "words-2", bot_pace=0.5)
-    await _my_turn(seat, clock)
+    await _my_turn(seat, session, clock)
     said = len(out.getvalue().splitlines())
     await seat.command("help stop")
     line = out.getvalue().splitlines()[said]
@@ -62,7 +62,7 @@ async def test_a_take_says_the_supply_and_a_games_end_the_totals_and_another_gam
             if typed is not None and typed != "leave":
                 await seat.command(typed)
         read = len(lines)
-        await step(clock)
+        await step(session, clock)
     lines = out.getvalue().splitlines()
     took = [i for i, line in enumerate(lines) if " took " in line]
     assert took and all(lines[i + 1].startswith("Supply ") for i in took), lines

@@ -11,11 +11,12 @@ import time
 
 import pytest
 
+from tests.plain.helpers import served
 from tests.serve.browser import CHROMIUM, REQUIRED, Browser
 from tests.serve.helpers import ServeProcess
+from tests.waiting import until
 
 from .driver import answer
-from .test_plain_doors import _served
 
 pytestmark = [pytest.mark.timeout(300),
               pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
@@ -65,7 +66,7 @@ async def test_a_whole_game_on_the_plain_page_read_through_the_accessibility_tre
             await browser.until(f"{LINES}.some(l => l.startsWith(\"Type a table's number\"))",
                                 "the tables")
             said = 0
-            also = _served([], "nuggets")  # a table of its own, a bot, ready, start
+            also = served([], "nuggets")  # a table of its own, a bot, ready, start
             deadline = time.monotonic() + 240
             while True:
                 assert time.monotonic() < deadline, (await browser.evaluate(LINES))[-15:]
@@ -75,16 +76,21 @@ async def test_a_whole_game_on_the_plain_page_read_through_the_accessibility_tre
                     typed = also(line)
                     typed = answer(line) if typed is None else typed
                     if typed is not None and typed != "leave":
+                        # a pace, not a wait: slower than the host's rate limit
                         await asyncio.sleep(0.06)
                         await _type(browser, typed)
                 if any(line.startswith("Game over: ") for line in lines):
                     break
-                await asyncio.sleep(0.05)
+                await browser.until(f"{LINES}.length > {said}", "a new line", 60)
             # every line the page holds is in the tree, in order, inside the live log
-            await asyncio.sleep(0.3)
-            lines = await browser.evaluate(LINES)
-            _, read = await _log_in_the_tree(browser)
-            assert read == lines[-len(read):] and len(read) >= min(len(lines), 50)
+
+            async def in_the_tree():
+                lines = await browser.evaluate(LINES)
+                _, read = await _log_in_the_tree(browser)
+                whole = read == lines[-len(read):] and len(read) >= min(len(lines), 50)
+                return whole and (lines, read)
+
+            lines, read = await until(in_the_tree, "every line in the tree", 10, step=0.05)
             assert any(line.startswith("Game over: ") for line in read)
             assert any(" rolled " in line for line in read)
     finally:

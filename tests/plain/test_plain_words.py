@@ -5,7 +5,6 @@ exactly one line, the app's own words."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import random
 
@@ -47,19 +46,22 @@ async def _seat_at(game: str, seed: str, tmp_path) -> tuple[PlainSeat, Session, 
     return seat, session, session.host, clock, out
 
 
-async def _step(clock: FakeClock) -> None:
-    """Let what is in flight arrive, then move the host's clock to what is due next."""
+async def _step(clock: FakeClock, host) -> None:
+    """Let what is in flight arrive (the host sends a state once its save is committed,
+    on the saves' writer thread), then move the host's clock to what is due next."""
     await settle()
-    await asyncio.sleep(0.001)
+    if host.store is not None:
+        await host.store.wait_committed()
+        await settle()
     due = clock.next_due()
     clock.advance_to(due if due is not None else clock.now() + 0.1)
 
 
-async def _run(clock: FakeClock, until, limit: int = 5000) -> None:
+async def _run(clock: FakeClock, host, until, limit: int = 5000) -> None:
     for _ in range(limit):
         if until():
             return
-        await _step(clock)
+        await _step(clock, host)
     raise AssertionError("the table never got there")
 
 
@@ -71,7 +73,7 @@ async def test_every_declared_move_is_reachable_by_a_typed_command(game, tmp_pat
     seat, session, host, clock, out = await _seat_at(game, f"reach-{game}", tmp_path)
     rng = random.Random(7)
     table = next(iter(host.tables.tables.values()))
-    await _run(clock, lambda: seat.view is not None)
+    await _run(clock, host, lambda: seat.view is not None)
     declared = {move.name for move in seat.moves}
     applied: list[tuple[str, int]] = []  # every move the table applied: (name, seat)
     record = table.record
@@ -96,11 +98,11 @@ async def test_every_declared_move_is_reachable_by_a_typed_command(game, tmp_pat
             before, logged = len(session.sent), len(applied)
             await seat.command(" ".join([move, *_words(seat, move, rng)]))
             for _ in range(50 if len(session.sent) > before else 0):
-                await _step(clock)
+                await _step(clock, host)
                 if (move, me) in applied[logged:]:
                     reached.add(move)
                     break
-        await _step(clock)
+        await _step(clock, host)
     assert reached == declared, (game, declared - reached, out.getvalue()[-2000:])
     await session.close()
 
@@ -121,7 +123,7 @@ def _words(seat: PlainSeat, move: str, rng: random.Random) -> list[str]:
 
 async def test_a_wrong_command_gets_one_line_and_sends_nothing(tmp_path):
     seat, session, host, clock, out = await _seat_at("nuggets", "wrong", tmp_path)
-    await _run(clock, lambda: seat.view is not None and seat.adapter.legal(seat.view, 0))
+    await _run(clock, host, lambda: seat.view is not None and seat.adapter.legal(seat.view, 0))
     for typed in ("dance", "keep 4", "stop", "keep", "roll 3 4", "steal nobody"):
         before, said = len(session.sent), len(out.getvalue().splitlines())
         await seat.command(typed)
@@ -146,7 +148,7 @@ async def test_each_event_the_log_shows_is_one_line_in_the_apps_words(game, tmp_
     seat._view = view  # type: ignore[method-assign]
     session.send(p.Leave(keep_seat=True))  # a stand-in plays Ann's seat from now
     table = next(iter(host.tables.tables.values()))
-    await _run(clock, lambda: table.phase != "playing" and seat.view is not None, 200_000)
+    await _run(clock, host, lambda: table.phase != "playing" and seat.view is not None, 200_000)
     lines = out.getvalue().splitlines()
     assert shown and [line for line in lines if line in shown] == shown
     assert all("\n" not in line for line in shown)

@@ -21,8 +21,7 @@ from net import persist
 from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
-from tests.hardening.harness import drive
-from tests.hardening.test_persist import Player
+from tests.hardening.harness import Player, drive
 
 
 async def lan(root: Path) -> None:

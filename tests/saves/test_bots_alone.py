@@ -17,14 +17,8 @@ import pytest
 from net import protocol as p
 from net.clock import FakeClock
 from net.host import Host
-from tests.saves.test_group_commit import (
-    GatedStore,
-    Watcher,
-    bot_table,
-    committed_moves,
-    read,
-    settle,
-)
+from tests.saves.helpers import GatedStore, Watcher, bot_table, committed_moves, read, settle
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,15 +27,20 @@ async def move(clock: FakeClock, table, times: int = 1) -> None:
     """Run the bots' timers until ``table`` has made ``times`` more moves (a timer
     the host's ``Turns`` put off runs on the loop's next turn)."""
     target = table.moves + times
-    for _ in range(100_000):
-        if table.moves >= target:
-            return
-        due = clock.next_due()
-        if due is None:
-            await asyncio.sleep(0)
-        else:
+
+    def moved() -> bool:
+        """The timers due, run one after another with no turn of the loop between
+        (what they put off waits for the loop's next turn, as at a busy host)."""
+        for _ in range(100_000):
+            if table.moves >= target:
+                return True
+            due = clock.next_due()
+            if due is None:
+                return False
             clock.advance(max(due - clock.now(), 0.0))
-    raise AssertionError(f"{table.name} never made {times} moves")
+        return False
+
+    await until(moved, f"{table.name} makes {times} moves", 60, step=0)
 
 
 async def started(root, *names: str, idle: str = "") -> tuple[FakeClock, GatedStore,

@@ -19,9 +19,9 @@ from net.saves import Store
 from net.saves.cli import _STATUSES
 from net.saves.cli import run as run_saves_command
 from net.saves.queries import KEPT_STATUSES
+from tests.hardening.harness import Player, start_nuggets
 from tests.hardening.ptyapp import HostCommand, Peer, free_port, motherlode
-from tests.hardening.test_persist import Player, _start_nuggets
-from tests.tui.test_stats import _a_finished_game
+from tests.tui.harness import a_finished_game
 from tui.cli import build_parser
 
 
@@ -74,12 +74,12 @@ def test_a_game_its_host_was_stopped_in_is_listed_as_playing(tmp_path):
 async def _one_of_each(store: Store) -> tuple[dict[str, str], Host]:
     """A finished, an abandoned, an unfinished game and a lobby in ``store``: their ids,
     and the host whose table is the lobby."""
-    await _a_finished_game()
+    await a_finished_game()
     (finished,) = store.kept(statuses=["finished"])
     ids = {"finished": finished.id}
     for status in ("abandoned", "playing"):
         clock = FakeClock()
-        host, table, ann, bob = await _start_nuggets(clock, store)
+        host, table, ann, bob = await start_nuggets(clock, store)
         await host.close()  # a host stopped: the game stays in play
         (ident,) = [k.id for k in store.kept(statuses=["playing"]) if k.id not in ids.values()]
         if status == "abandoned":

@@ -5,7 +5,6 @@ byte, and a file that does not read is named, left in place and never half-impor
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import shutil
@@ -14,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from net.clock import FakeClock
-from net.host import Host
 from net.paths import has_saves
-from net.saves import Saved, Store, load_all, resume_time
-from tests.hardening.harness import drive
+from net.saves import Store, load_all
+from tests.saves.helpers import play_on
 
 LEGACY = Path(__file__).parent / "legacy"
 
@@ -31,24 +28,6 @@ def _copy(version: str, root: Path) -> dict[str, bytes]:
 
 def _ids(root: Path) -> set[str]:
     return {f.stem for f in root.rglob("*.json")}
-
-
-def _play_on(store: Store, saved: Saved) -> str:
-    """Restore ``saved`` on a new host, stand-ins for the people, play to the end."""
-
-    async def run() -> None:
-        clock = FakeClock(resume_time([saved]))
-        host = Host(clock=clock, store=store)
-        table = host.restore(saved)
-        for i, seat in enumerate(table.seats):
-            if seat.kind != "bot":
-                table.play.stand_in(i, clock.now())
-        host.touched(table)
-        await drive(clock, lambda: table.phase != "playing")
-        await host.close()
-
-    asyncio.run(run())
-    return store.load(saved.id).status
 
 
 def test_version_3_files_are_imported_and_resume_and_replay(tmp_path):
@@ -86,7 +65,7 @@ def test_version_3_files_are_imported_and_resume_and_replay(tmp_path):
         assert json.loads(record.export()) == {**original, "history": None}
     assert len(store.stats(bots=True)) == 3 + 3  # the seats of the two finished games
     # and the game in play goes on to its end, in the database
-    assert _play_on(Store(tmp_path, "tables"), game) == "finished"
+    assert play_on(Store(tmp_path, "tables"), game) == "finished"
 
 
 def test_the_menu_sees_a_hot_seat_game_before_and_after_the_import(tmp_path, monkeypatch):
@@ -113,7 +92,7 @@ def test_versions_1_and_2_are_imported(tmp_path):
     saves, problems = load_all(Store(tmp_path / "two"))
     assert problems == [] and [s.moves for s in saves] == [14]
     assert saves[0].doc.clock is None  # version 2: the table's clock is the save's time
-    assert _play_on(Store(tmp_path / "two"), saves[0]) == "finished"
+    assert play_on(Store(tmp_path / "two"), saves[0]) == "finished"
 
 
 def _history_case(root: Path, change) -> tuple[Path, Path]:
@@ -221,4 +200,4 @@ def test_a_database_of_the_previous_protocol_resumes_and_replays(tmp_path):
     assert stats["Ann"].played == 1 and stats["Ann"].turns > 0
     assert {r.name: [r.turns, r.gained, r.busts, r.steals] for r in stats.values()} == before
     for saved in (dice, by_game[("playing", "foolsgold")]):
-        assert _play_on(Store(tmp_path, "tables"), saved) == "finished"
+        assert play_on(Store(tmp_path, "tables"), saved) == "finished"

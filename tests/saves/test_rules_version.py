@@ -26,7 +26,7 @@ from net.saves import SaveError, Store, load_all
 from net.saves.replay import replay
 from net.verify import verify_record
 from tests.hardening.harness import drive
-from tests.saves.test_import import _play_on
+from tests.saves.helpers import play_on
 
 DB2 = Path(__file__).parent / "legacy" / "db2" / "motherlode.db"
 
@@ -93,7 +93,7 @@ def test_a_two_seat_match_in_play_before_f12_goes_on_by_its_rules(tmp_path):
     store, _, saves = _open(tmp_path)
     (duo,) = [s for s in saves if s.status == "playing"]
     assert duo.doc.game.rules == 1 and duo.replay().rules == 1
-    assert _play_on(store, duo) == "finished"
+    assert play_on(store, duo) == "finished"
     after = Store(tmp_path, "tables").load(duo.id)
     assert after.doc.game.rules == 1  # now written down
     driver = after.replay()

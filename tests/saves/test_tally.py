@@ -10,7 +10,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.saves import Store
 from net.saves.stats import Tally
-from tests.saves.test_group_commit import drive
+from tests.saves.helpers import drive
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -25,6 +25,8 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 import pyte
 
+from tests.waiting import until
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # CI (.ci/run) installs Chromium and sets MOTHERLODE_REQUIRE_BROWSER: there a missing
 # browser fails the run instead of skipping the tests that load the page for real.
@@ -106,10 +108,8 @@ class Browser:
 
     async def wait_for(self, pattern: str, timeout: float = 40.0) -> float:
         start = time.monotonic()
-        while not re.search(pattern, self.text):
-            assert time.monotonic() - start < timeout, \
-                f"no {pattern!r} in the page:\n{self.text}"
-            await asyncio.sleep(0.05)
+        await until(lambda: re.search(pattern, self.text),
+                    lambda: f"{pattern!r} in the page:\n{self.text}", timeout, step=0.05)
         return time.monotonic() - start
 
     @classmethod
@@ -123,10 +123,8 @@ class Browser:
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         try:
             port_file = profile / "DevToolsActivePort"
-            deadline = time.monotonic() + 30
-            while not (port_file.exists() and port_file.read_text().strip()):
-                assert time.monotonic() < deadline, "chromium did not start"
-                await asyncio.sleep(0.1)
+            await until(lambda: port_file.exists() and port_file.read_text().strip(),
+                        "chromium starts", 30, step=0.1)
             port = int(port_file.read_text().split()[0])
             async with aiohttp.ClientSession() as http:
                 async with http.get(f"http://127.0.0.1:{port}/json/list") as listing:
@@ -172,11 +170,8 @@ class Browser:
 
     async def until(self, expression: str, what: str, timeout: float = 30.0):
         """Poll a JavaScript expression until it is truthy; returns its value."""
-        deadline = time.monotonic() + timeout
-        while not (value := await self.evaluate(expression)):
-            assert time.monotonic() < deadline, f"never happened in the page: {what}"
-            await asyncio.sleep(0.05)
-        return value
+        return await until(lambda: self.evaluate(expression), f"in the page: {what}", timeout,
+                           step=0.05)
 
     async def key(self, text: str, code: str, key_code: int) -> None:
         for kind in ("keyDown", "keyUp"):
@@ -239,24 +234,23 @@ class Browser:
             return  # nothing drawn since it last settled
         if before is not None:
             before = steady(before)
-            while self.steady == before:
-                assert time.monotonic() - start < timeout, \
-                    f"the page never changed:\n{self.text}"
-                await asyncio.sleep(0.02)
+            await until(lambda: self.steady != before,
+                        lambda: f"the page changes:\n{self.text}", timeout, step=0.02)
             quiet = min(2.0, max(quiet, 2 * (time.monotonic() - start)))
-        while True:
-            while not bar_matches_footer(self.screen.display):
-                assert time.monotonic() - start < timeout, \
-                    f"the page never settled:\n{self.text}"
-                await asyncio.sleep(0.02)
-            shown, since = self.steady, time.monotonic()
-            while self.steady == shown and time.monotonic() - since < quiet:
-                await asyncio.sleep(0.02)
-            if self.steady == shown:
-                self._settled_on = shown
-                return
-            assert time.monotonic() - start < timeout, \
-                f"the page never settled:\n{self.text}"
+        shown: list = [None, 0.0]  # what the page showed, since when
+
+        def still() -> bool:
+            if not bar_matches_footer(self.screen.display):
+                shown[0] = None
+                return False
+            if self.steady != shown[0]:
+                shown[:] = [self.steady, time.monotonic()]
+                return False
+            return time.monotonic() - shown[1] >= quiet
+
+        await until(still, lambda: f"the page settles:\n{self.text}",
+                    max(0.0, timeout - (time.monotonic() - start)), step=0.02)
+        self._settled_on = shown[0]
 
     async def screenshot(self, scale: float = 1.0) -> bytes:
         """The page as drawn (at the device's pixel ratio), or ``scale`` of that."""

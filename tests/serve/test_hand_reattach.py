@@ -5,13 +5,11 @@ back: the hand's rows, every character and colour, are what they were."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import asyncssh
 import pytest
 
 from tests.serve.helpers import Player, ServeProcess
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,15 +31,6 @@ def _text(hand) -> str:
     return "\n".join("".join(ch for ch, _ in row) for row in hand or [])
 
 
-async def _until(what: str, done, timeout: float = 20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if found := done():
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never: {what}")
-
-
 @pytest.mark.slow
 async def test_a_reattached_ssh_player_sees_the_same_hand(tmp_path):
     serve = await ServeProcess.start(tmp_path / "data", "--game", "foolsgold", "--seats", "2",
@@ -58,26 +47,26 @@ async def test_a_reattached_ssh_player_sees_the_same_hand(tmp_path):
         for player in players:
             player.send(b"r")
         for player in players:
-            await _until("a dealt hand", lambda p=player: _hand(p))
+            await until(lambda p=player: _hand(p), "a dealt hand", 20, step=0.05)
             player.send(b"d")  # only the start player can draw (the other is refused)
         def drawer() -> tuple[int] | None:
             return next(((i,) for i, p in enumerate(players) if "━new" in _text(_hand(p))),
                         None)  # fmt: skip
 
-        (starter,) = await _until("a card drawn", drawer)
+        (starter,) = await until(drawer, "a card drawn", 20, step=0.05)
         name = ("ann", "bob")[starter]
         player = players[starter]
         player.send(b"2")  # pass the card in slot 2: its slot stays, empty
-        before = await _until("the gap", lambda: (h := _hand(player)) and "new" not in _text(h)
-                              and h)  # fmt: skip
+        before = await until(lambda: (h := _hand(player)) and "new" not in _text(h) and h,
+                             "the gap", 20, step=0.05)
         rows = _text(before).splitlines()
         assert rows[1][13:26] == "│" + " " * 11 + "│" and rows[0].count("╭─") == 6
         player.abort()  # the line drops
         back = await Player.connect(serve.ssh_port, name, keys[name], size=(80, 24))
         players.append(back)
         # the same app, repainted (a fresh one would show the menu): the hand as it was
-        after = await _until("the same hand", lambda: (h := _hand(back)) == before and h,
-                             timeout=20)  # fmt: skip
+        after = await until(lambda: (h := _hand(back)) == before and h, "the same hand", 20,
+                            step=0.05)
         assert after == before and "Traceback" not in back.text
     finally:
         for player in players:

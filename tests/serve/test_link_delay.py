@@ -99,11 +99,8 @@ async def test_a_served_app_binds_every_connection_it_opens(make_host, short_dir
     try:
         ServedFlow.bind_link(str(path))
         client = await Client.connect("127.0.0.1", host.port, "Ann", reconnect=False)
-        for _ in range(50):
-            await asyncio.sleep(0.02)
-            if table.members[0].lag == pytest.approx(0.05):
-                break
-        assert table.members[0].lag == pytest.approx(0.05)
+        await until(lambda: table.members[0].lag == pytest.approx(0.05), "the lag measured",
+                    step=0.02)
         await client.close()
     finally:
         await directory.close()

@@ -10,57 +10,30 @@ there (``docs/screenshots/web-phone-nuggets.png`` and ``web-phone-foolsgold.png`
 
 from __future__ import annotations
 
-import asyncio
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
-from tests.serve.test_ssh import serving
+from tests.serve.helpers import serving
+from tests.serve.phone import (
+    NAME,
+    changed,
+    my_turn,
+    no_sideways_scroll,
+    shoot,
+    sit_down,
+    until_page,
+)
+from tests.serve.phone import tap as _tap
+from tests.waiting import until
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
                        reason="no chromium here (.ci/run installs it and requires it)"),
 ]
-
-NAME = "Pip"
-
-PAGE_FITS = """(() => ({
-  scrollWidth: document.documentElement.scrollWidth,
-  innerWidth: window.innerWidth,
-  touch: window.motherlode.touch,
-}))()"""
-
-
-async def _sit_down(browser: Browser, port: int, table: str) -> None:
-    """Open the door, give the name, tap the table open at the server, and be its owner
-    in the lobby."""
-    await browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/")
-    await browser.wait_for("1 to 20 characters")  # the name's field ("Your name at
-    # the table?" wraps at 40 columns)
-    page = await browser.evaluate(PAGE_FITS)
-    assert page["touch"], page  # the page saw a touch screen: the app shows its bar
-    await browser.tap_text("1 to 20 characters")  # the field: the phone's keyboard
-    await browser.call("Input.insertText", text=NAME)  # the only keys of the game
-    await browser.wait_for(NAME)
-    await browser.settled()
-    await browser.tap_button("OK")
-    await browser.wait_for(f"You play as {NAME}")
-    await browser.wait_for(table)
-    await browser.tap_text(table)
-    await browser.wait_for(rf"1\. {NAME} +not ready +\(you\)")  # one line at 40 columns
-    await browser.wait_for(r"owner: you")
-
-
-async def _tap(browser: Browser, label: str) -> None:
-    """Tap a button of the touch bar, and wait until the page shows what it did."""
-    before = browser.text
-    await browser.tap_button(label)
-    await browser.settled(before)
 
 
 async def _start_with_bots(browser: Browser, bots: int) -> None:
@@ -70,23 +43,6 @@ async def _start_with_bots(browser: Browser, bots: int) -> None:
         await browser.wait_for(rf"{n + 2}\. .+\(bot\) +bot")
     await browser.settled()
     await browser.tap_button("Start")
-
-
-async def _shoot(browser: Browser, tmp_path: Path, name: str) -> None:
-    """A screenshot at the phone's own pixels (kept in the test's folder), and one at
-    half of them for the docs (small, the text still sharp)."""
-    await _no_sideways_scroll(browser)
-    png = await browser.screenshot()
-    assert png.startswith(b"\x89PNG") and len(png) > 10_000
-    (tmp_path / name).write_bytes(png)
-    keep = os.environ.get("MOTHERLODE_SCREENSHOT_DIR")
-    if keep:
-        Path(keep, name).write_bytes(await browser.screenshot(scale=0.5))
-
-
-async def _no_sideways_scroll(browser: Browser) -> None:
-    page = await browser.evaluate(PAGE_FITS)
-    assert page["scrollWidth"] <= page["innerWidth"] == PHONE.width, page
 
 
 def _log(text: str) -> str:
@@ -110,23 +66,6 @@ def _turn_passed(text: str) -> bool:
     return bool(ends) and "'s turn" in log[ends[-1].end():]
 
 
-def _my_turn(text: str) -> bool:
-    """The banner says it is the player's turn."""
-    return text.lstrip().startswith(f"{NAME}, your turn")
-
-
-async def _until(browser: Browser, done, what: str, timeout: float = 60.0) -> None:
-    """Wait until ``done()`` holds of the screen, settled."""
-    start = time.monotonic()
-    while True:
-        if done():
-            await browser.settled()
-            if done():
-                return
-        assert time.monotonic() - start < timeout, f"never: {what}\n{browser.text}"
-        await asyncio.sleep(0.05)
-
-
 @pytest.mark.timeout(600)  # a whole game; the bot at once (--bot-pace 0), taps at a person's
 async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
     """A whole Gold Nuggets game against a bot, played by taps alone on a phone: the
@@ -138,7 +77,7 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
     async with serving(tmp_path, "--web", "0", "--game", "nuggets", "--seed",
                        "phone-1", "--bot-pace", "0") as (serve, _):
         async with Browser.open(tmp_path / "profile", PHONE) as browser:
-            await _sit_down(browser, serve.web_port, "Gold Nuggets at")
+            await sit_down(browser, serve.web_port, "Gold Nuggets at")
             await _start_with_bots(browser, 1)
             taps = 0
             shot = False
@@ -147,8 +86,8 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
                 assert time.monotonic() < deadline, f"the game never ended:\n{browser.text}"
                 # the player's turn, and the bar offers a play (Roll on and Advised
                 # are its first two buttons all turn long, never Leave), or the end
-                await _until(browser, lambda: "Game over" in browser.text
-                             or _my_turn(browser.text)
+                await until_page(browser, lambda: "Game over" in browser.text
+                             or my_turn(browser.text)
                              and {"Advised", "Roll on"} & set(browser.touch_bar()),
                              "a play to tap", timeout=120)
                 buttons = browser.touch_bar()
@@ -156,7 +95,7 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
                     break
                 if not shot and taps >= 6 and "Take" in buttons:
                     # mid-game, dice rolled and a set-aside picked: what a phone shows
-                    await _shoot(browser, tmp_path, "web-phone-nuggets.png")
+                    await shoot(browser, tmp_path, "web-phone-nuggets.png")
                     shot = True
                 pick = "Advised" if "Advised" in buttons else "Roll on"
                 await _tap(browser, pick)
@@ -164,10 +103,10 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
                 # a play is whole once the log has its roll, take or steal; after a
                 # take, a steal or a bust the banner moves on (or a bonus turn is
                 # said) before the bar is read again
-                await _until(browser, lambda: _my_last_play(browser.text) != "set aside",
+                await until_page(browser, lambda: _my_last_play(browser.text) != "set aside",
                              "the play after the set-aside")
                 if _my_last_play(browser.text) in ("took", "stole", "went bust"):
-                    await _until(browser, lambda: not _my_turn(browser.text)
+                    await until_page(browser, lambda: not my_turn(browser.text)
                                  or _turn_passed(browser.text)
                                  or "Game over" in browser.text
                                  or "bonus" in (_my_last_play(browser.text) or ""),
@@ -179,13 +118,13 @@ async def test_a_phone_plays_a_whole_gold_nuggets_game_by_taps(tmp_path):
             assert re.search(r"\(bot\) \d+", browser.text), browser.text
             await serve.wait_for_line("game over, won by")
             # over: the same game again (at a served table, its lobby), or leave
-            await _until(browser, lambda: set(browser.touch_bar()) == {
+            await until_page(browser, lambda: set(browser.touch_bar()) == {
                 "Advisor", "Play again", "Leave"}, "the bar of a game that is over")
             await _tap(browser, "Play again")
             await browser.wait_for(r"The game is over\.")
             await browser.settled()
             assert browser.text.count("The game is over") == 1, browser.text
-            await _no_sideways_scroll(browser)
+            await no_sideways_scroll(browser)
             print(f"Gold Nuggets by {taps} taps")
 
 
@@ -205,7 +144,7 @@ def _hand(text: str) -> dict[str, float]:
 
 
 #: the Fool's Gold bar's buttons that pass no card
-NOT_PASSES = {"Draw", "Grab!", "Fool's Gold!", "Leave"}
+NOT_PASSES = {"Draw", "Grab!", "Fool's Gold!", "Leave", "Play again"}
 
 
 @pytest.mark.timeout(300)
@@ -220,7 +159,7 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
     async with serving(tmp_path, "--web", "0", "--game", "foolsgold", "--seed",
                        "phone-2") as (serve, _):
         async with Browser.open(tmp_path / "profile", PHONE) as browser:
-            await _sit_down(browser, serve.web_port, "Fool's Gold at")
+            await sit_down(browser, serve.web_port, "Fool's Gold at")
             await _start_with_bots(browser, 2)
             await browser.wait_for(r"Round 1: collect a set")
             moved: list[str] = []
@@ -241,7 +180,7 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
                     pick = "Grab!"
                 elif discards and cards:
                     if not shot and len(moved) >= 4:
-                        await _shoot(browser, tmp_path, "web-phone-foolsgold.png")
+                        await shoot(browser, tmp_path, "web-phone-foolsgold.png")
                         shot = True
                     hand = _hand(browser.text)
                     worst = min(hand, key=lambda n: hand[n]).split()[-1] if hand else ""
@@ -250,19 +189,19 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
                 elif "Draw" in buttons and cards:
                     pick = "Draw"
                 else:  # nothing to do until a card comes, or the race is run
-                    await asyncio.sleep(0.1)
+                    await changed(browser, "a card comes, or the race is run")
                     continue
                 await browser.tap_button(pick)
                 if pick == "Draw" or pick in discards:
                     more = 1 if pick == "Draw" else -1
-                    await _until(browser, lambda c=cards, m=more: over in browser.text
+                    await until_page(browser, lambda c=cards, m=more: over in browser.text
                                  or "Leave the game?" in browser.text
                                  or (_my_cards(browser.text) or c)[0] == c[0] + m,
                                  f"{pick} shown")
                     moved.append(pick)
                 else:
                     said = "grabbed" if pick == "Grab!" else "called"
-                    await _until(browser, lambda s=said: over in browser.text
+                    await until_page(browser, lambda s=said: over in browser.text
                                  or "Leave the game?" in browser.text
                                  or f"{NAME} {s}" in _log(browser.text), f"{pick} shown")
                     raced.append(pick)
@@ -274,13 +213,11 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
             # the status, wrapped at 40 columns, says whole what comes next (read before
             # the next round is dealt, 4 s on)
             whole = "match points under pts. The next round starts shortly."
-            start = time.monotonic()
-            while whole not in " ".join(browser.text.split()):
-                assert time.monotonic() - start < 3, f"no {whole!r}:\n{browser.text}"
-                await asyncio.sleep(0.05)
+            await until(lambda: whole in " ".join(browser.text.split()),
+                        lambda: f"{whole!r}:\n{browser.text}", 3, step=0.05)
             await browser.wait_for(r"Round settled")
             assert shot
             assert "Draw" in moved and set(moved) - NOT_PASSES, moved
             assert raced, "the round's race was joined by a tap"
-            await _no_sideways_scroll(browser)
+            await no_sideways_scroll(browser)
             print(f"Fool's Gold: moved {len(moved)}, raced {raced}")

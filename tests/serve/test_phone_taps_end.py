@@ -28,9 +28,21 @@ from net import protocol as p
 from net.client import Client, Disconnected
 from net.games.foolsgold import moves as fm
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
-from tests.serve.test_phone import _my_turn, _shoot, _sit_down, _tap
-from tests.serve.test_phone_taps import DIALOGS, BarWatch, Prober, Trail, _told, screen_of
-from tests.serve.test_ssh import serving
+from tests.serve.helpers import serving
+from tests.serve.phone import (
+    DIALOGS,
+    BarWatch,
+    Prober,
+    Trail,
+    changed,
+    my_turn,
+    screen_of,
+    shoot,
+    sit_down,
+)
+from tests.serve.phone import tap as _tap
+from tests.serve.phone import told as _told
+from tests.waiting import until
 
 pytestmark = [
     pytest.mark.slow,
@@ -106,12 +118,12 @@ async def _to_the_table(prober: Prober) -> None:
             await browser.wait_for("owner:")
         elif "Start" in browser.touch_bar():
             await _tap(browser, "Start")
-            started = time.monotonic() + 10
-            while screen_of(browser.text) in (None, "lobby") and time.monotonic() < started \
-                    and not any(words in browser.text for words in DIALOGS):
-                await asyncio.sleep(0.05)
+            with contextlib.suppress(AssertionError):  # else: look again
+                await until(lambda: screen_of(browser.text) not in (None, "lobby")
+                            or any(words in browser.text for words in DIALOGS),
+                            "the game's table, or a dialog", 10, step=0.05)
         else:
-            await asyncio.sleep(0.05)  # everyone ready: Start comes
+            await changed(browser, "Start comes (everyone ready)")
 
 
 async def _next_bar(prober: Prober, deadline: float, told) -> tuple[str, set[str]] | None:
@@ -156,7 +168,7 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_call_or_a_match_ove
         async with Browser.open(tmp_path / "profile", PHONE) as browser:
             watch = BarWatch(browser)
             prober = Prober(browser, trail, watch)
-            await _sit_down(browser, serve.web_port, f"at '{TABLE}'")
+            await sit_down(browser, serve.web_port, f"at '{TABLE}'")
             bob = await Bob.sit(serve.game_port)
             try:
                 wanted = {CALL, "Leave"}  # the call state's; the game over's are added
@@ -176,14 +188,14 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_call_or_a_match_ove
                     text, buttons = seen
                     if "wins the match" in text and "Play again" in buttons:
                         if "over" not in shots:
-                            await _shoot(browser, tmp_path, "phone-foolsgold-over.png")
+                            await shoot(browser, tmp_path, "phone-foolsgold-over.png")
                             shots.append("over")
                         await _probe_over(prober, over, done)
                     elif "owner:" in text or f"at '{TABLE}'" in text and "hand in" not in text:
                         await _to_the_table(prober)
                     elif CALL in buttons and not wanted <= called:
                         if "call" not in shots:
-                            await _shoot(browser, tmp_path, "phone-foolsgold-call.png")
+                            await shoot(browser, tmp_path, "phone-foolsgold-call.png")
                             shots.append("call")
                         label = min(buttons - called, key=lambda b: b == CALL)
                         await prober.double_tap(label)
@@ -196,7 +208,7 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_call_or_a_match_ove
                         await browser.settled(before)
                         calls += 1
                     else:
-                        await asyncio.sleep(0.05)  # Bob's grab, or the next round
+                        await changed(browser, "Bob's grab, or the next round")
                 assert {CALL, "Leave"} <= called
                 assert {"Play again", "Leave"} <= over, over
                 assert not bob.errors, bob.errors
@@ -229,7 +241,7 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_gold_nuggets_game_o
         async with Browser.open(tmp_path / "profile", PHONE) as browser:
             watch = BarWatch(browser)
             prober = Prober(browser, trail, watch)
-            await _sit_down(browser, serve.web_port, f"at '{TABLE}'")
+            await sit_down(browser, serve.web_port, f"at '{TABLE}'")
             await _tap(browser, "Add bot")
             await browser.wait_for(r"2\. .+\(bot\) +bot")
             await _to_the_table(prober)
@@ -246,19 +258,19 @@ async def test_a_phone_double_tap_never_does_two_things_at_a_gold_nuggets_game_o
                 text, buttons = seen
                 if "Game over" in text and "Play again" in buttons:
                     if not shot:
-                        await _shoot(browser, tmp_path, "phone-nuggets-over.png")
+                        await shoot(browser, tmp_path, "phone-nuggets-over.png")
                         shot = True
                     await _probe_over(prober, over, done)
                 elif "owner:" in text or f"at '{TABLE}'" in text and "Supply" not in text:
                     await _to_the_table(prober)
                     games += 1
-                elif _my_turn(text) and (pick := next(
+                elif my_turn(text) and (pick := next(
                         (b for b in ("Advised", "Roll on", "Roll") if b in buttons), None)):
                     before = browser.text
                     await browser.tap_button(pick)
                     await browser.settled(before)
                 else:
-                    await asyncio.sleep(0.05)  # the bot's turn
+                    await changed(browser, "the bot's move")
             assert {"Play again", "Leave"} <= over, over
             assert games == len(over & {"Play again", "Leave"})  # one game a way out
             wrong = watch.changed_within_memory()

@@ -18,6 +18,7 @@ import pytest
 
 from tests.hardening.ptyapp import free_port
 from tests.serve.helpers import OpenSSHPlayer, Player, ServeProcess, key_file
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -145,7 +146,7 @@ async def test_a_web_tab_closed_is_away_for_the_other_seat_at_once(tmp_path):
     """The web door's app ends with its tab: the host sees the line drop at once."""
     import aiohttp
 
-    from tests.serve.test_web import Tab
+    from tests.serve.web import Tab
 
     serve = await ServeProcess.start(tmp_path / "data", "--game", "nuggets", "--seats", "2",
                                      "--seed", "seats-2", "--web", "0")
@@ -201,16 +202,19 @@ async def test_no_served_app_outlives_its_server(tmp_path, how):
         assert len(apps) == 1
         serve.proc.send_signal(getattr(signal, how))
         await asyncio.wait_for(serve.proc.wait(), 20)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
+
+        def gone() -> bool:
             try:
                 os.kill(int(apps[0]), 0)
             except ProcessLookupError:
-                break
-            await asyncio.sleep(0.1)
-        else:
+                return True
+            return False
+
+        try:
+            await until(gone, "the app ends with its server", 15, step=0.1)
+        except AssertionError:
             os.kill(int(apps[0]), signal.SIGKILL)
-            raise AssertionError("the app outlived its server")
+            raise
     finally:
         if ann is not None:
             with contextlib.suppress(Exception):

@@ -4,40 +4,17 @@ apps, an asyncssh client and a pyte screen, all on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
-import time
 
 import asyncssh
 import pytest
 
-from tests.serve.helpers import Player, ServeProcess
+from tests.serve.helpers import connect, new_key, serving
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
 MENU = "Tables at this host"
-
-
-@contextlib.asynccontextmanager
-async def serving(tmp_path, *args: str):
-    serve = await ServeProcess.start(tmp_path / "data", *args)
-    players: list[Player] = []
-    try:
-        yield serve, players
-    finally:
-        for player in players:
-            await player.close()
-        await serve.stop()
-
-
-async def connect(serve, players, name, key=None, **options) -> Player:
-    player = await Player.connect(serve.ssh_port, name, key, **options)
-    players.append(player)
-    return player
-
-
-def new_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
 
 
 @pytest.mark.slow
@@ -66,10 +43,8 @@ async def test_a_resize_changes_the_layout(tmp_path):
             return next((line.rstrip() for line in ann.text.splitlines()
                          if "q  Quit" in line), "")
 
-        deadline = time.monotonic() + 20
-        while not 0 < len(quit_line()) < len(wide.rstrip()):  # the box follows the width
-            assert time.monotonic() < deadline, ann.text
-            await asyncio.sleep(0.05)
+        await until(lambda: 0 < len(quit_line()) < len(wide.rstrip()),  # the box follows
+                    lambda: f"the box narrows:\n{ann.text}", 20, step=0.05)
         assert "Make the window bigger" not in ann.text
         ann.resize(36, 12)  # below every layout: the size notice says what it needs
         await ann.wait_for("Make the")  # (a notice at the side wraps its words)

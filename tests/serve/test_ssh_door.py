@@ -16,6 +16,7 @@ from net.host import Host
 from net.served import ServedError, TableDirectory, list_tables, new_table
 from serve.ssh import DoorConfig, DoorError, Pins, SSHDoor, inside, load_host_key, player_name, slug
 from tests.serve.helpers import Player
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -120,13 +121,9 @@ async def _arrive(door: SSHDoor, name: str, size: tuple[int, int] = (80, 24)):
     return conn, proc
 
 
-async def _until(path, what: str = "", steps: int = 2000) -> None:
-    """Wait for ``path`` to exist (``steps`` of 10 ms); fail saying ``what``."""
-    for _ in range(steps):
-        if path.exists():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(what or f"{path.name} never came")
+async def _exists(path, what: str = "", deadline: float = 20.0) -> None:
+    """Wait for ``path`` to exist; fail saying ``what``."""
+    await until(path.exists, what or f"{path.name} comes", deadline, step=0.01)
 
 
 async def test_only_whitelisted_client_variables_reach_the_app(tmp_path):
@@ -289,15 +286,16 @@ async def test_an_app_holds_its_start_up_slot_until_its_first_frame(tmp_path, mo
     door = await _door(tmp_path, FRAME_CHILD, max_startups=1, first_frame_wait=30.0)
     try:
         first = asyncio.create_task(_arrive(door, "ann"))
-        await _until(frames / "started-ann")
+        await _exists(frames / "started-ann")
         second = asyncio.create_task(_arrive(door, "bob"))
         conn, proc = await first
         assert b"\x1b[?1049h" in await asyncio.wait_for(proc.stdout.read(64), 20)
-        # ann's app wrote its modes: the old slot went free here; now bob waits
+        # ann's app wrote its modes: the old slot went free here; now bob waits (the time
+        # is what is tested: a second in which bob's app must not start)
         await asyncio.sleep(1.0)
         assert not (frames / "started-bob").exists(), "bob's app started before ann's frame"
         (frames / "draw-ann").touch()
-        await _until(frames / "started-bob")  # ann's frame is out: bob's turn
+        await _exists(frames / "started-bob")  # ann's frame is out: bob's turn
         (frames / "draw-bob").touch()
         conn2, _ = await asyncio.wait_for(second, 20)
         conn.close()
@@ -318,7 +316,7 @@ async def test_an_app_that_never_fills_a_screen_frees_its_slot_after_a_while(tmp
         conns = [(await _arrive(door, name))[0] for name in ("ann", "bob")]
         # neither draws a frame; both start, the second once the first's wait is over
         for name in ("ann", "bob"):
-            await _until(frames / f"started-{name}")
+            await _exists(frames / f"started-{name}")
         ann, bob = ((frames / f"started-{name}").stat().st_mtime for name in ("ann", "bob"))
         assert bob - ann >= 0.15, "bob's app started before ann's wait was over"
         for conn in conns:
@@ -349,7 +347,7 @@ async def test_a_tiny_terminal_does_not_hold_the_slot_for_a_whole_frame(tmp_path
         conns = [(await _arrive(door, name, size))[0]
                  for name, size in (("tiny", (10, 5)), ("ann", (80, 24)))]
         # 10 s: far less than the 30 s the tiny one could hold
-        await _until(frames / "started-ann", "the tiny terminal held the slot", steps=1000)
+        await _exists(frames / "started-ann", "the tiny terminal held the slot", 10)
         for conn in conns:
             conn.close()
     finally:

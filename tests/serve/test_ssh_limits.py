@@ -13,6 +13,7 @@ import pytest
 
 from serve.pins import Pins
 from serve.ssh import DoorConfig, SSHDoor
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -259,8 +260,5 @@ async def test_refused_sockets_linger_boundedly(tmp_path, monkeypatch):
         for _, writer in held:
             writer.close()
         await door.stop()
-    for _ in range(200):  # the closed sockets' ends reach the door
-        if door.lingering == 0:
-            break
-        await asyncio.sleep(0.05)
-    assert door.lingering == 0
+    await until(lambda: door.lingering == 0, "the closed sockets' ends reach the door", 10,
+                step=0.05)

@@ -17,52 +17,34 @@ import asyncio
 import contextlib
 import os
 import re
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import asyncssh
 import pytest
 
 from tests.hardening.ptyapp import app_env
-from tests.netns import FRIENDS, ORGANISER, RELAY_ADDRESS, RelayNet
+from tests.netns import FRIENDS, ORGANISER, RELAY_ADDRESS
 from tests.serve.helpers import (
     ROOT,
     OpenSSHPlayer,
     PtyPlayer,
-    ServeProcess,
-    children_of,
     key_file,
 )
+from tests.serve.via import (
+    LAN,
+    REQUIRED,
+    SSH,
+    SSHD,
+    WEB,
+    WHY_NOT,
+    Relay,
+    serve_on_a_terminal,
+    start_serve,
+)
+from tests.waiting import until
 
-SSHD = "/usr/sbin/sshd"
-# CI (.ci/run) installs openssh-server and sets this: there a missing sshd fails the
-# run instead of skipping the tests that need a real relay
-REQUIRED = bool(os.environ.get("MOTHERLODE_REQUIRE_SSHD"))
-USER = "nobody"  # the relay's test user: an account with no shell and no home
-SSH, WEB, LAN = 2222, 8080, 7777  # the doors' ports, here and on the relay
-
-
-def why_not() -> str | None:
-    """Why a relay cannot be set up here, or None if it can."""
-    if not sys.platform.startswith("linux"):
-        return "network namespaces are Linux's"
-    if os.geteuid() != 0:
-        return "making network namespaces and running sshd need root"
-    if shutil.which("ip") is None:
-        return "no `ip` command (iproute2)"
-    if not os.path.exists(SSHD):
-        return f"no {SSHD} (Debian's openssh-server; .ci/run installs it)"
-    if shutil.which("ssh") is None:
-        return "no ssh client (openssh-client)"
-    return None
-
-
-WHY_NOT = why_not()
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(WHY_NOT is not None and not (REQUIRED and "sshd" in WHY_NOT),
@@ -72,153 +54,6 @@ pytestmark = [
 
 def test_ci_has_sshd():
     assert os.path.exists(SSHD) or not REQUIRED, "CI needs Debian's openssh-server (.ci/run)"
-
-
-SSHD_CONFIG = """\
-Port {port}
-ListenAddress {address}
-HostKey {host_key}
-PidFile none
-UsePAM no
-StrictModes no
-AuthorizedKeysFile {authorized}
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin no
-AllowUsers {user}
-AllowTcpForwarding remote
-GatewayPorts {gateway}
-X11Forwarding no
-AllowAgentForwarding no
-PermitTTY no
-LogLevel VERBOSE
-"""
-
-
-class Relay:
-    """The relay's sshds in their namespace, and the organiser's key and homes."""
-
-    def __init__(self, net: RelayNet, root: Path) -> None:
-        self.net = net
-        self.root = root
-        self.procs: dict[int, subprocess.Popen] = {}
-        self.logs: dict[int, Path] = {}
-        root.chmod(0o755)  # sshd reads authorized_keys as the user
-        self.org_key = root / "organiser_ed25519"
-        _keygen(self.org_key)
-        (root / "authorized_keys").write_text(self.org_key.with_suffix(".pub").read_text())
-        (root / "authorized_keys").chmod(0o644)
-        self.host_keys = {22: root / "host_22", 2200: root / "host_2200"}
-        for key in self.host_keys.values():
-            _keygen(key)
-
-    def start(self, port: int, gateway: str) -> None:
-        config = self.root / f"sshd_config_{port}"
-        config.write_text(SSHD_CONFIG.format(
-            port=port, address=RELAY_ADDRESS, host_key=self.host_keys[port], user=USER,
-            authorized=self.root / "authorized_keys", gateway=gateway))
-        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation
-        self.logs[port] = self.root / f"sshd_{port}.log"
-        with self.logs[port].open("ab") as log:
-            self.procs[port] = subprocess.Popen(
-                [*self.net.run_in(self.net.relay), SSHD, "-D", "-e", "-f", str(config)],
-                stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
-        while not self.listening(port):
-            assert time.monotonic() < deadline, self.logs[port].read_text()
-            time.sleep(0.02)
-
-    def listening(self, port: int, address: str = RELAY_ADDRESS) -> bool:
-        found = subprocess.run([*self.net.run_in(self.net.relay), "ss", "-Htln",
-                                f"sport = :{port}"], capture_output=True, text=True)
-        return address in found.stdout or (address == "*" and found.stdout.strip() != "")
-
-    def kill(self, port: int) -> None:
-        """kill -9 the relay's sshd on ``port``: its listener and each connection's own
-        sshd (they outlive the listener otherwise)."""
-        tree, todo = [], [self.procs[port].pid]  # `ip netns exec` execs sshd: one pid
-        while todo:
-            pid = todo.pop()
-            tree.append(pid)
-            todo += children_of(pid)
-        for pid in tree:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        self.procs[port].wait(10)
-
-    def kill_all(self) -> None:
-        """kill -9 every process of the relay's namespace."""
-        for pid in self.net.pids(self.net.relay):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        for proc in self.procs.values():
-            proc.wait(10)
-
-    def public_key(self, port: int) -> str:
-        return " ".join(self.host_keys[port].with_suffix(".pub").read_text().split()[:2])
-
-    def home(self, directory: Path, known: dict[int, str] | None = None) -> Path:
-        """An organiser's HOME: ``Host relay`` in ~/.ssh/config (HostName, User,
-        IdentityFile), and known_hosts knowing ``known`` (port: key line)."""
-        ssh = directory / ".ssh"
-        ssh.mkdir(parents=True, mode=0o700)
-        (ssh / "config").write_text(f"Host relay\n  HostName {RELAY_ADDRESS}\n  User {USER}\n"
-                                    f"  IdentityFile {self.org_key}\n  IdentitiesOnly yes\n")
-        known = {22: self.public_key(22)} if known is None else known
-        (ssh / "known_hosts").write_text("".join(
-            f"{RELAY_ADDRESS if port == 22 else f'[{RELAY_ADDRESS}]:{port}'} {key}\n"
-            for port, key in known.items()))
-        return directory
-
-
-def _keygen(path: Path) -> None:
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "", "-f", str(path)],
-                   check=True, capture_output=True)
-
-
-@pytest.fixture(scope="module")
-def relay():
-    with RelayNet() as net, tempfile.TemporaryDirectory(prefix="ml-relay-") as root:
-        host = Relay(net, Path(root))
-        try:
-            host.start(22, "clientspecified")
-            host.start(2200, "no")
-            yield host
-        finally:
-            with contextlib.suppress(Exception):
-                host.kill_all()
-
-
-async def start_serve(relay: Relay, home: Path, data: Path, *args: str,
-                      via: str = "relay") -> ServeProcess:
-    """``motherlode serve --via`` in the organiser's namespace, as a person starts it."""
-    env = dict(os.environ, HOME=str(home), MOTHERLODE_DATA_DIR=str(data))
-    proc = await asyncio.create_subprocess_exec(
-        *relay.net.run_in(relay.net.organiser), sys.executable, "-m", "tui.cli", "serve",
-        "--via", via, "--ssh", str(SSH), "--port", str(LAN), "--no-announce", *args,
-        cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-    serve = ServeProcess(proc, data)
-    try:
-        await asyncio.wait_for(serve._until_ready(), 30)
-    except BaseException:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        await proc.wait()
-        raise
-    serve._reader = asyncio.create_task(serve._read_rest())
-    return serve
-
-
-async def serve_on_a_terminal(relay: Relay, home: Path, data: Path, via: str,
-                              *args: str) -> PtyPlayer:
-    """``motherlode serve --via`` on a terminal of its own (it may ask a question)."""
-    env = dict(os.environ, HOME=str(home), MOTHERLODE_DATA_DIR=str(data),
-               TERM="xterm-256color")
-    return await PtyPlayer.spawn(
-        [*relay.net.run_in(relay.net.organiser), sys.executable, "-m", "tui.cli", "serve",
-         "--via", via, "--ssh", str(SSH), "--port", str(LAN), "--no-announce", *args],
-        size=(140, 40), env=env)
 
 
 # -- friends at home play a whole game ---------------------------------------------------
@@ -285,8 +120,15 @@ async def _play(players: dict[str, PtyPlayer], supply: int | None = None,
                 idle = idle + 1 if player.text == before else 0
                 presses += 1
                 break
-        else:
-            await asyncio.sleep(0.05)
+        else:  # nobody has a turn on screen yet: a bot's, or a redraw on its way
+
+            def a_turn() -> bool:
+                return all("Game over" in p.text for p in players.values()) or any(
+                    ("Roll on" in _keys(p) or "Advised" in _keys(p)) and "Game over" not in p.text
+                    for p in players.values())
+
+            with contextlib.suppress(AssertionError):  # the deadline above says it
+                await until(a_turn, "a turn", max(0.0, deadline - time.monotonic()), step=0.05)
 
 
 @pytest.mark.timeout(300)
@@ -361,7 +203,7 @@ async def test_friends_at_home_play_a_whole_game_through_the_relay_and_its_resta
         await bob.wait_for("Reconnecting", 10)
         await asyncio.wait_for(ann.proc.wait(), 10)  # Ann's ssh is cut off
         ann.close()
-        await asyncio.sleep(2.0)
+        await asyncio.sleep(2.0)  # the time is what is tested: the relay is down 2 s
         relay.start(22, "clientspecified")
         await serve.wait_for_line(f"the tunnel through {RELAY_ADDRESS} is back", 60)
         back = time.monotonic() - killed
@@ -384,9 +226,11 @@ async def test_friends_at_home_play_a_whole_game_through_the_relay_and_its_resta
                 print("==", name, _keys(player))
             for name, player in players.items():
                 player.send(b"c")
-                await asyncio.sleep(1)
+                await player.wait_for("Say something", 5)
                 player.send(f"hello from {name}\r".encode())
-                await asyncio.sleep(2)
+                with contextlib.suppress(AssertionError):  # what each sees is printed
+                    await until(lambda n=name: all(f"hello from {n}" in seen.text
+                                                   for seen in players.values()), "hello", 2)
                 for other, seen in players.items():
                     print(f"{other} SEES HELLO from {name}:", f"hello from {name}" in seen.text,
                           seen.received)
@@ -436,13 +280,13 @@ async def test_a_new_relay_is_asked_about_once_and_loopback_only_is_named_within
         assert (f"The authenticity of host '[{RELAY_ADDRESS}]:2200 ([{RELAY_ADDRESS}]:2200)' "
                 "can't be established.") in serve.text
         assert f"ED25519 key fingerprint is {key.get_fingerprint()}." in serve.text
+        # the time is what is tested: half a second with no answer, and no forward yet
         await asyncio.sleep(0.5)
         assert _no_forwards(relay)  # it waits for the answer
         answered = time.monotonic()
         serve.send(b"yes\r")
-        while "GatewayPorts clientspecified" not in _flat(serve):  # a wrapped paragraph
-            assert time.monotonic() - answered < 10, serve.text
-            await asyncio.sleep(0.02)
+        await until(lambda: "GatewayPorts clientspecified" in _flat(serve),  # wrapped
+                    lambda: serve.text, 10, step=0.02)
         took = time.monotonic() - answered
         assert took < 10 and asked + took < 10, (asked, took)  # the person's pause aside
         text = _flat(serve)

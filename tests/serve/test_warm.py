@@ -55,18 +55,18 @@ PARENT = textwrap.dedent("""
 
 async def read_pty(master: int, until_text: str, within: float = 10.0) -> str:
     os.set_blocking(master, False)
-    seen = b""
-    end = time.monotonic() + within
-    while until_text.encode() not in seen:
-        if time.monotonic() > end:
-            raise AssertionError(f"no {until_text!r} on the terminal: {seen!r}")
+    seen = [b""]
+
+    def arrived() -> bool:
         try:
-            seen += os.read(master, 65536)
-        except BlockingIOError:
-            await asyncio.sleep(0.01)
-        except OSError:  # EIO: the app closed its terminal
-            await asyncio.sleep(0.01)
-    return seen.decode(errors="replace")
+            seen[0] += os.read(master, 65536)
+        except OSError:  # nothing yet (BlockingIOError), or EIO: the app closed it
+            pass
+        return until_text.encode() in seen[0]
+
+    await until(arrived, lambda: f"{until_text!r} on the terminal: {seen[0]!r}", within,
+                step=0.01)
+    return seen[0].decode(errors="replace")
 
 
 @pytest.fixture

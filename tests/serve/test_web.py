@@ -5,56 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 
 import aiohttp  # the web extra, which `make test` installs
-import pyte
 import pytest
 
-from tests.serve.test_ssh import serving
+from tests.serve.helpers import serving
+from tests.serve.web import Tab
 
 pytestmark = pytest.mark.timeout(90)
-
-
-class Tab:
-    """One browser tab's websocket, its screen read through pyte."""
-
-    def __init__(self, ws, size=(100, 30)) -> None:
-        self.ws = ws
-        self.screen = pyte.Screen(*size)
-        self.stream = pyte.ByteStream(self.screen)
-        self.raw = bytearray()
-        self.texts: list[str] = []  # the door's own words (["goodbye", ...])
-        self.order: list[str] = []  # "text" and "bytes", as they came
-        self.closed = asyncio.Event()
-        self._pump = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        try:
-            async for message in self.ws:
-                if message.type == aiohttp.WSMsgType.BINARY:
-                    self.raw += message.data
-                    self.stream.feed(message.data)
-                    self.order.append("bytes")
-                elif message.type == aiohttp.WSMsgType.TEXT:
-                    self.texts.append(message.data)
-                    self.order.append("text")
-        finally:
-            self.closed.set()
-
-    @property
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display)
-
-    async def wait_for(self, pattern: str, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not re.search(pattern, self.text):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {pattern!r} within {timeout} s:\n{self.text}")
-            await asyncio.sleep(0.02)
-
-    async def type(self, text: str) -> None:
-        await self.ws.send_json(["stdin", text])
 
 
 @pytest.mark.slow

@@ -4,48 +4,22 @@ tabs capped per address, and no secret in an app's environment."""
 
 import asyncio
 import json
-import sys
 
 import aiohttp
 import pytest
 
 from net.budgets import Budgets, Ledger
-from serve.web import WebDoor, clamp, host_name
+from serve.web import clamp, host_name
+from tests.serve.web import door as _door
 from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
-# the app: its environment, then every packet textual-serve sends it, into a file
-APP = """
-import json, os, sys
-out = open(sys.argv[1], "a")
-out.write(json.dumps({"secret": os.environ.get("MOTHERLODE_SERVE_PASSWORD")}) + "\\n")
-out.flush()
-while True:
-    head = sys.stdin.buffer.read(5)
-    if len(head) < 5:
-        break
-    body = sys.stdin.buffer.read(int.from_bytes(head[1:], "big"))
-    out.write(body.decode("utf-8", "replace") + "\\n")
-    out.flush()
-    if head[:1] == b"M" and b'"quit"' in body:  # as a Textual app does
-        break
-"""
-
-
-async def _door(tmp_path, monkeypatch, **kw) -> WebDoor:
-    monkeypatch.setenv("MOTHERLODE_SERVE_PASSWORD", "not for apps")
-    door = WebDoor([sys.executable, "-c", APP, str(tmp_path / "app.log")], **kw)
-    await door.start("127.0.0.1", 0)
-    return door
-
-
-async def _until(path, text, timeout=20.0):
-    for _ in range(int(timeout / 0.05)):
-        if path.exists() and text in path.read_text():
-            return path.read_text()
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no {text!r} in {path}")
+async def _logged(path, text, timeout=20.0) -> str:
+    """The app's log, once it holds ``text``."""
+    await until(lambda: path.exists() and text in path.read_text(), f"{text!r} in {path}",
+                timeout, step=0.05)
+    return path.read_text()
 
 
 def test_sizes_are_clamped_and_host_names_read():
@@ -87,7 +61,7 @@ async def test_the_password_page_then_a_cookie(tmp_path, monkeypatch):
             async with http.post(base + "/login", data={"password": "gold rush 1849"}) as yes:
                 assert yes.status == 200 and "data-session-websocket-url" in await yes.text()
             ws = await http.ws_connect(base + "/ws?width=100&height=30")
-            await _until(tmp_path / "app.log", "secret")
+            await _logged(tmp_path / "app.log", "secret")
             await ws.close()
     finally:
         await door.stop()
@@ -103,7 +77,7 @@ async def test_every_resize_is_clamped_and_the_app_sees_no_secret(tmp_path, monk
             await ws.send_json(["resize", "junk"])
             await ws.send_str("not json")
             await ws.send_json(["resize", {"width": 33, "height": 11}])
-            log = await _until(tmp_path / "app.log", '"width": 33')
+            log = await _logged(tmp_path / "app.log", '"width": 33')
             await ws.close()
     finally:
         await door.stop()
@@ -145,10 +119,8 @@ async def test_tabs_opened_and_closed_in_a_loop_are_refused_with_words(tmp_path,
             url = f"http://127.0.0.1:{door.port}/ws?width=90&height=30"
             for started in (1, 2):
                 tab = await http.ws_connect(url)
-                for _ in range(400):  # this tab's app has started
-                    if _starts(tmp_path / "app.log") == started:
-                        break
-                    await asyncio.sleep(0.05)
+                await until(lambda n=started: _starts(tmp_path / "app.log") == n,
+                            "this tab's app has started", 20, step=0.05)
                 await tab.close()
             third = await http.ws_connect(url)
             message = await third.receive()
@@ -200,7 +172,7 @@ async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(
             for _ in range(100):
                 await ws.send_json(["resize", {"width": 30000, "height": 30000}])
             await ws.send_json(["resize", {"width": 33, "height": 11}])
-            await _until(log, '"width": 33')
+            await _logged(log, '"width": 33')
             await ws.close()
     finally:
         await door.stop()

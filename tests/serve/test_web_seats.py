@@ -11,48 +11,20 @@ same browser lands in its seat."""
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 
-import aiohttp
 import asyncssh
 import pytest
 
 from tests.hardening.ptyapp import free_port
 from tests.serve.helpers import Player, ServeProcess
-from tests.serve.test_web import Tab
+from tests.serve.web import Browser, Tab, goodbyes
 from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(150)
 
 MENU = "Tables at this host"
 IN_GAME = r"bob's turn|cat, your turn"
-
-
-class Browser:
-    """A browser: its cookie jar, the page, and one tab (websocket) at a time."""
-
-    def __init__(self, port: int) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-
-    async def open_tab(self) -> Tab:
-        async with self.http.get(self.base + "/") as page:  # the page sets the cookie
-            assert page.status == 200
-        ws = await self.http.ws_connect(self.base + "/ws?width=100&height=30")
-        return Tab(ws)
-
-    @property
-    def cookie(self) -> str | None:
-        found = [c for c in self.http.cookie_jar if c.key == "motherlode_player"]
-        return found[0].value if found else None
-
-    async def close(self) -> None:
-        await self.http.close()
-
-
-def goodbyes(tab: Tab) -> list[str]:
-    return [json.loads(t)[1] for t in tab.texts if json.loads(t)[0] == "goodbye"]
 
 
 async def _game(serve: ServeProcess, browser: Browser) -> tuple[Player, Tab]:

@@ -31,8 +31,7 @@ from serve.web import WebDoor
 from serve.web.browsers import Browsers
 from serve.web.door import STOPPED
 from tests.serve.helpers import ServeProcess, children_of
-from tests.serve.test_web import Tab
-from tests.serve.test_web_seats import Browser, goodbyes
+from tests.serve.web import Browser, Tab, goodbyes
 from tests.waiting import until
 
 pytestmark = [

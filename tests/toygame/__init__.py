@@ -25,8 +25,8 @@ SPEC = GameSpec(
     letter="i",
     short="Pig",
     kind="pig",
-    host=__name__,
-    app=f"{__name__}.app",
+    host=f"{__name__}.host:HOST",
+    app=f"{__name__}.app:APP",
     order=3,
     # a setting of its own: the score that wins, which the owner may change in the lobby
     settings=(Setting("target", 12, 5, 100, label="target", unit="points", whole=True),),

@@ -15,6 +15,7 @@ from tui.describe import name
 from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.phases import Now, namer
+from tui.plugin import AppGame
 from tui.screens.replay import REPLAY_BINDINGS, REPLAY_HELP, Replay, ReplayControls
 from tui.screens.table import TableScreen
 from tui.widgets.board import Hint, TurnBanner
@@ -132,29 +133,30 @@ class PigReplayScreen(ReplayControls, PigScreen, inherit_bindings=False):
         pass
 
 
-# -- what the registry asks of a game's app side (``tui.games``) -----------------------
+# -- its app side, one object (``tui.plugin.AppGame``) ---------------------------------
 
 
-def table_screen(context: Any) -> PigScreen:
-    return PigScreen(context.seats)
+class PigApp(AppGame):
+    """Pig Dice's app side: the three hooks every game defines; the rest default."""
+
+    def table_screen(self, context: Any) -> PigScreen:
+        return PigScreen(context.seats)
+
+    def replay_screen(self, replay: Replay, seat: int | None = None, *,
+                      ascii_mode: bool = False) -> PigReplayScreen:  # fmt: skip
+        return PigReplayScreen(replay, seat)
+
+    def describe(self, event: Any, names: Any, view: Any = None) -> str | None:
+        kind = event.__struct_config__.tag
+        if kind == "pig_rolled":
+            return f"{name(names, event.seat)} rolled a {event.face}"
+        if kind == "pig_banked":
+            return f"{name(names, event.seat)} banked {event.amount}"
+        if kind == "pig_pass":
+            return f"{name(names, event.seat)}'s turn"
+        if kind == "pig_doubled":
+            return f"{name(names, event.seat)} doubled the turn to {event.total}"
+        return None
 
 
-def replay_screen(replay: Replay, seat: int | None = None, *, ascii_mode: bool = False):
-    return PigReplayScreen(replay, seat)
-
-
-def settings_line(settings: Any) -> str:
-    return ""
-
-
-def describe(event: Any, names: list[str]) -> str | None:
-    kind = event.__struct_config__.tag
-    if kind == "pig_rolled":
-        return f"{name(names, event.seat)} rolled a {event.face}"
-    if kind == "pig_banked":
-        return f"{name(names, event.seat)} banked {event.amount}"
-    if kind == "pig_pass":
-        return f"{name(names, event.seat)}'s turn"
-    if kind == "pig_doubled":
-        return f"{name(names, event.seat)} doubled the turn to {event.total}"
-    return None
+APP = PigApp()

@@ -7,8 +7,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from net.games.base import Brain, Codec, Driver, Refused
-from tests.toygame import SPEC
+from net.games.base import Brain, Codec, Driver, HostGame, Refused
+from tests.toygame import SPEC, stats, views
 from tests.toygame.moves import BANK, DOUBLE, MOVES, ROLL
 from tests.toygame.rules import IllegalAction, Pig
 
@@ -79,14 +79,27 @@ class PigBrain(Brain):
         return action, now + self.pace
 
 
-def make_driver(names: Sequence[str], first: int, rng: random.Random, *, target: int,
-                **_: Any) -> PigDriver:
-    return PigDriver(names, first, rng, target)
+class PigHost(HostGame):
+    """Pig Dice's host side: the required hooks, its stats; no verify (the default)."""
+
+    moves = MOVES
+    views = (views.VIEW, views.EVENTS)
+    counted = stats.COUNTED
+    columns = stats.COLUMNS
+
+    def make_driver(self, names: Sequence[str], first: int, rng: random.Random, *,
+                    target: int, **_: Any) -> PigDriver:  # fmt: skip
+        return PigDriver(names, first, rng, target)
+
+    def make_brain(self, seat: int, difficulty: str, rng: random.Random,
+                   pace: float) -> PigBrain:  # fmt: skip
+        return PigBrain(seat, pace)
+
+    def make_codec(self, players: int) -> PigCodec:
+        return PigCodec()
+
+    def step(self, tally: Any, driver: Any, event: dict[str, Any]) -> None:
+        stats.step(tally, driver, event)
 
 
-def make_brain(seat: int, difficulty: str, rng: random.Random, pace: float) -> PigBrain:
-    return PigBrain(seat, pace)
-
-
-def make_codec(players: int) -> PigCodec:
-    return PigCodec()
+HOST = PigHost()

@@ -76,3 +76,13 @@ async def footer_text(pilot) -> str:
         return lines[-1]
     region = footers.first().region  # above the touch bar, where one is shown
     return "\n".join(lines[region.y:region.bottom])
+
+
+SIZES = [(80, 24), (60, 20)]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+ALWAYS = {"Advisor", "Leave", "Keys"}  # a Gold Nuggets table's keys that always work

@@ -15,8 +15,8 @@ from nuggets.rules import FACES
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.lobby import LobbyScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -2,6 +2,7 @@
 
 from net.views import to_view
 from nuggets import Game, Keep, Roll
+from tests.tui.harness import last_turn
 from tui.games.nuggets.advisor import advice_lines
 
 
@@ -41,19 +42,6 @@ def test_the_panel_names_whom_to_steal_from():
     assert line.startswith("All seven set aside: stop and steal 6 from Bob: win ")
     assert "; take from the supply: 0.0%" in line
     assert note.startswith("win %: exact")
-
-
-def last_turn(players=("Ann", "Bob"), holdings=(27, 45), keep_last=False):
-    """Last turn: the supply holds 5, so taking it ends the game with Bob ahead.
-    Ann has set aside two lassos and three 5s and rolled a lasso and a 5."""
-    g = Game(list(players), supply=5)
-    g.holdings = list(holdings)
-    g.apply(Roll(["lasso", "lasso", "5", "5", "5", "2", "3"]))
-    g.apply(Keep(["lasso", "lasso", "5", "5", "5"]))
-    g.apply(Roll(["lasso", "5"]))
-    if keep_last:
-        g.apply(Keep(["lasso", "5"]))
-    return to_view(g.view(0))
 
 
 def test_a_steal_is_named_in_words_with_the_take_beside_it():

@@ -18,13 +18,14 @@ from net import protocol as p
 from net.client import Client, Reconnected
 from net.clock import FakeClock
 from net.host import Host
+from tests.tui.harness import into_game, next_message
 from tui.games.foolsgold.cards import Seats
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.holdings import Holdings
 from tui.games.nuggets.screen import NuggetsScreen
 
+from .harness import log_text, make_app, until
 from .helpers import screen_text
-from .test_modes import log_text, make_app, until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -41,13 +42,6 @@ def _seat(table, name):
     return next(seat for seat in table.seats if seat.name == name)
 
 
-async def _next(client, kind, match=lambda item: True):
-    while True:
-        item = await client.recv()
-        if isinstance(item, kind) and match(item):
-            return item
-
-
 def _seats_text(screen) -> str:
     """What the game's seats widget shows (Gold Nuggets' holdings, Fool's Gold's seats)."""
     widget = screen.query_one(Holdings if isinstance(screen, NuggetsScreen) else Seats)
@@ -62,15 +56,6 @@ def _marked_away(screen, name) -> bool:
     return "away" in line
 
 
-async def _into_game(pilot, app, bob, screen_type):
-    await until(pilot, lambda: "not ready" in screen_text(app), "Ann's seat")
-    await bob.send(p.Ready())
-    await pilot.press("r")
-    await until(pilot, lambda: isinstance(app.screen, screen_type), "the table")
-    await until(pilot, lambda: app.screen.view is not None, "a first view")
-    return app.screen
-
-
 @pytest.mark.parametrize("game, screen_type", [("nuggets", NuggetsScreen),
                                                ("foolsgold", FoolsGoldScreen)])
 @pytest.mark.slow
@@ -82,7 +67,7 @@ async def test_the_others_read_who_dropped_when_a_bot_plays_and_that_they_are_ba
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
             bob = await Client.connect("127.0.0.1", host.port, "Bob", reconnect=False)
-            screen = await _into_game(pilot, app, bob, screen_type)
+            screen = await into_game(pilot, app, bob, screen_type)
             assert not _marked_away(screen, "Bob") and not _marked_away(screen, "Ann")
             token = bob.welcome.token
             bob._writer.transport.abort()  # Bob's line drops: no goodbye
@@ -119,12 +104,12 @@ async def test_a_detached_served_app_is_away_at_once_and_reattaching_takes_the_s
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
             bob = await Client.connect("127.0.0.1", host.port, "Bob")
-            screen = await _into_game(pilot, app, bob, NuggetsScreen)
+            screen = await into_game(pilot, app, bob, NuggetsScreen)
             loop = asyncio.get_running_loop()
             dropped = loop.time()
             app.on_player_detached()  # the player's SSH line dropped
             notice = await asyncio.wait_for(
-                _next(bob, p.Notice, lambda n: n.event == "away"), 5)
+                next_message(bob, p.Notice, lambda n: n.event == "away"), 5)
             assert notice.name == "Ann" and loop.time() - dropped < 2.0
             assert not _seat(table, 'Ann').member.connected
             assert _seat(table, 'Ann').away_since is not None and not _seat(table, 'Ann').standin
@@ -135,7 +120,7 @@ async def test_a_detached_served_app_is_away_at_once_and_reattaching_takes_the_s
             back = loop.time()
             app.on_player_attached()  # the player re-attached
             notice = await asyncio.wait_for(
-                _next(bob, p.Notice, lambda n: n.event == "back"), 5)
+                next_message(bob, p.Notice, lambda n: n.event == "back"), 5)
             assert notice.name == "Ann" and loop.time() - back < 2.0
             await until(pilot, lambda: "you have your seat back" in screen_text(app),
                         "Ann's screen says so")
@@ -153,23 +138,23 @@ async def test_an_app_whose_host_is_gone_says_so_and_comes_back_with_no_key(tmp_
         app = make_app(tmp_path, start=("join", "127.0.0.1", port))
         async with app.run_test(size=(80, 24)) as pilot:
             bob = await Client.connect("127.0.0.1", port, "Bob", retry_for=float("inf"))
-            screen = await _into_game(pilot, app, bob, NuggetsScreen)
+            screen = await into_game(pilot, app, bob, NuggetsScreen)
             # the host's machine goes away (no bye): the line drops for everyone
             host._server.close()
             await host._server.wait_closed()
             for peer in list(host._peers):
                 peer.abort()
             await until(pilot, lambda: "The host is gone; trying again in" in screen_text(app),
-                        "the countdown", steps=20000)
+                        "the countdown", deadline=50)
             assert "(q leaves, j tries now)" in screen_text(app)
             # j while the host is still gone: a try at once, and the countdown again
             await pilot.press("j")
             await until(pilot, lambda: "The host is gone" in screen_text(app), "still gone")
             await host.start("127.0.0.1", port)  # the host is back: nobody presses a key
             await until(pilot, lambda: "Reconnected: you have your seat back" in
-                        screen_text(app), "back on its own", steps=20000)
+                        screen_text(app), "back on its own", deadline=50)
             assert app.screen is screen and _seat(table, 'Ann').member.connected
-            await asyncio.wait_for(_next(bob, Reconnected), 20)
+            await asyncio.wait_for(next_message(bob, Reconnected), 20)
             await bob.close()
     finally:
         await host.close()

@@ -115,7 +115,9 @@ def test_a_lobby_says_how_long_a_match_lasts_at_its_pace_and_players():
     longer with more players and at a slower pace; nothing where nothing was measured."""
     from types import SimpleNamespace
 
-    from tui.games.foolsgold import length_line
+    from tui.games.foolsgold import APP
+
+    length_line = APP.length_line
 
     def minutes(pace, players):
         line = length_line(SimpleNamespace(pace=pace), players)

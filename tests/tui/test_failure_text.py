@@ -3,7 +3,7 @@
 import pytest
 
 from net.client import Client, NotAHost
-from tests.net.test_client_handshake import http_server
+from tests.net.helpers import http_server
 from tui.modes import failure_text
 
 
@@ -18,22 +18,14 @@ async def test_joining_a_web_server_reads_not_a_motherlode_host():
 
 
 async def test_the_app_stays_up_when_join_reaches_a_web_server(tmp_path):
-    from tui.app import MotherlodeApp
     from tui.screens.common import MessageScreen
     from tui.screens.menu import MenuScreen
-    from tui.settings import Settings
 
+    from .harness import make_app, until
     from .helpers import screen_text
-    from .test_modes import until
 
     with http_server() as port:
-        app = MotherlodeApp(
-            settings=Settings(name="Ann"),
-            settings_path=tmp_path / "s.json",
-            announce=False,
-            discover=False,
-            start=("join", "127.0.0.1", port),
-        )
+        app = make_app(tmp_path, start=("join", "127.0.0.1", port))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Not a Motherlode host" in screen_text(app), "a message")
             text = screen_text(app)

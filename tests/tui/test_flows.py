@@ -9,7 +9,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from net.catalogue import games
-from tui.app import MotherlodeApp
 from tui.flows import messages as m
 from tui.saves import Saves
 from tui.screen_text import screen_text
@@ -17,24 +16,10 @@ from tui.screens.join import JoinScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.replays import ReplaysScreen
 from tui.screens.stats import StatsScreen
-from tui.settings import Settings
+
+from .harness import make_app, until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def make_app(tmp_path, **kwargs) -> MotherlodeApp:
-    kwargs.setdefault("announce", False)
-    kwargs.setdefault("discover", False)
-    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
-                         **kwargs)
-
-
-async def until(pilot, condition, what: str, steps: int = 1000) -> None:
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.001)
-    raise AssertionError(f"never happened: {what}\n{screen_text(pilot.app)}")
 
 
 def recording(flow) -> list:

@@ -15,10 +15,10 @@ from textual.widgets import Footer as TextualFooter
 from textual.widgets import Static
 
 from net.clock import FakeClock
+from tests.tui.harness import dealt, labels, pass_a_card, solo_fools_gold
 from tui.widgets.footer import Footer
 
 from .helpers import footer_text
-from .test_phases import dealt, labels, pass_a_card, solo_fools_gold
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -11,6 +11,7 @@ from rich.cells import cell_len
 
 from net.client import Client
 from net.host import Host
+from tests.tui.harness import served_app, serving
 from tui.app import MotherlodeApp
 from tui.flows.window import SMALL_SETTLE
 from tui.games.foolsgold.screen import FoolsGoldScreen
@@ -20,9 +21,8 @@ from tui.screens.menu import MenuScreen
 from tui.screens.served import FirstNameScreen, NameScreen, ServedMenuScreen
 from tui.settings import Settings
 
+from .harness import make_app, until
 from .helpers import foolsgold_view, footer_text, screen_text
-from .test_modes import make_app, until
-from .test_served import _serving, served_app
 
 WIDE = ["李小龍", "🦊🦊 Fox"]
 
@@ -72,7 +72,7 @@ async def test_wide_names_keep_the_card_table_in_columns(tmp_path):
 async def test_a_passing_small_size_says_nothing_and_a_lasting_one_does(tmp_path):
     """The SSH door repaints a re-attached terminal by shrinking it a row for a moment:
     no "Make the window bigger" for that. A size that stays small is still said."""
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     try:
         app = served_app(tmp_path, lan, directory)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -95,7 +95,7 @@ async def test_a_passing_small_size_says_nothing_and_a_lasting_one_does(tmp_path
 
 
 async def test_the_served_menu_footer_fits_80_columns(tmp_path):
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     try:
         app = served_app(tmp_path, lan, directory)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -111,7 +111,7 @@ async def test_the_served_menu_footer_fits_80_columns(tmp_path):
 
 
 async def test_the_web_name_prompt_is_centered(tmp_path):
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     try:
         app = served_app(tmp_path, lan, directory, name="Server", named=False)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -128,8 +128,7 @@ async def test_the_web_name_prompt_is_centered(tmp_path):
 def _first_run_app(tmp_path, start=("menu",)) -> MotherlodeApp:
     """An app as `motherlode` opens it: settings read from a file that may not exist."""
     path = tmp_path / "settings.json"
-    return MotherlodeApp(settings=Settings.load(path), settings_path=path, start=start,
-                         announce=False, discover=False)
+    return make_app(tmp_path, settings=Settings.load(path), settings_path=path, start=start)
 
 
 async def test_the_first_run_asks_the_name_once_with_the_login_offered(tmp_path):
@@ -176,12 +175,11 @@ async def test_hotseat_and_a_given_name_are_not_asked(tmp_path):
 
 
 async def test_served_mode_takes_the_name_from_the_door(tmp_path):
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     try:
         start = ("served", "127.0.0.1", lan.port, str(directory.path), True)
         path = tmp_path / "door.json"
-        app = MotherlodeApp(settings=Settings.load(path), settings_path=path, start=start,
-                            announce=False, discover=False)
+        app = make_app(tmp_path, settings=Settings.load(path), settings_path=path, start=start)
         assert not app.settings.named
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, ServedMenuScreen), "the menu")

@@ -4,38 +4,39 @@ real bots, played by the keys the hints name, with every hint checked as it chan
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from net.clock import FakeClock
+from tests.tui.helpers import SIZES, flat
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.widgets.board import Hint
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
-
-SIZES = [(80, 24), (60, 20)]
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 async def hints_whole(pilot) -> list[str]:
     """Every shown hint's text, each checked to be on the screen whole (wrapped lines
     joined) once the screen has laid out its new text: the cut ones fail."""
     app = pilot.app
-    for _ in range(5):  # a hint that grew a line is laid out again on the next refresh
-        await pilot.pause()
+
+    def whole() -> bool:
         shown = flat(screen_text(app))
-        hints = [h for h in app.screen.query(Hint) if h.display and h.text]
-        if all(flat(h.text) in shown for h in hints):
-            return [h.text for h in hints]
+        return all(flat(h.text) in shown for h in app.screen.query(Hint) if h.display and h.text)
+
+    # a hint that grew a line is laid out again on the next refresh
+    with contextlib.suppress(AssertionError):
+        await until(pilot, whole, "every hint whole", deadline=2)
+    shown = flat(screen_text(app))
+    hints = [h for h in app.screen.query(Hint) if h.display and h.text]
     for hint in hints:
         assert flat(hint.text) in shown, (hint.text, screen_text(app))
-    return []
+    return [h.text for h in hints]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "60x20"])
@@ -48,13 +49,12 @@ async def test_gold_nuggets_hints_fit_and_agree(tmp_path, size):
         await until(pilot, lambda: screen.view is not None, "a first view")
         seen: set[str] = set()
         my_turns = all_chosen = 0
-        for _ in range(3000):
+        while not screen.view.over and my_turns < 6:
+            await until(pilot, lambda: screen.acting_seat is not None or screen.view.over,
+                        "a keyboard seat's turn, or the end")
             view = screen.view
-            if view.over or my_turns >= 6:
+            if view.over:
                 break
-            await pilot.pause(0.002)
-            if screen.acting_seat is None:
-                continue
             texts = await hints_whole(pilot)
             seen.update(texts)
             old = view
@@ -64,7 +64,8 @@ async def test_gold_nuggets_hints_fit_and_agree(tmp_path, size):
             else:
                 await pilot.press("space")  # the advisor's set-aside, as its hint says
                 chosen = " ".join(await hints_whole(pilot))
-                if len(screen.selected) == len(view.rolled) and screen.view is old:
+                if view.phase == "keep" and len(screen.selected) == len(view.rolled) \
+                        and screen.view is old:
                     # every die chosen: nothing is left to roll on, and the line agrees
                     assert "enter rolls on" not in chosen, chosen
                     assert "nothing yet worth 0" not in flat(screen_text(app))
@@ -88,18 +89,20 @@ async def test_fools_gold_hints_fit(tmp_path, size):
         screen: FoolsGoldScreen = app.screen
         await until(pilot, lambda: screen.view is not None and screen.view.hand, "the deal")
         seen: set[str] = set()
-        for _ in range(3000):
+
+        async def play() -> bool:
+            """Ann's part now, then 0.1 s of the host's clock; True once settled."""
             view = screen.view
             if view.settled or view.round_no > 1:
-                break
+                return True
             seen.update(await hints_whole(pilot))
             hand = view.hand or []
             if not view.frozen and len(hand) == 5 and (view.start == 0 or
                                                        view.incoming_sizes[0]):
                 await pilot.press("1")  # one key a card: draw and pass the first
             clock.advance(0.1)
-            await pilot.pause(0.002)
-        await until(pilot, lambda: screen.view.settled or screen.view.round_no > 1,
-                    "the round settles")
+            return False
+
+        await until(pilot, play, "the round settles", deadline=120, step=0.002)
         seen.update(await hints_whole(pilot))
         assert len(seen) >= 2, seen

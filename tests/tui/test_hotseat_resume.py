@@ -12,20 +12,19 @@ from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import PickScreen
 from tui.screens.menu import MenuScreen
 
+from .harness import keys_for, make_app, until
 from .helpers import screen_text
-from .test_modes import _keys_for, make_app, until
 
 
 async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
     """Play the keyboard's seats by keys: ``moves`` moves, or to the end."""
     done = 0
-    for _ in range(3000):
+    while not screen.view.over and (moves is None or done < moves):
+        await until(pilot, lambda: screen.acting_seat is not None or screen.view.over,
+                    "a keyboard seat's turn, or the end")
         view = screen.view
-        if view.over or (moves is not None and done >= moves):
+        if view.over:
             break
-        if screen.acting_seat is None:
-            await pilot.pause(0.001)
-            continue
         phase = view.phase
         if phase in ("roll", "choose"):
             await pilot.press("enter")
@@ -33,7 +32,7 @@ async def _play(pilot, screen: NuggetsScreen, moves: int | None) -> int:
             await pilot.press("t")
         else:
             best = odds.best_keep(view.rolled, view.kept)
-            await pilot.press(*_keys_for(view.rolled, best))
+            await pilot.press(*keys_for(view.rolled, best))
             await pilot.press("t" if len(view.kept) + len(best) >= 4 else "enter")
         done += 1
         old = view

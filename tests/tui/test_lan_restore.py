@@ -13,8 +13,8 @@ from tests.hardening.harness import Raw, drive
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import PickScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 
 async def _saved_lan_table() -> tuple[dict, int]:

@@ -14,8 +14,8 @@ from net import protocol as p
 from tui.screens.lobby import LobbyScreen
 from tui.widgets.board import show_text
 
+from .harness import make_app
 from .helpers import screen_text
-from .test_shell import make_app
 
 pytestmark = pytest.mark.timeout(60)
 

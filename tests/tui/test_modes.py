@@ -12,55 +12,15 @@ from net.client import Client, Disconnected
 from net.clock import FakeClock
 from net.host import Host
 from nuggets import odds
-from tui.app import MotherlodeApp
 from tui.flows.messages import PlayBots
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import MessageScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
-from tui.settings import Settings
 
+from .harness import keys_for, log_text, make_app, until
 from .helpers import screen_text
-
-
-def make_app(tmp_path, **kwargs) -> MotherlodeApp:
-    kwargs.setdefault("announce", False)
-    kwargs.setdefault("discover", False)
-    kwargs.setdefault("turn_pause", 0.0)  # keys at machine speed (the pause has its own test)
-    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
-                         **kwargs)
-
-
-async def until(pilot, condition, what: str, steps: int = 2000) -> None:
-    """Let the app run until `condition()` holds; fail saying what never happened."""
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.001)
-    raise AssertionError(f"never happened: {what}\n{screen_text(pilot.app)}")
-
-
-def log_text(screen) -> str:
-    """Every line of a table's event log, scrolled off or not."""
-    return "\n".join(line.plain for line in screen.query_one("#log").lines)
-
-
-FACE_KEY = {"nugget": "n", "lasso": "l", "2": "f2", "3": "f3", "4": "f4", "5": "f5"}
-
-
-def _keys_for(rolled: list[str], faces) -> list[str]:
-    """Keys that select `faces` from `rolled`: a face key where all dice of that face
-    are wanted, else the dice one by one."""
-    keys = []
-    wanted = [f.value for f in faces]
-    for face in dict.fromkeys(wanted):
-        if wanted.count(face) == rolled.count(face):
-            keys.append(FACE_KEY[face])
-        else:
-            picks = [i for i, f in enumerate(rolled) if f == face][: wanted.count(face)]
-            keys += [str(i + 1) for i in picks]
-    return keys
 
 
 @pytest.mark.timeout(240)  # a whole game: 20 s on a quiet machine, 86 s at load 13
@@ -77,13 +37,12 @@ async def test_hotseat_dice_to_the_end(tmp_path):
         assert len(screen.my_seats) == 2
         presses = 0
         banners = set()
-        for _ in range(3000):
+        while not screen.view.over:
+            await until(pilot, lambda: screen.acting_seat is not None or screen.view.over,
+                        "a keyboard seat's turn, or the end")
             view = screen.view
             if view.over:
                 break
-            if screen.acting_seat is None:
-                await pilot.pause(0.001)
-                continue
             banners.add(screen.query_one("#banner").text)
             phase = view.phase
             if phase in ("roll", "choose"):
@@ -92,7 +51,7 @@ async def test_hotseat_dice_to_the_end(tmp_path):
                 await pilot.press("t")
             else:
                 best = odds.best_keep(view.rolled, view.kept)
-                await pilot.press(*_keys_for(view.rolled, best))
+                await pilot.press(*keys_for(view.rolled, best))
                 kept_after = view.kept + [f.value for f in best]
                 roll_on = odds.expected_roll(kept_after)
                 stop = odds.expected_stop(kept_after)
@@ -137,10 +96,13 @@ async def test_foolsgold_against_bots_to_a_settled_round(tmp_path):
         screen: FoolsGoldScreen = app.screen
         await until(pilot, lambda: screen.view is not None, "a first view")
         called = grabbed = False
-        for _ in range(4000):
+
+        async def play() -> bool:
+            """Ann's part now, then 0.1 s of the host's clock; True once settled."""
+            nonlocal called, grabbed
             view = screen.view
             if view.settled or view.round_no > 1:
-                break
+                return True
             hand = view.hand or []
             if view.grabbed and not called and view.grabbed[0][0] != 0:
                 await pilot.press("f")
@@ -154,9 +116,9 @@ async def test_foolsgold_against_bots_to_a_settled_round(tmp_path):
                     view.start == 0 or view.incoming_sizes[0]):
                 await pilot.press("d")
             clock.advance(0.1)
-            await pilot.pause(0.002)
-        await until(pilot, lambda: screen.view.settled or screen.view.round_no > 1,
-                    "the round settles")
+            return False
+
+        await until(pilot, play, "the round settles", deadline=120, step=0.002)
         assert called and grabbed
         lines = log_text(screen)
         assert "called \"Fool's Gold!\"" in lines
@@ -234,12 +196,15 @@ async def test_a_lost_host_is_said_and_the_seat_comes_back(tmp_path):
             await until(pilot, lambda: "The host is gone; trying again in" in screen_text(app),
                         "still gone, counting down to the next attempt")
             await host.start(bind="127.0.0.1", port=port)  # the host is back
-            for _ in range(20):
-                client_clock.advance(1.0)
-                await pilot.pause(0.01)
+
+            def resumed() -> bool:
+                """Reconnected yet? Else a second more of the client's clock."""
                 if "Reconnected" in screen_text(app):
-                    break
-            await until(pilot, lambda: "Reconnected" in screen_text(app), "the resume")
+                    return True
+                client_clock.advance(1.0)
+                return False
+
+            await until(pilot, resumed, "the resume", step=0.01)
             assert isinstance(app.screen, NuggetsScreen)
             app.session._clear_reconnected()  # what the timer does after a few seconds
             await pilot.pause()
@@ -485,7 +450,9 @@ async def test_a_failure_inside_the_connection_is_logged_and_said(tmp_path):
             raise RuntimeError("stream broke")
 
         client.recv = broken  # the reader calls it for the next item
-        await pilot.press("enter")  # any change at the table wakes the reader
+        # any message from the host wakes the reader (a key would not do: were the
+        # message shown first, the key would close it)
+        app.session.send(p.Chat(text="hello"))
         await until(pilot, lambda: "Something went wrong" in screen_text(app), "the message")
         assert "The details are in" in screen_text(app)
         assert app.crash_log is not None and "stream broke" in app.crash_log.read_text()

@@ -18,8 +18,8 @@ from tui.games.nuggets.replay import NuggetsReplayScreen
 from tui.screens.common import MessageScreen
 from tui.screens.menu import MenuScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 
 async def _saved_game(tmp_path, game: str):

@@ -102,7 +102,7 @@ async def test_the_tray_counts_only_a_set_aside_the_rules_take(tmp_path):
     refuse, reads "chosen, not allowed" and adds nothing, beside the hint saying why.
     The real app against a bot, seeded."""
     from nuggets import score
-    from tests.tui.test_modes import make_app, until
+    from tests.tui.harness import make_app, until
     from tui.games.nuggets.dice import KeptTray
     from tui.games.nuggets.screen import NuggetsScreen
 

@@ -7,40 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from net.lan import LanHost
-from net.served import TableDirectory
-from tui.app import MotherlodeApp
+from tests.tui.harness import served_app, serving
 from tui.flows.messages import FindGame, HostGame, OpenReplay
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.served import NameScreen, ServedMenuScreen
-from tui.settings import Settings
 
+from .harness import until
 from .helpers import screen_text
-from .test_modes import until
-
-
-async def _serving(tmp_path):
-    lan = LanHost(save=False)
-    lan.host.create_table("Main", "nuggets")
-    await lan.listen("127.0.0.1", 0)
-    directory = TableDirectory(lan.host)
-    await directory.start(tmp_path / "run" / "tables.sock")
-    return lan, directory
-
-
-def served_app(tmp_path, lan, directory, name="Ann", named=True) -> MotherlodeApp:
-    """``named``: the door gave the name (SSH); else a browser that never gave one, whose
-    settings hold none (its next visit's settings would, and skip the question)."""
-    start = ("served", "127.0.0.1", lan.port, str(directory.path), named)
-    return MotherlodeApp(settings=Settings(name=name if named else ""),
-                         settings_path=tmp_path / f"{name}.json",
-                         start=start, announce=False, discover=False)
 
 
 @pytest.mark.slow
 async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     try:
         app = served_app(tmp_path, lan, directory)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -77,7 +56,7 @@ async def test_the_served_menu_lists_tables_and_a_new_one_is_yours(tmp_path):
 
 @pytest.mark.slow
 async def test_a_second_player_joins_the_chosen_table_and_watches_a_started_one(tmp_path):
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     table = lan.host.create_table("Dice", "nuggets", seats=2, bots=1)
     try:
         app = served_app(tmp_path, lan, directory, name="Bob")
@@ -103,7 +82,7 @@ async def test_a_second_player_joins_the_chosen_table_and_watches_a_started_one(
 
 @pytest.mark.slow
 async def test_the_web_asks_the_name_first(tmp_path):
-    lan, directory = await _serving(tmp_path)
+    lan, directory = await serving(tmp_path)
     try:
         app = served_app(tmp_path, lan, directory, name="Server", named=False)
         async with app.run_test(size=(100, 30)) as pilot:

@@ -16,6 +16,7 @@ from net.clock import FakeClock
 from net.host import Host
 from net.seats import SeatStore, SeatToken
 from net.views import to_plain
+from tests import waiting
 from tui.flows.messages import JoinGame
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
@@ -23,8 +24,8 @@ from tui.screens.common import MessageScreen, PickScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.menu import MenuScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 
 async def _host(game="foolsgold", seats=2, bots=1, start=False, **settings):
@@ -73,7 +74,7 @@ async def test_a_restarted_app_takes_its_seat_back_with_the_same_hand(tmp_path):
             path = next(SeatStore().directory.glob("*.json"))
             assert path.stat().st_mode & 0o777 == 0o600
             first.on_terminal_signal()  # what SIGTERM or SIGHUP does: no leave
-        await until_host(lambda: not table.seats[1].member.connected, "the seat is away")
+        await waiting.until(lambda: not table.seats[1].member.connected, "the seat is away")
 
         for after_grace in (False, True):
             if after_grace:
@@ -92,19 +93,9 @@ async def test_a_restarted_app_takes_its_seat_back_with_the_same_hand(tmp_path):
                 assert [s.name for s in table.seats] == [table.seats[0].name, "Ann"]
                 assert table.seats[1].member.connected and not table.seats[1].standin
                 again.on_terminal_signal()
-            await until_host(lambda: not table.seats[1].member.connected, "away again")
+            await waiting.until(lambda: not table.seats[1].member.connected, "away again")
     finally:
         await host.close()
-
-
-async def until_host(condition, what: str) -> None:
-    import asyncio
-
-    for _ in range(500):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 async def test_a_stale_token_is_dropped_quietly_and_the_player_joins_anew(tmp_path):
@@ -219,7 +210,7 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
             await pilot.press("enter")  # the first choice: step away
             await until(pilot, lambda: "You stepped away" in screen_text(app), "the message")
             assert "join the same table again" in screen_text(app)
-            await until_host(lambda: table.seats[1].standin, "a stand-in plays at once")
+            await waiting.until(lambda: table.seats[1].standin, "a stand-in plays at once")
             member = table.seats[1].member
             assert member is not None and member in table.members and not member.connected
             assert len(_seat_files()) == 1  # kept: the next join takes the seat back
@@ -235,7 +226,7 @@ async def test_q_offers_step_away_or_give_up_and_both_do_what_they_say(tmp_path)
             await until(pilot, lambda: isinstance(app.screen, PickScreen), "the question")
             await pilot.press("down", "enter")  # give up my seat
             await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
-            await until_host(lambda: table.seats[1].member is None, "the seat is given up")
+            await waiting.until(lambda: table.seats[1].member is None, "the seat is given up")
             assert table.seats[1].standin and _seat_files() == []
     finally:
         await host.close()
@@ -246,9 +237,9 @@ async def test_a_restored_game_says_whom_it_waits_for_on_screen(tmp_path):
     """A host restored its game after a crash: Ann's app takes her seat back and reads
     "Waiting for Bob (... s)" until Bob is back, then the line goes."""
     from net.seats import SeatStore, SeatToken
-    from tests.net.test_restored_wait import _saved_game
+    from tests.net.helpers import saved_game
 
-    saved, tokens = _saved_game("nuggets", tmp_path / "save")
+    saved, tokens = saved_game("nuggets", tmp_path / "save")
     clock = FakeClock(saved.saved_at + 100.0)
     host = Host(clock=clock)
     table = host.restore(saved)

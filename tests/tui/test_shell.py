@@ -8,7 +8,6 @@ import pytest
 from net.games.foolsgold import moves as fm
 from net.games.nuggets import moves as nm
 from net.views import to_plain
-from tui.app import MotherlodeApp
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.dice import DiceTray
 from tui.games.nuggets.screen import NuggetsScreen
@@ -17,6 +16,7 @@ from tui.screens.forms import SettingsScreen
 from tui.screens.menu import MenuScreen
 from tui.settings import Settings
 
+from .harness import make_app
 from .helpers import (
     Recorder,
     events,
@@ -28,11 +28,6 @@ from .helpers import (
 )
 
 HOSTILE = ["[bold]Ann[/]", "[@click=app.quit]Bob", "Cid\x1b[31m\x07", "[/]"]
-
-
-def make_app(tmp_path, **kwargs) -> MotherlodeApp:
-    path = tmp_path / "settings.json"
-    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=path, **kwargs)
 
 
 @pytest.mark.slow
@@ -73,7 +68,7 @@ async def test_settings_are_saved_and_reloaded(tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "Saved to" in screen_text(app)
-    loaded = Settings.load(tmp_path / "settings.json")
+    loaded = Settings.load(tmp_path / "s.json")
     assert (loaded.name, loaded.ascii, loaded.advisor) == ("Zed", True, False)
     assert app.ascii_mode is True
 

@@ -11,16 +11,15 @@ from net import protocol as p
 from net.client import Client
 from net.clock import FakeClock
 from net.host import Host
+from tests.tui.harness import last_turn, next_message
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.advisor import advice_lines
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import MessageScreen
 from tui.screens.menu import MenuScreen
 
+from .harness import log_text, make_app, until
 from .helpers import Recorder, foolsgold_view, footer_text, nuggets_view, replace, screen_text
-from .test_advisor import last_turn
-from .test_comeback import _next
-from .test_modes import log_text, make_app, until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -137,13 +136,13 @@ async def test_a_person_back_without_the_seat_token_watches_their_stand_in(tmp_p
         bob = await Client.connect("127.0.0.1", host.port, "Bob", reconnect=False)
         await ann.send(p.Ready())
         await bob.send(p.Ready())
-        await _next(bob, p.State)  # the game is on
+        await next_message(bob, p.State)  # the game is on
         assert table.phase == "playing"
         ann._writer.transport.abort()  # Ann's line drops: no goodbye
         await ann.close()
-        await _next(bob, p.Notice, lambda n: n.event == "away")
+        await next_message(bob, p.Notice, lambda n: n.event == "away")
         clock.advance(20.0)  # the grace period: a stand-in plays Ann
-        await _next(bob, p.Notice, lambda n: n.event == "standin")
+        await next_message(bob, p.Notice, lambda n: n.event == "standin")
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, MessageScreen), "the refusal")

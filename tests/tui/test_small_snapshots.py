@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-from .test_snapshots import _app, _foolsgold_table, _nuggets_table
+from tests.tui.harness import foolsgold_table, nuggets_table, snapshot_app
 
 SIZES = [(60, 20), (42, 30), (90, 18)]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_menu_small(snap_compare, tmp_path, size):
-    assert snap_compare(_app(tmp_path), terminal_size=size)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_nuggets_table_small(snap_compare, tmp_path, size):
-    assert snap_compare(_app(tmp_path), terminal_size=size, run_before=_nuggets_table(True))
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size, run_before=nuggets_table(True))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_foolsgold_table_small(snap_compare, tmp_path, size):
-    assert snap_compare(_app(tmp_path), terminal_size=size, run_before=_foolsgold_table())
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=size, run_before=foolsgold_table())

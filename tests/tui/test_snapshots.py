@@ -9,76 +9,41 @@ from __future__ import annotations
 
 import pytest
 
-from tui.app import MotherlodeApp
-from tui.games.foolsgold.screen import FoolsGoldScreen
-from tui.games.nuggets.screen import NuggetsScreen
-from tui.settings import Settings
+from tests.tui.harness import foolsgold_table, nuggets_table, snapshot_app
 
-from .helpers import events, foolsgold_view, nuggets_view, replace
+from .harness import make_app, until
 
 SIZE = (80, 24)
 
 
-def _app(tmp_path, ascii_mode=False) -> MotherlodeApp:
-    return MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
-                         ascii_mode=ascii_mode)
-
-
-def _nuggets_table(advisor: bool, ascii_mode: bool = False):
-    async def run_before(pilot) -> None:
-        screen = NuggetsScreen([0, 1], advisor=advisor, hotseat=True, ascii_mode=ascii_mode)
-        await pilot.app.push_screen(screen)
-        view = nuggets_view(rolled=("nugget", "lasso", "3", "3", "3", "5", "2"),
-                            names=("Ann", "Bob"))
-        view = replace(view, supply=61, holdings=[9, 7])
-        screen.show_state(view, events({"type": "turn", "seat": 0},
-                                 {"type": "rolled", "seat": 0, "faces": view.rolled}))
-        await pilot.press("n", "f3")
-        await pilot.pause()
-
-    return run_before
-
-
-def _foolsgold_table(ascii_mode: bool = False):
-    async def run_before(pilot) -> None:
-        screen = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"], ascii_mode=ascii_mode)
-        await pilot.app.push_screen(screen)
-        view = foolsgold_view(grabbed=[[2, 10.0], [3, 10.153]], frozen=True, nuggets_left=1)
-        screen.show_state(view, events(
-            {"type": "drew", "seat": 1, "pile": "draw"},
-            {"type": "grabbed", "seat": 2, "at": 10.0, "order": 1, "nuggets_left": 2},
-            {"type": "grabbed", "seat": 3, "at": 10.153, "order": 2, "nuggets_left": 1}))
-        screen.query_one("#foolsgold-table").remove_class("-flash")  # no flash in a snapshot
-        await pilot.pause()
-
-    return run_before
-
-
 def test_menu(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=SIZE)
 
 
 @pytest.mark.slow
 def test_nuggets_table(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_nuggets_table(False))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=nuggets_table(False))
 
 
 def test_nuggets_table_with_advisor(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_nuggets_table(True))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=nuggets_table(True))
 
 
 def test_foolsgold_table(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_foolsgold_table())
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=foolsgold_table())
 
 
 def test_nuggets_table_ascii(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path, True), terminal_size=SIZE,
-                        run_before=_nuggets_table(True, ascii_mode=True))
+    assert snap_compare(snapshot_app(tmp_path, True), terminal_size=SIZE,
+                        run_before=nuggets_table(True, ascii_mode=True))
 
 
 def test_foolsgold_table_ascii(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path, True), terminal_size=SIZE,
-                        run_before=_foolsgold_table(ascii_mode=True))
+    assert snap_compare(snapshot_app(tmp_path, True), terminal_size=SIZE,
+                        run_before=foolsgold_table(ascii_mode=True))
 
 
 def test_lobby(snap_compare, tmp_path):
@@ -93,19 +58,15 @@ def test_lobby(snap_compare, tmp_path):
         await host.start(bind="127.0.0.1", port=0)
         host.create_table("Saloon", "foolsgold", seats=4, bots=1, seed="lobby")
         pilot.app.post_message(JoinGame("127.0.0.1", host.port))
-        for _ in range(500):
-            await pilot.pause(0.001)
-            if isinstance(pilot.app.screen, LobbyScreen) and pilot.app.session.table \
-                    and len(pilot.app.session.table.seats) == 2:
-                break
+        await until(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen)
+                    and pilot.app.session.table and len(pilot.app.session.table.seats) == 2,
+                    "the lobby, two seats")
         pilot.app.session.send(p.Chat(text="[bold]howdy[/] partners"))
-        for _ in range(500):
-            await pilot.pause(0.001)
-            if "howdy" in str(pilot.app.screen.query_one("#chat-log").lines):
-                break
+        await until(pilot, lambda: any("howdy" in str(log.lines)
+                                       for log in pilot.app.screen.query("#chat-log")),
+                    "the chat line")
 
-    app = MotherlodeApp(settings=Settings(name="Ann"), settings_path=tmp_path / "s.json",
-                        announce=False, discover=False)
+    app = make_app(tmp_path)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
@@ -116,24 +77,26 @@ BIG = (120, 40)
 
 
 def test_menu_big(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=BIG)
+    assert snap_compare(snapshot_app(tmp_path), terminal_size=BIG)
 
 
 @pytest.mark.slow
 def test_nuggets_table_big(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_nuggets_table(True))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=BIG, run_before=nuggets_table(True))
 
 
 @pytest.mark.slow
 def test_foolsgold_table_big(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_foolsgold_table())
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=BIG, run_before=foolsgold_table())
 
 
 def _chat_over_the_table():
     async def run_before(pilot) -> None:
         from tui.screens.common import ChatScreen
 
-        await _foolsgold_table()(pilot)
+        await foolsgold_table()(pilot)
         await pilot.app.push_screen(ChatScreen())
         await pilot.pause()
 
@@ -142,16 +105,18 @@ def _chat_over_the_table():
 
 @pytest.mark.slow
 def test_chat_over_the_table(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_chat_over_the_table())
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=_chat_over_the_table())
 
 
 def test_chat_over_the_table_big(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_chat_over_the_table())
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=BIG, run_before=_chat_over_the_table())
 
 
 def _help_of_the_dice():
     async def run_before(pilot) -> None:
-        await _nuggets_table(False)(pilot)
+        await nuggets_table(False)(pilot)
         await pilot.press("f1")
         await pilot.pause()
 
@@ -160,12 +125,14 @@ def _help_of_the_dice():
 
 @pytest.mark.slow
 def test_help(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_help_of_the_dice())
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=_help_of_the_dice())
 
 
 @pytest.mark.slow
 def test_help_big(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_help_of_the_dice())
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=BIG, run_before=_help_of_the_dice())
 
 
 def _form(key: str):
@@ -178,19 +145,23 @@ def _form(key: str):
 
 @pytest.mark.slow
 def test_settings(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("s"))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=_form("s"))
 
 
 def test_settings_big(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=BIG, run_before=_form("s"))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=BIG, run_before=_form("s"))
 
 
 def test_too_small(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=(36, 12), run_before=_nuggets_table(False))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=(36, 12), run_before=nuggets_table(False))
 
 
 def test_replays_empty(snap_compare, tmp_path):
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("p"))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=_form("p"))
 
 
 def _stats_rows() -> None:
@@ -217,4 +188,5 @@ def _stats_rows() -> None:
 
 def test_stats(snap_compare, tmp_path):
     _stats_rows()
-    assert snap_compare(_app(tmp_path), terminal_size=SIZE, run_before=_form("t"))
+    assert snap_compare(snapshot_app(tmp_path),
+                        terminal_size=SIZE, run_before=_form("t"))

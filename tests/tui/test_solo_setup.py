@@ -8,8 +8,8 @@ import pytest
 from tui.screens.common import BotsPick
 from tui.screens.menu import MenuScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -61,7 +61,7 @@ async def test_a_first_game_offers_a_guided_round_once(tmp_path, game, letter):
     round; taken, a Guide box says the step in front of them at the relaxed pace, and
     x ends it; the offer is made once (kept in the settings)."""
     from net.clock import FakeClock
-    from tui.games import game_of
+    from tui.plugin import game_of
     from tui.screens.table import TableScreen
     from tui.widgets.guide import Guide
 
@@ -91,7 +91,7 @@ async def test_a_first_game_offers_a_guided_round_once(tmp_path, game, letter):
         await pilot.press("x")
         await until(pilot, lambda: not screen.query(Guide), "the guide ended")
         assert "End guide" not in screen_text(app).splitlines()[-1]
-        assert game_of(game).guide is not None
+        assert game_of(game).guide() is not None
         await pilot.press("q")
         await until(pilot, lambda: "Leave this game?" in screen_text(app), "asked")
         await pilot.press("y")
@@ -111,7 +111,7 @@ async def test_the_dice_guide_follows_each_step_and_ends_after_two_turns(tmp_pat
     from tui.games.nuggets.screen import NuggetsScreen
     from tui.widgets.guide import Guide
 
-    from .test_modes import log_text
+    from .harness import log_text
 
     app = make_app(tmp_path, table_options={"seed": "guide-steps", "bot_pace": 0.2,
                                             "first_player": 0})
@@ -133,8 +133,10 @@ async def test_the_dice_guide_follows_each_step_and_ends_after_two_turns(tmp_pat
             text = boxes.first().text
             if text and (not said or said[-1] != text):
                 said.append(text)
-            if screen.acting_seat is None:
-                await pilot.pause(0.005)
+            if screen.acting_seat is None:  # the others' turns: what the guide says meanwhile
+                await until(pilot, lambda t=text: screen.acting_seat is not None
+                            or not screen.query(Guide) or screen.query(Guide).first().text != t,
+                            "my turn, or the guide's next words", step=0.005)
                 continue
             old = screen.view
             if old.phase == "roll":

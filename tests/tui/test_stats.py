@@ -3,35 +3,19 @@ stats [NAME]`, and the figures against the games they count."""
 
 from __future__ import annotations
 
-import asyncio
-
-from net.clock import FakeClock
 from net.games.nuggets.stats import per_turn
-from net.saves import Store
 from net.saves.cli import run as run_saves_command
-from tests.hardening.harness import drive
-from tests.hardening.test_persist import _start_nuggets
+from tests.tui.harness import a_finished_game
 from tui.cli import build_parser
 from tui.screens.menu import MenuScreen
 from tui.screens.stats import StatsScreen
 
+from .harness import make_app, until
 from .helpers import screen_text
-from .test_modes import make_app, until
-
-
-async def _a_finished_game() -> Store:
-    """Ann and Bob (greedy players over TCP) and a bot play Gold Nuggets to the end."""
-    clock = FakeClock()
-    store = Store.default("tables")
-    host, table, ann, bob = await _start_nuggets(clock, store, supply=12)
-    play = [asyncio.create_task(ann.play()), asyncio.create_task(bob.play())]
-    await drive(clock, lambda: all(t.done() for t in play))
-    await host.close()
-    return store
 
 
 async def test_the_stats_count_each_turn_bust_and_steal_of_a_finished_game(tmp_path):
-    store = await _a_finished_game()
+    store = await a_finished_game()
     (kept,) = store.kept()
     record = store.load(kept.id)
     winners, _ = record.replay().result()
@@ -51,7 +35,7 @@ async def test_the_stats_count_each_turn_bust_and_steal_of_a_finished_game(tmp_p
 
 
 async def test_the_stats_screen_and_command(tmp_path, capsys):
-    store = await _a_finished_game()
+    store = await a_finished_game()
     people = {r.name: r for r in store.stats()}
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -78,7 +62,7 @@ async def test_the_stats_screen_and_command(tmp_path, capsys):
 
 
 async def test_export_writes_one_file_that_replays_and_refuses_to_overwrite(tmp_path, capsys):
-    store = await _a_finished_game()
+    store = await a_finished_game()
     (kept,) = store.kept()
     parser = build_parser()
     target = tmp_path / "shared.json"
@@ -100,7 +84,7 @@ async def test_games_lists_the_kept_games_with_the_ids_replay_takes(tmp_path, ca
     parser = build_parser()
     assert run_saves_command(parser.parse_args(["games"])) == 0
     assert "No games kept yet" in capsys.readouterr().out
-    store = await _a_finished_game()
+    store = await a_finished_game()
     (kept,) = store.kept()
     assert run_saves_command(parser.parse_args(["games"])) == 0
     out = capsys.readouterr().out

@@ -18,8 +18,8 @@ from textual.css import stylesheet
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tests.tui.harness import make_app
 from tests.tui.helpers import screen_text
-from tests.tui.test_modes import make_app
 from tui import styles
 
 pytestmark = pytest.mark.timeout(60)

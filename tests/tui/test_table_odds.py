@@ -9,7 +9,7 @@ import pytest
 
 from net.views import to_plain
 from nuggets import duel
-from tests.tui.test_modes import make_app, until
+from tests.tui.harness import make_app, until
 from tui.games.nuggets.advisor import AdvisorPanel
 from tui.games.nuggets.screen import NuggetsScreen
 

@@ -7,14 +7,15 @@ import pytest
 
 from net.games.foolsgold import moves as fm
 from net.games.foolsgold.views import Card
+from tests import waiting
 from tui.games.foolsgold import glyphs as card_glyphs
 from tui.games.foolsgold.cards import HandView, progress
 from tui.games.foolsgold.screen import FoolsGoldScreen
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.common import ChatScreen
 
+from .harness import make_app
 from .helpers import events, foolsgold_view, footer_text, nuggets_view, replace, screen_text
-from .test_shell import make_app
 
 
 def card(name, variant, kind="animal"):
@@ -204,10 +205,9 @@ async def test_question_mark_in_a_form_shows_help_and_types_nothing(tmp_path):
 
 async def test_a_hotseat_game_leaves_the_settings_name_alone(tmp_path):
 
-    from .test_modes import make_app as make_mode_app
-    from .test_modes import until
+    from .harness import until
 
-    app = make_mode_app(tmp_path, start=("hotseat", [("Bob", False), ("Cy", False)]),
+    app = make_app(tmp_path, start=("hotseat", [("Bob", False), ("Cy", False)]),
                         table_options={"seed": "names"})
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
@@ -271,10 +271,9 @@ async def test_settings_checkboxes_read_on_or_off_without_colour(tmp_path):
 async def test_host_a_lan_game_asks_for_the_port_and_interface(tmp_path):
     from tui.screens.lobby import LobbyScreen
 
-    from .test_modes import make_app as make_mode_app
-    from .test_modes import until
+    from .harness import until
 
-    app = make_mode_app(tmp_path)  # the defaults: 7777, every interface
+    app = make_app(tmp_path)  # the defaults: 7777, every interface
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "enter")
         await until(pilot, lambda: "Listen on" in screen_text(app), "the form")
@@ -304,10 +303,9 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
     from tui.screens.common import ConfirmScreen
     from tui.screens.menu import MenuScreen
 
-    from .test_modes import make_app as make_mode_app
-    from .test_modes import until
+    from .harness import until
 
-    app = make_mode_app(tmp_path, start=("solo", "nuggets", 1),
+    app = make_app(tmp_path, start=("solo", "nuggets", 1),
                         table_options={"seed": "kept", "first_player": 0})
     async with app.run_test(size=(100, 30)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table")
@@ -333,16 +331,13 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
             await until(pilot, lambda: "No games kept yet" in screen_text(app), "deleted")
             assert Store.default("solo").kept() == []
 
-    hot = make_mode_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
+    hot = make_app(tmp_path, start=("hotseat", [("Ann", False), ("Bob", False)]),
                         table_options={"seed": "empty"})
     async with hot.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(hot.screen, NuggetsScreen), "the table")
         await pilot.press("q", "y")
         await until(pilot, lambda: isinstance(hot.screen, MenuScreen), "the menu")
-    for _ in range(100):
-        if not Store.default("hotseat").unfinished():
-            break
-        await __import__("asyncio").sleep(0.01)
+    await waiting.until(lambda: not Store.default("hotseat").unfinished(), "nothing unfinished")
     assert Store.default("hotseat").unfinished() == []
 
 
@@ -350,7 +345,7 @@ async def test_games_against_bots_are_kept_and_replays_lists_and_deletes_them(tm
 async def test_the_rules_have_contents_to_jump_from_and_no_bot_figures(tmp_path):
     from tui.screens.common import RulesScreen, rules_text
 
-    from .test_modes import until
+    from .harness import until
 
     def body():
         return [line[40:] for line in screen_text(app).splitlines()[:4]]
@@ -400,14 +395,13 @@ def test_every_binding_has_an_id_unique_in_its_screen():
 
 @pytest.mark.slow
 async def test_keys_remapped_in_the_settings_file_work(tmp_path):
-    from tui.app import MotherlodeApp
     from tui.settings import Settings
 
     from .helpers import Recorder
 
     recorder = Recorder()
     settings = Settings(name="Ann", keys={"foolsgold.grab": "x"})
-    app = MotherlodeApp(settings=settings, settings_path=tmp_path / "s.json")
+    app = make_app(tmp_path, settings=settings)
     async with app.run_test(size=(80, 24), message_hook=recorder) as pilot:
         await _table(app, pilot, foolsgold_view(grabbed=[[1, 10.0]], frozen=True))
         await pilot.press("g")  # the old key does nothing now
@@ -425,7 +419,7 @@ async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
 
     from tui.settings import Settings
 
-    from .test_modes import until
+    from .harness import until
 
     def highlighted() -> str:
         """The command the palette's enter would run now ("" for none)."""
@@ -446,9 +440,9 @@ async def test_the_theme_is_a_saved_setting_and_the_palette_sets_it(tmp_path):
         await pilot.press("enter")
         await until(pilot, lambda: app.theme == "ansi-dark", "the theme taken")
         assert app.theme == "ansi-dark"
-    assert Settings.load(tmp_path / "settings.json").theme == "ansi-dark"
+    assert Settings.load(tmp_path / "s.json").theme == "ansi-dark"
     again = make_app(tmp_path)
-    again.settings = Settings.load(tmp_path / "settings.json")
+    again.settings = Settings.load(tmp_path / "s.json")
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert again.theme == "ansi-dark"

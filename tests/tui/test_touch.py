@@ -14,8 +14,8 @@ from tui.screens.menu import MenuScreen
 from tui.screens.served import NameScreen
 from tui.widgets.touchbar import TAP_GUARD, TouchBar
 
+from .harness import log_text, make_app, until
 from .helpers import footer_text, screen_text
-from .test_modes import log_text, make_app, until
 
 PHONE = (42, 30)  # a 390 px phone upright
 SIDEWAYS = (90, 18)  # the same phone on its side
@@ -32,16 +32,20 @@ async def _click(pilot, ident: str) -> bool:
     moment passed: a race ended, the bar was rebuilt for the next view)."""
     # a button just mounted has its place on the screen after a layout or two (the
     # bar sets its columns once its buttons are in): click where it stays
-    seen = None
-    for _ in range(500):
+    seen = [None]
+
+    def settled() -> str:
         found = pilot.app.screen.query(f"#{ident}")
         if not found:
-            return False
+            return "gone"
         region = found.first().region
-        if region.area and region == seen:
-            break
-        seen = region
-        await pilot.pause()
+        if region.area and region == seen[0]:
+            return "still"
+        seen[0] = region
+        return ""
+
+    if await until(pilot, settled, f"#{ident} settles", step=None) == "gone":
+        return False
     await pilot.click(f"#{ident}")
     return True
 
@@ -71,7 +75,8 @@ async def test_a_whole_gold_nuggets_game_by_touch_alone(tmp_path, monkeypatch, s
                 await _click(pilot, "touch-roll")
                 rolled = True
             else:
-                await pilot.pause(0.002)
+                await until(pilot, lambda: screen.view.over or {"touch-advised", "touch-roll"}
+                            & set(_bar(app)), "something to tap", step=0.002)
             if rolled and screen.view.rolled and screen.acting_seat == 0:
                 # the dice, small where the big ones do not fit, are on screen
                 shown = screen_text(app)
@@ -105,10 +110,12 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
         assert "needs a terminal" not in screen_text(app)
         clicked: set[str] = set()
         clicked_n: list[str] = []
-        for _ in range(4000):
+
+        async def play() -> bool:
+            """A tap, if one is to be made, then 0.1 s of the host's clock."""
             view = screen.view
             if view.settled or view.round_no > 1:
-                break
+                return True
             buttons = _bar(app)
             if view.grabbed:  # the race: call a bot's bluff, or grab a nugget
                 order = ("touch-call", "touch-grab")
@@ -122,9 +129,9 @@ async def test_a_fools_gold_round_by_touch_alone(tmp_path, monkeypatch, size):
                 clicked.add("touch-pass" if pick.startswith("touch-pass") else pick)
                 clicked_n.append(pick)
             clock.advance(0.1)
-            await pilot.pause(0.002)
-        await until(pilot, lambda: screen.view.settled or screen.view.round_no > 1,
-                    "the round settles")
+            return False
+
+        await until(pilot, play, "the round settles", deadline=180, step=0.002)
         assert "Round settled" in log_text(screen)
         if screen.view.round_no == 1 and screen.view.winner is None:
             # the status says all it has to at 42 columns too (it wraps to three lines)

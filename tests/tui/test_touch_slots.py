@@ -17,6 +17,8 @@ from net.clock import FakeClock
 from tui.widgets.footer import Footer
 from tui.widgets.touchbar import SLOT_MEMORY, TAP_GUARD, TouchBar, grid_order, place
 
+from .harness import until
+
 pytestmark = pytest.mark.timeout(60)
 
 
@@ -152,14 +154,18 @@ def _places(app) -> dict[str, tuple[int, int]]:
 
 
 async def _settle(pilot, want: set[str]) -> dict[str, tuple[int, int]]:
-    for _ in range(500):
-        await pilot.pause()
+    """The bar's places once it shows ``want``, laid out and still over a pass."""
+    last: list = [None]
+
+    def still():
         places = _places(pilot.app)
-        if set(places) == want and all(p != (0, 0) for p in places.values()):
-            await pilot.pause()
-            if _places(pilot.app) == places:
-                return places
-    raise AssertionError(f"the bar never showed {want}: {_places(pilot.app)}")
+        if set(places) == want and all(p != (0, 0) for p in places.values()) \
+                and places == last[0]:
+            return places
+        last[0] = places
+        return None
+
+    return await until(pilot, still, f"the bar shows {want}", step=None)
 
 
 async def test_the_bar_keeps_its_buttons_where_they_are():
@@ -194,11 +200,8 @@ async def test_the_bar_keeps_its_buttons_where_they_are():
 
 async def _pressable(pilot, selector: str) -> None:
     """Wait until the button's press effect is over (Textual ignores a click then)."""
-    for _ in range(2000):
-        if not pilot.app.screen.query_one(selector).has_class("-active"):
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"{selector} stayed pressed")
+    await until(pilot, lambda: not pilot.app.screen.query_one(selector).has_class("-active"),
+                f"{selector} no longer pressed", step=0.01)
 
 
 async def test_a_double_tap_never_does_two_different_things():
@@ -250,8 +253,8 @@ async def test_fools_gold_pass_buttons_name_their_cards_and_a_card_tap_passes(tm
     from tui.games.foolsgold.cards import HandView
     from tui.games.foolsgold.screen import FoolsGoldScreen
 
+    from .harness import make_app
     from .helpers import Recorder, foolsgold_view, replace, screen_text
-    from .test_modes import make_app
 
     monkeypatch.setenv("MOTHERLODE_TOUCH", "1")
     recorder = Recorder()
@@ -284,7 +287,7 @@ async def test_fools_gold_pass_buttons_name_their_cards_and_a_card_tap_passes(tm
         # a tap on a card with a card waiting: the draw and the pass of that card
         del recorder.actions[:]
         hand_view = screen.query_one(HandView)
-        await _until_laid_out(pilot, hand_view)
+        await _laid_out(pilot, hand_view)
         index = 4  # the Mule, in slot 5
         assert hand_view.card_at(index).name == "Mule"
         columns = hand_view.columns()
@@ -297,12 +300,8 @@ async def test_fools_gold_pass_buttons_name_their_cards_and_a_card_tap_passes(tm
             card=fm.CardRef(name="Mule", variant="d", kind="animal"))]
 
 
-async def _until_laid_out(pilot, widget) -> None:
-    for _ in range(500):
-        if widget.region.area:
-            return
-        await pilot.pause()
-    raise AssertionError("never laid out")
+async def _laid_out(pilot, widget) -> None:
+    await until(pilot, lambda: widget.region.area, "laid out", step=None)
 
 
 async def test_a_screen_that_comes_up_under_the_finger_ignores_the_second_tap():

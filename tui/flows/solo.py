@@ -52,11 +52,11 @@ class SoloFlow(Flow):
         """A first game of ``game``: offer the guided first round (once: the answer is
         kept in the settings), then play."""
         from tui import modes
-        from tui.games import game_of
+        from tui.plugin import game_of
         from tui.screens.common import PickScreen
 
         app = self.app
-        if game in app.settings.guided or getattr(game_of(game), "guide", None) is None:
+        if game in app.settings.guided or game_of(game).guide() is None:
             self.launch(modes.solo(self.launch_options(), game, bots))
             return
 

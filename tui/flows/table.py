@@ -51,7 +51,7 @@ class TableFlow(Flow):
                 if s.kind == "human" and (not s.connected or s.standin)))
 
     def game_started(self, message: GameStarted) -> None:
-        from tui.games import TableContext, game_of
+        from tui.plugin import TableContext, game_of
 
         app = self.app
         if app.table is not None:
@@ -70,9 +70,9 @@ class TableFlow(Flow):
         if guided == message.game and message.seats:
             # the guided first round the person asked for (``SoloFlow``): once
             app.flows.solo.guided = None
-            guide = getattr(game_of(message.game), "guide", None)
+            guide = game_of(message.game).guide()
             if guide is not None:
-                app.table.start_guide(guide())
+                app.table.start_guide(guide)
         app.table.add_log(f"Seed hash {message.seed_hash[:16]}... (revealed at the end)")
 
     def view_changed(self, message: ViewChanged) -> None:

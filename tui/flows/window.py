@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.flows.base import Flow
+from tui.textual_internals import take_back_notices
 
 SMALL_SETTLE = 0.5  # seconds a too-small terminal lasts before a served player is told
 TOO_SMALL = "Make the window bigger"
@@ -54,8 +55,7 @@ class WindowFlow(Flow):
         if not small:
             self._said = False
             # the size is back: a warning still on screen is no longer true
-            for notice in [n for n in app._notifications if n.message.startswith(TOO_SMALL)]:
-                app._unnotify(notice)
+            take_back_notices(app, TOO_SMALL)
         elif not self._said:
             self._timer = app.set_timer(SMALL_SETTLE, self._say_too_small)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from net import protocol as p
@@ -38,7 +38,6 @@ from tui.messages import (
     ViewChanged,
 )
 from tui.phases import PACES, pace_words
-from tui.plain.words import Adapter
 
 #: every escape sequence and control character (a name is peer text: never drawn)
 _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -237,7 +236,7 @@ class PlainSeat:
                 + ", ".join(seats) + (f", {plural(free, 'seat')} free" if free > 0 else "") + ".")
         if info.settings.pace != "normal":
             line += f" The table plays at a {pace_words(info.settings.pace)}."
-        from tui.games import length_words  # the game's own measure of its length
+        from tui.plugin import length_words  # the game's own measure of its length
 
         if said := length_words(info):
             line += f" {said}"
@@ -252,13 +251,12 @@ class PlainSeat:
         return line
 
     def _started(self, game: str, players: Sequence[str], seats: Sequence[int]) -> None:
-        from tui.games import game_of
+        from tui.plugin import game_of
 
         self.game = game
         self.names = [clean_text(n) for n in players]
         self.moves = spec(game).moves
-        hook: Callable[[], Any] | None = getattr(game_of(game), "plain_seat", None)
-        self.adapter = Adapter(hook() if hook else None, self.moves)
+        self.adapter = game_of(game).plain_seat(self.moves)
         self.view = None
         self.prompted = None
         self.over = False

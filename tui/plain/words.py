@@ -156,14 +156,3 @@ class Generic:
     def over(self, view: Any) -> bool:
         return bool(getattr(view, "over", False))
 
-
-class Adapter:
-    """A game's plain adapter, with :class:`Generic` for what it does not offer."""
-
-    def __init__(self, own: Any, moves: Any) -> None:
-        self._own = own
-        self._generic = Generic(moves)
-
-    def __getattr__(self, name: str) -> Any:
-        found = getattr(self._own, name, None)
-        return found if found is not None else getattr(self._generic, name)

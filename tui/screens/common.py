@@ -19,8 +19,9 @@ from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.catalogue import DIFFICULTIES, games
-from tui.games import game_of
 from tui.keys import add_bindings, with_ids
+from tui.plugin import game_of
+from tui.textual_internals import bind, key_bindings
 from tui.widgets.footer import Footer
 from tui.widgets.touchbar import TouchBar
 
@@ -100,8 +101,7 @@ def bindings_of(node) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     seen: set[str] = set()
     classes = type(node).__mro__
-    own = [b for bound in node._bindings.key_to_bindings.values() for b in bound] \
-        if hasattr(node, "_bindings") else []  # fmt: skip
+    own = [b for bound in key_bindings(node).values() for b in bound]
     for cls in (classes[0], node, *classes[1:]):
         if cls is node:
             declared = {getattr(b, "action", None) for c in classes
@@ -143,7 +143,7 @@ class RulesScreen(Screen[None]):
         super().__init__()
         # each game's key to its section (``RULES`` of its app side, ``tui.games``)
         jumps = [(game.title, *rules) for game in games()
-                 if (rules := getattr(game_of(game.key), "RULES", None))]
+                 if (rules := game_of(game.key).rules)]
         add_bindings(self, "rules", [Binding(key, f"jump('{anchor}')", title)
                                      for title, key, anchor in jumps])
         self.HELP = [
@@ -193,13 +193,13 @@ class MessageScreen(ModalScreen[str | None]):
         # the footer names the closing keys as the box's own line does ("esc: back")
         close = next((what for key, what in self.keys if key in CLOSE_KEYS), "OK")
         if close != "OK":
-            for key, bindings in self._bindings.key_to_bindings.items():
-                self._bindings.key_to_bindings[key] = [
-                    replace(b, description=close[:1].upper() + close[1:])
-                    if b.action == "close" else b for b in bindings]
+            by_key = key_bindings(self)
+            for key, bindings in by_key.items():
+                by_key[key] = [replace(b, description=close[:1].upper() + close[1:])
+                               if b.action == "close" else b for b in bindings]
         for key, what in self.keys:
             if len(key) == 1 and key.isalpha() and key != "q":  # (q closes)
-                self._bindings.bind(key, f"pick({key!r})", what[:1].upper() + what[1:])
+                bind(self, key, f"pick({key!r})", what[:1].upper() + what[1:])
 
     def compose(self) -> ComposeResult:
         hint = "   ".join(f"{key}: {what}" for key, what in self.keys)

@@ -12,8 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from net.catalogue import hotseat_games
-from tui.games import with_advisor
 from tui.keys import with_ids
+from tui.plugin import with_advisor
 from tui.screens.common import FieldInput, OnOffBox
 from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
 from tui.widgets.footer import Footer

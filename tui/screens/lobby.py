@@ -15,10 +15,10 @@ from textual.widgets import RichLog, Static
 from net import protocol as p
 from net.catalogue import Setting, games, spec, title
 from net.text import clean_text
-from tui.games import game_of, length_words
 from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.phases import LOBBY_ACTIONS, PACES, Now, lobby_now, pace_words
+from tui.plugin import game_of, length_words
 from tui.screens.common import reconnecting
 from tui.settings import DIFFICULTIES
 from tui.widgets.board import TABLES_CSS, TooSmall, cells, hidden_by_size, show_text

@@ -32,6 +32,7 @@ from tui.flows.messages import (
 )
 from tui.keys import add_bindings
 from tui.styles import StyledAtMount
+from tui.textual_internals import key_bindings
 from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -129,7 +130,8 @@ class MenuScreen(StyledAtMount, Screen[None]):
         """A footer too wide for the terminal keeps only Quit (and ? Keys): the list
         above shows every choice with its letter, so nothing is lost, and nothing is
         cut off at the edge."""
-        every = [b for bs in self._bindings.key_to_bindings.values() for b in bs]
+        by_key = key_bindings(self)
+        every = [b for bs in by_key.values() for b in bs]
         shown = list({b.id: b for b in every if b.show or b.id in self._footer_ids}.values())
         self._footer_ids = {b.id for b in shown}
         # what Textual's footer takes for a key: " key description " (the last one's
@@ -137,11 +139,11 @@ class MenuScreen(StyledAtMount, Screen[None]):
         need = sum(len(b.key_display or b.key) + len(b.description) + 3 for b in shown) + 7
         whole = event.size.width >= need
         changed = False
-        for key, bindings in self._bindings.key_to_bindings.items():
+        for key, bindings in by_key.items():
             kept = [replace(b, show=whole or b.action == "choose('quit')")
                     if b.id in self._footer_ids else b for b in bindings]
             changed |= kept != bindings
-            self._bindings.key_to_bindings[key] = kept
+            by_key[key] = kept
         if changed:
             self.refresh_bindings()
 

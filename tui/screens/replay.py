@@ -133,6 +133,6 @@ class ReplayControls:
 
 def replay_screen(replay: Replay, seat: int | None = None, *, ascii_mode: bool = False):
     """The replay screen of the game's kind (its own, ``tui.games.<key>``)."""
-    from tui.games import game_of
+    from tui.plugin import game_of
 
     return game_of(replay.game).replay_screen(replay, seat, ascii_mode=ascii_mode)

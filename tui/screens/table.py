@@ -1,23 +1,32 @@
-"""What every game's table shares: the log, the status line, and holding what the link
-sends before the screen is mounted."""
+"""What every game's table shares: its frame (the banner, the hint and status lines,
+the log, the size notice, the touch bar, the footer), and holding what the link sends
+before the screen is mounted."""
 
 from __future__ import annotations
 
 import functools
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.screen import Screen
 
 from tui.keys import with_ids
-from tui.widgets.board import TABLES_CSS, Hint, hidden_by_size
+from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, hidden_by_size
+from tui.widgets.footer import Footer
 from tui.widgets.guide import Guide
 from tui.widgets.log import EventLog
+from tui.widgets.touchbar import TouchBar
 
 
 class TableScreen(Screen[None]):
-    """Base of every game's table (``tui.games.<key>``). Subclasses render ``view`` and
-    define ``show_state(view, events)`` and ``finished``."""
+    """Base of every game's table (``tui.games.<key>``). Subclasses render ``view``
+    (``watch_view``), fill the frame (``compose_play``, ``compose_aside``,
+    ``set_up_widgets``) and define ``show_state(view, events)`` and ``finished``."""
+
+    #: the frame's id, which the game's stylesheets lay out (``"<key>-table"``)
+    TABLE_ID = "table"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # A table hidden behind the size notice takes no keys, whatever its game's own
@@ -69,6 +78,46 @@ class TableScreen(Screen[None]):
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
 
+    def show_advisor(self, on: bool) -> None:
+        """The person's Settings toggle for the advisor: a table with an advisor panel
+        (its game's ``AppGame.advisor``) shows or hides it."""
+
+    # -- the frame -----------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id=self.TABLE_ID, classes="game-table"):
+            yield TurnBanner(id="banner")
+            yield from self.compose_play()
+            yield Hint(id="hint")
+            yield Hint(id="status")
+            yield from self.compose_aside()
+            yield EventLog(id="log")
+        yield TooSmall()
+        yield TouchBar()
+        yield Footer()
+
+    def compose_play(self) -> ComposeResult:
+        """The game's own widgets, between the banner and the hint (its board)."""
+        yield from ()
+
+    def compose_aside(self) -> ComposeResult:
+        """What the game shows between its status line and its log (an advisor)."""
+        yield from ()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.set_up_widgets()
+        if self.view is not None:
+            self.watch_view(self.view)
+        self._replay_pending()
+
+    def set_up_widgets(self) -> None:
+        """Give the game's widgets what the screen was made with (ASCII mode, names),
+        once they are mounted and before the first view is drawn."""
+
+    def watch_view(self, view: Any) -> None:
+        """Draw ``view`` (each game's table)."""
+
     # -- the guided first round ----------------------------------------------------
 
     def start_guide(self, guide: Any) -> None:
@@ -117,7 +166,7 @@ class TableScreen(Screen[None]):
             self.app.flows.leave.play_again()
 
     def _replay_pending(self) -> None:
-        """Call at the end of ``on_mount`` (after setting ``_ready``): what arrived early."""
+        """What arrived before the mount (``on_mount`` calls it last)."""
         pending, self._pending = self._pending, []
         if self.away:
             self.show_away(self.away)

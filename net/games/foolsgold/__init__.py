@@ -22,8 +22,8 @@ SPEC = GameSpec(
     letter="f",
     short="Cards",
     kind="card",
-    host=__name__,
-    app="tui.games.foolsgold",
+    host=f"{__name__}.host:HOST",
+    app="tui.games.foolsgold:APP",
     order=2,
     # version 2: F12, a table of two scores without F8 (foolsgold.round.RULES)
     rules=2,

@@ -17,8 +17,8 @@ from typing import Any
 import foolsgold
 from foolsgold.cards import Card, standard_deck
 from foolsgold.match import Match
-from net.games.base import Brain, Codec, Driver, Refused
-from net.games.foolsgold import SPEC
+from net.games.base import Brain, Codec, Driver, HostGame, Refused
+from net.games.foolsgold import SPEC, stats
 from net.games.foolsgold import views as wire
 from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, MOVES, CardRef
 from net.views import to_view
@@ -334,32 +334,6 @@ class FoolsGoldDriver(Driver):
         return ([] if winner is None else [winner]), list(self.match.scores)
 
 
-def make_driver(
-    names: Sequence[str],
-    first: int,
-    rng: random.Random,
-    *,
-    grab_timeout: float,
-    call_window: float,
-    intermission: float,
-    round_cap: int | None = None,
-    rules: int = foolsgold.RULES,
-    **_: Any,
-) -> FoolsGoldDriver:
-    """``rules``: the version of the rules to play (``foolsgold.round.RULES`` now; 1
-    for a match saved before F12, which replays as it was played)."""
-    return FoolsGoldDriver(
-        len(names),
-        first,
-        rng,
-        grab_timeout=grab_timeout,
-        call_window=call_window,
-        intermission=intermission,
-        round_cap=round_cap,
-        rules=rules,
-    )
-
-
 class FoolsGoldBrain(Brain):
     def __init__(self, bot, codec: FoolsGoldCodec) -> None:
         self.bot = bot
@@ -375,12 +349,41 @@ class FoolsGoldBrain(Brain):
         return self.codec.to_wire(action), at
 
 
-def make_brain(seat: int, difficulty: str, rng: random.Random, pace: float) -> FoolsGoldBrain:
-    """``pace`` is the Gold Nuggets bots' own: Fool's Gold bots keep their own speed."""
-    from foolsgold import bots
+class FoolsGoldHost(HostGame):
+    """Fool's Gold's host side (``net.games.base.HostGame``), named by its ``GameSpec.host``."""
 
-    return FoolsGoldBrain(bots.Bot(seat, difficulty, rng), FoolsGoldCodec())
+    moves = MOVES
+    views = (wire.VIEW, wire.EVENTS)
+    counted = stats.COUNTED
+    columns = stats.COLUMNS
+
+    def make_driver(self, names: Sequence[str], first: int, rng: random.Random, *,
+                    grab_timeout: float, call_window: float, intermission: float,
+                    round_cap: int | None = None, rules: int = foolsgold.RULES,
+                    **_: Any) -> FoolsGoldDriver:  # fmt: skip
+        """``rules``: the version of the rules to play (``foolsgold.round.RULES`` now; 1
+        for a match saved before F12, which replays as it was played)."""
+        return FoolsGoldDriver(len(names), first, rng, grab_timeout=grab_timeout,
+                               call_window=call_window, intermission=intermission,
+                               round_cap=round_cap, rules=rules)  # fmt: skip
+
+    def make_brain(self, seat: int, difficulty: str, rng: random.Random,
+                   pace: float) -> FoolsGoldBrain:  # fmt: skip
+        """``pace`` is the Gold Nuggets bots' own: Fool's Gold bots keep their own speed."""
+        from foolsgold import bots
+
+        return FoolsGoldBrain(bots.Bot(seat, difficulty, rng), FoolsGoldCodec())
+
+    def make_codec(self, players: int) -> FoolsGoldCodec:
+        return FoolsGoldCodec(players)
+
+    def verify(self, messages: Any, seat: int | None = None) -> list[str] | None:
+        from net.games.foolsgold.verify import verify
+
+        return verify(messages, seat)
+
+    def step(self, tally: Any, driver: Any, event: dict[str, Any]) -> None:
+        stats.step(tally, driver, event)
 
 
-def make_codec(players: int) -> FoolsGoldCodec:
-    return FoolsGoldCodec(players)
+HOST = FoolsGoldHost()

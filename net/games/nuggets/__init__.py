@@ -21,8 +21,8 @@ SPEC = GameSpec(
     letter="n",
     short="Dice",
     kind="dice",
-    host=__name__,
-    app="tui.games.nuggets",
+    host=f"{__name__}.host:HOST",
+    app="tui.games.nuggets:APP",
     order=1,
     settings=(Setting("supply", SUPPLY, 1, SUPPLY, label="supply", unit="nuggets", whole=True),),
     stats=(

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import nuggets
-from net.games.base import Brain, Codec, Driver, Refused
-from net.games.nuggets import SPEC
+from net.games.base import Brain, Codec, Driver, HostGame, Refused
+from net.games.nuggets import SPEC, stats, views
 from net.games.nuggets.moves import KEEP, MOVES, ROLL, STOP
 from net.games.nuggets.views import NuggetsView
 from net.views import to_view
@@ -142,10 +142,6 @@ class NuggetsDriver(Driver):
         return list(self.state.winners), list(self.state.holdings)
 
 
-def make_driver(
-    names: Sequence[str], first: int, rng: random.Random, *, supply: int, **_: Any
-) -> NuggetsDriver:
-    return NuggetsDriver(names, first, rng, supply)
 
 
 def policy(name: str):
@@ -177,9 +173,32 @@ class NuggetsBrain(Brain):
         return self.codec.to_wire(action, self.seat), now + self.pace
 
 
-def make_brain(seat: int, difficulty: str, rng: random.Random, pace: float) -> NuggetsBrain:
-    return NuggetsBrain(seat, policy(difficulty), rng, pace)
+class NuggetsHost(HostGame):
+    """Gold Nuggets' host side (``net.games.base.HostGame``), named by its ``GameSpec.host``."""
+
+    moves = MOVES
+    views = (NuggetsView, views.EVENTS)
+    counted = stats.COUNTED
+    columns = stats.COLUMNS
+
+    def make_driver(self, names: Sequence[str], first: int, rng: random.Random, *,
+                    supply: int, **_: Any) -> NuggetsDriver:  # fmt: skip
+        return NuggetsDriver(names, first, rng, supply)
+
+    def make_brain(self, seat: int, difficulty: str, rng: random.Random,
+                   pace: float) -> NuggetsBrain:  # fmt: skip
+        return NuggetsBrain(seat, policy(difficulty), rng, pace)
+
+    def make_codec(self, players: int) -> NuggetsCodec:
+        return NuggetsCodec()
+
+    def verify(self, messages: Any, seat: int | None = None) -> list[str] | None:
+        from net.games.nuggets.verify import verify
+
+        return verify(messages, seat)
+
+    def step(self, tally: Any, driver: Any, event: dict[str, Any]) -> None:
+        stats.step(tally, driver, event)
 
 
-def make_codec(players: int) -> NuggetsCodec:
-    return NuggetsCodec()
+HOST = NuggetsHost()

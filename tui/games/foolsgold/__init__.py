@@ -1,42 +1,12 @@
-"""Fool's Gold in the app: its table screen (``screen``), its replay (``replay``) and
-its cards (``cards``), found by the registry (``tui.games``)."""
+"""Fool's Gold in the app (``APP``, a ``tui.plugin.AppGame``): its table screen
+(``screen``), its replay (``replay``) and its cards (``cards``), each imported when
+asked for."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from tui.games import TableContext
-
-#: the key that jumps to its rules on the rules screen, and the section's anchor
-RULES = ("f", "fools-gold")
-
-
-def guide():
-    """The guided first round's words (``tui.games.foolsgold.guided``)."""
-    from tui.games.foolsgold.guided import FoolsGoldGuide
-
-    return FoolsGoldGuide()
-
-
-def table_screen(context: TableContext):
-    from tui.games.foolsgold.screen import FoolsGoldScreen
-
-    seat = context.seats[0] if context.seats else None
-    return FoolsGoldScreen(seat, context.names, ascii_mode=context.ascii_mode,
-                           host_now=context.host_now)  # fmt: skip
-
-
-def settings_line(settings) -> str:
-    """This game's own settings, for the lobby's line of a table's settings."""
-    own = settings.game
-    cap = own.get("round_cap")
-    return (f", grab time-out {own['grab_timeout']:g} s, call window "
-            f"{own['call_window']:g} s"
-            + (", no round cap" if cap is None else
-               f", house rule: round cap {cap} (then the highest score wins)")
-            + lag_line(settings))  # fmt: skip
-
+from tui.plugin import AppGame, TableContext
 
 #: a match's median minutes by seats and pace: a modelled person (1.2 s a move) and
 #: normal bots, 80 matches a cell (``bench/foolsgold_pace.py --matches 80 --medians 1.2
@@ -52,15 +22,7 @@ MATCH_MINUTES = {
 }
 
 
-def length_line(settings, players: int) -> str:
-    """How long a match lasts at this pace with this many players, for the lobby."""
-    minutes = MATCH_MINUTES.get(players, {}).get(getattr(settings, "pace", "normal"))
-    if minutes is None:
-        return ""
-    return f"A match takes about {round(minutes)} minutes (half end sooner)."
-
-
-def lag_line(settings) -> str:
+def lag_line(settings: Any) -> str:
     """How the races are judged: by arrival, or corrected for each player's delay up to
     the cap, timed by the host's own system (``lag_bound`` "kernel") or only by what
     the players' apps answer ("probes")."""
@@ -73,21 +35,54 @@ def lag_line(settings) -> str:
     return line
 
 
-def replay_screen(replay, seat: int | None = None, *, ascii_mode: bool = False):
-    from tui.games.foolsgold.replay import FoolsGoldReplayScreen
+class FoolsGoldApp(AppGame):
+    """Fool's Gold's app side."""
 
-    return FoolsGoldReplayScreen(replay, seat, ascii_mode=ascii_mode)
+    rules = ("f", "fools-gold")
+
+    def table_screen(self, context: TableContext) -> Any:
+        from tui.games.foolsgold.screen import FoolsGoldScreen
+
+        seat = context.seats[0] if context.seats else None
+        return FoolsGoldScreen(seat, context.names, ascii_mode=context.ascii_mode,
+                               host_now=context.host_now)  # fmt: skip
+
+    def replay_screen(self, replay: Any, seat: int | None = None, *,
+                      ascii_mode: bool = False) -> Any:  # fmt: skip
+        from tui.games.foolsgold.replay import FoolsGoldReplayScreen
+
+        return FoolsGoldReplayScreen(replay, seat, ascii_mode=ascii_mode)
+
+    def describe(self, event: Any, names: Any, view: Any = None) -> str | None:
+        from tui.games.foolsgold.events import describe
+
+        return describe(event, names, view)
+
+    def settings_line(self, settings: Any) -> str:
+        own = settings.game
+        cap = own.get("round_cap")
+        return (f", grab time-out {own['grab_timeout']:g} s, call window "
+                f"{own['call_window']:g} s"
+                + (", no round cap" if cap is None else
+                   f", house rule: round cap {cap} (then the highest score wins)")
+                + lag_line(settings))  # fmt: skip
+
+    def length_line(self, settings: Any, players: int) -> str:
+        """How long a match lasts at this pace with this many players."""
+        minutes = MATCH_MINUTES.get(players, {}).get(getattr(settings, "pace", "normal"))
+        if minutes is None:
+            return ""
+        return f"A match takes about {round(minutes)} minutes (half end sooner)."
+
+    def guide(self) -> Any:
+        from tui.games.foolsgold.guided import FoolsGoldGuide
+
+        return FoolsGoldGuide()
+
+    def plain_seat(self, moves: Any) -> Any:
+        from tui.games.foolsgold.plain import Plain
+
+        return Plain(moves)
 
 
-def describe(event, names, view=None):
-    """One of this game's events in words, for the log (None: not one of them)."""
-    from tui.games.foolsgold.events import describe
-
-    return describe(event, names, view)
-
-
-def plain_seat():
-    """This game at the plain seat (``tui.plain``): its adapter, new for each seat."""
-    from tui.games.foolsgold.plain import Plain
-
-    return Plain()
+APP = FoolsGoldApp()

@@ -15,6 +15,7 @@ from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, CardRef
 from net.views import to_plain
 from tui.describe import describe, name
 from tui.games.foolsgold.phases import PILES, call_window_open
+from tui.plain.words import Generic
 
 #: draws and passes are the churn of a round: the app's log leaves them out too
 CHURN = (v.Drew, v.Discarded)
@@ -22,11 +23,12 @@ CHURN = (v.Drew, v.Discarded)
 PILE_STEP = 10
 
 
-class Plain:
+class Plain(Generic):
     """One seat's adapter: it notes when the race ran out of time (a view cannot show
     that while the call window is still open), as the app's screen does."""
 
-    def __init__(self) -> None:
+    def __init__(self, moves: Any) -> None:
+        super().__init__(moves)
         self.race_over = False
         self.pile_step = 0  # the incoming pile's size last said, in PILE_STEPs
 

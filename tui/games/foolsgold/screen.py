@@ -7,7 +7,7 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.reactive import var
 
 from net.games.foolsgold import SPEC as FOOLSGOLD
@@ -22,10 +22,8 @@ from tui.messages import SendAction
 from tui.phases import Now
 from tui.screens.common import reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, fit_name
-from tui.widgets.footer import Footer
+from tui.widgets.board import TABLES_CSS, Hint, TurnBanner, fit_name
 from tui.widgets.log import EventLog
-from tui.widgets.touchbar import TouchBar
 
 LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
 FLASH_SECONDS = 0.5
@@ -52,6 +50,8 @@ class FoolsGoldScreen(TableScreen):
     """Renders a Fool's Gold match view and turns keys into actions."""
 
     CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
+
+    TABLE_ID = "foolsgold-table"
 
     BINDINGS = with_ids(FOOLSGOLD.key, [
         # the moves' keys and labels are their declarations' (net/games/foolsgold/moves.py)
@@ -93,30 +93,18 @@ class FoolsGoldScreen(TableScreen):
         self.names = [clean_text(str(n)) for n in names]
         self.ascii_mode = ascii_mode
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="foolsgold-table", classes="game-table"):
-            yield TurnBanner(id="banner")
-            with Horizontal(id="around"):
-                yield Seats(id="seats")
-                yield Piles(id="piles")
-            yield Reveal(id="reveal")
-            yield HandView(id="hand")
-            yield Hint(id="hint")
-            yield Hint(id="status")
-            yield EventLog(id="log")
-        yield TooSmall()
-        yield TouchBar()
-        yield Footer()
+    def compose_play(self) -> ComposeResult:
+        with Horizontal(id="around"):
+            yield Seats(id="seats")
+            yield Piles(id="piles")
+        yield Reveal(id="reveal")
+        yield HandView(id="hand")
 
-    def on_mount(self) -> None:
-        self._ready = True
+    def set_up_widgets(self) -> None:
         for widget in (self.query_one(Seats), self.query_one(Piles), self.query_one(HandView)):
             widget.ascii_mode = self.ascii_mode
         self.query_one(Seats).names = tuple(self.names)
         self.query_one(Reveal).names = tuple(self.names)
-        if self.view is not None:
-            self.watch_view(self.view)
-        self._replay_pending()
 
     def set_names(self, names: list[str]) -> None:
         self.names = [clean_text(str(n)) for n in names]

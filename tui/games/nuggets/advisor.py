@@ -137,12 +137,12 @@ def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str
     In the "keep" phase the figures are for the position after the set-aside with
     the best chance to win (after the player's own selection, when one is legal).
     """
-    phase = view.phase
-    if phase == "over":
+    step = view.phase
+    if step == "over":
         return ["The game is over."]
     plain = to_plain(view)
     kept = list(view.kept)
-    if phase == "keep":
+    if step == "keep":
         rolled = view.rolled or []
         most = odds.best_keep(rolled, kept)
         if most is None:
@@ -193,7 +193,7 @@ def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str
         lines.append(_note(win))
         return lines
     win = _chances(plain)
-    if phase == "take":
+    if step == "take":
         words = stop_words(view, win, kept)
         first = (f"All seven set aside: take now (win {_pct(win and win.stop)})" if words is None
                  else f"All seven set aside: {words}")
@@ -202,9 +202,9 @@ def advice_lines(view: NuggetsView, chosen: list[str] | None = None) -> list[str
             _note(win),
         ]
     roll = odds.expected_roll(kept)
-    stop = None if phase == "roll" else odds.expected_stop(kept)
+    stop = None if step == "roll" else odds.expected_stop(kept)
     better = _choice(view, win, stop, roll)
-    words = stop_words(view, win, kept) if phase == "choose" else None
+    words = stop_words(view, win, kept) if step == "choose" else None
     stops = f"stop {_pct(win and win.stop)}," if words is None else f"{words};"
     return [
         f"To win: {stops} roll on {_pct(win and win.roll)}  -> {better}",

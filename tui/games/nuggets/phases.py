@@ -49,10 +49,10 @@ def nuggets_now(view: NuggetsView | None, my_seats: Iterable[int],
         return Now("watching", frozenset(), f"You are watching: {name(view.current)} plays.")
     if view.current not in mine:
         return Now("waiting", frozenset(), f"{name(view.current)} is playing.")
-    phase = view.phase
-    if phase == "roll":
+    step = view.phase
+    if step == "roll":
         return Now("roll", frozenset({"roll"}), "enter rolls all seven dice.")
-    if phase == "keep":
+    if step == "keep":
         keys = {"toggle", "select_face", "clear", "advised", "roll"}
         if not chosen:
             last = len(view.rolled or []) or 7
@@ -80,7 +80,7 @@ def nuggets_now(view: NuggetsView | None, my_seats: Iterable[int],
     steal, why = _steal(view, view.kept)
     # space plays the advisor's choice: roll on, take, or the steal it names
     keys = {"take", "steal", "advised"} if steal else {"take", "advised"}
-    if phase == "choose":
+    if step == "choose":
         return Now("choose", frozenset(keys | {"roll"}),
                    f"enter rolls the {view.dice_left} dice left, t takes {view.kept_value}"
                    + _then(steal, why))

@@ -11,7 +11,7 @@ from net.games.nuggets.moves import KEEP, ROLL, STOP
 from net.games.nuggets.views import NuggetsView, Stole, Took
 from nuggets import legal_keeps
 from tui.describe import describe, faces, name
-from tui.plain.words import generic_args
+from tui.plain.words import Generic, generic_args
 
 #: the words a face may be typed as
 FACE_WORDS = {"n": "nugget", "nug": "nugget", "nugget": "nugget", "nuggets": "nugget",
@@ -113,7 +113,7 @@ def words(event: Any, names: Sequence[str], view: NuggetsView) -> str | None:
     return line
 
 
-class Plain:
+class Plain(Generic):
     """One seat's adapter (the functions above; Gold Nuggets keeps no state)."""
 
     words = staticmethod(words)

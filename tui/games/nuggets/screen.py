@@ -7,7 +7,6 @@ from pathlib import Path
 import msgspec
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.reactive import var
 
 from net import protocol as p
@@ -17,6 +16,7 @@ from net.text import clean_text
 from nuggets import IllegalAction, check_keep, score
 from tui.games.nuggets import keys, words
 from tui.games.nuggets.advisor import AdvisorPanel, advised_next
+from tui.games.nuggets.beats import Beats
 from tui.games.nuggets.dice import DiceTray, DieClicked, KeptTray
 from tui.games.nuggets.holdings import Holdings
 from tui.games.nuggets.phases import NUGGETS_ACTIONS, nuggets_now
@@ -24,19 +24,17 @@ from tui.messages import SendAction
 from tui.phases import Now
 from tui.screens.common import PickScreen, reconnecting
 from tui.screens.table import TableScreen
-from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, names_line
-from tui.widgets.footer import Footer
+from tui.widgets.board import TABLES_CSS, Hint, TurnBanner, names_line
 from tui.widgets.log import EventLog
-from tui.widgets.touchbar import TouchBar
 
 LAYOUT_CSS = str(Path(__file__).resolve().parent / "layout.tcss")
-MOMENT_SECONDS = 1.6
-BUST_SECONDS = 1.6  # the busting roll stays on the table this long
 TURN_PAUSE = 0.7  # hot-seat: keys wait this long after the turn changes hands
 
 
-class NuggetsScreen(TableScreen):
+class NuggetsScreen(Beats, TableScreen):
     """Renders the view of a Gold Nuggets table and turns keys into actions."""
+
+    TABLE_ID = "nuggets-table"
 
     CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
     BINDINGS = keys.BINDINGS  # the table's keys and their help: tui.games.nuggets.keys
@@ -71,28 +69,18 @@ class NuggetsScreen(TableScreen):
         self._moment_cls: str = ""
         self._moment_timer = None
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="nuggets-table", classes="game-table"):
-            yield TurnBanner(id="banner")
-            yield Holdings(id="holdings")
-            yield DiceTray(id="dice")
-            yield KeptTray(id="tray")
-            yield Hint(id="hint")
-            yield Hint(id="status")
-            yield AdvisorPanel(id="advisor")
-            yield EventLog(id="log")
-        yield TooSmall()
-        yield TouchBar()
-        yield Footer()
+    def compose_play(self) -> ComposeResult:
+        yield Holdings(id="holdings")
+        yield DiceTray(id="dice")
+        yield KeptTray(id="tray")
 
-    def on_mount(self) -> None:
-        self._ready = True
+    def compose_aside(self) -> ComposeResult:
+        yield AdvisorPanel(id="advisor")
+
+    def set_up_widgets(self) -> None:
         self.query_one(DiceTray).ascii_mode = self.ascii_mode
         self.query_one(Holdings).ascii_mode = self.ascii_mode
         self.query_one(AdvisorPanel).display = self.advisor_on
-        if self.view is not None:
-            self.watch_view(self.view)
-        self._replay_pending()
 
     # -- state flows down --------------------------------------------------------
 
@@ -201,6 +189,9 @@ class NuggetsScreen(TableScreen):
         if self._ready:
             self.query_one(AdvisorPanel).display = self.advisor_on and not self._guide_room
 
+    def show_advisor(self, on: bool) -> None:
+        self.advisor_on = on
+
     def watch_advisor_on(self, on: bool) -> None:
         if self._ready:
             self.query_one(AdvisorPanel).display = on and not self._guide_room
@@ -269,75 +260,6 @@ class NuggetsScreen(TableScreen):
             return (f" Advised: this, then "
                     f"{words.follow_words(view, advised[1], self._chosen())}: space plays it.")
         return ""
-
-    def _moment_for(self, event: v.GameEvent, names: list[str]) -> None:
-        text, cls = words.moment(event, names)
-        if isinstance(event, v.GameOver):
-            self.app.bell()
-        if text:
-            self._show_moment(text, cls)
-
-    def _show_moment(self, text: str, cls: str) -> None:
-        """A short banner that clears on its own: never a blocking wait."""
-        self._moment, self._moment_cls = text, cls
-        self.query_one(TurnBanner).show(text, cls)
-        if self._moment_timer is not None:
-            self._moment_timer.stop()
-        self._moment_timer = self.set_timer(MOMENT_SECONDS, self._end_moment)
-
-    def _end_moment(self) -> None:
-        self._moment = self._moment_cls = ""
-        self._moment_timer = None
-        self._update_banner()
-
-    def _hold_bust(self, events: list[v.GameEvent]) -> None:
-        """A bust: keep the roll that busted on the table for a beat, or until the
-        next roll, which is never hidden behind it."""
-        if not any(isinstance(e, v.Bust) for e in events):
-            if self._bust is not None and any(isinstance(e, v.Rolled) for e in events):
-                self._drop_bust()
-            return
-        rolled = [e for e in events if isinstance(e, v.Rolled)]
-        if not rolled:
-            return
-        self._bust = tuple(rolled[-1].faces)
-        if self._bust_timer is not None:
-            self._bust_timer.stop()
-        self._bust_timer = self.set_timer(BUST_SECONDS, self.end_bust)
-
-    def _drop_bust(self) -> None:
-        """The next player rolled during the beat: the busting roll and its banner go
-        now (the caller draws the new view)."""
-        if self._bust_timer is not None:
-            self._bust_timer.stop()
-        self._bust = None
-        self._bust_timer = None
-        if self._moment_cls == "-bust":
-            if self._moment_timer is not None:
-                self._moment_timer.stop()
-            self._end_moment()
-
-    def end_bust(self) -> None:
-        """The busting roll leaves the table (a timer calls it)."""
-        self._bust = None
-        self._bust_timer = None
-        if self.view is not None:
-            self.watch_view(self.view)
-
-    def _hold_keys(self) -> None:
-        """Hot-seat: the turn changed hands; a double enter must not roll for the next
-        player, so keys wait a moment."""
-        if self.turn_pause <= 0:
-            return
-        self._held = True
-        if self._hold_timer is not None:
-            self._hold_timer.stop()
-        self._hold_timer = self.set_timer(self.turn_pause, self.release_keys)
-
-    def release_keys(self) -> None:
-        """Keys work again after a hand-over (a timer calls it)."""
-        self._held = False
-        self._hold_timer = None
 
     # -- what the link tells -----------------------------------------------------------
 
@@ -449,21 +371,21 @@ class NuggetsScreen(TableScreen):
     def action_roll(self) -> None:
         if not self._can_act():
             return
-        phase = self.view.phase
+        step = self.view.phase
         seat = self.acting_seat
-        if phase in ("roll", "choose"):
+        if step in ("roll", "choose"):
             self._send(ROLL(seat=seat))
-        elif phase == "keep" and not self.selected:
+        elif step == "keep" and not self.selected:
             self._enter_with_nothing_selected()
-        elif phase == "keep" and self._armed == (id(self.view), self.selected):
+        elif step == "keep" and self._armed == (id(self.view), self.selected):
             follow = self._advised()
             self._armed = None
             if follow is not None:
                 self._trusted.add(seat)
                 self._keep_then(follow[1])
-        elif phase == "keep":
+        elif step == "keep":
             self._keep_then(ROLL(seat=seat))
-        elif phase == "take":
+        elif step == "take":
             self.query_one(Hint).text = "All seven dice are set aside: t takes them."
 
     def _enter_with_nothing_selected(self) -> None:
@@ -489,11 +411,11 @@ class NuggetsScreen(TableScreen):
     def action_take(self) -> None:
         if not self._can_act():
             return
-        phase = self.view.phase
+        step = self.view.phase
         seat = self.acting_seat
-        if phase in ("choose", "take"):
+        if step in ("choose", "take"):
             self._send(STOP(seat=seat))
-        elif phase == "keep":
+        elif step == "keep":
             self._keep_then(STOP(seat=seat))
         else:
             self.query_one(Hint).text = "Roll first: enter rolls the dice."
@@ -502,18 +424,18 @@ class NuggetsScreen(TableScreen):
         if not self._can_act():
             return
         view = self.view
-        phase = view.phase
+        step = view.phase
         lassos = view.kept.count("lasso")
-        if phase == "keep":
+        if step == "keep":
             lassos += self._chosen().count("lasso")
-        if phase == "roll" or lassos < 3:
+        if step == "roll" or lassos < 3:
             self.query_one(Hint).text = (
                 f"Stealing needs three lassos set aside this turn; you have {lassos}."
             )
             return
         seat = self.acting_seat
         kept = list(view.kept)
-        if phase == "keep":
+        if step == "keep":
             kept += self._chosen()
         worth = score(kept)
         choices = words.advised_first(words.steal_choices(view, seat, worth),
