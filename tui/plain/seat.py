@@ -38,6 +38,7 @@ from tui.messages import (
     ViewChanged,
 )
 from tui.phases import PACES, pace_words
+from tui.plain.words import Generic
 
 #: every escape sequence and control character (a name is peer text: never drawn)
 _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -256,7 +257,7 @@ class PlainSeat:
         self.game = game
         self.names = [clean_text(n) for n in players]
         self.moves = spec(game).moves
-        self.adapter = game_of(game).plain_seat(self.moves)
+        self.adapter = game_of(game).plain_seat(self.moves) or Generic(self.moves)
         self.view = None
         self.prompted = None
         self.over = False
