@@ -144,6 +144,10 @@ class GameSpec:
     #: changes how a recorded game plays out; each save records the version its game
     #: was played under (a save without one: version 1) and replays by it
     rules: int = 1
+    #: a game with races: by bot difficulty, how many seconds after the first grab its
+    #: bots have grabbed too at a normal pace (their slowest reaction): the plain seat
+    #: tells a player who listens how long a race lasts, and what a slower pace gives
+    race_seconds: tuple[tuple[str, float], ...] = ()
 
     @property
     def defaults(self) -> Mapping[str, object]:
@@ -177,7 +181,7 @@ class GameSpec:
         found = _games.get(self.key)
         if found is not None and found[0] is self:
             return found[1]
-        from net.games.base import HostGame, PluginError, check_hooks
+        from net.games.plugin import HostGame, PluginError, check_hooks
 
         module, _, attribute = self.host.partition(":")
         if not attribute:

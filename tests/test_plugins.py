@@ -47,9 +47,7 @@ class Complete(AppGame):
 def test_a_complete_app_side_gets_every_optional_hook_from_the_base(fake_game):
     fake_game.APP = Complete()
     side = game_of("fakegame")
-    from tui.plain.words import Generic
-
-    assert side.guide() is None and type(side.plain_seat(NUGGETS.moves)) is Generic
+    assert side.guide() is None and side.plain_seat(NUGGETS.moves) is None
     assert side.length_line(None, 2) == "" and side.settings_line(None) == ""
     assert side.rules is None and side.advisor is False
 

@@ -91,6 +91,9 @@ def _add_app_commands(subparsers) -> None:
     solo.add_argument("--pace", choices=("normal", "steady", "relaxed"), default=None,
                       help="for slower hands: time windows and bots 2x (steady) or 4x "
                       "(relaxed) as slow")
+    solo.add_argument("--guided", action="store_true",
+                      help="the guided first round again (each step explained; relaxed pace "
+                      "unless --pace says otherwise)")
     solo.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                       help="one of the game's own settings, e.g. round_cap=3 (again for more)")
     replay = subparsers.add_parser(
@@ -139,7 +142,8 @@ def _app_start(parser: argparse.ArgumentParser | None, args: Any) -> tuple:
         bots = args.bots if args.bots is not None else game.solo_bots
         if not 1 <= bots <= most:
             parser.error(f"solo: {game.title} takes 1 to {most} bots, not {bots}")
-        return ("solo", args.game, bots)
+        guided = (True,) if getattr(args, "guided", False) else ()  # solo --guided
+        return ("solo", args.game, bots, *guided)
     if args.command == "replay":
         from pathlib import Path
 

@@ -19,7 +19,8 @@ game has one):
 - ``guide()``: the guided first round (an object whose ``words(table_screen)`` says
   the step in front of the person), or None where it has none;
 - ``plain_seat(moves)``: its adapter at the plain seat, a ``tui.plain.words.Generic``
-  (the default reads every move from the declarations alone);
+  of its own, or None (the default): the plain seat's ``Generic`` reads every move from
+  the declarations alone;
 - ``rules``: ``(key, anchor)``, the key that jumps to its section of the rules screen;
 - ``advisor``: True where its table has an advisor panel (the Settings' toggle).
 
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.catalogue import games, spec
-from net.games.base import PluginError, check_hooks
+from net.games.plugin import PluginError, check_hooks
 
 
 @dataclass(frozen=True)
@@ -82,11 +83,10 @@ class AppGame:
         return None
 
     def plain_seat(self, moves: Any) -> Any:
-        """Its adapter at the plain seat, new for each seat: a ``tui.plain.words.Generic``
-        (the default reads every move from the declarations alone)."""
-        from tui.plain.words import Generic
-
-        return Generic(moves)
+        """Its adapter at the plain seat, new for each seat (a ``tui.plain.words.Generic``
+        of its own), or None: the plain seat's own ``Generic``, which reads every move
+        from the declarations alone."""
+        return None
 
 
 def check(key: str, game: object) -> AppGame:

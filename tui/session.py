@@ -110,6 +110,9 @@ class Session:
         self.reconnecting = False  # the line dropped and the client is coming back
         self._outbox: asyncio.Queue[Any] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
+        #: round trips awaited (:meth:`round_trip`), by the ping's id
+        self._pings: dict[int, asyncio.Future[None]] = {}
+        self._ping_id = 0
 
     # -- life --------------------------------------------------------------------------
 
@@ -158,6 +161,16 @@ class Session:
         """Queue a protocol message for the host (sent in order)."""
         if not self.closed:
             self._outbox.put_nowait(message)
+
+    def round_trip(self) -> asyncio.Future[None]:
+        """A future done once the host has handled everything sent before it: a ping
+        follows them, and the host answers a connection's messages in order (a move's
+        state or its refusal comes before the pong)."""
+        self._ping_id += 1
+        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pings[self._ping_id] = answered
+        self.send(p.Ping(id=self._ping_id))
+        return answered
 
     def close(self, *, give_up: bool = True, step_away: bool = False) -> asyncio.Task | None:
         """End the session in the background (await the returned task to wait for it).
@@ -251,6 +264,10 @@ class Session:
             self._post(LogLine(self, f"Seed revealed: {item.seed[:16]}... {verdict}"))
         elif isinstance(item, p.Error):
             self._post(Refused(self, item.message))
+        elif isinstance(item, p.Pong):
+            answered = self._pings.pop(item.id, None) if isinstance(item.id, int) else None
+            if answered is not None and not answered.done():
+                answered.set_result(None)
         elif isinstance(item, p.Bye):
             self._bye(item.reason)
         elif isinstance(item, Reconnecting):

@@ -14,7 +14,8 @@ from typing import Any
 from net.moves import BadArgs, Moves, MoveSpec, Refused, UnknownMove
 from net.views import to_view
 
-__all__ = ["BadArgs", "Brain", "Codec", "Driver", "Refused", "WrongGame"]
+__all__ = ["BadArgs", "Brain", "Codec", "Driver", "HostGame", "PluginError", "Refused",
+           "WrongGame", "check_hooks"]
 
 
 #: a move of another game (or a message that is no move)
@@ -139,73 +140,6 @@ class Brain:
         raise NotImplementedError
 
 
-class HostGame:
-    """One game's host side as one object: name an instance in the game's
-    ``GameSpec.host`` (``"net.games.nuggets.game:HOST"``); the catalogue checks it the
-    first time it is asked for (``net.catalogue.GameSpec.game``): an object that is not
-    a ``HostGame``, leaves a required hook out or defines a public name the base does
-    not know (a misspelt hook) is refused with a sentence.
-
-    Required: ``make_driver(names, first, rng, **settings)``, ``make_brain(seat,
-    difficulty, rng, pace)``, ``make_codec(players)``, ``moves`` (its ``net.moves.Moves``)
-    and ``views`` (its view type and its event types on the wire). Optional, with their
-    defaults here: ``verify(messages, seat)`` (None: its games cannot be checked from a
-    client's messages), and its statistics: ``counted`` (the events its tally reads),
-    ``step(tally, driver, event)`` (counts one) and ``columns`` (its columns in the
-    stats)."""
-
-    REQUIRED = ("make_driver", "make_brain", "make_codec", "moves", "views")
-
-    def make_driver(self, names: Any, first: int, rng: Any, **settings: Any) -> Driver:
-        raise NotImplementedError
-
-    def make_brain(self, seat: int, difficulty: str, rng: Any, pace: float) -> Brain:
-        raise NotImplementedError
-
-    def make_codec(self, players: int) -> Codec:
-        raise NotImplementedError
-
-    @property
-    def moves(self) -> Moves:
-        raise NotImplementedError
-
-    @property
-    def views(self) -> tuple[type, tuple[type, ...]]:
-        raise NotImplementedError
-
-    def verify(self, messages: Any, seat: int | None = None) -> list[str] | None:
-        return None
-
-    counted: frozenset[str] = frozenset()
-    columns: tuple[tuple[str, int, Any], ...] = ()
-
-    def step(self, tally: Any, driver: Any, event: dict[str, Any]) -> None:
-        return None
-
-
-class PluginError(TypeError):
-    """A game's side (host or app) that cannot be used, in a sentence naming the game."""
-
-
-def check_hooks(title: str, side: str, game: object, base: type) -> None:
-    """Raise :class:`PluginError` unless ``game`` is a ``base`` that defines every one of
-    ``base.REQUIRED`` and no public name ``base`` does not know (a misspelt hook)."""
-    if not isinstance(game, base):
-        raise PluginError(f"{title}'s {side} side is a {type(game).__name__}, not a "
-                          f"{base.__module__}.{base.__name__}")
-    kind = type(game)
-    missing = [hook for hook in base.REQUIRED  # type: ignore[attr-defined]
-               if getattr(kind, hook) is getattr(base, hook)]
-    if missing:
-        raise PluginError(f"{title}'s {side} side ({kind.__name__}) does not define "
-                          f"{', '.join(missing)}")
-    known = {name for name in dir(base) if not name.startswith("_")}
-    for klass in kind.__mro__:
-        if klass is base or not issubclass(klass, base):
-            continue
-        unknown = sorted(n for n in vars(klass) if not n.startswith("_") and n not in known)
-        if unknown:
-            raise PluginError(
-                f"{title}'s {side} side ({kind.__name__}) defines {', '.join(unknown)}, "
-                f"which no game has: a misspelt hook? The hooks are "
-                f"{', '.join(sorted(known - {'REQUIRED'}))}")
+# a game's host side as one object, and the check of it (``net.games.plugin``: the
+# catalogue reads them without importing the protocol)
+from net.games.plugin import HostGame, PluginError, check_hooks  # noqa: E402

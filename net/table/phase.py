@@ -15,10 +15,7 @@ assigns it (``tests/net/test_phase.py``)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from net.table.snapshot import Snapshot
+from typing import Any
 
 
 class Phase(StrEnum):
@@ -65,6 +62,7 @@ class Life:
         self.phase = after(self.phase, event, self.name)
         return self.phase
 
-    def restore(self, snapshot: Snapshot) -> None:
-        """Put a new table (in the lobby, nobody at it) in the state of a save."""
+    def restore(self, snapshot: Any) -> None:
+        """Put a new table (in the lobby, nobody at it) in the state of a save
+        (``snapshot``: a ``net.table.snapshot.Snapshot``)."""
         snapshot.put(self)

@@ -153,7 +153,9 @@ def test_a_hand_changed_outside_the_driver_is_noticed():
 
 
 def test_gold_nuggets_views_are_the_plain_ones_after_every_change():
-    from net.games.nuggets.host import NuggetsDriver, make_brain
+    from net.games.nuggets.host import HOST, NuggetsDriver
+
+    make_brain = HOST.make_brain
 
     for n in range(3):
         driver = NuggetsDriver(["A", "B", "C"], n % 3, random.Random(f"dice{n}"), supply=20)

@@ -124,3 +124,53 @@ def assert_plain(raw: bytes) -> None:
     found = ESCAPE.search(raw)
     assert found is None, f"an escape sequence at byte {found.start()}: " \
         f"{raw[max(0, found.start() - 40):found.start() + 20]!r}"
+
+
+async def local_seat(game: str, seed: str, *, bots: int = 1, name: str = "Ann",
+                     **options):
+    """A plain seat (``tui.plain.seat.PlainSeat``) at a game against ``bots`` bots on
+    this machine, the host on a fake clock, its lines in a ``StringIO``; what it sends
+    is kept in ``session.sent``. Returns (seat, session, clock, out)."""
+    import io
+
+    from net.clock import FakeClock
+    from tui import modes
+    from tui.plain.seat import PlainSeat
+    from tui.saves import Saves
+
+    clock = FakeClock()
+    launch = modes.Launch(name=name, table_options={"seed": seed, **options},
+                          host_clock=clock, saves=Saves())
+    session = await modes.solo(launch, game, bots)
+    out = io.StringIO()
+    seat = PlainSeat(out)
+    seat.session = session
+    sent: list = []
+    original = session.send
+
+    def send(message) -> None:
+        sent.append(message)
+        original(message)
+
+    session.send = send  # type: ignore[method-assign]
+    session.sent = sent  # type: ignore[attr-defined]
+    session.start(seat)
+    return seat, session, clock, out
+
+
+async def step(session, clock, upto: float | None = None) -> None:
+    """Let what is in flight arrive (the host sends a state once its save is committed,
+    on the saves' writer thread), then move the host's fake clock to what is due next
+    (at most to ``upto``)."""
+    from tests.waiting import settle
+
+    await settle()
+    host = session.host
+    if host is not None and host.store is not None:
+        await host.store.wait_committed()
+        await settle()
+    due = clock.next_due()
+    target = due if due is not None else clock.now() + 0.1
+    if upto is not None:
+        target = min(target, upto)
+    clock.advance_to(max(target, clock.now()))

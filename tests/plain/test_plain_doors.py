@@ -22,8 +22,10 @@ pytestmark = pytest.mark.timeout(300)
 
 @pytest.mark.slow
 async def test_a_whole_fools_gold_match_solo_on_the_real_clock():
+    # asked for the normal pace (the plain seat's own is relaxed, four times as long)
     proc = await process("solo", "--plain", "--game", "foolsgold", "--bots", "1",
-                          "--seed", "plain-fg", "--name", "Ann", "--set", "round_cap=1")
+                         "--seed", "plain-fg", "--name", "Ann", "--set", "round_cap=1",
+                         "--pace", "normal")
     seat = _seat(proc)
     await seat.play(timeout=60)
     await finish(proc, seat)

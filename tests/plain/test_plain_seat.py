@@ -115,6 +115,11 @@ async def test_watching_in_plain_lines_says_everything_and_asks_nothing():
             return False
 
         await until(started, "the watcher in, the game started", 30, step=0.01)
+        # the clock stands until the move typed is answered (else a loaded machine sees
+        # the game over before the watcher's line is read)
+        await until(lambda: player.done() or any(
+            line.startswith("You cannot roll now.") for line in seat.lines),
+            "the watcher's move answered", 30)
         await until(step, "the game ends", 240, step=0.001)
         await asyncio.wait_for(player, 30)
     finally:

@@ -96,7 +96,7 @@ async def test_every_declared_move_is_reachable_by_a_typed_command(game, tmp_pat
         if fresh:
             move = rng.choice(fresh)
             before, logged = len(session.sent), len(applied)
-            seat.command(" ".join([move, *_words(seat, move, rng)]))
+            await seat.command(" ".join([move, *_words(seat, move, rng)]))
             for _ in range(50 if len(session.sent) > before else 0):
                 await _step(clock, host)
                 if (move, me) in applied[logged:]:
@@ -126,7 +126,7 @@ async def test_a_wrong_command_gets_one_line_and_sends_nothing(tmp_path):
     await _run(clock, host, lambda: seat.view is not None and seat.adapter.legal(seat.view, 0))
     for typed in ("dance", "keep 4", "stop", "keep", "roll 3 4", "steal nobody"):
         before, said = len(session.sent), len(out.getvalue().splitlines())
-        seat.command(typed)
+        await seat.command(typed)
         lines = out.getvalue().splitlines()[said:]
         assert len(lines) == 1 and len(session.sent) == before, (typed, lines)
     assert "Legal now: roll." in out.getvalue()

@@ -26,6 +26,7 @@ def test_shortcuts():
         "hotseat", [("Ann", False), ("Bob", False), ("Bot 1", True)])
     assert start_of("solo", "--game", "foolsgold") == ("solo", "foolsgold", 3)
     assert start_of("solo", "--bots", "2") == ("solo", "nuggets", 2)
+    assert start_of("solo", "--guided") == ("solo", "nuggets", 1, True)  # the guided round
 
 
 @pytest.mark.parametrize("argv", [

@@ -55,14 +55,16 @@ class ResumeGame(OpenFlow):
 
 
 class PlayBots(OpenFlow):
-    """Play ``game`` (a catalogue key) against bots: ``bots`` of them, None to ask."""
+    """Play ``game`` (a catalogue key) against bots: ``bots`` of them, None to ask;
+    ``guided``: its guided first round (``solo --guided``), offered or not before."""
 
     NAMED = True
 
-    def __init__(self, game: str, bots: int | None = None) -> None:
+    def __init__(self, game: str, bots: int | None = None, guided: bool = False) -> None:
         super().__init__()
         self.game = game
         self.bots = bots
+        self.guided = guided
 
 
 class HostGame(OpenFlow):
@@ -123,7 +125,7 @@ def start_message(start: tuple[Any, ...]) -> OpenFlow | None:
     if kind == "hotseat":
         return StartHotseat(args[0])
     if kind == "solo":
-        return PlayBots(args[0], args[1])
+        return PlayBots(args[0], args[1], guided=len(args) > 2 and args[2] is True)
     if kind == "replay":
         return OpenReplay(args[0], args[1] if len(args) > 1 else None)
     return None

@@ -20,6 +20,9 @@ class SoloFlow(Flow):
         from tui import modes
 
         game = message.game
+        if message.guided and message.bots is not None:
+            self.play_guided(game, message.bots)
+            return
         if message.bots is not None:
             self.launch(modes.solo(self.launch_options(), game, message.bots))
             return
@@ -34,6 +37,16 @@ class SoloFlow(Flow):
 
         self.app.push_screen(BotsPick(f"{title(game)}: how many bots?", choices,
                                       self.app.settings), picked)
+
+    def play_guided(self, game: str, bots: int) -> None:
+        """``game`` against ``bots`` with the guided first round, at the guide's pace
+        unless the command line asked for one (``--pace``)."""
+        from tui import modes
+
+        options = self.launch_options()
+        self.guided = game
+        options.table_options.setdefault("pace", GUIDE_PACE)
+        self.launch(modes.solo(options, game, bots))
 
     def offer_guide(self, game: str, bots: int) -> None:
         """A first game of ``game``: offer the guided first round (once: the answer is
@@ -55,11 +68,10 @@ class SoloFlow(Flow):
                 app.save_settings()
             except OSError as error:  # a read-only config directory: play on, say so
                 app.notify(f"The settings could not be saved ({error}).", severity="warning")
-            options = self.launch_options()
             if choice == 1:
-                self.guided = game
-                options.table_options["pace"] = GUIDE_PACE
-            self.launch(modes.solo(options, game, bots))
+                self.play_guided(game, bots)
+            else:
+                self.launch(modes.solo(self.launch_options(), game, bots))
 
         app.push_screen(PickScreen(f"Your first game of {title(game)}", [
             (1, "A guided first round: each step explained as it comes (relaxed pace)"),

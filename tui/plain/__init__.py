@@ -18,13 +18,28 @@ from typing import Any, TextIO
 from net.catalogue import games, hotseat_games, spec, title
 from net.text import quote_peer
 
-MENU_HELP = ("Type a number, or: hotseat NAME NAME..., join ADDRESS, watch ADDRESS, "
-             "quit.")
+MENU_HELP = ("Type a number (a number and normal, for normal pace: 1 normal), or: "
+             "hotseat NAME NAME..., join ADDRESS, watch ADDRESS, quit.")
+#: a game against bots at the plain seat plays at this pace unless asked otherwise: a
+#: player who listens to a race hears it line by line, and needs the time to answer
+#: (at normal pace the bots have grabbed the nuggets 1.4 s after the first grab)
+SOLO_PACE = "relaxed"
+
+
+def solo_options(options: dict[str, Any] | None, pace: str | None = None) -> dict[str, Any]:
+    """The table options of a game against bots at the plain seat: ``pace`` if asked
+    for (a menu's "1 normal", ``--pace``), else :data:`SOLO_PACE`."""
+    found = dict(options or {})
+    if pace is not None:
+        found["pace"] = pace
+    found.setdefault("pace", SOLO_PACE)
+    return found
 
 
 def _menu_lines() -> list[str]:
     lines = [f"{i + 1} {g.title} against {g.solo_bots} bot"
-             f"{'s' if g.solo_bots != 1 else ''} ({g.seats})" for i, g in enumerate(games())]
+             f"{'s' if g.solo_bots != 1 else ''} ({g.seats}, {SOLO_PACE} pace)"
+             for i, g in enumerate(games())]
     if hotseat_games():
         lines.append(f"hotseat NAME NAME... {hotseat_games()[0].title} on this keyboard")
     lines += ["join ADDRESS  a game on the network (watch ADDRESS to watch it)", "quit"]
@@ -132,8 +147,10 @@ class Lines:
 
 
 async def _choose(say: Any, lines: Lines, difficulty: str) -> tuple | None:
-    """The plain menu: a start tuple as ``tui.cli._app_start`` gives, or None to quit."""
+    """The plain menu: a start tuple as ``tui.cli._app_start`` gives (a game against
+    bots with the pace asked for, or None), or None to quit."""
     from net.address import parse_address
+    from tui.phases import PACES
     from tui.settings import clean_name
 
     say("Motherlode. " + MENU_HELP)
@@ -146,9 +163,18 @@ async def _choose(say: Any, lines: Lines, difficulty: str) -> tuple | None:
         text, words, head = command
         if not words:
             continue
-        if head.isdigit() and 1 <= int(head) <= len(games()):
+        if head in ("help", "?", "h", "menu"):
+            say(MENU_HELP)
+            for line in _menu_lines():
+                say(line)
+            continue
+        if head.isdigit() and 1 <= int(head) <= len(games()) and len(words) <= 2:
             game = games()[int(head) - 1]
-            return ("solo", game.key, game.solo_bots)
+            pace = words[1].casefold() if len(words) == 2 else None
+            if pace is not None and pace not in PACES:
+                say(f"A pace is {', '.join(PACES)}: for example {head} normal.")
+                continue
+            return ("solo", game.key, game.solo_bots, False, pace)
         if head == "hotseat" and hotseat_games():
             names = [clean_name(n) for n in words[1:]]
             problem = hotseat_games()[0].check_seats(len(names))
@@ -186,12 +212,17 @@ async def _served(say: Any, lines: Lines, control: str, name: str) -> tuple | No
         keys = " or ".join(g.key for g in games())
         say(f"Type a table's number to join it, watch N to watch it, new GAME ({keys}) "
             "to open a table, list to look again, or quit.")
-        command = await lines.command()
-        if command is None:
-            return None
-        text, words, head = command
-        if not words:
-            continue
+        while True:  # help and empty lines answered here: the list is not read again
+            command = await lines.command()
+            if command is None:
+                return None
+            text, words, head = command
+            if head in ("help", "?", "h"):
+                say("A table's number joins it (1), watch and its number watches it "
+                    f"(watch 1), new and a game opens a table (new {games()[0].key}), list "
+                    "reads the tables again, quit leaves.")
+            elif words:
+                break
         if head == "new" and len(words) == 2 and words[1].casefold() in [g.key for g in games()]:
             try:
                 table = await new_table(control, words[1].casefold(), name)
@@ -244,17 +275,41 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
                     stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
     """Play ``start`` (``tui.cli._app_start``'s tuple) at a plain seat."""
     from tui import modes
-    from tui.plain.seat import PlainSeat, Printer, play
+    from tui.plain.seat import Printer
     from tui.saves import Saves
 
     say = Printer(out).line
     lines = Lines(stream, say)
     launch = modes.Launch(name=settings.name, difficulty=settings.difficulty, saves=Saves(),
                           table_options=dict(options or {}))
+    menu = start[0] == "menu"  # leave at the end of a game goes back to it
+    while True:
+        code, seat, start = await _play_once(start, settings, launch, options, lines, say,
+                                             out, menu)
+        if seat is None:
+            return code
+        if seat.again:  # the same game again, at the pace asked for
+            pace = seat.again if isinstance(seat.again, str) else None
+            start = ("solo", *start[1:3], False, pace or launch.table_options.get("pace"))
+            continue
+        if menu and seat.leaving:
+            start = ("menu",)
+            continue
+        return code
+
+
+async def _play_once(start: tuple, settings: Any, launch: Any, options: Any, lines: Lines,
+                     say: Any, out: TextIO, menu: bool) -> tuple[int, Any, tuple]:
+    """One table at the plain seat: (its exit code, the seat or None where none sat,
+    the start tuple it played)."""
+    from tui import modes
+    from tui.phases import pace_words
+    from tui.plain.seat import PlainSeat, play
+
     if start[0] == "menu":
         chosen = await _choose(say, lines, settings.difficulty)
         if chosen is None:
-            return 0
+            return 0, None, start
         start = chosen
     if start[0] == "served":
         _, host, port, control, named = start
@@ -270,36 +325,39 @@ async def run_plain(start: tuple, settings: Any, options: dict[str, Any] | None 
             if not named and not settings.named:
                 name = await _ask_name(say, lines)
                 if name is None:
-                    return 0
+                    return 0, None, start
                 settings.name = launch.name = name
                 settings.named = True
                 with contextlib.suppress(OSError):  # this browser's name, for its next visit
                     settings.save()
             chosen = await _served(say, lines, control, settings.name)
             if chosen is None:
-                return 0
+                return 0, None, start
             start = ("join", host, port, chosen[2], chosen[1])
         else:
             say(f"Back to your seat at table {kept}.")
             start = ("join", host, port, False, kept)
     if start[0] == "replay":
         say("Replays are shown in the full app only: run motherlode replay without --plain.")
-        return 2
+        return 2, None, start
     if start[0] == "hotseat":
         names = ", ".join(n for n, bot in start[1] if not bot)
         say(f"Hot-seat {title(hotseat_games()[0].key)} for {names}: each line that needs "
             "a player starts with their name.")
     elif start[0] == "solo":
+        launch.table_options = solo_options(options, start[4] if len(start) > 4 else None)
+        pace = launch.table_options["pace"]
         say(f"{spec(start[1]).title} against {start[2]} {settings.difficulty} "
-            f"bot{'s' if start[2] != 1 else ''}.")
+            f"bot{'s' if start[2] != 1 else ''}, at {pace_words(pace)}.")
     try:
         session = await _session(start, launch, say)
     except modes.LaunchFailed as failed:
         say(f"{failed.title}. {failed.body}".replace("\n\n", " "))
-        return 1
+        return 1, None, start
     seat = PlainSeat(out, hotseat=start[0] == "hotseat")
+    seat.after_leave = "menu" if menu else ""
     _door_signals(seat)
-    return await play(session, seat, lines)
+    return await play(session, seat, lines), seat, start
 
 
 def _door_signals(seat: Any) -> None:

@@ -10,7 +10,8 @@ words: each game's moves as it declares them (``net.moves``: a move's name or al
 then its arguments), questions (``help``, ``hand``, ``table``, ``scores``, ``dice``,
 ``time``, ``last``, ``who``) and the lobby's requests (``ready``, ``start``, ``bot``,
 ``say``, ``leave``). A wrong command gets one line saying why and what is legal, and
-changes nothing. Several commands may share a line, split by ``;``.
+changes nothing. Several commands may share a line, split by ``;``: they run in order,
+each once the host has answered the one before, and the first refused stops the rest.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from typing import Any, TextIO
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, spec, title
 from net.moves import MoveSpec
+from net.table.settings import PACES as SLOWER
 from net.text import clean_text, quote_peer
-from tui.describe import describe, plural
+from tui.describe import plural
 from tui.messages import (
     ChatSaid,
     GameStarted,
@@ -36,6 +38,7 @@ from tui.messages import (
     ViewChanged,
 )
 from tui.phases import PACES, pace_words
+from tui.plain.words import Generic
 
 #: every escape sequence and control character (a name is peer text: never drawn)
 _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -43,6 +46,9 @@ _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\
 #: how a chat line opens: the plain seat's lines that need the person open with "Your
 #: turn:", "Your move:" or "Race:", and a chat line never does, whatever it says
 CHAT = "Chat from"
+
+#: seconds a ``;`` chain waits for the host's answer to a command before giving up
+CHAIN_WAIT = 10.0
 
 QUESTIONS = {
     "help": "the moves you can make now, and these questions",
@@ -60,12 +66,54 @@ LOBBY = {
     "start": "start the game (the table's owner)",
     "bot": "seat a bot (the owner; bot easy, bot hard)",
     "unbot": "remove the last bot (the owner)",
-    "pace": "the table's pace (the owner): pace normal, pace steady or pace relaxed",
+    "pace": "the table's pace: pace relaxed gives four times as long to act (the owner "
+            "sets it; anyone else asks the owner)",
     "say": "say something to the table: say good luck",
     "leave": "leave the table (also quit)",
 }
 ALIASES = {"?": "help", "h": "help", "quit": "leave", "q": "leave", "exit": "leave",
            "chat": "say", "score": "scores", "cards": "hand", "r": "ready"}  # fmt: skip
+#: the questions every table answers (the others, only a game that has them)
+ALWAYS = ("help", "last", "who")
+
+
+def race_words(info: p.TableInfo) -> str:
+    """How long a race lasts at this table's pace, for a player who listens ("" for a
+    game without races): the seconds its bots take to grab after the first grab."""
+    found = dict(spec(info.game).race_seconds)
+    if not found:
+        return ""
+    pace = info.settings.pace
+    seconds = found.get(info.settings.difficulty, max(found.values())) * SLOWER.get(pace, 1.0)
+    said = f"Races: at {pace} pace the bots grab within {seconds:.1f} s of the first grab"
+    if pace != "relaxed":
+        said += f"; relaxed pace gives {seconds * SLOWER['relaxed'] / SLOWER.get(pace, 1.0):.1f} s"
+    return said + "."
+
+
+def placeholder(move: MoveSpec, field: str) -> str:
+    """An argument as a help line shows it: a word for a person, never the field's
+    own name ("NAME" for a player, "FACES" for a list of faces)."""
+    import typing
+
+    from tui.plain.words import _is_seat
+
+    hint = typing.get_type_hints(move.args, include_extras=True).get(field)
+    return "NAME" if _is_seat(hint) else field.replace("_", " ").upper()
+
+
+def usage(move: MoveSpec) -> str:
+    """A move in a help line: ``stop [NAME]: take ... (NAME: the player to steal
+    from)``: its arguments as words, optional ones in brackets."""
+    import msgspec
+
+    parts, said = [move.name], []
+    for field in msgspec.structs.fields(move.args):
+        word = placeholder(move, field.name)
+        parts.append(word if field.required else f"[{word}]")
+        if field.name in move.arg_words:
+            said.append(f"{word}: {move.arg_words[field.name]}")
+    return f"{' '.join(parts)}: {move.description}" + (f" ({'; '.join(said)})" if said else "")
 
 
 def seat_name(seat: p.SeatInfo) -> str:
@@ -117,6 +165,13 @@ class PlainSeat:
         self.hung_up = False
         self.give_up = True
         self.code = 0
+        self.sent = 0  # messages this seat sent the host
+        self.refusals = 0  # refusals the host sent it
+        self.again = False  # the person asked for another game (``again``)
+        self.over = False  # the game in front of the seat is over
+        #: what ``leave`` leads to: "the menu" when the seat came from one
+        self.after_leave = ""
+        self.race_told: tuple | None = None  # the table whose races were last told
 
     def hang_up(self, *, give_up: bool) -> None:
         """The door hung up (SIGHUP): end, closing as a dropped line (``give_up``: as
@@ -138,6 +193,7 @@ class PlainSeat:
         elif isinstance(message, LogLine | StatusLine):
             self._event_line(clean_text(message.text))
         elif isinstance(message, Refused):
+            self.refusals += 1
             self.say(f"Refused: {clean_text(message.text)}")
         elif isinstance(message, SessionEnded):
             self.say(f"{message.title}. {clean_text(message.body)}".replace("\n\n", " "))
@@ -161,6 +217,12 @@ class PlainSeat:
                 and before.settings == info.settings:
             return
         self.say(self._lobby_line(info))
+        told = (info.game, info.settings.pace, info.settings.difficulty)
+        if told != self.race_told and info.settings.pace != "relaxed" and \
+                (said := race_words(info)):
+            self.race_told = told
+            self.say(said[:-1] + (": type pace relaxed to set it." if self.session.is_owner
+                                  else ": type pace relaxed to ask the owner for it."))
 
     def _lobby_line(self, info: p.TableInfo) -> str:
         seats = []
@@ -195,15 +257,24 @@ class PlainSeat:
         self.game = game
         self.names = [clean_text(n) for n in players]
         self.moves = spec(game).moves
-        self.adapter = game_of(game).plain_seat(self.moves)
+        self.adapter = game_of(game).plain_seat(self.moves) or Generic(self.moves)
         self.view = None
         self.prompted = None
+        self.over = False
         you = ", ".join(self.names[s] for s in seats if 0 <= s < len(self.names))
         pace = self.info.settings.pace if self.info is not None else "normal"
-        self.say(f"The game starts: {title(game)}, " + ", ".join(self.names) + "."
+        # a game already under way when this connection came (the host's Started comes
+        # before its table says playing): a watcher arriving late, a seat taken back
+        late = self.info is not None and self.info.phase == "playing"
+        opening = (f"A game of {title(game)} is under way: " if late
+                   else f"The game starts: {title(game)}, ")
+        race = race_words(self.info) if self.info is not None and you else ""
+        self.say(opening + ", ".join(self.names) + "."
                  + (f" A {pace_words(pace)}." if pace != "normal" else "")
                  + (f" You play {you}." if you else " You are watching.")
                  + " Type help for your moves, and questions such as table or scores.")
+        if race:
+            self.say(race)
 
     def _view(self, view: Any, events: Sequence[Any]) -> None:
         if self.adapter is None:
@@ -212,8 +283,24 @@ class PlainSeat:
         self.adapter.note(view, events)
         for event in events:
             if self.adapter.shown(event):
-                self._event_line(describe(event, self.names, view))
+                self._event_line(self.adapter.words(event, self.names, view))
+        for line in self.adapter.news(view, self.acting_seat(), self.names, events):
+            self._event_line(line)
+        if self.adapter.over(view) and not self.over:
+            self.over = True
+            self._ended_words()
         self._prompt()
+
+    def _ended_words(self) -> None:
+        """The game is over: the totals, and what comes next."""
+        scores = self.adapter.answers(self.view, self.acting_seat(), self.names, None)
+        if said := scores.get("scores"):
+            self.say(f"Totals: {said}")
+        if self.session is not None and self.session.policy.lobby:
+            self.say("Type ready for another game at this table, or leave.")
+        elif self.session is not None and self.session.policy.owns_host:
+            self.say("Type again for another game (again relaxed, again normal: at that "
+                     f"pace), or leave{' for the menu' if self.after_leave else ''}.")
 
     # -- what needs the person -----------------------------------------------------------
 
@@ -260,8 +347,10 @@ class PlainSeat:
 
     # -- the person's commands -----------------------------------------------------------
 
-    def command(self, text: str) -> None:
-        """One typed line (several commands split by ``;``)."""
+    async def command(self, text: str) -> None:
+        """One typed line: its commands, split by ``;``, run in order, each against the
+        state the one before left (what it sent is answered by the host first). The
+        first refusal stops the rest of the line, and says so."""
         text = plain_text(text).strip()
         if not text:
             if self.held:
@@ -271,45 +360,104 @@ class PlainSeat:
             elif self.prompted:
                 self.say(self.prompted)
             return
-        for part in text.split(";"):
-            if part.strip():
-                self._one(part.split())
+        parts = [part.split() for part in text.split(";") if part.strip()]
+        for n, words in enumerate(parts):
+            sent, refused = self.sent, self.refusals
+            done = self._one(words)
+            rest = parts[n + 1:]
+            if not rest or self.leaving:
+                return
+            if done and self.sent > sent:
+                done = await self._answered() and self.refusals == refused
+            if not done:
+                self.say("The rest of the line was not run: "
+                         + "; ".join(" ".join(w) for w in rest) + ".")
+                return
 
-    def _one(self, words: list[str]) -> None:
+    async def _answered(self) -> bool:
+        """Wait until the host has handled what this seat sent (False: no answer, the
+        line dropped or the seat ended)."""
+        answered = self.session.round_trip()
+        ended = asyncio.ensure_future(self.ended.wait())
+        try:
+            done, _ = await asyncio.wait({answered, ended}, timeout=CHAIN_WAIT,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ended.cancel()
+        if answered not in done:
+            answered.cancel()
+            if not self.ended.is_set():
+                self.say("The table did not answer in time.")
+            return False
+        return True
+
+    def _send(self, message: Any) -> None:
+        self.sent += 1
+        self.session.send(message)
+
+    def _one(self, words: list[str]) -> bool:
+        """One command; False when it was refused (said in one line)."""
         head = words[0].casefold()
-        head = ALIASES.get(head, head)
+        in_game = self.moves is not None and self.info is not None and \
+            self.info.phase == "playing" and not self.over
+        if not (in_game and self.moves.find(head) is not None):  # in a game "r" rolls
+            head = ALIASES.get(head, head)
         rest = words[1:]
+        if head == "again":
+            return self._again(rest)
+        if head == "help" and rest:
+            word = ALIASES.get(rest[0].casefold(), rest[0].casefold())
+            move = self.moves.find(word) if self.moves is not None else None
+            said = QUESTIONS.get(word) or LOBBY.get(word)
+            said = f"{word}: {said}." if said else (f"{usage(move)}." if move else None)
+            self.say(said or f"{quote_peer(rest[0])} is not a command here. Type help.")
+            return said is not None
         if head in QUESTIONS:
             self.say(self._answer(head))
-            return
+            return True
         if head in LOBBY:
-            self._lobby(head, rest)
-            return
+            return self._lobby(head, rest)
         move = self.moves.find(head) if self.moves is not None else None
         if move is None:
             self.say(f"{quote_peer(words[0])} is not a command here. " + self._legal_words())
-            return
-        self._move(move, rest)
+            return False
+        return self._move(move, rest)
 
-    def _move(self, move: MoveSpec, words: list[str]) -> None:
+    def _move(self, move: MoveSpec, words: list[str]) -> bool:
         if self.view is None or self.info is None or self.info.phase != "playing":
             self.say(f"No game is running: {move.name} waits for one. " + self._legal_words())
-            return
+            return False
         if self.held:
             self.say("Press enter first: the keyboard passes to the next player.")
-            return
+            return False
         seat = self.acting_seat()
         legal = self.adapter.legal(self.view, seat)
         if move.name not in legal:
             self.say(f"You cannot {move.name} now. " + self._legal_words())
-            return
+            return False
         try:
             args = self.adapter.parse(move, words, self.view, seat, self.names)
         except ValueError as error:
             self.say(f"{error}")
-            return
+            return False
         explicit = seat if len(self.seats) > 1 else None
-        self.session.send(move(seat=explicit, **args))
+        self._send(move(seat=explicit, **args))
+        return True
+
+    def _again(self, words: list[str]) -> bool:
+        pace = words[0].casefold() if words else None
+        if not (self.over and self.session is not None and self.session.policy.owns_host
+                and not self.session.policy.lobby):
+            self.say("again is for the end of a game against bots: "
+                     + ("type ready at this table." if self.over else self._legal_words()))
+            return False
+        if pace is not None and pace not in PACES:
+            self.say(f"again with a pace: again {', again '.join(PACES)}.")
+            return False
+        self.say("Another game." if pace is None else f"Another game, at {pace_words(pace)}.")
+        self.again = pace or True
+        self.leaving = True
+        return True
 
     def _legal_words(self) -> str:
         if self.view is None or self.adapter is None or self.info is None or \
@@ -337,18 +485,23 @@ class PlainSeat:
 
     def _help(self) -> str:
         lines = []
+        asked: list[str] = list(ALWAYS)
         if self.view is not None and self.moves is not None:
             legal = self.adapter.legal(self.view, self.acting_seat())
             for move in self.moves:
                 if move.name in legal:
                     short = f" (or {', '.join(move.aliases)})" if move.aliases else ""
-                    lines.append(f"{move.usage()}{short}.")
+                    lines.append(f"{usage(move)}{short}.")
             if not lines:
-                lines.append("No move is yours now.")
+                lines.append("No move is yours now." + (" Type again for another game."
+                             if self.over and self.session.policy.owns_host
+                             and not self.session.policy.lobby else ""))
+            answered = self.adapter.answers(self.view, self.acting_seat(), self.names, None)
+            asked[1:1] = [q for q in QUESTIONS if q in answered]
         elif self.info is not None and self.info.phase != "playing":
             lines.append("The lobby: " + "; ".join(f"{k}: {v}" for k, v in LOBBY.items()) + ".")
-        lines.append("Questions: " + "; ".join(f"{k}: {v}" for k, v in QUESTIONS.items())
-                     + ". leave: leave the table.")
+        lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
+                     "leave leaves.")
         return "\n".join(lines)
 
     def _who(self) -> str:
@@ -362,45 +515,69 @@ class PlainSeat:
         watching = self.info.spectators
         return "; ".join(said) + (f"; {watching} watching" if watching else "") + "."
 
-    def _lobby(self, request: str, words: list[str]) -> None:
+    def _lobby(self, request: str, words: list[str]) -> bool:
         session = self.session
         if request == "leave":
-            self.say("Leaving the table.")
+            self.say(f"Leaving the table{' for the menu' if self.after_leave else ''}.")
             self.leaving = True
-            return
+            return True
         if request == "say":
             if words:
-                session.send(p.Chat(text=" ".join(words)))
+                self._send(p.Chat(text=" ".join(words)))
             else:
                 self.say("say what? For example: say good luck")
-            return
+                return False
+            return True
+        if request == "pace" and self.info is not None and (
+                self.info.phase == "playing" or not words):
+            self.say(self._pace_now(asked=bool(words)))
+            return not words
         if self.info is not None and self.info.phase == "playing":
             self.say(f"Not during a game: {request} is for the lobby. " + self._legal_words())
-            return
+            return False
         if request == "ready":
             mine = [s for s in (self.info.seats if self.info else []) if s.seat in self.seats]
-            session.send(p.Ready(ready=not (mine and all(s.ready for s in mine))))
+            self._send(p.Ready(ready=not (mine and all(s.ready for s in mine))))
         elif request == "start":
-            session.send(p.Start())
+            self._send(p.Start())
         elif request == "bot":
             level = words[0].casefold() if words else None
             if level is not None and level not in DIFFICULTIES:
                 self.say(f"A bot is {', '.join(DIFFICULTIES)}, not {quote_peer(words[0])}.")
-                return
-            session.send(p.AddBot(difficulty=level))
+                return False
+            self._send(p.AddBot(difficulty=level))
         elif request == "pace":
             pace = words[0].casefold() if words else ""
             if pace not in PACES:
                 self.say(f"pace is one of {', '.join(PACES)}: {pace_words('steady')}; "
                          f"{pace_words('relaxed')}.")
-                return
-            session.send(p.Configure(pace=pace))
+                return False
+            if session.is_owner:
+                self._send(p.Configure(pace=pace))
+            else:  # only the owner sets it: the player asks, in the table's chat
+                self._send(p.Chat(text=f"Please set the table to {pace_words(pace)}."))
+                self.say(f"Asked the owner for {pace} pace.")
         elif request == "unbot":
             bots = [s.seat for s in (self.info.seats if self.info else []) if s.kind == "bot"]
             if not bots:
                 self.say("No bot sits at this table.")
-                return
-            session.send(p.RemoveBot(seat=bots[-1]))
+                return False
+            self._send(p.RemoveBot(seat=bots[-1]))
+        return True
+
+    def _pace_now(self, *, asked: bool) -> str:
+        """The pace this table plays at, and how long a race lasts there; ``asked``: a
+        change was asked for in a game, where the pace waits for the lobby."""
+        assert self.info is not None
+        said = f"This table plays at {pace_words(self.info.settings.pace)}."
+        if race := race_words(self.info):
+            said += f" {race}"
+        if asked:
+            said += " The pace is set in the lobby, before a game: " + (
+                "type again relaxed when this game is over." if
+                self.session.policy.owns_host and not self.session.policy.lobby
+                else "type pace relaxed there.")
+        return said
 
 
 async def play(session: Any, seat: PlainSeat, lines: Any) -> int:
@@ -423,7 +600,7 @@ async def play(session: Any, seat: PlainSeat, lines: Any) -> int:
                 seat.say("The input closed: leaving the table.")
                 await _close(session)
                 break
-            seat.command(line)
+            await seat.command(line)
             if seat.leaving:
                 await _close(session)
                 break

@@ -14,7 +14,11 @@ each seat) with any of these; what it lacks, :class:`Generic` does:
   raising ``ValueError`` with words for a person;
 - ``shown(event)``: whether an event is said (the app's log leaves some out);
 - ``current(view)``: the seat whose turn it is (None: everyone plays at once);
-- ``note(view, events)``: what it must remember of the events (a race run out).
+- ``note(view, events)``: what it must remember of the events (a race run out);
+- ``words(event, names, view)``: an event's line (the app's log's words);
+- ``news(view, seat, names, events)``: lines the events earn beyond their own (the
+  supply and the scores after a take, a pile that grows);
+- ``over(view)``: whether the game in front of the seat is over.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import msgspec
 from net import protocol as p
 from net.moves import MoveSpec
 from net.text import quote_peer
+from tui.describe import describe
 
 
 def _seat_of(word: str, names: Sequence[str]) -> int:
@@ -140,3 +145,14 @@ class Generic:
 
     def note(self, view: Any, events: Sequence[Any]) -> None:
         return None
+
+    def words(self, event: Any, names: Sequence[str], view: Any) -> str | None:
+        return describe(event, names, view)
+
+    def news(self, view: Any, seat: int | None, names: Sequence[str],
+             events: Sequence[Any]) -> list[str]:
+        return []
+
+    def over(self, view: Any) -> bool:
+        return bool(getattr(view, "over", False))
+

@@ -138,6 +138,7 @@ class TableScreen(Screen[None]):
                          "now, and ? lists them all.")
             return
         found = self.query(Guide)
+        self.guide_shown(True)
         if found:
             found.first().text = words
         else:
@@ -149,7 +150,12 @@ class TableScreen(Screen[None]):
         self._guide = None
         for box in self.query(Guide):
             box.remove()
+        self.guide_shown(False)
         self.refresh_bindings()
+
+    def guide_shown(self, shown: bool) -> None:
+        """The guide's box came or went: a game's table may give it room (each step
+        must show whole what it names, at 60x20 too)."""
 
     def can_play_again(self) -> bool:
         """Over, at a table this app can set again (``tui.flows.leave``)."""

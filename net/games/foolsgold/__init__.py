@@ -5,6 +5,7 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
+from foolsgold.bots import DIFFICULTIES as BOTS
 from net.catalogue import GameSpec, Setting
 
 #: the highest round cap a table may set (the house rule; None is off)
@@ -26,6 +27,7 @@ SPEC = GameSpec(
     order=2,
     # version 2: F12, a table of two scores without F8 (foolsgold.round.RULES)
     rules=2,
+    race_seconds=tuple((name, bot.race * (1 + bot.jitter)) for name, bot in BOTS.items()),
     settings=(
         Setting("grab_timeout", 10.0, 1, 120, label="grab time-out", unit="s", paced=True),
         Setting("call_window", 5.0, 1, 60, label="call window", unit="s", paced=True),

@@ -6,7 +6,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from tui.games.foolsgold.events import score_parts
+
 NEED = {"animal": 3, "prospector": 5}
+
+
+def points(view: Any, names: list[str]) -> str:
+    """Each player's points of the settled round and why ("Ann +1 (+1 for the first
+    grab, not called); Bob -1 (-1 for no nugget)"), as the log's line says them."""
+    said = []
+    for seat, delta in enumerate(view.deltas or []):
+        parts = score_parts(view, seat)
+        if delta or parts:
+            who = names[seat] if 0 <= seat < len(names) else "?"
+            said.append(f"{who} {delta:+d}" + (f" ({', '.join(parts)})" if parts else ""))
+    return "; ".join(said) or "nobody's points changed"
 
 
 class FoolsGoldGuide:
@@ -17,9 +31,10 @@ class FoolsGoldGuide:
         view = screen.view
         if view is None or view.winner is not None or view.round_no > 1:
             return None
-        if view.settled:
-            return ("Round over: the log says each player's points and why. The first to 3 "
-                    "points wins the match. The guide ends here; ? lists every key.")
+        if view.settled:  # the points in the box itself: at 80x24 the box leaves the
+            # log no rows, so a step that named the log would point at nothing
+            return (f"Round over: {points(view, screen.names)}. The first to 3 points wins "
+                    "the match. The guide ends here; ? lists every key.")
         now = screen.now()
         if view.grabbed:
             first = view.grabbed[0][0]

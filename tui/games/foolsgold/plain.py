@@ -7,16 +7,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from foolsgold import draw_source, legal_actions
 from net.games.foolsgold import views as v
 from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, CardRef
 from net.views import to_plain
-from tui.describe import name
+from tui.describe import describe, name
 from tui.games.foolsgold.phases import PILES, call_window_open
 from tui.plain.words import Generic
 
 #: draws and passes are the churn of a round: the app's log leaves them out too
 CHURN = (v.Drew, v.Discarded)
+#: an incoming pile is said each time it grows past another this many cards
+PILE_STEP = 10
 
 
 class Plain(Generic):
@@ -26,12 +30,39 @@ class Plain(Generic):
     def __init__(self, moves: Any) -> None:
         super().__init__(moves)
         self.race_over = False
+        self.pile_step = 0  # the incoming pile's size last said, in PILE_STEPs
 
     def note(self, view: v.FoolsGoldView, events: Sequence[Any]) -> None:
         if not view.grabbed:
             self.race_over = False
         if any(isinstance(e, v.RaceOver) for e in events):
             self.race_over = True
+
+    @staticmethod
+    def words(event: Any, names: Sequence[str], view: v.FoolsGoldView) -> str | None:
+        """The app's log's words, without the lag a race was judged by (a figure for
+        the log's readers, noise in a listener's ear)."""
+        if isinstance(event, v.Grabbed | v.Called) and event.lag:
+            event = msgspec.structs.replace(event, lag=0.0)
+        return describe(event, names, view)
+
+    def news(self, view: v.FoolsGoldView, seat: int | None, names: Sequence[str],
+             events: Sequence[Any]) -> list[str]:
+        """A pile that grows while this seat is slow: said each time it passes another
+        ``PILE_STEP`` cards (the app shows it always, on the pile)."""
+        if seat is None or not 0 <= seat < view.players:
+            return []
+        waiting = view.incoming_sizes[seat]
+        step = waiting // PILE_STEP
+        said, self.pile_step = step > self.pile_step, step
+        if not said:
+            return []
+        return [f"Your incoming pile holds {waiting} cards: the player on your right "
+                "passes faster than you draw. Draw to catch up."]
+
+    @staticmethod
+    def over(view: v.FoolsGoldView) -> bool:
+        return view.winner is not None
 
     @staticmethod
     def current(view: v.FoolsGoldView) -> int | None:

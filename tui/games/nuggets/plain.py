@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from net.games.nuggets.moves import KEEP, ROLL, STOP
-from net.games.nuggets.views import NuggetsView
+from net.games.nuggets.views import NuggetsView, Stole, Took
 from nuggets import legal_keeps
-from tui.describe import faces, name
+from tui.describe import describe, faces, name
 from tui.plain.words import Generic, generic_args
 
 #: the words a face may be typed as
@@ -92,8 +92,8 @@ def parse(move: Any, words: list[str], view: NuggetsView, seat: int | None,
         found: list[str] = []
         for word in words:
             word = word.casefold().strip(",")
-            if word.isdigit() and len(word) > 1:  # "444": three 4s
-                found += [FACE_WORDS.get(c, c) for c in word]
+            if word.isdigit() and len(word) > 1 and all(c in FACE_WORDS for c in word):
+                found += [FACE_WORDS[c] for c in word]  # "444": three 4s
             elif word in FACE_WORDS:
                 found.append(FACE_WORDS[word])
             else:
@@ -104,8 +104,19 @@ def parse(move: Any, words: list[str], view: NuggetsView, seat: int | None,
     return generic_args(move, words, list(view.players))
 
 
+def words(event: Any, names: Sequence[str], view: NuggetsView) -> str | None:
+    """The app's log's line; after a take or a steal, a second line: the supply left
+    and everyone's nuggets (the app's table shows them always)."""
+    line = describe(event, names, view)
+    if line and isinstance(event, Took | Stole):
+        line += "\n" + answers(view, None, names, None)["scores"]
+    return line
+
+
 class Plain(Generic):
     """One seat's adapter (the functions above; Gold Nuggets keeps no state)."""
+
+    words = staticmethod(words)
 
     current = staticmethod(current)
     legal = staticmethod(legal)

@@ -45,6 +45,7 @@ class NuggetsScreen(Beats, TableScreen):
     view: var[v.NuggetsView | None] = var(None, always_update=True)
     selected: var[frozenset[int]] = var(frozenset())
     advisor_on: var[bool] = var(True)
+    _guide_room = False  # the guide's box has the advisor panel's rows (``guide_shown``)
 
     def __init__(self, seats: list[int], *, ascii_mode: bool = False, advisor: bool = True,
                  hotseat: bool = False, turn_pause: float = TURN_PAUSE) -> None:
@@ -177,13 +178,23 @@ class NuggetsScreen(Beats, TableScreen):
             self._update_tray()
             self._update_hint()
             self._refresh_keys()
+            self.update_guide()  # the guide's step follows the dice chosen
+
+    #: below this many rows the guide's box takes the advisor panel's rows while it
+    #: shows (the guide's steps name the hint's keys, never the panel)
+    GUIDE_ROOM = 24
+
+    def guide_shown(self, shown: bool) -> None:
+        self._guide_room = shown and self.app.size.height < self.GUIDE_ROOM
+        if self._ready:
+            self.query_one(AdvisorPanel).display = self.advisor_on and not self._guide_room
 
     def show_advisor(self, on: bool) -> None:
         self.advisor_on = on
 
     def watch_advisor_on(self, on: bool) -> None:
         if self._ready:
-            self.query_one(AdvisorPanel).display = on
+            self.query_one(AdvisorPanel).display = on and not self._guide_room
 
     def _update_tray(self) -> None:
         """The set-aside tray: the dice set aside this turn, and those chosen to join
