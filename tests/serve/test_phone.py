@@ -19,7 +19,6 @@ from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
 from tests.serve.helpers import serving
 from tests.serve.phone import (
     NAME,
-    changed,
     my_turn,
     no_sideways_scroll,
     shoot,
@@ -188,8 +187,12 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
                                 discards[0])
                 elif "Draw" in buttons and cards:
                     pick = "Draw"
-                else:  # nothing to do until a card comes, or the race is run
-                    await changed(browser, "a card comes, or the race is run")
+                else:  # nothing to do until a card comes, or the race is run (the
+                    # round may be over already: settled above, after the loop's check)
+                    before = browser.steady
+                    await until(lambda b=before: over in browser.text or browser.steady != b,
+                                lambda: f"a card comes, or the race is run\n{browser.text}",
+                                60, step=0.05)
                     continue
                 await browser.tap_button(pick)
                 if pick == "Draw" or pick in discards:
