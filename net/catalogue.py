@@ -181,19 +181,9 @@ class GameSpec:
         found = _games.get(self.key)
         if found is not None and found[0] is self:
             return found[1]
-        from net.games.plugin import HostGame, PluginError, check_hooks
+        from net.games.plugin import HostGame, load
 
-        module, _, attribute = self.host.partition(":")
-        if not attribute:
-            raise PluginError(f"{self.title}'s host side is named {self.host!r}: name the "
-                              "object, as 'package.module:NAME'")
-        side: Any = importlib.import_module(module)
-        for part in attribute.split("."):
-            side = getattr(side, part, None)
-            if side is None:
-                raise PluginError(f"{self.title}'s host side {self.host!r}: {module} has "
-                                  f"no {attribute}")
-        check_hooks(self.title, "host", side, HostGame)
+        side = load(self.title, "host", self.host, HostGame)
         _games[self.key] = (self, side)
         return side
 

@@ -29,13 +29,13 @@ A game's object imports its screens only when asked, so the menu loads no table.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from net.catalogue import games, spec
-from net.games.plugin import PluginError, check_hooks
+from net.games.plugin import PluginError as PluginError  # the app says it too
+from net.games.plugin import load
 
 
 @dataclass(frozen=True)
@@ -89,12 +89,6 @@ class AppGame:
         return None
 
 
-def check(key: str, game: object) -> AppGame:
-    """``game`` if it is a usable app side for ``key``; raises :class:`PluginError`."""
-    check_hooks(spec(key).title, "app", game, AppGame)
-    return game  # type: ignore[return-value]
-
-
 _found: dict[str, tuple[str, AppGame]] = {}
 
 
@@ -105,17 +99,8 @@ def game_of(key: str) -> AppGame:
     cached = _found.get(key)
     if cached is not None and cached[0] == where:
         return cached[1]
-    module, _, attribute = where.partition(":")
-    if not attribute:
-        raise PluginError(f"{spec(key).title}'s app side is named {where!r}: name the "
-                          "object, as 'package.module:NAME'")
-    found: Any = importlib.import_module(module)
-    for part in attribute.split("."):
-        found = getattr(found, part, None)
-        if found is None:
-            raise PluginError(f"{spec(key).title}'s app side {where!r}: {module} has no "
-                              f"{attribute}")
-    _found[key] = (where, check(key, found))
+    found: AppGame = load(spec(key).title, "app", where, AppGame)
+    _found[key] = (where, found)
     return found
 
 

@@ -5,6 +5,7 @@ without loading the wire (``net.catalogue.GameSpec.game``)."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 
@@ -78,3 +79,19 @@ def check_hooks(title: str, side: str, game: object, base: type) -> None:
                 f"{title}'s {side} side ({kind.__name__}) defines {', '.join(unknown)}, "
                 f"which no game has: a misspelt hook? The hooks are "
                 f"{', '.join(sorted(known - {'REQUIRED'}))}")
+
+
+def load(title: str, side: str, where: str, base: type) -> Any:
+    """The object ``where`` names (``"package.module:NAME"``), checked against ``base``
+    (:func:`check_hooks`); raises :class:`PluginError` with a sentence naming the game."""
+    module, _, attribute = where.partition(":")
+    if not attribute:
+        raise PluginError(f"{title}'s {side} side is named {where!r}: name the object, as "
+                          "'package.module:NAME'")
+    found: Any = importlib.import_module(module)
+    for part in attribute.split("."):
+        found = getattr(found, part, None)
+        if found is None:
+            raise PluginError(f"{title}'s {side} side {where!r}: {module} has no {attribute}")
+    check_hooks(title, side, found, base)
+    return found
