@@ -139,18 +139,23 @@ class BarWatch:
             self.pending = (at, screen, cells)
 
     def changed_within_memory(self) -> list[str]:
-        """Each place that showed a button, then a different one, within the memory
-        (on one screen: a new screen's bar is a bar of its own)."""
-        seen: dict[tuple[str, tuple[int, int]], tuple[str, float]] = {}
+        """Each place that showed a button, then a different one, within the memory,
+        on one visit of a screen: a new screen's bar is a bar of its own, and so is the
+        same screen's after another came between (a game over, the lobby, the next
+        game: the thumb saw the lobby)."""
+        seen: dict[tuple[int, int], tuple[str, float]] = {}
         wrong = []
         frames = self.frames + ([self.pending] if self.pending is not None else [])
+        visit = None
         for at, screen, cells in frames:
+            if screen != visit:
+                seen, visit = {}, screen
             for place, label in cells.items():
-                last = seen.get((screen, place))
+                last = seen.get(place)
                 if last is not None and last[0] != label and at - last[1] < MEMORY:
                     wrong.append(f"{screen} {place}: {last[0]!r} then {label!r} "
                                  f"{at - last[1]:.2f} s later")
-                seen[(screen, place)] = (label, at)
+                seen[place] = (label, at)
         return wrong
 
 
