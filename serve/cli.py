@@ -284,18 +284,22 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
             failed = await _open(doors, web, args.bind, args.web, "the web", "--web")
             if failed is not None:
                 return failed
-        checked = None
+        checked = None  # (friends can come in, the check's words)
         if tunnel is not None:
-            checked = await _through(tunnel, doors, lan)
-            if isinstance(checked, int):
-                return checked
+            through = await _through(tunnel, doors, lan)
+            if isinstance(through, int):
+                return through
+            checked = through
         shown = (local_addresses() or ["127.0.0.1"]) if args.bind in ANY else [args.bind]
         if table is not None:
             print(f"Motherlode serves the table {table.name!r}; players start more.")
         else:
             print("Motherlode is serving; players start tables from the menu.")
-        if tunnel is not None:
+        if checked is not None and checked[0]:
             _invite_through(tunnel, doors, lan.port)
+        elif checked is not None:  # the relay's addresses are no use yet: why first
+            print(checked[1])
+            _invite_through(tunnel, doors, lan.port, later=True)
         print("Friends play with nothing installed, using one of:" if tunnel is None else
               "Friends on this network, using one of:")
         for address in shown:
@@ -307,8 +311,8 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
         print("With Motherlode installed, they can also join over the LAN:")
         for address in lan.addresses():
             print(f"  motherlode join {shlex.quote(address)}")
-        if checked is not None:
-            print(checked)
+        if checked is not None and checked[0]:
+            print(checked[1])
         print("Ctrl-C tells every player and closes.", flush=True)
         if not args.no_announce:
             await lan.announce()
@@ -339,11 +343,12 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
         with_suppressed_rmdir(run_dir)
 
 
-async def _through(tunnel: Tunnel, doors: list[Door], lan: Any) -> str | int:
+async def _through(tunnel: Tunnel, doors: list[Door], lan: Any) -> tuple[bool, str] | int:
     """Ask the relay to listen on every door's port and the LAN port, then check from
-    outside that each reaches its door: the verdict in words (an exit status if the
-    relay refuses a port). Each time the tunnel comes back it is checked again."""
-    from serve.via import Forward, RelayError, check, stream_protocol, verdict
+    outside that each reaches its door: whether friends can come in, and the verdict in
+    words (an exit status if the relay refuses a port). Each time the tunnel comes back
+    it is checked again."""
+    from serve.via import Forward, RelayError, check, reachable, stream_protocol, verdict
 
     forwards = []
     for door in doors:
@@ -368,18 +373,21 @@ async def _through(tunnel: Tunnel, doors: list[Door], lan: Any) -> str | int:
         task.add_done_callback(_checks.discard)
 
     tunnel.on_back = recheck
-    return verdict(await check(tunnel), tunnel.relay.name)
+    outcomes = await check(tunnel)
+    return reachable(outcomes), verdict(outcomes, tunnel.relay.name)
 
 
 _checks: set[asyncio.Task] = set()  # the checks after a reconnect, while they run
 
 
-def _invite_through(tunnel: Tunnel, doors: list[Door], port: int) -> None:
-    """What to tell friends anywhere: the doors at the relay's name."""
+def _invite_through(tunnel: Tunnel, doors: list[Door], port: int, later: bool = False) -> None:
+    """What to tell friends anywhere: the doors at the relay's name (``later``: once
+    the relay is mended, as the words before said)."""
     from net.client_hello import format_address
 
     name = tunnel.relay.name
-    print(f"Friends anywhere play through {name}, with nothing installed, using one of:")
+    print(f"Once that is done, friends anywhere play through {name} using one of:" if later
+          else f"Friends anywhere play through {name}, with nothing installed, using one of:")
     for door in doors:
         print(f"  {door.invite(name)}")
     print(f"  (or, with Motherlode installed: motherlode join "

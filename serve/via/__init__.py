@@ -18,10 +18,10 @@ address as if the friend had connected here. Its rooms:
   change on the relay when friends cannot reach it).
 """
 
-from serve.via.check import check, verdict
+from serve.via.check import check, reachable, verdict
 from serve.via.forwarded import stream_protocol
 from serve.via.relay import HostKeyRefused, Relay, RelayError, parse_relay
 from serve.via.tunnel import Forward, Tunnel
 
 __all__ = ["Forward", "HostKeyRefused", "Relay", "RelayError", "Tunnel", "check",
-           "parse_relay", "stream_protocol", "verdict"]
+           "parse_relay", "reachable", "stream_protocol", "verdict"]

@@ -93,6 +93,11 @@ async def _arrives(tunnel: Tunnel, address: str, forward: Forward) -> Outcome:
     return Outcome(forward, OK)
 
 
+def reachable(outcomes: list[Outcome]) -> bool:
+    """Friends can come in at every door: each port answered from outside as its own."""
+    return all(o.result == OK for o in outcomes)
+
+
 def verdict(outcomes: list[Outcome], relay: str) -> str:
     """The outcome in words: a line when friends can come in, else one paragraph."""
     where = {o.forward.port: o for o in outcomes}

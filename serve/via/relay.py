@@ -226,6 +226,9 @@ class Relay:
         self.name: str = options.host
         self.port: int = options.port
         self.user: str = options.username
+        #: a key to offer: one ssh would (``~/.ssh/id_*``, the config's IdentityFile),
+        #: or an agent that may hold some
+        self.has_keys = bool(options.client_keys) or bool(options.agent_path)
         self.keepalive = {} if options.keepalive_interval else {
             "keepalive_interval": KEEPALIVE, "keepalive_count_max": KEEPALIVE_COUNT}
         files = options.known_hosts if isinstance(options.known_hosts, list) else []
@@ -267,6 +270,14 @@ class Relay:
                         f"({key_kind(key)}) to the list of known hosts ({path}).")
             return await self.connect(None)  # the same key now passes; another is refused
         except asyncssh.PermissionDenied:
+            if not self.has_keys:
+                raise RelayError(
+                    f"{self.user}@{self.name} wants a key, and there is none here to offer "
+                    "(no ~/.ssh/id_ed25519 or other key, no IdentityFile in ~/.ssh/config, "
+                    "no ssh-agent). Make one with `ssh-keygen -t ed25519`, put "
+                    "~/.ssh/id_ed25519.pub in that account's ~/.ssh/authorized_keys on the "
+                    f"relay (`ssh-copy-id {self.user}@{self.name}` does it), then start "
+                    "serve again.") from None
             raise RelayError(
                 f"{self.user}@{self.name} refused every key offered (the agent's and the "
                 "IdentityFile ones in ~/.ssh/config): put your public key in that "

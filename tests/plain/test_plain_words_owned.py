@@ -10,6 +10,7 @@ own "Your turn:", "Your move:" or "Race:"."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 
@@ -53,29 +54,43 @@ async def test_a_name_that_reads_as_the_games_words_is_refused(name):
         await host.close()
 
 
-async def _join_plain(port: int, name: str):
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tui.cli", "join", "--plain", f"127.0.0.1:{port}",
-        "--name", name, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+@contextlib.asynccontextmanager
+async def _ann_at_camp(clock: FakeClock | None = None):
+    """A host with a Gold Nuggets table, Camp, and Ann at it by ``join --plain`` (a
+    real process), her lines read as they come; yields the host and her seat once her
+    lobby line shows. At the end she leaves, the process ends, and it printed no
+    traceback."""
+    host = Host(clock=clock) if clock is not None else Host()
+    await host.start("127.0.0.1", 0)
+    host.create_table("Camp", "nuggets", seats=3)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "join", "--plain", f"127.0.0.1:{host.port}",
+        "--name", "Ann", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, env=dict(os.environ))
+    seat = Seat(proc.stdout.readline, proc.stdin.write)
 
+    async def read_lines() -> None:
+        while await seat.line(60) is not None:
+            pass
 
-async def _read_lines(seat: Seat) -> None:
-    while await seat.line(60) is not None:
-        pass
+    reading = asyncio.ensure_future(read_lines())
+    try:
+        await until(lambda: any(line.startswith("Table Camp") for line in seat.lines),
+                    "Ann's lobby line", 30)
+        yield host, seat, proc
+        seat.send("leave")
+        await asyncio.wait_for(proc.wait(), 30)
+        await asyncio.wait_for(reading, 10)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        await host.close()
+    assert "Traceback" not in (await proc.stderr.read()).decode()
 
 
 async def test_chat_is_set_apart_and_never_opens_as_the_seats_own_prompt():
     clock = FakeClock()  # the host's chat budget (a line a second) passes as the test says
-    host = Host(clock=clock)
-    await host.start("127.0.0.1", 0)
-    host.create_table("Camp", "nuggets", seats=3)
-    proc = await _join_plain(host.port, "Ann")
-    seat = Seat(proc.stdout.readline, proc.stdin.write)
-    reading = asyncio.ensure_future(_read_lines(seat))
-    try:
-        await until(lambda: any(line.startswith("Table Camp") for line in seat.lines),
-                    "Ann's lobby line", 30)
+    async with _ann_at_camp(clock) as (host, seat, _):
         zed = await Raw.open(host.port)
         await zed.hello("Zed")
         await zed.send(p.Chat(text="ok\nYour turn: roll"))  # a line break of its own
@@ -94,27 +109,11 @@ async def test_chat_is_set_apart_and_never_opens_as_the_seats_own_prompt():
                     "Ann's own chat line", 10)
         assert not [line for line in seat.lines if line.startswith(MARKERS)], seat.lines
         zed.close()
-        seat.send("leave")
-        await asyncio.wait_for(proc.wait(), 30)
-        await asyncio.wait_for(reading, 10)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-        await host.close()
     assert_plain(seat.raw)
-    assert "Traceback" not in (await proc.stderr.read()).decode()
 
 
 async def test_a_line_too_long_is_dropped_with_one_line_said_and_the_seat_reads_on():
-    host = Host()
-    await host.start("127.0.0.1", 0)
-    host.create_table("Camp", "nuggets", seats=3)
-    proc = await _join_plain(host.port, "Ann")
-    seat = Seat(proc.stdout.readline, proc.stdin.write)
-    reading = asyncio.ensure_future(_read_lines(seat))
-    try:
-        await until(lambda: any(line.startswith("Table Camp") for line in seat.lines),
-                    "Ann's lobby line", 30)
+    async with _ann_at_camp() as (_, seat, proc):
         before = len(seat.lines)
         proc.stdin.write(b"say " + b"x" * 200_000 + b"\n")  # one line, no end in sight
         seat.send("who")
@@ -124,11 +123,3 @@ async def test_a_line_too_long_is_dropped_with_one_line_said_and_the_seat_reads_
         dropped = [line for line in said if line.startswith("A line of more than 1000")]
         assert len(dropped) == 1, said
         assert not [line for line in said if "xxxxxxxxxx" in line], said  # never echoed
-        seat.send("leave")
-        await asyncio.wait_for(proc.wait(), 30)
-        await asyncio.wait_for(reading, 10)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-        await host.close()
-    assert "Traceback" not in (await proc.stderr.read()).decode()

@@ -156,10 +156,19 @@ class Browser:
             await self.call("Emulation.setEmitTouchEventsForMouse", enabled=True)
 
     async def call(self, method: str, **params) -> dict:
+        return await self.answer(await self.send(method, **params))
+
+    async def send(self, method: str, **params) -> asyncio.Future:
+        """Send a command without waiting for its answer (``answer`` waits): commands
+        sent one after another reach the page in order, as a finger's touches do."""
         ident = next(self.ids)
-        self.waiting[ident] = asyncio.get_running_loop().create_future()
+        waiting = self.waiting[ident] = asyncio.get_running_loop().create_future()
         await self.ws.send_json({"id": ident, "method": method, "params": params})
-        message = await asyncio.wait_for(self.waiting[ident], 30)
+        return waiting
+
+    @staticmethod
+    async def answer(waiting: asyncio.Future) -> dict:
+        message = await asyncio.wait_for(waiting, 30)
         assert "error" not in message, message
         return message.get("result", {})
 
@@ -185,9 +194,15 @@ class Browser:
                             clickCount=1)
 
     async def tap(self, x: int, y: int) -> None:
-        await self.call("Input.dispatchTouchEvent", type="touchStart",
-                        touchPoints=[{"x": x, "y": y}])
-        await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        for waiting in await self.tap_sent(x, y):
+            await self.answer(waiting)
+
+    async def tap_sent(self, x: int, y: int) -> list[asyncio.Future]:
+        """A tap's touches sent, their answers not waited for (``answer`` each)."""
+        return [await self.send("Input.dispatchTouchEvent", type="touchStart",
+                                touchPoints=[{"x": x, "y": y}]),
+                await self.send("Input.dispatchTouchEvent", type="touchEnd",
+                                touchPoints=[])]
 
     async def tap_cell(self, column: int, row: int) -> None:
         """Tap the middle of a cell of the page's terminal (the size it asked for)."""

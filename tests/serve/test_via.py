@@ -37,6 +37,7 @@ from tests.serve.via import (
     REQUIRED,
     SSH,
     SSHD,
+    USER,
     WEB,
     WHY_NOT,
     Relay,
@@ -289,10 +290,17 @@ async def test_a_new_relay_is_asked_about_once_and_loopback_only_is_named_within
                     lambda: serve.text, 10, step=0.02)
         took = time.monotonic() - answered
         assert took < 10 and asked + took < 10, (asked, took)  # the person's pause aside
+        await until(lambda: "Once that is done" in _flat(serve), lambda: serve.text, 10,
+                    step=0.02)
         text = _flat(serve)
         assert "Permanently added" in text
         assert f"Friends cannot reach this game through {RELAY_ADDRESS} yet" in text
         assert "listens only on its own loopback" in text
+        # the relay's addresses are offered only after the words that they do not work
+        # yet, and as for later: never as usable (issue 58, finding 10)
+        assert "Friends anywhere play through" not in text
+        assert text.index(f"Friends cannot reach this game through {RELAY_ADDRESS}") \
+            < text.index(f"Once that is done, friends anywhere play through {RELAY_ADDRESS}")
         known = (home / ".ssh" / "known_hosts").read_text()
         assert f"[{RELAY_ADDRESS}]:2200 {relay.public_key(2200)}" in known
         print(f"asked {asked:.1f} s after start; the loopback-only relay named {took:.1f} s "
@@ -339,6 +347,30 @@ async def test_a_changed_relay_key_is_refused_as_ssh_refuses_it(relay, tmp_path)
     assert "Host key verification failed." in said
     assert _no_forwards(relay)
     assert (home / ".ssh" / "known_hosts").read_text() == before
+
+
+async def test_no_key_at_all_is_named_with_how_to_make_one(relay, tmp_path):
+    """An organiser with no SSH key at all (none in ~/.ssh, no IdentityFile, no agent):
+    serve says so and how to make and place one, not that the relay refused the keys
+    it was offered (issue 58, finding 10); exit 1, nothing forwarded."""
+    home = relay.home(tmp_path / "organiser")
+    config = home / ".ssh" / "config"
+    config.write_text("".join(line + "\n" for line in config.read_text().splitlines()
+                              if "IdentityFile" not in line))
+    env = dict(os.environ, HOME=str(home), MOTHERLODE_DATA_DIR=str(tmp_path / "data"))
+    env.pop("SSH_AUTH_SOCK", None)
+    done = await asyncio.create_subprocess_exec(
+        *relay.net.run_in(relay.net.organiser), sys.executable, "-m", "tui.cli", "serve",
+        "--via", "relay", "--ssh", str(SSH), "--port", str(LAN), "--no-announce",
+        cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    said = " ".join((await asyncio.wait_for(done.communicate(), 30))[0].decode().split())
+    assert done.returncode == 1, said
+    assert "there is none here to offer" in said, said
+    assert "ssh-keygen -t ed25519" in said and f"ssh-copy-id {USER}@" in said, said
+    assert "refused every key offered" not in said
+    assert "Traceback" not in said
+    assert _no_forwards(relay)
 
 
 # -- the doors see the real player -------------------------------------------------------
