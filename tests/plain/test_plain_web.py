@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.plain.helpers import served
-from tests.serve.browser import CHROMIUM, REQUIRED, Browser
+from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
 from tests.serve.helpers import ServeProcess
 from tests.waiting import until
 
@@ -22,7 +22,13 @@ pytestmark = [pytest.mark.timeout(300),
               pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
                                  reason="Chromium is not installed (.ci/run installs it)")]
 
-LINES = "Array.from(document.querySelectorAll('#log p'), p => p.textContent)"
+#: the seat's lines (the page's echo of what was typed, ``p.typed``, left out)
+LINES = "Array.from(document.querySelectorAll('#log p:not(.typed)'), p => p.textContent)"
+#: the newest line's bottom and the command box's top, in the window
+NEWEST = """(() => { const all = document.querySelectorAll('#log p');
+  return [all[all.length - 1].getBoundingClientRect().bottom,
+          document.getElementById('say').getBoundingClientRect().top,
+          window.innerHeight]; })()"""
 
 
 async def _log_in_the_tree(browser: Browser) -> tuple[dict, list[str]]:
@@ -93,6 +99,38 @@ async def test_a_whole_game_on_the_plain_page_read_through_the_accessibility_tre
             lines, read = await until(in_the_tree, "every line in the tree", 10, step=0.05)
             assert any(line.startswith("Game over: ") for line in read)
             assert any(" rolled " in line for line in read)
+    finally:
+        await serve.stop()
+    assert "Traceback" not in serve.output
+
+
+@pytest.mark.slow
+async def test_what_is_typed_is_in_the_log_and_the_newest_line_shows_above_the_box(tmp_path):
+    """Issue 58, finding 7: each command typed is echoed in the log ("> help"), in
+    order among the seat's lines; and on a short window whose log runs past the screen,
+    the newest line is above the sticky command box, not under it."""
+    serve = await ServeProcess.start(tmp_path / "serve", "--web", "0", "--game", "nuggets")
+    try:
+        async with Browser.open(tmp_path / "profile", PHONE) as browser:
+            await browser.call("Page.navigate", url=f"http://127.0.0.1:{serve.web_port}/?plain=1")
+            await browser.until(f"{LINES}.some(l => l.startsWith('What is your name'))",
+                                "the name asked")
+            await _type(browser, "Ann")
+            await browser.until(f"{LINES}.some(l => l.startsWith(\"Type a table's number\"))",
+                                "the tables")
+            for _ in range(6):  # the log runs well past a short window
+                count = len(await browser.evaluate(LINES))
+                await _type(browser, "help")
+                await browser.until(f"{LINES}.length > {count}", "help's answer")
+            every = await browser.evaluate(
+                "Array.from(document.querySelectorAll('#log p'), p => p.textContent)")
+            assert every.count("> help") == 6 and "> Ann" in every, every
+            assert every.index("> Ann") < every.index("> help"), every
+            bottom, box, window = await until(
+                lambda: browser.evaluate(NEWEST), "the page laid out", 5, step=0.05)
+            scrolled = await browser.evaluate("document.scrollingElement.scrollTop")
+            assert scrolled > 0, "the log never ran past the window"
+            assert bottom <= box + 1, (bottom, box, window)  # above the box, whole
     finally:
         await serve.stop()
     assert "Traceback" not in serve.output
