@@ -36,6 +36,13 @@ GROUP = "motherlode.games"
 
 #: bot strengths, weakest first (every game offers all three)
 DIFFICULTIES = ("easy", "normal", "hard")
+#: each strength in a few words, where it is chosen (true of every game's bots: the
+#: benches in docs/BENCHMARKS.md measure a person against each)
+DIFFICULTY_WORDS = {
+    "easy": "slower than a person and loose, to learn at",
+    "normal": "a person's pace and sense, a fair fight",
+    "hard": "quicker and sharper, a challenge",
+}
 
 
 class UnknownGame(ValueError):

@@ -226,6 +226,8 @@ def test_the_menus_list_every_game_from_the_catalogue_with_keys_of_their_own():
 
 
 def test_each_game_describes_its_own_settings_for_the_lobby():
+    from net.table.settings import PACES
+    from tui.phases import PACE_TIMES
     from tui.plugin import game_of
     from tui.screens.lobby import with_house_rules
 
@@ -236,6 +238,16 @@ def test_each_game_describes_its_own_settings_for_the_lobby():
     probes = msgspec.structs.replace(cards.info(), lag_bound="probes")
     assert game_of(FOOLSGOLD.key).settings_line(probes).endswith(
         "150 ms of lag as players' apps report it")
+    # the windows as the table plays them: a steady table's are twice the game's own
+    # (issue 58, finding 8: "grab time-out 10 s" beside "steady pace (x2)")
+    cards.pace = "steady"
+    assert game_of(FOOLSGOLD.key).settings_line(cards.info()).startswith(
+        ", grab time-out 20 s, call window 10 s, ")
+    cards.pace = "relaxed"
+    assert game_of(FOOLSGOLD.key).settings_line(cards.info()).startswith(
+        ", grab time-out 40 s, call window 20 s, ")
+    assert PACE_TIMES == PACES  # the app's words and the host's windows agree
+    cards.pace = "normal"
     cards.game["round_cap"] = 20
     assert "house rule: round cap 20" in game_of(FOOLSGOLD.key).settings_line(cards.info())
     cards.lag_cap = 0.0

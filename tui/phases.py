@@ -26,10 +26,21 @@ LOBBY_ACTIONS = frozenset({"ready", "start", "add_bot", "remove_bot", "kick", "s
 PACES = ("normal", "steady", "relaxed")
 
 
+#: how many times the game's own time windows each pace stretches them
+#: (``net.table.settings.PACES``)
+PACE_TIMES = {"normal": 1, "steady": 2, "relaxed": 4}
+
+
 def pace_words(pace: str) -> str:
-    """A pace in words: "relaxed pace (time windows x3, bots 3x slower)"."""
-    times = {"steady": 2, "relaxed": 4}.get(pace)
-    return f"{pace} pace" + (f" (time windows x{times}, bots {times}x slower)" if times else "")
+    """A pace in words: "relaxed pace (time windows x4, bots 4x slower)"."""
+    times = PACE_TIMES.get(pace, 1)
+    return f"{pace} pace" + (f" (time windows x{times}, bots {times}x slower)"
+                             if times != 1 else "")
+
+
+def paced(seconds: float, pace: str) -> str:
+    """A time window as a table of ``pace`` plays it: "20 s", or "10 s" at normal."""
+    return f"{seconds * PACE_TIMES.get(pace, 1):g} s"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ async def test_three_seats_three_bots_and_d_offers_the_difficulty(tmp_path):
         assert "1-7, or up/down and enter: choose" in text
         await pilot.press("d")
         await until(pilot, lambda: "Bots: hard (d changes)" in screen_text(app), "hard")
+        # each level is said in words where it is chosen (issue 58, finding 8)
+        assert "hard: quicker and sharper, a challenge" in screen_text(app)
         assert app.settings.difficulty == "hard"
         await pilot.press("3")
         # a first game of Fool's Gold: the guided first round is offered; 2 just plays

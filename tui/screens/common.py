@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.catalogue import DIFFICULTIES, games
+from net.catalogue import DIFFICULTIES, DIFFICULTY_WORDS, games
 from tui.keys import add_bindings, with_ids
 from tui.plugin import game_of
 from tui.textual_internals import bind, key_bindings
@@ -268,7 +268,9 @@ class BotsPick(PickScreen):
         yield from super().compose()
 
     def _title(self) -> str:
-        return f"{self.base_title}  Bots: {self.settings.difficulty} (d changes)"
+        level = self.settings.difficulty
+        return (f"{self.base_title}  Bots: {level} (d changes)\n"
+                f"{level}: {DIFFICULTY_WORDS.get(level, '')}")
 
     def action_difficulty(self) -> None:
         now = self.settings.difficulty

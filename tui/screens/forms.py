@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
-from net.catalogue import hotseat_games
+from net.catalogue import DIFFICULTY_WORDS, hotseat_games
 from tui.keys import with_ids
 from tui.plugin import with_advisor
 from tui.screens.common import FieldInput, OnOffBox
@@ -41,7 +41,8 @@ class SettingsScreen(Screen[None]):
             # compact fields: the whole form, Save and Back too, fits 80x24 (issue 47)
             yield FieldInput(s.name, max_length=NAME_MAX, id="name", compact=True)
             yield Static("Bot difficulty")
-            yield Select([(d, d) for d in DIFFICULTIES], value=s.difficulty, allow_blank=False,
+            yield Select([(f"{d}: {DIFFICULTY_WORDS[d]}", d) for d in DIFFICULTIES],
+                         value=s.difficulty, allow_blank=False,
                          id="difficulty", compact=True)
             yield Static("Theme (ansi-dark uses your terminal's own colours: good over SSH)")
             themes = sorted(self.app.available_themes)

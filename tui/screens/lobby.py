@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from net import protocol as p
-from net.catalogue import Setting, games, spec, title
+from net.catalogue import DIFFICULTY_WORDS, Setting, games, spec, title
 from net.text import clean_text
 from tui.keys import with_ids
 from tui.messages import SendAction
@@ -51,7 +51,7 @@ class LobbyScreen(Screen[None]):
         Binding("minus", "seats(-1)", "-seat", show=False),
         Binding("d", "difficulty", "Difficulty", show=False),
         Binding("h", "house_rule", "House rule", show=False),
-        Binding("p", "pace", "Pace", show=False),
+        Binding("p", "pace", "Pace"),
         Binding("c", "app.chat", "Chat"),
         Binding("q", "app.leave", "Leave"),
         Binding("j", "retry_now", "Try now"),
@@ -135,7 +135,9 @@ class LobbyScreen(Screen[None]):
             lines.append("Others join with:  ")
             lines.append("   ".join(f"motherlode join {a}" for a in self.addresses[:2]))
             lines.append("\n")
-        lines.append(f"{s.seats} seats, bots {s.difficulty}")
+        lines.append(f"{s.seats} seats, bots {s.difficulty}"
+                     + (f" ({DIFFICULTY_WORDS[s.difficulty]})"
+                        if s.difficulty in DIFFICULTY_WORDS else ""))
         lines.append(game_of(info.game).settings_line(s))  # the game's own settings
         lines.append(f", seat kept {s.grace:g} s for a dropped player")
         if s.pace != "normal":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui.phases import paced
 from tui.plugin import AppGame, TableContext
 
 #: a match's median minutes by seats and pace: a modelled person (1.2 s a move) and
@@ -61,8 +62,10 @@ class FoolsGoldApp(AppGame):
     def settings_line(self, settings: Any) -> str:
         own = settings.game
         cap = own.get("round_cap")
-        return (f", grab time-out {own['grab_timeout']:g} s, call window "
-                f"{own['call_window']:g} s"
+        pace = settings.pace
+        # the windows as the table plays them: its pace stretches them
+        return (f", grab time-out {paced(own['grab_timeout'], pace)}, call window "
+                f"{paced(own['call_window'], pace)}"
                 + (", no round cap" if cap is None else
                    f", house rule: round cap {cap} (then the highest score wins)")
                 + lag_line(settings))  # fmt: skip
