@@ -24,6 +24,8 @@ pytestmark = [pytest.mark.timeout(300),
 
 #: the seat's lines (the page's echo of what was typed, ``p.typed``, left out)
 LINES = "Array.from(document.querySelectorAll('#log p:not(.typed)'), p => p.textContent)"
+#: every line of the log, the echoes of what was typed among them
+EVERY = "Array.from(document.querySelectorAll('#log p'), p => p.textContent)"
 #: the newest line's bottom and the command box's top, in the window
 NEWEST = """(() => { const all = document.querySelectorAll('#log p');
   return [all[all.length - 1].getBoundingClientRect().bottom,
@@ -91,7 +93,7 @@ async def test_a_whole_game_on_the_plain_page_read_through_the_accessibility_tre
             # every line the page holds is in the tree, in order, inside the live log
 
             async def in_the_tree():
-                lines = await browser.evaluate(LINES)
+                lines = await browser.evaluate(EVERY)  # the echoes of what was typed too
                 _, read = await _log_in_the_tree(browser)
                 whole = read == lines[-len(read):] and len(read) >= min(len(lines), 50)
                 return whole and (lines, read)
@@ -122,8 +124,7 @@ async def test_what_is_typed_is_in_the_log_and_the_newest_line_shows_above_the_b
                 count = len(await browser.evaluate(LINES))
                 await _type(browser, "help")
                 await browser.until(f"{LINES}.length > {count}", "help's answer")
-            every = await browser.evaluate(
-                "Array.from(document.querySelectorAll('#log p'), p => p.textContent)")
+            every = await browser.evaluate(EVERY)
             assert every.count("> help") == 6 and "> Ann" in every, every
             assert every.index("> Ann") < every.index("> help"), every
             bottom, box, window = await until(

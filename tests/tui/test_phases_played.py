@@ -55,7 +55,7 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await until(pilot, lambda: "Press s to start." in screen_text(app), "the owner")
             assert labels(await footer_text(pilot)) == {
-                "Ready", "Start", "Remove bot", "Chat", "Leave", "Keys"}
+                "Ready", "Start", "Remove bot", "Pace", "Chat", "Leave", "Keys"}
             await pilot.press("s")
             await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game")
             screen = app.screen

@@ -62,7 +62,8 @@ class LobbyScreen(Screen[None]):
         ("b / x", "add a bot / remove the last bot (owner)"),
         ("k", "free the last seat of a player who is not ready (owner)"),
         ("+ / -", "more or fewer seats (owner)"),
-        ("d", "next bot difficulty (owner)"),
+        ("d", "next bot difficulty (owner): "
+              + "; ".join(f"{level}, {words}" for level, words in DIFFICULTY_WORDS.items())),
         ("h", "the game's house rule, where it has one, through its choices (owner)"),
         ("p", "the table's pace: normal, steady (time windows twice as long, bots half as "
               "quick), relaxed (four times) (owner)"),
@@ -135,9 +136,7 @@ class LobbyScreen(Screen[None]):
             lines.append("Others join with:  ")
             lines.append("   ".join(f"motherlode join {a}" for a in self.addresses[:2]))
             lines.append("\n")
-        lines.append(f"{s.seats} seats, bots {s.difficulty}"
-                     + (f" ({DIFFICULTY_WORDS[s.difficulty]})"
-                        if s.difficulty in DIFFICULTY_WORDS else ""))
+        lines.append(f"{s.seats} seats, bots {s.difficulty}")
         lines.append(game_of(info.game).settings_line(s))  # the game's own settings
         lines.append(f", seat kept {s.grace:g} s for a dropped player")
         if s.pace != "normal":
