@@ -95,7 +95,12 @@ floor on every grab stretches matches past bearing (a table calling 4/7 of grabs
 four seats leaves about a fifth of matches unended at 40 rounds, by a walk of the
 scores; 2/3 at two seats leaves two fifths). So the floor holds while the table's
 sum is not below 0, which gives each match about one floor call's worth of
-exposure, after which what it revealed (the grabber's record) carries the calling.
+exposure, after which what it revealed (the grabber's record) carries the calling,
+but against a grabber the table has caught bluffing: there the floor holds on however
+far the sum has sunk. A caught bluffer is the one seat the sink's length is owed to,
+and the record alone lets a bluffer who bluffs every round at a set's moment go on
+winning about twice its fair share at eight seats once the sum sinks (issue 57: 25.0%
+and 24.7% against normal and hard, fair 12.5%; with the floor kept, 9.0% and 16.0%).
 The same weighing holds the calls of evidence at three or more seats: once the sum is
 below 0, the room above the call threshold shrinks by `SINK` for every point a seat
 the table has sunk, except against a grabber already caught bluffing here (without
@@ -488,15 +493,19 @@ class Bot:
 
     def wants_call(self, view: dict[str, Any], grabber: int) -> bool:
         """Call when the evidence says so (`bluff_chance` above `_threshold`), and
-        otherwise still at this seat's share of the call floor (`seat_floor`): one
-        draw of the bot's rng a round, so the choice is stable on re-planning."""
+        otherwise still at this seat's share of the call floor (`seat_floor`, which a
+        grabber caught bluffing here keeps on at a sunk table): one draw of the bot's
+        rng a round, so the choice is stable on re-planning."""
         if self.bluff_chance() > self._threshold(view, grabber):
             return True
         if not self.difficulty.floor:
             return False
         if self._floor_draw is None:
             self._floor_draw = self.rng.random()
-        return self._floor_draw < seat_floor(view["players"], view.get("scores"), grabber)
+        rec = self.table.get(grabber)
+        caught = rec is not None and rec.caught > 0
+        return self._floor_draw < seat_floor(view["players"], view.get("scores"), grabber,
+                                             caught)
 
     def race(self) -> float:
         """Mean seconds from the first grab to mine: the difficulty's `race`, or, with
@@ -872,7 +881,8 @@ def table_floor(players: int) -> float:
 TWO_SEAT_FLOOR = 1 / 3
 
 
-def seat_floor(players: int, scores: list[int] | None, grabber: int) -> float:
+def seat_floor(players: int, scores: list[int] | None, grabber: int,
+               caught: bool = False) -> float:
     """The chance that this seat calls a first grab whatever the evidence says: its
     share q of the table's floor, each of the other n - 1 seats calling on its own,
     so that 1 - (1 - q)^(n - 1) = `table_floor` (see the module docstring).
@@ -881,10 +891,11 @@ def seat_floor(players: int, scores: list[int] | None, grabber: int) -> float:
     without the call, so the call costs nothing). Otherwise the floor holds while the
     table's score sum has not sunk below 0 (every call lowers it by 1 from three seats
     up, and a sunk table is a long match; at two seats under F12 it never sinks, and
-    the floor costs a match little length: see the module docstring)."""
+    the floor costs a match little length: see the module docstring), or, sunk or
+    not, against a grabber this bot has seen ``caught`` bluffing here."""
     if scores is not None and scores[grabber] + 1 >= TARGET:
         return 1.0
-    if scores is not None and sum(scores) < 0:
+    if scores is not None and sum(scores) < 0 and not caught:
         return 0.0
     table = table_floor(players)
     if players <= 2:

@@ -172,6 +172,39 @@ def test_the_floor_is_free_at_match_point_and_off_on_a_sunk_table():
     assert seat_floor(4, [1, -1, -1, 0], 0) == 0.0  # the sum sank below 0: a long match
     # at two under F12 the sum never sinks (a call moves it by 0): the floor holds
     assert seat_floor(2, [1, 0], 0) == seat_floor(2, [-1, 1], 0) == pytest.approx(1 / 3)
+    # against a grabber caught bluffing here it holds on a sunk table too
+    assert seat_floor(4, [1, -1, -1, 0], 0, caught=True) == seat_floor(4, [0] * 4, 0)
+    assert seat_floor(8, [1, -1, -1, -1, 0, 0, 0, 0], 0, caught=True) \
+        == seat_floor(8, [0] * 8, 0) > 0
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_at_a_sunk_table_a_caught_bluffer_still_meets_the_floor(level):
+    """Eight seats, the sum sunk below 0: a set-like grab by a seat never caught is
+    called by the evidence alone (the floor is off: the sunk table's length), but by a
+    seat caught bluffing here at least at the floor's share (issue 57: a bluffer that
+    bluffs every round at a set's moment won twice its fair share at eight seats)."""
+    from foolsgold.bots import seat_floor
+
+    scores = [0, -1, 0, 0, 0, 0, 0, 0]
+    view = {"players": 8, "scores": scores}
+
+    def share(record):
+        calls = 0
+        for i in range(400):
+            bot = Bot(1, level, random.Random(i))
+            natural_grab(bot)
+            bot.table[0] = record
+            calls += bot.wants_call(view, 0)
+        return calls / 400
+
+    q = seat_floor(8, [0] * 8, 0)  # 0.10 a seat at eight
+    # a grabber mostly shown holding sets: its record does not reach the threshold;
+    # with one bluff caught among them it is called at the floor's share (give or take
+    # the seeds' luck: 400 bots, three deviations of q), without one not at all
+    assert share(SeatRecord(rounds=40, firsts=6, shown=5, uncalled=1)) == 0.0
+    caught = share(SeatRecord(rounds=40, firsts=6, caught=1, shown=4, uncalled=1))
+    assert q - 0.045 < caught < q + 0.045, (caught, q)
 
 
 def test_at_two_a_call_weighs_the_race_to_three():
