@@ -13,7 +13,7 @@ import dataclasses
 import math
 import time
 
-from foolsgold.bots import HUMAN, PLAYERS
+from foolsgold.levels import HUMAN, PLAYERS
 from foolsgold.sim import describe, simulate
 from nuggets.sim import wilson
 

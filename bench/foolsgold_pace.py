@@ -22,8 +22,9 @@ import statistics
 import time
 from typing import Any
 
-from foolsgold.bots import Bot, person
+from foolsgold.bots import Bot
 from foolsgold.cards import standard_deck
+from foolsgold.levels import person
 from foolsgold.match import Match
 from foolsgold.round import CALL_WINDOW, GRAB_TIMEOUT
 from foolsgold.sim import PAUSE, play_round

@@ -31,8 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from foolsgold.bots import PLAYERS, Bot
+from foolsgold.bots import Bot
 from foolsgold.cards import MAX_PLAYERS, MIN_PLAYERS, is_set, standard_deck
+from foolsgold.levels import PLAYERS, person
 from foolsgold.match import Match
 from foolsgold.round import IllegalAction, Round, Tick
 
@@ -313,7 +314,6 @@ def seat_bot(seat: int, who: str, rng: random.Random) -> Bot:
         kind, base = who.split("@", 1)
         return Strategy(seat, kind, base, rng)
     if who.startswith("person"):
-        from foolsgold.bots import person
 
         return Bot(seat, person(float(who[6:])), rng)
     return Bot(seat, who, rng)

@@ -5,14 +5,9 @@ import random
 import pytest
 
 from foolsgold import Call, Discard, Draw, Grab, IllegalAction, Match, Round, standard_deck
-from foolsgold.bots import (
-    DIFFICULTIES,
-    PLAYERS,
-    Bot,
-    SeatRecord,
-    bluff_scale,
-    call_threshold,
-)
+from foolsgold.bots import Bot
+from foolsgold.calling import SeatRecord, bluff_scale, call_threshold
+from foolsgold.levels import DIFFICULTIES, PLAYERS
 from foolsgold.sim import main, play_round, simulate
 from tests.foolsgold.helpers import card, forced_deck
 

@@ -6,7 +6,8 @@ import random
 import pytest
 
 from foolsgold import Discard, Draw, Grab, Round, standard_deck
-from foolsgold.bots import PRIOR_RATE, Bot, SeatRecord, call_threshold
+from foolsgold.bots import Bot
+from foolsgold.calling import PRIOR_RATE, SeatRecord, call_threshold
 
 
 def natural_grab(bot: Bot, players: int = 4) -> None:
@@ -112,7 +113,7 @@ def test_the_record_is_kept_across_rounds_and_seeded():
 def test_the_modelled_person_reacts_lognormally_around_its_median():
     from statistics import median
 
-    from foolsgold.bots import person
+    from foolsgold.levels import person
 
     bot = Bot(0, person(0.9), random.Random(2))
     times = [bot._timer(("t", i), 0.0) for i in range(2000)]
@@ -147,7 +148,7 @@ def test_a_bot_races_a_much_quicker_racer_but_not_a_person():
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_at_the_floor_a_bluff_pays_no_more_than_playing_on(players):
-    from foolsgold.bots import seat_floor, table_floor
+    from foolsgold.calling import seat_floor, table_floor
 
     c = table_floor(players)
     if players > 2:
@@ -164,7 +165,7 @@ def test_at_the_floor_a_bluff_pays_no_more_than_playing_on(players):
 
 
 def test_the_floor_is_free_at_match_point_and_off_on_a_sunk_table():
-    from foolsgold.bots import seat_floor
+    from foolsgold.calling import seat_floor
 
     assert seat_floor(4, [2, 0, -1, 0], 0) == 1.0  # an uncalled grab wins the match
     assert seat_floor(2, [2, -1], 0) == 1.0
@@ -172,12 +173,45 @@ def test_the_floor_is_free_at_match_point_and_off_on_a_sunk_table():
     assert seat_floor(4, [1, -1, -1, 0], 0) == 0.0  # the sum sank below 0: a long match
     # at two under F12 the sum never sinks (a call moves it by 0): the floor holds
     assert seat_floor(2, [1, 0], 0) == seat_floor(2, [-1, 1], 0) == pytest.approx(1 / 3)
+    # against a grabber caught bluffing here it holds on a sunk table too
+    assert seat_floor(4, [1, -1, -1, 0], 0, caught=True) == seat_floor(4, [0] * 4, 0)
+    assert seat_floor(8, [1, -1, -1, -1, 0, 0, 0, 0], 0, caught=True) \
+        == seat_floor(8, [0] * 8, 0) > 0
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_at_a_sunk_table_a_caught_bluffer_still_meets_the_floor(level):
+    """Eight seats, the sum sunk below 0: a set-like grab by a seat never caught is
+    called by the evidence alone (the floor is off: the sunk table's length), but by a
+    seat caught bluffing here at least at the floor's share (issue 57: a bluffer that
+    bluffs every round at a set's moment won twice its fair share at eight seats)."""
+    from foolsgold.calling import seat_floor
+
+    scores = [0, -1, 0, 0, 0, 0, 0, 0]
+    view = {"players": 8, "scores": scores}
+
+    def share(record):
+        calls = 0
+        for i in range(400):
+            bot = Bot(1, level, random.Random(i))
+            natural_grab(bot)
+            bot.table[0] = record
+            calls += bot.wants_call(view, 0)
+        return calls / 400
+
+    q = seat_floor(8, [0] * 8, 0)  # 0.10 a seat at eight
+    # a grabber mostly shown holding sets: its record does not reach the threshold;
+    # with one bluff caught among them it is called at the floor's share (give or take
+    # the seeds' luck: 400 bots, three deviations of q), without one not at all
+    assert share(SeatRecord(rounds=40, firsts=6, shown=5, uncalled=1)) == 0.0
+    caught = share(SeatRecord(rounds=40, firsts=6, caught=1, shown=4, uncalled=1))
+    assert q - 0.045 < caught < q + 0.045, (caught, q)
 
 
 def test_at_two_a_call_weighs_the_race_to_three():
     """The two-seat threshold (F12): a right call is worth more the nearer the grabber
     is to 3, and a caller with a lead to lose is surer before it calls."""
-    from foolsgold.bots import call_threshold, two_seat_race, two_seat_threshold
+    from foolsgold.calling import call_threshold, two_seat_race, two_seat_threshold
 
     assert two_seat_race(3, 3) == (0.5, pytest.approx(two_seat_race(3, 3)[1]))
     assert two_seat_race(1, 2) == (0.75, 1.5)
@@ -188,7 +222,7 @@ def test_at_two_a_call_weighs_the_race_to_three():
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_a_set_like_grab_is_called_at_least_at_the_floor_and_evidence_only_adds(level):
-    from foolsgold.bots import seat_floor
+    from foolsgold.calling import seat_floor
 
     view = {"players": 4, "scores": [0, 0, 0, 0]}
 

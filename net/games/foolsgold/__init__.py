@@ -5,7 +5,7 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
-from foolsgold.bots import DIFFICULTIES as BOTS
+from foolsgold.levels import DIFFICULTIES as BOTS
 from net.catalogue import GameSpec, Setting
 
 #: the highest round cap a table may set (the house rule; None is off)
