@@ -15,6 +15,14 @@ from typing import Any
 
 Size = tuple[int, int]
 
+#: the largest terminal a door gives an app (both doors clamp to it): a bigger window
+#: shows the game in this much of it. The games' layouts need no more, and an app's
+#: redraw costs by its cells: three SSH sessions resizing at 400x200 without end (the
+#: coalescing's one redraw each half second) slowed another player's chat p50 3.5-3.8x
+#: on this machine's two cores; at 240x80 (10 times an 80x24 screen), not at all
+#: (issue 56, finding 6; ``bench/resize_storm.py``)
+MAX_SIZE: Size = (240, 80)
+
 
 class Coalesced:
     """The size an app is told: the first change at once, then at most one change per

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from serve.resize import MAX_SIZE
+
 
 @dataclass
 class DoorConfig:
@@ -27,8 +29,8 @@ class DoorConfig:
     keepalive_interval: float = 15.0
     keepalive_count_max: int = 3
     slow_reader_bytes: int = 1 << 20
-    max_width: int = 400
-    max_height: int = 200
+    max_width: int = MAX_SIZE[0]  # the largest terminal an app is given (serve.resize)
+    max_height: int = MAX_SIZE[1]
     # connections before login and logged in without a session are counted in the
     # process's ledger (net.budgets), with the host's and the web door's
     max_auth_tries: int = 6  # wrong passwords or keys on one connection (MaxAuthTries)

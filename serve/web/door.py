@@ -33,7 +33,7 @@ from net import budgets as b
 from net.served import LINK_ENV, Links
 from serve.door import GOODBYE, MARK_HEADER, DoorBudgets, Session
 from serve.inflow import Inflow
-from serve.resize import Coalesced
+from serve.resize import MAX_SIZE, Coalesced
 from serve.warm import Warm
 from serve.web.browsers import COOKIE_AGE, PLAYER_COOKIE, Browsers
 from serve.web.counted import Conn, Counted
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TITLE = "Motherlode"
-MAX_WIDTH, MAX_HEIGHT = 400, 200
+MAX_WIDTH, MAX_HEIGHT = MAX_SIZE  # the largest terminal an app is given
 RESIZE_EVERY = 0.1  # seconds: a tab's window changes reach its app at most this often
 WEB_PER_ADDRESS = 4  # tabs (apps) at once from one address
 REPLACE_WITHIN = 60.0  # seconds: a browser's tab after its last one ended replaces it
@@ -447,7 +447,7 @@ class WebDoor(Server):
 
 
 def clamp(width: Any, height: Any) -> tuple[int, int]:
-    """A terminal size a tab may ask for: 10-400 x 5-200 (anything else is clamped)."""
+    """A terminal size a tab may ask for: 10-240 x 5-80 (anything else is clamped)."""
     w = to_int(width, 80) if isinstance(width, str) else width if isinstance(width, int) \
         else 80
     h = to_int(height, 24) if isinstance(height, str) else height if isinstance(height, int) \

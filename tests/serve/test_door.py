@@ -74,6 +74,16 @@ async def _ssh_player(door: SSHDoor, name: str):
     return conn, proc
 
 
+def test_both_doors_give_an_app_at_most_240x80():
+    """Issue 56, finding 6: three SSH sessions resizing at 400x200 without end slowed
+    another player's chat 3.5-3.8x (each app redraws all its cells); both doors give an
+    app at most 240x80, whatever the window asks for (``bench/resize_storm.py``)."""
+    from serve.web.door import clamp
+
+    assert DoorConfig().clamp(400, 200) == clamp(400, 200) == (240, 80)
+    assert DoorConfig().clamp(200, 60) == clamp(200, 60) == (200, 60)  # below it: as asked
+
+
 async def test_both_doors_offer_the_interface_before_they_listen(tmp_path):
     ssh, web = _ssh_door(tmp_path, max_sessions=5, keep_detached=30.0), _web_door(
         max_sessions=7, per_address=2)
@@ -82,9 +92,9 @@ async def test_both_doors_offer_the_interface_before_they_listen(tmp_path):
         assert door.port == 0 and door.sessions == []
     assert (ssh.name, web.name) == ("ssh", "web")
     assert ssh.budgets == DoorBudgets(max_sessions=5, per_address=None, keep_detached=30.0,
-                                      max_size=(400, 200), shared=ssh.ledger.budgets)
+                                      max_size=(240, 80), shared=ssh.ledger.budgets)
     assert web.budgets == DoorBudgets(max_sessions=7, per_address=2, keep_detached=0.0,
-                                      max_size=(400, 200), shared=web.ledger.budgets)
+                                      max_size=(240, 80), shared=web.ledger.budgets)
     assert ssh.notes()[0] == f"The SSH host key's fingerprint is {ssh.fingerprint}"
     assert web.notes() == []
 

@@ -23,8 +23,9 @@ async def _logged(path, text, timeout=20.0) -> str:
 
 
 def test_sizes_are_clamped_and_host_names_read():
-    assert clamp("30000", "30000") == (400, 200)
-    assert clamp(30000, -5) == (400, 5)
+    assert clamp("30000", "30000") == (240, 80)
+    assert clamp(30000, -5) == (240, 5)
+    assert clamp(400, 200) == (240, 80)  # issue 56, finding 6: a storm at the most costs
     assert clamp(None, "x") == (80, 24)
     assert host_name("[::1]:8080") == "::1" and host_name("LocalHost:1") == "localhost"
 
@@ -82,7 +83,7 @@ async def test_every_resize_is_clamped_and_the_app_sees_no_secret(tmp_path, monk
     finally:
         await door.stop()
     assert json.loads(log.splitlines()[0]) == {"secret": None}
-    assert '"width": 400' in log and '"height": 200' in log and "30000" not in log
+    assert '"width": 240' in log and '"height": 80' in log and "30000" not in log
 
 
 @pytest.mark.slow
@@ -178,7 +179,7 @@ async def test_a_tab_resizing_to_30000_a_hundred_times_costs_its_app_one_resize(
         await door.stop()
     sizes = [json.loads(line) for line in log.read_text().splitlines()
              if '"resize"' in line]  # fmt: skip
-    assert [(s["width"], s["height"]) for s in sizes] == [(400, 200), (33, 11)]
+    assert [(s["width"], s["height"]) for s in sizes] == [(240, 80), (33, 11)]
 
 
 async def test_a_socket_that_sends_nothing_is_closed_without_a_word(tmp_path, monkeypatch):
