@@ -88,6 +88,27 @@ class ChatSaid(LogLine):
         self.said = said
 
 
+class AgainChanged(SessionMessage):
+    """The rematch offer changed (``state``: the host's ``again``); ``news``: its lines
+    for the log ("Bob offers a rematch...")."""
+
+    def __init__(self, session: Any, state: p.AgainState, news: list[str]) -> None:
+        super().__init__(session)
+        self.state = state
+        self.news = news
+
+
+class Reacted(SessionMessage):
+    """Someone reacted: ``seat`` (None: a watcher), the reaction's name and its line
+    ("Ann reacts: Nice!")."""
+
+    def __init__(self, session: Any, seat: int | None, reaction: str, text: str) -> None:
+        super().__init__(session)
+        self.seat = seat
+        self.reaction = reaction
+        self.text = text
+
+
 class StatusLine(SessionMessage):
     """A status line that stays until the next one (reconnects, waits); "" clears it."""
 

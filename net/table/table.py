@@ -12,6 +12,7 @@ from net.table.lobby import Lobby
 from net.table.people import Member, Refusal
 from net.table.phase import Phase
 from net.table.play import Play
+from net.table.reactions import react
 from net.table.rematch import Rematch
 
 
@@ -34,6 +35,8 @@ class Table(TableCore):
         try:
             if isinstance(message, p.Move):
                 self.play.act(member, message, now)
+            elif isinstance(message, p.React):
+                react(self, member, message, now)
             elif isinstance(message, p.Again):
                 self.rematch.answer(member, message, now)
             elif isinstance(message, p.Start) and member is self.owner and \

@@ -154,3 +154,33 @@ def test_refusals_change_nothing():
     assert ann_in.errors() == [Code.NOT_IN_LOBBY] and table.phase == "lobby"
 
 
+
+
+# -- reactions ---------------------------------------------------------------------
+
+
+def test_a_reaction_reaches_every_seat_and_watcher_once_a_2_s_a_person():
+    tables, table = nuggets_table(seats=3)
+    ann, ann_in = seated(tables, "Ann")
+    bob, bob_in = seated(tables, "Bob")
+    eve, eve_in = seated(tables, "Eve", spectate=True)
+    table.handle(ann, p.React(reaction="nice"), 10.0)
+    table.handle(ann, p.React(reaction="ouch"), 11.9)  # too soon: dropped
+    table.handle(bob, p.React(reaction="gg"), 11.9)  # Bob's own 2 s
+    table.handle(eve, p.React(reaction="hurry"), 12.0)  # a watcher reacts too
+    table.handle(ann, p.React(reaction="thanks"), 12.0)  # 2 s after her first
+    for inbox in (ann_in, bob_in, eve_in):
+        assert [(r.seat, r.name, r.reaction) for r in inbox.of(p.Reaction)] == [
+            (0, "Ann", "nice"), (1, "Bob", "gg"), (None, "Eve", "hurry"),
+            (0, "Ann", "thanks")]
+        assert not inbox.of(p.Error)  # dropped in silence
+
+
+def test_a_reaction_is_one_of_six_words_never_free_text():
+    import msgspec
+    import pytest
+
+    line = b'{"type":"react","reaction":"\\u001b[2Jhi"}'
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.json.decode(line, type=p.ClientMessage)
+    assert set(p.REACTIONS) == {"nice", "ouch", "bluff", "gg", "hurry", "thanks"}
