@@ -28,6 +28,7 @@ from net.table.settings import PACES as SLOWER
 from net.text import clean_text, quote_peer
 from tui.describe import plural
 from tui.messages import (
+    AgainChanged,
     ChatSaid,
     GameStarted,
     LogLine,
@@ -38,6 +39,7 @@ from tui.messages import (
     ViewChanged,
 )
 from tui.phases import PACES, pace_words
+from tui.plain.between import COMMANDS, WORDS
 from tui.plain.words import Generic
 
 #: every escape sequence and control character (a name is peer text: never drawn)
@@ -190,6 +192,10 @@ class PlainSeat:
             self._started(message.game, message.names, message.seats)
         elif isinstance(message, ChatSaid):  # set apart: no chat line opens as the game's
             self._event_line(f"{CHAT} {clean_text(message.name)}: {clean_text(message.said)}")
+        elif isinstance(message, AgainChanged):
+            self._event_line(clean_text(message.text))
+            if any(s in message.state.waiting for s in self.seats):
+                self.say("Rematch: type again to play it, or no to decline.")
         elif isinstance(message, LogLine | StatusLine):
             self._event_line(clean_text(message.text))
         elif isinstance(message, Refused):
@@ -297,7 +303,7 @@ class PlainSeat:
         if said := scores.get("scores"):
             self.say(f"Totals: {said}")
         if self.session is not None and self.session.policy.lobby:
-            self.say("Type ready for another game at this table, or leave.")
+            self.say("Type again for another game (everyone answers: again or no), or leave.")
         elif self.session is not None and self.session.policy.owns_host:
             self.say("Type again for another game (again relaxed, again normal: at that "
                      f"pace), or leave{' for the menu' if self.after_leave else ''}.")
@@ -403,12 +409,12 @@ class PlainSeat:
         if not (in_game and self.moves.find(head) is not None):  # in a game "r" rolls
             head = ALIASES.get(head, head)
         rest = words[1:]
-        if head == "again":
-            return self._again(rest)
+        if head in COMMANDS:  # again, no, react (``tui.plain.between``)
+            return COMMANDS[head](self, rest)
         if head == "help" and rest:
             word = ALIASES.get(rest[0].casefold(), rest[0].casefold())
             move = self.moves.find(word) if self.moves is not None else None
-            said = QUESTIONS.get(word) or LOBBY.get(word)
+            said = QUESTIONS.get(word) or LOBBY.get(word) or WORDS.get(word)
             said = f"{word}: {said}." if said else (f"{usage(move)}." if move else None)
             self.say(said or f"{quote_peer(rest[0])} is not a command here. Type help.")
             return said is not None
@@ -442,21 +448,6 @@ class PlainSeat:
             return False
         explicit = seat if len(self.seats) > 1 else None
         self._send(move(seat=explicit, **args))
-        return True
-
-    def _again(self, words: list[str]) -> bool:
-        pace = words[0].casefold() if words else None
-        if not (self.over and self.session is not None and self.session.policy.owns_host
-                and not self.session.policy.lobby):
-            self.say("again is for the end of a game against bots: "
-                     + ("type ready at this table." if self.over else self._legal_words()))
-            return False
-        if pace is not None and pace not in PACES:
-            self.say(f"again with a pace: again {', again '.join(PACES)}.")
-            return False
-        self.say("Another game." if pace is None else f"Another game, at {pace_words(pace)}.")
-        self.again = pace or True
-        self.leaving = True
         return True
 
     def _legal_words(self) -> str:
@@ -494,14 +485,13 @@ class PlainSeat:
                     lines.append(f"{usage(move)}{short}.")
             if not lines:
                 lines.append("No move is yours now." + (" Type again for another game."
-                             if self.over and self.session.policy.owns_host
-                             and not self.session.policy.lobby else ""))
+                             if self.over else ""))
             answered = self.adapter.answers(self.view, self.acting_seat(), self.names, None)
             asked[1:1] = [q for q in QUESTIONS if q in answered]
         elif self.info is not None and self.info.phase != "playing":
-            lines.append("The lobby: " + "; ".join(f"{k}: {v}" for k, v in LOBBY.items()) + ".")
+            lines.append("The lobby: " + "; ".join(f"{k}: {v}" for k, v in (LOBBY | WORDS).items()) + ".")
         lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
-                     "leave leaves.")
+                     "react nice (or ouch, bluff, gg, hurry, thanks) reacts; leave leaves.")
         return "\n".join(lines)
 
     def _who(self) -> str:

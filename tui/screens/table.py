@@ -186,7 +186,12 @@ class TableScreen(Screen[None]):
         must show whole what it names, at 60x20 too)."""
 
     def can_play_again(self) -> bool:
-        """Over, at a table this app can set again (``tui.flows.leave``)."""
+        """Over, at a table this app can set again (``tui.flows.leave``); at a table of
+        people, until this seat said yes to the rematch."""
+        offer = self.again
+        if offer is not None and offer.by is not None and self.mine and \
+                all(s in offer.yes for s in self.mine):
+            return False
         return self.finished and self.app.flows.leave.again() is not None
 
     def action_play_again(self) -> None:
