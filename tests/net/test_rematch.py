@@ -6,7 +6,7 @@ or a leave frees the place. The real host, the app, SSH and the plain seat:
 
 from net import protocol as p
 from net.protocol import Code
-from tests.net.helpers import greedy_nuggets, join, nuggets_table
+from tests.net.helpers import greedy_nuggets, nuggets_table
 
 
 def hello4(name, **kw):

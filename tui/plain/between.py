@@ -6,9 +6,11 @@ reaction to everyone ("Ann reacts: Nice!")."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from net import protocol as p
+from net.table.reactions import REACT_EVERY
 from net.text import quote_peer
 from tui.phases import PACES, pace_words
 
@@ -63,6 +65,11 @@ def react(seat: Any, words: list[str]) -> bool:
     if seat.session is None or not seat.session.policy.lobby:
         seat.say("Reactions are for a table of people.")
         return False
+    now = time.monotonic()
+    if now - getattr(seat, "reacted_at", float("-inf")) < REACT_EVERY:
+        seat.say(f"One reaction every {REACT_EVERY:g} s: that one was not sent.")
+        return False
+    seat.reacted_at = now
     seat._send(p.React(reaction=word))  # type: ignore[arg-type]
     return True
 

@@ -489,7 +489,8 @@ class PlainSeat:
             answered = self.adapter.answers(self.view, self.acting_seat(), self.names, None)
             asked[1:1] = [q for q in QUESTIONS if q in answered]
         elif self.info is not None and self.info.phase != "playing":
-            lines.append("The lobby: " + "; ".join(f"{k}: {v}" for k, v in (LOBBY | WORDS).items()) + ".")
+            lines.append("The lobby: " + "; ".join(f"{k}: {v}"
+                                                   for k, v in (LOBBY | WORDS).items()) + ".")
         lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
                      "react nice (or ouch, bluff, gg, hurry, thanks) reacts; leave leaves.")
         return "\n".join(lines)

@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 
 from net import protocol as p
+from net.table.reactions import REACT_EVERY
 from tui.keys import with_ids
 from tui.messages import SendAction
 from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, hidden_by_size
@@ -102,6 +103,7 @@ class TableScreen(Screen[None]):
         self.mine: list[int] = []
         #: seat -> (the reaction's words, when its mark fades: the app's clock)
         self.reacting: dict[int, tuple[str, float]] = {}
+        self._reacted_at = float("-inf")
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
@@ -237,8 +239,16 @@ class TableScreen(Screen[None]):
         return self._with_people()
 
     def action_react(self, name: str) -> None:
-        if self.can_react() and name in p.REACTIONS:
-            self.post_message(SendAction(p.React(reaction=name)))  # type: ignore[arg-type]
+        """Send a reaction; one sooner than ``REACT_EVERY`` after the last is not sent
+        (the host would drop it): said in the hint line instead."""
+        if not (self.can_react() and name in p.REACTIONS):
+            return
+        now = time.monotonic()
+        if now - self._reacted_at < REACT_EVERY:
+            self.app.notify("One reaction every 2 s.", timeout=2)
+            return
+        self._reacted_at = now
+        self.post_message(SendAction(p.React(reaction=name)))  # type: ignore[arg-type]
 
     def action_react_pick(self) -> None:
         from tui.screens.common import PickScreen
