@@ -492,7 +492,7 @@ class PlainSeat:
             lines.append("The lobby: " + "; ".join(f"{k}: {v}"
                                                    for k, v in (LOBBY | WORDS).items()) + ".")
         lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
-                     "react nice (or ouch, bluff, gg, hurry, thanks) reacts; leave leaves.")
+                     "react nice reacts; leave leaves.")
         return "\n".join(lines)
 
     def _who(self) -> str:
