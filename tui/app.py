@@ -244,7 +244,10 @@ class MotherlodeApp(BoundedInput, App[int]):
         if isinstance(screen, HelpScreen):
             return
         keys = list(getattr(screen, "HELP", None) or bindings_of(screen))
-        self.push_screen(HelpScreen([("This screen", keys), ("Everywhere", self.APP_HELP)]))
+        # every table's own keys (the rematch, the reactions), after its game's
+        core = [("Every table", list(screen.CORE_HELP))] if hasattr(screen, "CORE_HELP") else []
+        self.push_screen(HelpScreen([("This screen", keys), *core,
+                                     ("Everywhere", self.APP_HELP)]))
 
     def action_chat(self) -> None:
         from tui.screens.common import ChatScreen

@@ -90,6 +90,17 @@ class TableScreen(Screen[None]):
           for key, name in REACTION_KEYS),
     ])
 
+    #: the keys every table shares, in ? Keys after the game's own
+    CORE_HELP = [
+        ("p", "once the game is over: play again (at a table of people, offer the same "
+              "game again, or accept the offer made)"),
+        ("N", "decline the rematch offered (your seat is freed; you watch)"),
+        ("S", "the table's owner: start the rematch now, with those who said yes"),
+        ("x", "end the guided round"),
+        ("e", "pick one of the six reactions below"),
+        *((key, f"react: {p.REACTIONS[name]}") for key, name in REACTION_KEYS),
+    ]
+
     def __init__(self) -> None:
         super().__init__()
         self._ready = False
@@ -104,6 +115,8 @@ class TableScreen(Screen[None]):
         #: seat -> (the reaction's words, when its mark fades: the app's clock)
         self.reacting: dict[int, tuple[str, float]] = {}
         self._reacted_at = float("-inf")
+        #: the clock of the reactions' marks and their 2 s (a test's own, to need no wait)
+        self.clock = time.monotonic
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
@@ -243,7 +256,7 @@ class TableScreen(Screen[None]):
         (the host would drop it): said in the hint line instead."""
         if not (self.can_react() and name in p.REACTIONS):
             return
-        now = time.monotonic()
+        now = self.clock()
         if now - self._reacted_at < REACT_EVERY:
             self.app.notify("One reaction every 2 s.", timeout=2)
             return
@@ -266,14 +279,14 @@ class TableScreen(Screen[None]):
         if seat is None:
             return
         self.reacting[seat] = (p.REACTIONS.get(reaction, reaction),
-                               time.monotonic() + REACTION_SECONDS)
+                               self.clock() + REACTION_SECONDS)
         self._show_marks()
         if self.is_attached:
             self.set_timer(REACTION_SECONDS, self.fade_reactions)
 
     def fade_reactions(self, now: float | None = None) -> None:
         """Take off the marks whose time is up (``now``: the app's clock)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         self.reacting = {s: m for s, m in self.reacting.items() if m[1] > now}
         self._show_marks()
 
