@@ -79,9 +79,12 @@ class TableFlow(Flow):
         app.table.add_log(f"Seed hash {message.seed_hash[:16]}... (revealed at the end)")
 
     def view_changed(self, message: ViewChanged) -> None:
+        from tui.alerts import game_alert
+
         if self.app.table is not None:
             self.app.table.show_state(message.view, message.events)
             self.app.table.update_guide()
+        game_alert(self.app, message.session, message.events)
 
     def log_line(self, message: LogLine) -> None:
         app = self.app
