@@ -240,14 +240,11 @@ class MotherlodeApp(BoundedInput, App[int]):
     def action_help(self) -> None:
         from tui.screens.common import HelpScreen, bindings_of
 
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
+        if isinstance(screen := self.screen, HelpScreen):
             return
         keys = list(getattr(screen, "HELP", None) or bindings_of(screen))
-        # every table's own keys (the rematch, the reactions), after its game's
-        core = [("Every table", list(screen.CORE_HELP))] if hasattr(screen, "CORE_HELP") else []
-        self.push_screen(HelpScreen([("This screen", keys), *core,
-                                     ("Everywhere", self.APP_HELP)]))
+        more = getattr(screen, "MORE_HELP", [])  # a table's own (the rematch, reactions)
+        self.push_screen(HelpScreen([("This screen", keys), *more, ("Everywhere", self.APP_HELP)]))
 
     def action_chat(self) -> None:
         from tui.screens.common import ChatScreen

@@ -100,6 +100,8 @@ class TableScreen(Screen[None]):
         ("e", "pick one of the six reactions below"),
         *((key, f"react: {p.REACTIONS[name]}") for key, name in REACTION_KEYS),
     ]
+    #: what ? Keys shows after the game's own keys (``MotherlodeApp.action_help``)
+    MORE_HELP = [("Every table", CORE_HELP)]
 
     def __init__(self) -> None:
         super().__init__()
