@@ -2,7 +2,8 @@
 ``again`` offers the same game again or accepts the offer (at a table of people; against
 bots, the same game at once, at the pace asked for), ``no`` declines it, and
 ``react nice`` (or ``ouch``, ``bluff``, ``gg``, ``hurry``, ``thanks``) shows a canned
-reaction to everyone ("Ann reacts: Nice!")."""
+reaction to everyone ("Ann reacts: Nice!"), and ``alerts off`` (or ``bell``) takes the
+bell off (or puts it back) before each line that needs the person."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ WORDS = {
     "again": "at a game's end: offer the same game again, or accept the offer made",
     "no": "decline the rematch offered (your seat is freed; you watch)",
     "react": "a quick reaction everyone sees: react " + ", react ".join(p.REACTIONS),
+    "alerts": "alerts off: no bell before a line that needs you; alerts bell: the bell",
 }
 
 
@@ -74,4 +76,18 @@ def react(seat: Any, words: list[str]) -> bool:
     return True
 
 
-COMMANDS = {"again": again, "no": no, "react": react}
+def alerts(seat: Any, words: list[str]) -> bool:
+    """``alerts off`` (or ``bell``, ``desktop``: the bell): the bell before a line that
+    needs you, or none; ``alerts`` alone says which."""
+    word = words[0].casefold() if words else ""
+    if word not in ("off", "bell", "desktop", "on"):
+        seat.say(f"Alerts are {seat.alerts}: alerts off writes no bell, alerts bell one "
+                 "before each line that needs you.")
+        return not words
+    seat.alerts = "bell" if word == "on" else word
+    seat.say("No bell from now on." if word == "off"
+             else "The bell rings before each line that needs you.")
+    return True
+
+
+COMMANDS = {"again": again, "no": no, "react": react, "alerts": alerts}

@@ -40,7 +40,7 @@ from tui.messages import (
 )
 from tui.phases import PACES, pace_words
 from tui.plain.between import COMMANDS, WORDS
-from tui.plain.words import Generic
+from tui.plain.words import Generic, usage
 
 #: every escape sequence and control character (a name is peer text: never drawn)
 _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -48,6 +48,9 @@ _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\
 #: how a chat line opens: the plain seat's lines that need the person open with "Your
 #: turn:", "Your move:" or "Race:", and a chat line never does, whatever it says
 CHAT = "Chat from"
+
+#: the bell, written before a line that needs the person unless ``alerts off``
+BEL = "\a"
 
 #: seconds a ``;`` chain waits for the host's answer to a command before giving up
 CHAIN_WAIT = 10.0
@@ -93,31 +96,6 @@ def race_words(info: p.TableInfo) -> str:
     return said + "."
 
 
-def placeholder(move: MoveSpec, field: str) -> str:
-    """An argument as a help line shows it: a word for a person, never the field's
-    own name ("NAME" for a player, "FACES" for a list of faces)."""
-    import typing
-
-    from tui.plain.words import _is_seat
-
-    hint = typing.get_type_hints(move.args, include_extras=True).get(field)
-    return "NAME" if _is_seat(hint) else field.replace("_", " ").upper()
-
-
-def usage(move: MoveSpec) -> str:
-    """A move in a help line: ``stop [NAME]: take ... (NAME: the player to steal
-    from)``: its arguments as words, optional ones in brackets."""
-    import msgspec
-
-    parts, said = [move.name], []
-    for field in msgspec.structs.fields(move.args):
-        word = placeholder(move, field.name)
-        parts.append(word if field.required else f"[{word}]")
-        if field.name in move.arg_words:
-            said.append(f"{word}: {move.arg_words[field.name]}")
-    return f"{' '.join(parts)}: {move.description}" + (f" ({'; '.join(said)})" if said else "")
-
-
 def seat_name(seat: p.SeatInfo) -> str:
     """A seat's name as the plain seat says it: a bot's says so once ("Hattie (bot)" is
     named so by the host already; a bot named otherwise gets the word)."""
@@ -137,6 +115,8 @@ class Printer:
         self.out = out
 
     def line(self, text: str) -> None:
+        if str(text).startswith(BEL):  # a line that needs the person: the bell first
+            self.out.write(BEL)
         for part in str(text).split("\n"):
             self.out.write(plain_text(part).rstrip() + "\n")
         self.out.flush()
@@ -170,6 +150,7 @@ class PlainSeat:
         self.sent = 0  # messages this seat sent the host
         self.refusals = 0  # refusals the host sent it
         self.again = False  # the person asked for another game (``again``)
+        self.alerts = "bell"  # the ``alerts`` setting: "off" writes no bell (``alerts off``)
         self.over = False  # the game in front of the seat is over
         #: what ``leave`` leads to: "the menu" when the seat came from one
         self.after_leave = ""
@@ -195,7 +176,7 @@ class PlainSeat:
         elif isinstance(message, AgainChanged):
             self._event_line(clean_text(message.text))
             if any(s in message.state.waiting for s in self.seats):
-                self.say("Rematch: type again to play it, or no to decline.")
+                self.say(self.bell + "Rematch: type again to play it, or no to decline.")
         elif isinstance(message, LogLine | StatusLine):
             self._event_line(clean_text(message.text))
         elif isinstance(message, Refused):
@@ -214,6 +195,10 @@ class PlainSeat:
     @property
     def seats(self) -> list[int]:
         return list(self.session.seats) if self.session is not None else []
+
+    @property
+    def bell(self) -> str:
+        return "" if self.alerts == "off" else BEL
 
     def _table(self, info: p.TableInfo) -> None:
         before, self.info = self.info, info
@@ -349,7 +334,7 @@ class PlainSeat:
         line = f"{label}: {words}"
         if line != self.prompted:
             self.prompted = line
-            self.say(line)
+            self.say(self.bell + line)
 
     # -- the person's commands -----------------------------------------------------------
 
