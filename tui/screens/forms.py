@@ -52,7 +52,8 @@ class SettingsScreen(Screen[None]):
             yield OnOffBox(f"Advisor panel in {' / '.join(with_advisor())} (key a in game)",
                            s.advisor, id="advisor", compact=True)
             with Horizontal(classes="setting-row"):
-                yield Static("Alerts when a game needs you ", classes="setting-label")
+                yield Static("Alerts when a game needs you (desktop: a notification too) ",
+                             classes="setting-label")
                 yield Select([(a, a) for a in ALERTS], value=s.alerts, allow_blank=False,
                              id="alerts", compact=True)
             yield Static("", id="settings-status")
