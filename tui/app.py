@@ -172,7 +172,7 @@ class MotherlodeApp(BoundedInput, App[int]):
         self.save_settings()
 
     def _apply_theme(self) -> None:
-        if self.settings.theme in self.available_themes:
+        if self.settings.theme in tui.styles.themes(self):  # Motherlode's own too
             self.theme = self.settings.theme
         else:
             self.notify(f"No theme called {self.settings.theme!r}: using {self.theme}.",
