@@ -123,3 +123,32 @@ async def test_every_theme_keeps_its_meanings_apart_and_its_text_readable(tmp_pa
         if "high-contrast" not in themes:
             said.append("no high-contrast theme among the app's themes")
     assert not said, f"{len(said)} problems:\n" + "\n".join(said)
+
+
+async def test_every_state_a_colour_shows_has_a_word_or_a_mark(tmp_path):
+    """The seat that acts, a player away, the winner, a grab: each has its mark or word
+    in the text itself (read without any style), and the banner says each mood."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        nuggets = NuggetsScreen([0], advisor=True, hotseat=False)
+        await app.push_screen(nuggets)
+        await pilot.pause()
+        nuggets.show_state(nuggets_view(names=("Ann", "Bob")),
+                           events({"type": "turn", "seat": 0}))
+        nuggets.set_away(frozenset({1}))
+        await pilot.pause()
+        seats = nuggets.query_one("Holdings").render().plain
+        assert "▶ Ann" in seats and "Bob 0 (away)" in seats, seats
+        app.pop_screen()
+        fools = FoolsGoldScreen(0, ["Ann", "Bob", "Cid", "Dee"])
+        await app.push_screen(fools)
+        await pilot.pause()
+        fools.show_state(foolsgold_view(grabbed=[[2, 10.0]], frozen=True, winner=1,
+                                        scores=[1, 3, 0, 0]), events())
+        fools.set_away(frozenset({3}))
+        await pilot.pause()
+        lines = fools.query_one("Seats").render().plain.splitlines()
+        assert "★" in next(line for line in lines if "Bob" in line), lines
+        assert "#1 first" in next(line for line in lines if "Cid" in line), lines
+        assert "away" in next(line for line in lines if "Dee" in line), lines
+        assert "wins the match" in str(fools.query_one(TurnBanner).render())

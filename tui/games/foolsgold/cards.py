@@ -284,6 +284,8 @@ class Seats(FitsContent, Widget):
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat in self.away:
                 out.append(" away", self.get_component_rich_style("seats--away"))
+            if view.winner == seat:  # the match's winner: a mark, not a colour alone
+                out.append(" *" if self.ascii_mode else " ★", "bold")
             if seat in self.reactions:  # literal words, from the six canned ones
                 words = self.reactions[seat]
                 out.append(f" <{words}>" if self.ascii_mode else f" «{words}»", "italic")
