@@ -16,6 +16,7 @@ from tests.net.helpers import Raw
 from tests.tui.harness import log_text, make_app, until
 from tui.screen_text import screen_text
 from tui.settings import Settings
+from tui.widgets.touchbar import TouchBar, show_touch_bars
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -87,7 +88,11 @@ async def test_a_reaction_key_reaches_every_seat_and_watcher_and_its_mark_fades(
             await until(pilot, lambda: "«" not in marks(app), "the marks gone")
             assert log_text(app.table).count("reacts:") == 2
 
-            # e picks one (the touch bar's React): 2 s on (the app's and the host's), sent
+            # e picks one (the phone's touch bar has it as a button, React): 2 s on (the
+            # app's and the host's), sent
+            show_touch_bars(app, True)
+            await until(pilot, lambda: ("React", "react_pick") in
+                        app.table.query_one(TouchBar).buttons(), "the touch bar's React")
             clock.now += 2.0
             host_clock.advance(2.0)
             await pilot.press("e")
