@@ -58,7 +58,7 @@ def again_status(state: p.AgainState | None, table: p.TableInfo | None,
         parts.append(f"waiting for {_listed(state.waiting, names)}")
     line = "; ".join(parts) + "."
     if any(s in state.waiting for s in mine):
-        line += " p: yes, n: no."
+        line += " p: yes, N: no."
     return line
 
 

@@ -79,29 +79,29 @@ class Rematch:
         """The seats whose person answers (every seat but a bot's)."""
         return [s for s in self.table.seats if s.kind != "bot"]
 
-    def settle(self, now: float) -> None:
+    def settle(self, now: float) -> bool:
         """After any request at the table: forget seats gone, end an offer nobody holds,
-        start when every person said yes, and tell everyone what changed."""
+        start when every person said yes, and tell everyone what changed (True: told)."""
         table = self.table
         if self.by is None:
-            return
+            return False
         if table.phase != Phase.OVER:  # a game began another way (ready, start)
             self._end(started=table.phase == Phase.PLAYING)
-            return
+            return True
         seats = table.seats
         self.yes = [s for s in self.yes if s in seats]
         self.no = [s for s in self.no if s in seats]
         if not self.yes:
             self._end(started=False)
-            return
+            return True
         if self.by not in seats or self.by not in self.yes:
             self.by = self.yes[0]
         staying = [s for s in seats if s not in self.no]
         if all(s in self.yes or s in self.no for s in self.people()) and \
                 len(staying) >= table.spec.low:
             self._begin(now)
-            return
-        self.tell()
+            return True
+        return self.tell()
 
     def _begin(self, now: float) -> None:
         table = self.table
@@ -159,13 +159,14 @@ class Rematch:
         return p.AgainState(by=seats.index(self.by), yes=numbers(self.yes),
                             no=numbers(self.no), waiting=numbers(waiting), started=started)
 
-    def tell(self, started: bool = False) -> None:
-        """Send the offer's state to every seat and watcher, when it changed."""
+    def tell(self, started: bool = False) -> bool:
+        """Send the offer's state to every seat and watcher, when it changed (True)."""
         state = self.state(started)
         if state == self._told:
-            return
+            return False
         self._told = state
         self.table.send_all(state)
+        return True
 
     def tell_one(self, member: Member) -> None:
         """A member arrived (joined, watches, came back) while an offer stands."""

@@ -53,7 +53,8 @@ class Table(TableCore):
         if not member.spectator and self.phase == Phase.OVER:
             self.rematch.make_room()  # a declined seat is a free place
         super().join(member, now)
-        self.rematch.tell_one(member)
+        if not self.rematch.settle(now):  # a new seat waits too: everyone told, else
+            self.rematch.tell_one(member)  # the newcomer alone
 
     def resume(self, old: Member, secret: str, new: Member, now: float) -> Member:
         back = super().resume(old, secret, new, now)
