@@ -2,13 +2,14 @@
 its own, on its real clock), Ann (a process of her own, as her machine would be), Bob and
 Cy (this process) over TCP. Bob and Cy ping the host one at
 a time, ``--samples`` times, while the table is quiet, then as many
-while Ann writes reactions as fast as her socket takes them (the host drops all but one
-every 2 s: ``net.table.reactions``; her connection's own limit drops the most). Prints
+while Ann writes reactions as fast as her socket takes them, or ``--rate`` a second (the
+host drops all but one every 2 s: ``net.table.reactions``; her connection's own limit,
+20 messages a second, drops the most). Prints
 each one's median and p95 round trip, quiet and flooded, and their ratio. The tests
 bound the same thing by counts (``tests/net/test_reactions_flood.py``); this is the
 speed, for docs/BENCHMARKS.md, run alone on a quiet machine.
 
-    .venv/bin/python bench/reactions_flood.py [--samples 200]
+    .venv/bin/python bench/reactions_flood.py [--samples 200] [--rate 0]
 """
 
 from __future__ import annotations
@@ -72,24 +73,30 @@ import socket, sys, time
 from net import protocol as p
 sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 sock.sendall(p.encode(p.Hello(protocol=4, name="Ann")))
-line = p.encode(p.React(reaction="nice")) * 50
-sent, end = 0, time.monotonic() + float(sys.argv[2])
+rate = float(sys.argv[3])  # lines a second; 0: as fast as the socket takes them
+batch = 50 if rate == 0 else max(1, int(rate / 100))
+line = p.encode(p.React(reaction="nice")) * batch
+start = time.monotonic()
+sent, end = 0, start + float(sys.argv[2])
 sock.setblocking(False)
 while time.monotonic() < end:
     try:
         sock.recv(65536)
     except BlockingIOError:
         pass
+    if rate and sent >= rate * (time.monotonic() - start):
+        time.sleep(0.005)
+        continue
     try:
         sock.sendall(line)
-        sent += 50
+        sent += batch
     except BlockingIOError:
         time.sleep(0.0005)
 print(sent, flush=True)
 """
 
 
-async def main(samples: int) -> None:
+async def main(samples: int, rate: float) -> None:
     env = {"PYTHONPATH": str(ROOT)}
     host = await asyncio.create_subprocess_exec(sys.executable, "-c", HOST, env=env,
                                                 stdout=asyncio.subprocess.PIPE)
@@ -102,7 +109,7 @@ async def main(samples: int) -> None:
         quiet = await asyncio.gather(rtts(bob, samples, 10), rtts(cy, samples, 10))
         seconds = samples * 0.07 + 2
         flooder = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", FLOOD, str(port), str(seconds), env=env,
+            sys.executable, "-c", FLOOD, str(port), str(seconds), str(rate), env=env,
             stdout=asyncio.subprocess.PIPE)
         await asyncio.sleep(0.5)  # the flood under way
         flooded = await asyncio.gather(rtts(bob, samples, 10_000), rtts(cy, samples, 10_000))
@@ -124,4 +131,7 @@ async def main(samples: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
-    asyncio.run(main(parser.parse_args().samples))
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="Ann's reactions a second (0: as fast as her socket takes them)")
+    args = parser.parse_args()
+    asyncio.run(main(args.samples, args.rate))

@@ -209,6 +209,8 @@ class TableScreen(Screen[None]):
         if offer is not None and offer.by is not None and self.mine and \
                 all(s in offer.yes for s in self.mine):
             return False
+        if self._with_people() and not self.app.session.seats:
+            return False  # a watcher has no seat to play again with
         return self.finished and self.app.flows.leave.again() is not None
 
     def action_play_again(self) -> None:
