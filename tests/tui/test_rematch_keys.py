@@ -55,9 +55,8 @@ async def test_the_owner_starts_the_rematch_with_those_who_said_yes(tmp_path):
             await bob.send(p.Again(answer="yes"))
             await until(pilot, lambda: "Rematch offered by Bob; yes: Bob; waiting for Ann, "
                         "Cy. p: yes, N: no." in screen_text(app), "the offer")
-            shown = screen_text(app)
-            for key in ("p Play again", "N No rematch", "S Start now"):
-                assert key in shown, key
+            await until(pilot, lambda: all(key in screen_text(app) for key in (
+                "p Play again", "N No rematch", "S Start now")), "p, N and S in the footer")
             await pilot.press("S")
             await until(pilot, lambda: app.session.seats == [0] and app.table is not None
                         and not app.table.finished and app.table.view is not None,
