@@ -132,3 +132,6 @@ DEFAULT_CSS  # unused variable (tui/widgets/footer.py): Textual's Widget
 _.on_mouse_move  # unused method (tui/widgets/footer.py)
 _.on_leave  # unused method (tui/widgets/footer.py)
 _.on_mouse_down  # unused method (tui/widgets/footer.py)
+_.action_again_no  # unused method (tui/screens/table.py: the rematch's N)
+_.action_again_start  # unused method (tui/screens/table.py: the owner's S)
+_.action_react_pick  # unused method (tui/screens/table.py: e, the reactions' picker)

@@ -172,7 +172,7 @@ class MotherlodeApp(BoundedInput, App[int]):
         self.save_settings()
 
     def _apply_theme(self) -> None:
-        if self.settings.theme in self.available_themes:
+        if self.settings.theme in tui.styles.themes(self):  # Motherlode's own too
             self.theme = self.settings.theme
         else:
             self.notify(f"No theme called {self.settings.theme!r}: using {self.theme}.",
@@ -240,11 +240,11 @@ class MotherlodeApp(BoundedInput, App[int]):
     def action_help(self) -> None:
         from tui.screens.common import HelpScreen, bindings_of
 
-        screen = self.screen
-        if isinstance(screen, HelpScreen):
+        if isinstance(screen := self.screen, HelpScreen):
             return
         keys = list(getattr(screen, "HELP", None) or bindings_of(screen))
-        self.push_screen(HelpScreen([("This screen", keys), ("Everywhere", self.APP_HELP)]))
+        more = getattr(screen, "MORE_HELP", [])  # a table's own (the rematch, reactions)
+        self.push_screen(HelpScreen([("This screen", keys), *more, ("Everywhere", self.APP_HELP)]))
 
     def action_chat(self) -> None:
         from tui.screens.common import ChatScreen

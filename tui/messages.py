@@ -88,6 +88,26 @@ class ChatSaid(LogLine):
         self.said = said
 
 
+class AgainChanged(LogLine):
+    """The rematch offer changed (``state``: the host's ``again``); ``news``: its lines
+    for the log ("Bob offers a rematch...")."""
+
+    def __init__(self, session: Any, state: p.AgainState, news: list[str]) -> None:
+        super().__init__(session, "\n".join(news))
+        self.state = state
+        self.news = news
+
+
+class Reacted(LogLine):
+    """Someone reacted: ``seat`` (None: a watcher), the reaction's name and its line
+    ("Ann reacts: Nice!")."""
+
+    def __init__(self, session: Any, seat: int | None, reaction: str, text: str) -> None:
+        super().__init__(session, text)
+        self.seat = seat
+        self.reaction = reaction
+
+
 class StatusLine(SessionMessage):
     """A status line that stays until the next one (reconnects, waits); "" clears it."""
 

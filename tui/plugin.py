@@ -82,6 +82,11 @@ class AppGame:
     def guide(self) -> Any:
         return None
 
+    def alert(self, event: Any, seats: list[int], names: list[str]) -> str | None:
+        """The words of an alert when ``event`` needs the person at ``seats`` (their
+        turn, a race, something aimed at them), or None (``tui.alerts``)."""
+        return None
+
     def plain_seat(self, moves: Any) -> Any:
         """Its adapter at the plain seat, new for each seat (a ``tui.plain.words.Generic``
         of its own), or None: the plain seat's own ``Generic``, which reads every move

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import hashlib
 import logging
 import math
@@ -26,18 +25,20 @@ from typing import Any
 from net import protocol as p
 from net.client import Client, Disconnected, NetError, Reconnected, Reconnecting
 from net.protocol import Code
-from net.text import same_name
 from net.views import tag
 from tui.messages import (
+    AgainChanged,
     ChatSaid,
     GameStarted,
     LogLine,
+    Reacted,
     Refused,
     SessionEnded,
     StatusLine,
     TableChanged,
     ViewChanged,
 )
+from tui.notices import again_news, notice_text, reaction_text
 
 log = logging.getLogger("motherlode.tui")
 
@@ -101,6 +102,8 @@ class Session:
         self.welcome: p.Welcome | None = client.welcome
         self.table: p.TableInfo | None = None if self.welcome is None else self.welcome.table
         self.in_game = False
+        #: the rematch offer as the host last told it (``again``), None before one
+        self.again: p.AgainState | None = None
         self.finished = False  # the last game ended (its result is on screen)
         self.closed = False
         self._target: Any = None
@@ -253,6 +256,12 @@ class Session:
                     self._say(f"The host sent a view of another game ({tag(item.view)}).")
                     return
                 self._post(ViewChanged(self, item.view, item.events))
+        elif isinstance(item, p.AgainState):
+            news = again_news(self.again, item, self.table)
+            self.again = item
+            self._post(AgainChanged(self, item, news))
+        elif isinstance(item, p.Reaction):
+            self._post(Reacted(self, item.seat, item.reaction, reaction_text(item)))
         elif isinstance(item, p.ChatLine):
             self._post(ChatSaid(self, item.name, item.text))
         elif isinstance(item, p.Notice):
@@ -425,73 +434,3 @@ class Session:
     def _say(self, text: str) -> None:
         self._said = text
         self._post(StatusLine(self, text))
-
-
-def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
-    """A notice in words; with the table, a drop says what happens next and when."""
-    if notice.event == "away" and table is not None:
-        return _dropped(notice.name, table)
-    if notice.event == "renamed" and table is not None and notice.seat is None:
-        held = _seat_named_like(notice.name, table)
-        if held is not None:
-            return _watching_own_seat(notice.name, held)
-    if notice.event == "left" and table is not None and table.phase == "playing":
-        return f"{notice.name} left the game: a bot plays their seat to the end"
-    if notice.event == "terms":
-        changed = notice.detail if isinstance(notice.detail, str) else "the settings"
-        return f"{notice.name} changed the table ({changed}): everyone says ready again"
-    what = {
-        "joined": "joined",
-        "left": "left",
-        "kicked": "was asked to leave by the owner (their seat is free)",
-        "away": "is away (a bot stands in after the grace period)",
-        "stepped_away": "stepped away (a bot plays until they are back)",
-        "back": "is back and has the seat again",
-        "standin": "is played by a stand-in bot",
-        "owner": "now owns the table",
-        "bot": "sits down",
-        "bot_left": "leaves the table (the owner removed it)",
-        "renamed": "is your name here (yours was taken)",
-        "spectating": "is watching",
-    }.get(notice.event, notice.event)
-    if notice.event in ("bot", "bot_left") and isinstance(notice.detail, str):
-        what += f": {notice.detail}"  # the readiness it cleared
-    return f"{notice.name} {what}"
-
-
-def _seat_named_like(name: str, table: p.TableInfo) -> p.SeatInfo | None:
-    """The person's seat of a game in play whose name the host's "ann 2" was made from
-    (``net.table`` adds " 2", " 3"... to a name taken): someone back without the seat's
-    token, now watching."""
-    if table.phase != "playing":
-        return None
-    base, _, number = name.rpartition(" ")
-    if not base or not number.isdigit():
-        return None
-    return next((s for s in table.seats if s.kind == "human" and same_name(s.name, base)),
-                None)
-
-
-def _watching_own_seat(name: str, seat: p.SeatInfo) -> str:
-    """What is true for a person watching a game in which their name holds a seat."""
-    who = seat.name
-    if seat.standin:
-        now = f"a stand-in bot plays {who}'s seat"
-    elif not seat.connected:
-        now = f"{who}'s seat is away (a bot stands in after the grace period)"
-    else:
-        now = f"{who}'s seat is played from another app"
-    return (f"You are watching {who}'s game as a spectator ({name} here): {now}. The seat "
-            "comes back only to the app that holds its seat token.")
-
-
-def _dropped(name: str, table: p.TableInfo) -> str:
-    """"Ann's connection dropped: a bot plays for Ann in 30 s (21:40:15); ..." """
-    grace = table.settings.grace
-    at = (datetime.datetime.now() + datetime.timedelta(seconds=grace)).strftime("%H:%M:%S")
-    if table.phase == "playing":
-        soon = f"a bot plays for {name} in {grace:g} s ({at})" if grace > 0 else \
-            f"a bot plays for {name}"
-        return (f"{name}'s connection dropped: {soon}; {name} can take the seat back any "
-                "time this game.")
-    return f"{name}'s connection dropped: the seat is kept for {name} until {at}."

@@ -18,6 +18,10 @@ from net.text import clean_text
 
 APP_NAME = "motherlode"
 NAME_MAX = 20
+#: what happens when a game needs you (``tui.alerts``): nothing; the terminal's bell (a
+#: window marked urgent, a tab's title at the web door); the bell and, while the
+#: terminal is not focused, a desktop notification (OSC 777 and OSC 9)
+ALERTS = ("off", "bell", "desktop")
 
 
 def config_dir() -> Path:
@@ -57,6 +61,10 @@ class Settings:
     keys: dict[str, str] = field(default_factory=dict)
     # the games whose guided first round was offered (once each, issue 47)
     guided: list[str] = field(default_factory=list)
+    # when a game needs you at a table of people (your turn, a race, a steal): the bell
+    # by default, as a terminal game's players expect (a window marked urgent, no pop-up
+    # asked for); "desktop" adds a notification while the terminal is not focused
+    alerts: str = "bell"
 
     def __post_init__(self) -> None:
         # whether the player chose a name (the first run asks; the login is a default)
@@ -72,6 +80,8 @@ class Settings:
             self.keys = {}
         self.keys = {str(k): str(v) for k, v in self.keys.items()
                      if isinstance(k, str) and isinstance(v, str) and v.strip()}
+        if self.alerts not in ALERTS:
+            self.alerts = "bell"
         if not isinstance(self.guided, list):
             self.guided = []
         self.guided = [g for g in self.guided if isinstance(g, str)]

@@ -240,3 +240,24 @@ def breakpoints(screen: Any, size: Any) -> dict[str, bool]:
 
 
 share()  # on import: the app imports this module before it makes a stylesheet
+
+
+# -- Motherlode's own themes ---------------------------------------------------------------
+
+#: the high-contrast theme (issue 61): white on black, every text colour of the tables
+#: at 7:1 or more, pure hues a colour-vision deficiency still tells apart
+#: (``tests/tui/test_colour.py`` checks it with every other theme)
+HIGH_CONTRAST = "high-contrast"
+
+
+def themes(app: Any) -> Any:
+    """The themes ``app`` offers: Textual's, and Motherlode's own (registered once)."""
+    if HIGH_CONTRAST not in app.available_themes:
+        from textual.theme import Theme
+
+        app.register_theme(Theme(
+            name=HIGH_CONTRAST, primary="#3fb8ff", secondary="#ffd000", accent="#ffd000",
+            warning="#ffd000", error="#ff6b6b", success="#4cff8f", foreground="#ffffff",
+            background="#000000", surface="#000000", panel="#202020", boost="#1c1c1c",
+            dark=True))  # fmt: skip
+    return app.available_themes

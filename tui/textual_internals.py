@@ -13,7 +13,9 @@ function here, checked on the version in ``CHECKED_ON``:
 - ``Screen._get_breakpoint_classes``, so a screen takes its breakpoint classes as it
   is made (``tui.styles.StyledAtMount``), whose ``_on_screen_resume`` it overrides;
 - ``App._notifications`` and ``App._unnotify``, to take back a warning that is no
-  longer true (``tui.flows.window``).
+  longer true (``tui.flows.window``);
+- ``App._driver``, whose ``write`` puts a desktop notification (an OSC sequence) on the
+  terminal between frames (``tui.alerts``).
 
 A new Textual: ``tests/test_internals.py`` fails loudly for each method in ``WRAPPED``
 whose parameters changed and each attribute in ``READ`` that is gone; read the new
@@ -53,6 +55,7 @@ READ: tuple[tuple[str, str, str], ...] = (
     ("textual.binding", "BindingsMap", "key_to_bindings"),
     ("textual.screen", "Screen", "_compositor"),
     ("textual.app", "App", "_notifications"),
+    ("textual.app", "App", "_driver"),
 )
 
 
@@ -122,3 +125,15 @@ def take_back_notices(app: Any, starting: str) -> None:
     """Remove the notifications on screen whose message starts with ``starting``."""
     for notice in [n for n in app._notifications if n.message.startswith(starting)]:
         app._unnotify(notice)
+
+
+# -- the terminal ------------------------------------------------------------------------
+
+def write_to_terminal(app: Any, data: str) -> bool:
+    """Write ``data`` (an escape sequence) to the app's terminal as Textual's own ``bell``
+    does; False where there is none (a headless test)."""
+    driver = getattr(app, "_driver", None)
+    if driver is None or app.is_headless:
+        return False
+    driver.write(data)
+    return True

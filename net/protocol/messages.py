@@ -11,11 +11,11 @@ from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 
 from net.text import clean_text
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 #: every version a host admits. Protocol 3 carries every game's moves in one ``move``
 #: message (``net.moves``); a client of protocol 1 or 2 named each move by its own
 #: message type and is refused with what to update.
-PROTOCOLS = (3,)
+PROTOCOLS = (3, 4)
 
 
 # ---------------------------------------------------------------------------
@@ -141,6 +141,33 @@ class ProbeReply(_Msg, tag="probe_reply"):
 # --- end lag-fair races ---------------------------------------------------------------
 
 
+# --- issue 61: rematch and reactions (protocol 4) ------------------------------------
+
+#: the canned reactions, and the words every seat shows for each (no free text: there
+#: is nothing to moderate)
+REACTIONS = {"nice": "Nice!", "ouch": "Ouch", "bluff": "Bluff?", "gg": "Good game",
+             "hurry": "Hurry", "thanks": "Thanks"}  # fmt: skip
+ReactionName = Literal["nice", "ouch", "bluff", "gg", "hurry", "thanks"]
+
+
+class Again(_Msg, tag="again"):
+    """At a game's end: ``yes`` offers the same game again (same seats, same settings)
+    or accepts the offer made; ``no`` declines it, and frees the seat."""
+
+    since: ClassVar[int] = 4
+    answer: Literal["yes", "no"]
+
+
+class React(_Msg, tag="react"):
+    """One of the canned reactions (``REACTIONS``), shown to everyone at the table."""
+
+    since: ClassVar[int] = 4
+    reaction: ReactionName
+
+
+# --- end issue 61 ---------------------------------------------------------------------
+
+
 ClientMessage = (
     Hello
     | Ready
@@ -155,6 +182,8 @@ ClientMessage = (
     | Ping
     | Move  # protocol 3
     | ProbeReply  # protocol 2
+    | Again  # protocol 4
+    | React  # protocol 4
 )
 
 
@@ -313,9 +342,41 @@ class Probe(_Msg, tag="probe"):
 # --- end lag-fair races ---------------------------------------------------------------
 
 
+# --- issue 61: rematch and reactions (protocol 4) ------------------------------------
+
+
+class AgainState(_Msg, tag="again"):
+    """The rematch offer's state, to every seat and watcher whenever it changes:
+    ``by`` offered it (None once the offer ended), ``yes`` accepted, ``no`` declined
+    (their places are freed when the game starts), ``waiting`` are the people yet to
+    answer; ``started``: the new game began. Seats are the table's (``TableInfo``)."""
+
+    since: ClassVar[int] = 4
+    by: int | None
+    yes: list[int]
+    no: list[int]
+    waiting: list[int]
+    started: bool = False
+
+
+class Reaction(_Msg, tag="react"):
+    """A person's reaction (one of ``REACTIONS``): ``seat`` is theirs (None for a
+    watcher), ``name`` their name, ``at`` the table's clock."""
+
+    since: ClassVar[int] = 4
+    seat: int | None
+    name: str
+    reaction: str
+    at: float
+
+
+# --- end issue 61 ---------------------------------------------------------------------
+
+
 HostMessage = (
     Welcome | TableUpdate | Notice | Started | State | ChatLine | Over | Error | Bye | Pong
     | Probe  # protocol 2
+    | AgainState | Reaction  # protocol 4
 )
 
 
@@ -352,6 +413,11 @@ __all__ = [
     "Ping",
     "Move",
     "MoveName",
+    "Again",
+    "React",
+    "REACTIONS",
+    "AgainState",
+    "Reaction",
     "ClientMessage",
     "SeatInfo",
     "TableSettings",

@@ -52,6 +52,7 @@ class Member:
     link: object = None  # the shell's connection now serving this member
     chat_at: float = -1e9  # host time of its last chat line (the chat limits)
     chat_notice_at: float = -1e9  # ... and of the last "too much chat" it was told
+    react_at: float = -1e9  # host time of its last reaction (``net.table.reactions``)
     # the one-way network delay of the person behind this connection (seconds), as
     # the shell measures it (``net.latency``); 0 when unknown (a protocol 1 client).
     # The table corrects race actions by it, up to ``Settings.lag_cap``.

@@ -57,7 +57,9 @@ async def plain_session(websocket: web.WebSocketResponse, argv: list[str],
                 continue  # lines are short; never a reason to end the tab
             if not line:
                 break
-            text = line.decode("utf-8", "replace").rstrip("\r\n")
+            # the bell before a line that needs the person is for a terminal: the page
+            # announces each line as it comes (aria-live) and rings nothing
+            text = line.decode("utf-8", "replace").rstrip("\r\n").replace("\a", "")
             with contextlib.suppress(ConnectionResetError):
                 await websocket.send_str(json.dumps(["line", text]))
         with contextlib.suppress(Exception):

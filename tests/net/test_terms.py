@@ -9,7 +9,7 @@ import pytest
 from net import protocol as p
 from net.protocol import Code
 from tests.net.helpers import join, nuggets_table
-from tui.session import notice_text
+from tui.notices import notice_text
 
 
 def _seated(table, ready):

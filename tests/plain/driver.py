@@ -12,6 +12,7 @@ leaves once the game or the match is over.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -84,6 +85,7 @@ class Seat:
         self.raw = b""
         self.lines: list[str] = []
         self.typed: list[str] = []
+        self.bells = 0
 
     def send(self, text: str) -> None:
         self.typed.append(text)
@@ -95,6 +97,8 @@ class Seat:
             return None
         self.raw += data
         text = data.decode("utf-8").rstrip("\r\n")
+        self.bells += text.count("\a")  # the bell before a line that needs the person
+        text = text.replace("\a", "")
         self.lines.append(text)
         return text
 
@@ -126,13 +130,25 @@ def assert_plain(raw: bytes) -> None:
         f"{raw[max(0, found.start() - 40):found.start() + 20]!r}"
 
 
+class Lines(io.StringIO):
+    """A plain seat's output, read as lines: the bell before a line that needs the
+    person (``BEL``) is counted (``bells``), its line read without it."""
+
+    def getvalue(self) -> str:
+        return super().getvalue().replace("\a", "")
+
+    @property
+    def bells(self) -> list[str]:
+        """Each line a bell came before."""
+        return [line.lstrip("\a") for line in super().getvalue().splitlines()
+                if line.startswith("\a")]
+
+
 async def local_seat(game: str, seed: str, *, bots: int = 1, name: str = "Ann",
                      **options):
     """A plain seat (``tui.plain.seat.PlainSeat``) at a game against ``bots`` bots on
     this machine, the host on a fake clock, its lines in a ``StringIO``; what it sends
     is kept in ``session.sent``. Returns (seat, session, clock, out)."""
-    import io
-
     from net.clock import FakeClock
     from tui import modes
     from tui.plain.seat import PlainSeat
@@ -142,7 +158,7 @@ async def local_seat(game: str, seed: str, *, bots: int = 1, name: str = "Ann",
     launch = modes.Launch(name=name, table_options={"seed": seed, **options},
                           host_clock=clock, saves=Saves())
     session = await modes.solo(launch, game, bots)
-    out = io.StringIO()
+    out = Lines()
     seat = PlainSeat(out)
     seat.session = session
     sent: list = []

@@ -15,6 +15,7 @@ from net.catalogue import games
 from net.clock import FakeClock
 from net.host import Host
 from tests.hardening.harness import settle
+from tests.plain.driver import Lines
 from tui import modes
 from tui.describe import describe
 from tui.plain.seat import PlainSeat
@@ -30,7 +31,7 @@ async def _seat_at(game: str, seed: str, tmp_path) -> tuple[PlainSeat, Session, 
     launch = modes.Launch(name="Ann", table_options={"seed": seed, "bot_pace": 0.5},
                           host_clock=clock, saves=Saves())
     session = await modes.solo(launch, game, 1)
-    out = io.StringIO()
+    out = Lines()
     seat = PlainSeat(out)
     seat.session = session
     sent: list = []

@@ -22,6 +22,9 @@ from tui.screens.lobby import LobbyScreen
 from .harness import make_app, until
 from .helpers import footer_text, screen_text
 
+#: at a table of people, React works too (issue 61)
+PEOPLE = ALWAYS | {"React"}
+
 
 async def _nuggets_host(clock: FakeClock, **settings) -> Host:
     host = Host(clock=clock)
@@ -61,12 +64,12 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
             screen = app.screen
             await until(pilot, lambda: screen.acting_seat == 1, "Ann's turn")
             bot = screen.view.players[0]
-            assert labels(await footer_text(pilot)) == {"Roll on"} | ALWAYS
+            assert labels(await footer_text(pilot)) == {"Roll on"} | PEOPLE
             assert "enter rolls all seven dice." in screen_text(app)
             await pilot.press("enter")
             await until(pilot, lambda: screen.view.phase != "roll", "the roll")
             assert screen.view.phase == "keep"  # this seed's first roll is no bust
-            assert labels(await footer_text(pilot)) == {"Roll on", "Advised"} | ALWAYS
+            assert labels(await footer_text(pilot)) == {"Roll on", "Advised"} | PEOPLE
             assert "Pick dice (1-7," in screen_text(app)
             await pilot.press("space")  # the advisor's set-aside: now t takes it
             footer = labels(await footer_text(pilot))
@@ -74,7 +77,7 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
             assert "Set aside " in screen_text(app)
             await pilot.press("t")
             await until(pilot, lambda: screen.view.current == 0, "the bot's turn")
-            assert labels(await footer_text(pilot)) == ALWAYS  # nothing to play
+            assert labels(await footer_text(pilot)) == PEOPLE  # nothing to play
             assert f"{bot} is playing." in screen_text(app)
             # play on (roll, set aside the advised dice and roll on) until a bust
             busts = 0
@@ -89,7 +92,7 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
                 before = screen.view
                 phase = before.phase
                 if phase == "take":  # all seven set aside: only t works
-                    assert labels(await footer_text(pilot)) == {"Take", "Advised"} | ALWAYS
+                    assert labels(await footer_text(pilot)) == {"Take", "Advised"} | PEOPLE
                     assert "All seven dice set aside: t takes" in screen_text(app)
                     await pilot.press("enter")  # not accepted: nothing changes
                     await pilot.pause()
@@ -103,7 +106,7 @@ async def test_gold_nuggets_footer_and_status_turn_by_turn_over_tcp(tmp_path):
             await footer_text(pilot)
             now = screen.now()
             assert labels(await footer_text(pilot)) == (
-                {"Roll on"} | ALWAYS if now.phase == "roll" else ALWAYS)
+                {"Roll on"} | PEOPLE if now.phase == "roll" else PEOPLE)
             assert now.status in screen_text(app)
     finally:
         await host.close()
@@ -254,7 +257,7 @@ async def test_joining_a_running_game_says_it_started_and_offers_to_watch(tmp_pa
             await until(pilot, lambda: isinstance(app.screen, FoolsGoldScreen), "watching")
             screen = app.screen
             await until(pilot, lambda: screen.view is not None, "a view")
-            assert labels(await footer_text(pilot)) == {"Leave", "Keys"}
+            assert labels(await footer_text(pilot)) == {"Leave", "Keys", "React"}
     finally:
         await owner.close()
         await host.close()

@@ -92,7 +92,11 @@ class LeaveFlow(Flow):
         if again is None:
             return
         if again == "lobby":
-            self.leave()  # a finished LAN game: back to its lobby
+            # a table of people: offer the same game again, or accept the offer made
+            # (the host starts it once every person said yes: ``net.table.rematch``)
+            from net import protocol as p
+
+            app.session.send(p.Again(answer="yes"))
             return
         app.return_to_menu()
         app.flows.open(again)

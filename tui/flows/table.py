@@ -11,9 +11,11 @@ from typing import Any
 
 from tui.flows.base import Flow
 from tui.messages import (
+    AgainChanged,
     ChatSaid,
     GameStarted,
     LogLine,
+    Reacted,
     Refused,
     SessionEnded,
     SessionMessage,
@@ -32,6 +34,7 @@ class TableFlow(Flow):
             TableChanged: self.table_changed, GameStarted: self.game_started,
             ViewChanged: self.view_changed, LogLine: self.log_line, ChatSaid: self.log_line,
             StatusLine: self.status_line, Refused: self.refused, SessionEnded: self.ended,
+            AgainChanged: self.again_changed, Reacted: self.reacted,
         }
 
     def receive(self, message: SessionMessage) -> None:
@@ -76,9 +79,12 @@ class TableFlow(Flow):
         app.table.add_log(f"Seed hash {message.seed_hash[:16]}... (revealed at the end)")
 
     def view_changed(self, message: ViewChanged) -> None:
+        from tui.alerts import game_alert
+
         if self.app.table is not None:
             self.app.table.show_state(message.view, message.events)
             self.app.table.update_guide()
+        game_alert(self.app, message.session, message.events)
 
     def log_line(self, message: LogLine) -> None:
         app = self.app
@@ -94,6 +100,26 @@ class TableFlow(Flow):
         if app.lobby is not None:
             app.lobby.show_status(message.text)
         app.screen.refresh_bindings()  # a drop or a return changes which keys work
+
+    def again_changed(self, message: AgainChanged) -> None:
+        """The rematch offer: in the table's log and status line, and the lobby's chat."""
+        app = self.app
+        mine = message.session.seats
+        if app.table is not None:
+            app.table.show_again(message.state, message.news, mine)
+        if app.lobby is not None:
+            for line in message.news:
+                app.lobby.add_chat(line)
+        app.screen.refresh_bindings()
+
+    def reacted(self, message: Reacted) -> None:
+        """A reaction: one log line, and a fading mark by the player's name."""
+        app = self.app
+        if app.table is not None:
+            app.table.add_log(message.text)
+            app.table.show_reaction(message.seat, message.reaction)
+        if app.lobby is not None:
+            app.lobby.add_chat(message.text)
 
     def refused(self, message: Refused) -> None:
         app = self.app

@@ -355,6 +355,7 @@ async def _play_once(start: tuple, settings: Any, launch: Any, options: Any, lin
         say(f"{failed.title}. {failed.body}".replace("\n\n", " "))
         return 1, None, start
     seat = PlainSeat(out, hotseat=start[0] == "hotseat")
+    seat.alerts = getattr(settings, "alerts", "bell")
     seat.after_leave = "menu" if menu else ""
     _door_signals(seat)
     return await play(session, seat, lines), seat, start

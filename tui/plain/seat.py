@@ -28,6 +28,7 @@ from net.table.settings import PACES as SLOWER
 from net.text import clean_text, quote_peer
 from tui.describe import plural
 from tui.messages import (
+    AgainChanged,
     ChatSaid,
     GameStarted,
     LogLine,
@@ -38,7 +39,8 @@ from tui.messages import (
     ViewChanged,
 )
 from tui.phases import PACES, pace_words
-from tui.plain.words import Generic
+from tui.plain.between import COMMANDS, WORDS
+from tui.plain.words import Generic, usage
 
 #: every escape sequence and control character (a name is peer text: never drawn)
 _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -46,6 +48,9 @@ _CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b.|[\x00-\x08\x0b-\x1f\x7f-\
 #: how a chat line opens: the plain seat's lines that need the person open with "Your
 #: turn:", "Your move:" or "Race:", and a chat line never does, whatever it says
 CHAT = "Chat from"
+
+#: the bell, written before a line that needs the person unless ``alerts off``
+BEL = "\a"
 
 #: seconds a ``;`` chain waits for the host's answer to a command before giving up
 CHAIN_WAIT = 10.0
@@ -91,31 +96,6 @@ def race_words(info: p.TableInfo) -> str:
     return said + "."
 
 
-def placeholder(move: MoveSpec, field: str) -> str:
-    """An argument as a help line shows it: a word for a person, never the field's
-    own name ("NAME" for a player, "FACES" for a list of faces)."""
-    import typing
-
-    from tui.plain.words import _is_seat
-
-    hint = typing.get_type_hints(move.args, include_extras=True).get(field)
-    return "NAME" if _is_seat(hint) else field.replace("_", " ").upper()
-
-
-def usage(move: MoveSpec) -> str:
-    """A move in a help line: ``stop [NAME]: take ... (NAME: the player to steal
-    from)``: its arguments as words, optional ones in brackets."""
-    import msgspec
-
-    parts, said = [move.name], []
-    for field in msgspec.structs.fields(move.args):
-        word = placeholder(move, field.name)
-        parts.append(word if field.required else f"[{word}]")
-        if field.name in move.arg_words:
-            said.append(f"{word}: {move.arg_words[field.name]}")
-    return f"{' '.join(parts)}: {move.description}" + (f" ({'; '.join(said)})" if said else "")
-
-
 def seat_name(seat: p.SeatInfo) -> str:
     """A seat's name as the plain seat says it: a bot's says so once ("Hattie (bot)" is
     named so by the host already; a bot named otherwise gets the word)."""
@@ -135,6 +115,8 @@ class Printer:
         self.out = out
 
     def line(self, text: str) -> None:
+        if str(text).startswith(BEL):  # a line that needs the person: the bell first
+            self.out.write(BEL)
         for part in str(text).split("\n"):
             self.out.write(plain_text(part).rstrip() + "\n")
         self.out.flush()
@@ -168,6 +150,7 @@ class PlainSeat:
         self.sent = 0  # messages this seat sent the host
         self.refusals = 0  # refusals the host sent it
         self.again = False  # the person asked for another game (``again``)
+        self.alerts = "bell"  # the ``alerts`` setting: "off" writes no bell (``alerts off``)
         self.over = False  # the game in front of the seat is over
         #: what ``leave`` leads to: "the menu" when the seat came from one
         self.after_leave = ""
@@ -190,6 +173,10 @@ class PlainSeat:
             self._started(message.game, message.names, message.seats)
         elif isinstance(message, ChatSaid):  # set apart: no chat line opens as the game's
             self._event_line(f"{CHAT} {clean_text(message.name)}: {clean_text(message.said)}")
+        elif isinstance(message, AgainChanged):
+            self._event_line(clean_text(message.text))
+            if any(s in message.state.waiting for s in self.seats):
+                self.say(self.bell + "Rematch: type again to play it, or no to decline.")
         elif isinstance(message, LogLine | StatusLine):
             self._event_line(clean_text(message.text))
         elif isinstance(message, Refused):
@@ -208,6 +195,10 @@ class PlainSeat:
     @property
     def seats(self) -> list[int]:
         return list(self.session.seats) if self.session is not None else []
+
+    @property
+    def bell(self) -> str:
+        return "" if self.alerts == "off" else BEL
 
     def _table(self, info: p.TableInfo) -> None:
         before, self.info = self.info, info
@@ -297,7 +288,7 @@ class PlainSeat:
         if said := scores.get("scores"):
             self.say(f"Totals: {said}")
         if self.session is not None and self.session.policy.lobby:
-            self.say("Type ready for another game at this table, or leave.")
+            self.say("Type again for another game (everyone answers: again or no), or leave.")
         elif self.session is not None and self.session.policy.owns_host:
             self.say("Type again for another game (again relaxed, again normal: at that "
                      f"pace), or leave{' for the menu' if self.after_leave else ''}.")
@@ -343,7 +334,7 @@ class PlainSeat:
         line = f"{label}: {words}"
         if line != self.prompted:
             self.prompted = line
-            self.say(line)
+            self.say(self.bell + line)
 
     # -- the person's commands -----------------------------------------------------------
 
@@ -403,12 +394,12 @@ class PlainSeat:
         if not (in_game and self.moves.find(head) is not None):  # in a game "r" rolls
             head = ALIASES.get(head, head)
         rest = words[1:]
-        if head == "again":
-            return self._again(rest)
+        if head in COMMANDS:  # again, no, react (``tui.plain.between``)
+            return COMMANDS[head](self, rest)
         if head == "help" and rest:
             word = ALIASES.get(rest[0].casefold(), rest[0].casefold())
             move = self.moves.find(word) if self.moves is not None else None
-            said = QUESTIONS.get(word) or LOBBY.get(word)
+            said = QUESTIONS.get(word) or LOBBY.get(word) or WORDS.get(word)
             said = f"{word}: {said}." if said else (f"{usage(move)}." if move else None)
             self.say(said or f"{quote_peer(rest[0])} is not a command here. Type help.")
             return said is not None
@@ -442,21 +433,6 @@ class PlainSeat:
             return False
         explicit = seat if len(self.seats) > 1 else None
         self._send(move(seat=explicit, **args))
-        return True
-
-    def _again(self, words: list[str]) -> bool:
-        pace = words[0].casefold() if words else None
-        if not (self.over and self.session is not None and self.session.policy.owns_host
-                and not self.session.policy.lobby):
-            self.say("again is for the end of a game against bots: "
-                     + ("type ready at this table." if self.over else self._legal_words()))
-            return False
-        if pace is not None and pace not in PACES:
-            self.say(f"again with a pace: again {', again '.join(PACES)}.")
-            return False
-        self.say("Another game." if pace is None else f"Another game, at {pace_words(pace)}.")
-        self.again = pace or True
-        self.leaving = True
         return True
 
     def _legal_words(self) -> str:
@@ -494,14 +470,14 @@ class PlainSeat:
                     lines.append(f"{usage(move)}{short}.")
             if not lines:
                 lines.append("No move is yours now." + (" Type again for another game."
-                             if self.over and self.session.policy.owns_host
-                             and not self.session.policy.lobby else ""))
+                             if self.over else ""))
             answered = self.adapter.answers(self.view, self.acting_seat(), self.names, None)
             asked[1:1] = [q for q in QUESTIONS if q in answered]
         elif self.info is not None and self.info.phase != "playing":
-            lines.append("The lobby: " + "; ".join(f"{k}: {v}" for k, v in LOBBY.items()) + ".")
+            lines.append("The lobby: " + "; ".join(f"{k}: {v}"
+                                                   for k, v in (LOBBY | WORDS).items()) + ".")
         lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
-                     "leave leaves.")
+                     "react nice reacts; leave leaves.")
         return "\n".join(lines)
 
     def _who(self) -> str:

@@ -156,3 +156,25 @@ class Generic:
     def over(self, view: Any) -> bool:
         return bool(getattr(view, "over", False))
 
+
+def placeholder(move: MoveSpec, field: str) -> str:
+    """An argument as a help line shows it: a word for a person, never the field's
+    own name ("NAME" for a player, "FACES" for a list of faces)."""
+    import typing
+
+    hint = typing.get_type_hints(move.args, include_extras=True).get(field)
+    return "NAME" if _is_seat(hint) else field.replace("_", " ").upper()
+
+
+def usage(move: MoveSpec) -> str:
+    """A move in a help line: ``stop [NAME]: take ... (NAME: the player to steal
+    from)``: its arguments as words, optional ones in brackets."""
+    import msgspec
+
+    parts, said = [move.name], []
+    for field in msgspec.structs.fields(move.args):
+        word = placeholder(move, field.name)
+        parts.append(word if field.required else f"[{word}]")
+        if field.name in move.arg_words:
+            said.append(f"{word}: {move.arg_words[field.name]}")
+    return f"{' '.join(parts)}: {move.description}" + (f" ({'; '.join(said)})" if said else "")

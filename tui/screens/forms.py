@@ -15,12 +15,12 @@ from net.catalogue import DIFFICULTY_WORDS, hotseat_games
 from tui.keys import with_ids
 from tui.plugin import with_advisor
 from tui.screens.common import FieldInput, OnOffBox
-from tui.settings import DIFFICULTIES, NAME_MAX, Settings, clean_name
+from tui.settings import ALERTS, DIFFICULTIES, NAME_MAX, Settings, clean_name
 from tui.widgets.footer import Footer
 
 
 class SettingsScreen(Screen[None]):
-    """Name, bot difficulty, ASCII mode, advisor: saved when you leave with ctrl+s."""
+    """Name, bot difficulty, theme, ASCII mode, advisor, alerts: saved with ctrl+s."""
 
     BINDINGS = with_ids("settings", [
         Binding("ctrl+s", "save", "Save"),
@@ -52,6 +52,11 @@ class SettingsScreen(Screen[None]):
                            compact=True)
             yield OnOffBox(f"Advisor panel in {' / '.join(with_advisor())} (key a in game)",
                            s.advisor, id="advisor", compact=True)
+            with Horizontal(classes="setting-row"):
+                yield Static("Alerts when a game needs you (desktop: a notification too) ",
+                             classes="setting-label")
+                yield Select([(a, a) for a in ALERTS], value=s.alerts, allow_blank=False,
+                             id="alerts", compact=True)
             yield Static("", id="settings-status")
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
@@ -69,6 +74,7 @@ class SettingsScreen(Screen[None]):
         self.settings.ascii = self.query_one("#ascii", Checkbox).value
         self.settings.advisor = self.query_one("#advisor", Checkbox).value
         self.settings.theme = str(self.query_one("#theme", Select).value)
+        self.settings.alerts = str(self.query_one("#alerts", Select).value)
         path = self.app.save_settings()  # type: ignore[attr-defined]
         self.query_one("#settings-status", Static).update(Text(f"Saved to {path}"))
 

@@ -5,6 +5,7 @@ before the screen is mounted."""
 from __future__ import annotations
 
 import functools
+import time
 from typing import Any
 
 from textual.app import ComposeResult
@@ -12,12 +13,21 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 
+from net import protocol as p
+from net.table.reactions import REACT_EVERY
 from tui.keys import with_ids
+from tui.messages import SendAction
 from tui.widgets.board import TABLES_CSS, Hint, TooSmall, TurnBanner, hidden_by_size
 from tui.widgets.footer import Footer
 from tui.widgets.guide import Guide
 from tui.widgets.log import EventLog
 from tui.widgets.touchbar import TouchBar
+
+#: each reaction's key at every table (remappable: ``table.react-nice``...)
+REACTION_KEYS = (("i", "nice"), ("o", "ouch"), ("b", "bluff"), ("y", "gg"), ("h", "hurry"),
+                 ("k", "thanks"))  # fmt: skip
+#: seconds a reaction's mark stays by its player's name
+REACTION_SECONDS = 4.0
 
 
 class TableScreen(Screen[None]):
@@ -54,6 +64,10 @@ class TableScreen(Screen[None]):
             return False
         if action == "play_again":
             return self.can_play_again()
+        if action in ("again_no", "again_start"):
+            return self.can_answer_again(action)
+        if action in ("react", "react_pick"):
+            return self.can_react()
         if action == "end_guide":
             return self._guide is not None
         return None
@@ -62,9 +76,32 @@ class TableScreen(Screen[None]):
     view: Any
     # while the host is gone: try now (the status line says so); once the game is over:
     # the same game again, with the same players
-    BINDINGS = with_ids("table", [Binding("j", "retry_now", "Try now"),
-                                  Binding("p", "play_again", "Play again"),
-                                  Binding("x", "end_guide", "End guide")])
+    BINDINGS = with_ids("table", [
+        Binding("j", "retry_now", "Try now"),
+        Binding("p", "play_again", "Play again"),
+        # the rematch at a table of people: decline it; the owner starts it with those
+        # who said yes (shift: never a game's own key)
+        Binding("N", "again_no", "No rematch"),
+        Binding("S", "again_start", "Start now"),
+        Binding("x", "end_guide", "End guide"),
+        # quick reactions (issue 61): one key each; e picks one (the phone's button)
+        Binding("e", "react_pick", "React"),
+        *(Binding(key, f"react('{name}')", p.REACTIONS[name], show=False)
+          for key, name in REACTION_KEYS),
+    ])
+
+    #: the keys every table shares, in ? Keys after the game's own
+    CORE_HELP = [
+        ("p", "once the game is over: play again (at a table of people, offer the same "
+              "game again, or accept the offer made)"),
+        ("N", "decline the rematch offered (your seat is freed; you watch)"),
+        ("S", "the table's owner: start the rematch now, with those who said yes"),
+        ("x", "end the guided round"),
+        ("e", "pick one of the six reactions below"),
+        *((key, f"react: {p.REACTIONS[name]}") for key, name in REACTION_KEYS),
+    ]
+    #: what ? Keys shows after the game's own keys (``MotherlodeApp.action_help``)
+    MORE_HELP = [("Every table", CORE_HELP)]
 
     def __init__(self) -> None:
         super().__init__()
@@ -74,6 +111,14 @@ class TableScreen(Screen[None]):
         self.away: frozenset[int] = frozenset()
         #: the guided first round (the game's ``guide()``), while it lasts
         self._guide: Any = None
+        #: the rematch offer as last told (``again``), and this connection's seats
+        self.again: p.AgainState | None = None
+        self.mine: list[int] = []
+        #: seat -> (the reaction's words, when its mark fades: the app's clock)
+        self.reacting: dict[int, tuple[str, float]] = {}
+        self._reacted_at = float("-inf")
+        #: the clock of the reactions' marks and their 2 s (a test's own, to need no wait)
+        self.clock = time.monotonic
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
@@ -158,12 +203,103 @@ class TableScreen(Screen[None]):
         must show whole what it names, at 60x20 too)."""
 
     def can_play_again(self) -> bool:
-        """Over, at a table this app can set again (``tui.flows.leave``)."""
+        """Over, at a table this app can set again (``tui.flows.leave``); at a table of
+        people, until this seat said yes to the rematch."""
+        offer = self.again
+        if offer is not None and offer.by is not None and self.mine and \
+                all(s in offer.yes for s in self.mine):
+            return False
+        if self._with_people() and not self.app.session.seats:
+            return False  # a watcher has no seat to play again with
         return self.finished and self.app.flows.leave.again() is not None
 
     def action_play_again(self) -> None:
         if self.can_play_again():
             self.app.flows.leave.play_again()
+
+    # -- the rematch and reactions (at a table of people) --------------------------------
+
+    def _with_people(self) -> bool:
+        session = getattr(self.app, "session", None)
+        return session is not None and session.policy.lobby
+
+    def can_answer_again(self, action: str) -> bool:
+        """N while this seat is asked (or said yes); S for the owner once an offer
+        stands."""
+        offer = self.again
+        if not self.finished or offer is None or offer.by is None or not self._with_people():
+            return False
+        if action == "again_no":
+            return any(s in offer.waiting or s in offer.yes for s in self.mine)
+        return bool(self.app.session.is_owner)
+
+    def show_again(self, state: p.AgainState, news: list[str], mine: list[int]) -> None:
+        """The rematch offer changed: its news in the log, the offer in the status line."""
+        from tui.notices import again_status
+
+        self.again, self.mine = state, list(mine)
+        for line in news:
+            self.add_log(line)
+        session = self.app.session
+        self.show_status(again_status(state, session.table if session else None, mine))
+        self.refresh_bindings()
+
+    def action_again_no(self) -> None:
+        if self.can_answer_again("again_no"):
+            self.post_message(SendAction(p.Again(answer="no")))
+
+    def action_again_start(self) -> None:
+        if self.can_answer_again("again_start"):
+            self.post_message(SendAction(p.Start()))
+
+    def can_react(self) -> bool:
+        return self._with_people()
+
+    def action_react(self, name: str) -> None:
+        """Send a reaction; one sooner than ``REACT_EVERY`` after the last is not sent
+        (the host would drop it): said in the hint line instead."""
+        if not (self.can_react() and name in p.REACTIONS):
+            return
+        now = self.clock()
+        if now - self._reacted_at < REACT_EVERY:
+            self.app.notify("One reaction every 2 s.", timeout=2)
+            return
+        self._reacted_at = now
+        self.post_message(SendAction(p.React(reaction=name)))  # type: ignore[arg-type]
+
+    def action_react_pick(self) -> None:
+        from tui.screens.common import PickScreen
+
+        def picked(choice: int | None) -> None:
+            if choice is not None:
+                self.action_react(REACTION_KEYS[choice][1])
+
+        self.app.push_screen(PickScreen("React", [
+            (i, f"{p.REACTIONS[name]} ({key})") for i, (key, name) in enumerate(REACTION_KEYS)]),
+            picked)
+
+    def show_reaction(self, seat: int | None, reaction: str) -> None:
+        """A mark by the player's name that fades after ``REACTION_SECONDS``."""
+        if seat is None:
+            return
+        self.reacting[seat] = (p.REACTIONS.get(reaction, reaction),
+                               self.clock() + REACTION_SECONDS)
+        self._show_marks()
+        if self.is_attached:
+            self.set_timer(REACTION_SECONDS, self.fade_reactions)
+
+    def fade_reactions(self, now: float | None = None) -> None:
+        """Take off the marks whose time is up (``now``: the app's clock)."""
+        now = self.clock() if now is None else now
+        self.reacting = {s: m for s, m in self.reacting.items() if m[1] > now}
+        self._show_marks()
+
+    def _show_marks(self) -> None:
+        if self._ready and self.is_attached:
+            self.show_reactions({s: words for s, (words, _) in self.reacting.items()})
+
+    def show_reactions(self, marks: dict[int, str]) -> None:
+        """Mark each seat in ``marks`` with its reaction's words (each game's table)."""
 
     def _replay_pending(self) -> None:
         """What arrived before the mount (``on_mount`` calls it last)."""

@@ -82,6 +82,13 @@ class FoolsGoldApp(AppGame):
 
         return FoolsGoldGuide()
 
+    def alert(self, event: Any, seats: list[int], names: list[str]) -> str | None:
+        """A race starting: someone else's first grab (grab or call now)."""
+        if type(event).__name__ == "Grabbed" and event.order == 1 and event.seat not in seats:
+            who = names[event.seat] if event.seat < len(names) else "Someone"
+            return f"Race in Fool's Gold: {who} grabbed. Grab or call now!"
+        return None
+
     def plain_seat(self, moves: Any) -> Any:
         from tui.games.foolsgold.plain import Plain
 

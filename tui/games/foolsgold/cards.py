@@ -236,6 +236,8 @@ class Seats(FitsContent, Widget):
     ascii_mode: reactive[bool] = reactive(False)
     #: seats whose person is gone (a drop, or a stand-in playing): marked "away"
     away: reactive[frozenset[int]] = reactive(frozenset())
+    #: seat -> a reaction's words, marked by the name until it fades
+    reactions: reactive[dict[int, str]] = reactive(dict)
 
     def render(self) -> Text:
         view = self.view
@@ -282,6 +284,11 @@ class Seats(FitsContent, Widget):
                 out.append(f" ({deltas[seat]:+d})", "bold")
             if seat in self.away:
                 out.append(" away", self.get_component_rich_style("seats--away"))
+            if view.winner == seat:  # the match's winner: a mark, not a colour alone
+                out.append(" *" if self.ascii_mode else " ★", "bold")
+            if seat in self.reactions:  # literal words, from the six canned ones
+                words = self.reactions[seat]
+                out.append(f" <{words}>" if self.ascii_mode else f" «{words}»", "italic")
             for more in lines[1:]:  # the rest of a wrapped name, under its start
                 out.append("\n  ")
                 out.append(more.rstrip(), style)

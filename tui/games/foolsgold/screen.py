@@ -120,6 +120,9 @@ class FoolsGoldScreen(TableScreen):
     def show_away(self, away: frozenset[int]) -> None:
         self.query_one(Seats).away = away
 
+    def show_reactions(self, marks: dict[int, str]) -> None:
+        self.query_one(Seats).reactions = marks
+
     def set_seats(self, seats: list[int]) -> None:
         self.seat = seats[0] if seats else None
         if self.is_attached:

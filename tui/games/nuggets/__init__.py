@@ -49,6 +49,15 @@ class NuggetsApp(AppGame):
 
         return NuggetsGuide()
 
+    def alert(self, event: Any, seats: list[int], names: list[str]) -> str | None:
+        """Your turn (a bonus turn too), and a steal from you."""
+        kind = type(event).__name__
+        if kind in ("Turn", "BonusTurn") and event.seat in seats:
+            return "Your turn in Gold Nuggets."
+        if kind == "Stole" and event.victim in seats and event.seat < len(names):
+            return f"{names[event.seat]} stole {event.amount} nuggets from you."
+        return None
+
     def plain_seat(self, moves: Any) -> Any:
         from tui.games.nuggets.plain import Plain
 

@@ -23,6 +23,8 @@ class Holdings(FitsContent, Widget):
     winners: reactive[tuple[int, ...]] = reactive(())
     #: seats whose person is gone (a drop, or a stand-in playing): marked "away"
     away: reactive[frozenset[int]] = reactive(frozenset())
+    #: seat -> a reaction's words, marked by the name until it fades
+    reactions: reactive[dict[int, str]] = reactive(dict)
     ascii_mode: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
@@ -44,6 +46,9 @@ class Holdings(FitsContent, Widget):
                 entry.append(" (away)", self.get_component_rich_style("holdings--away"))
             if seat in self.winners:
                 entry.append(" *" if self.ascii_mode else " ★", style)
+            if seat in self.reactions:  # literal words, from the six canned ones
+                entry.append(f" «{self.reactions[seat]}»" if not self.ascii_mode
+                             else f" <{self.reactions[seat]}>", "italic")
             entries.append(entry)
         # a line breaks between players, never inside one: a name and its nuggets stay
         # together where a narrow screen cannot hold every player on one line

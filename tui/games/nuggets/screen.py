@@ -105,6 +105,9 @@ class NuggetsScreen(Beats, TableScreen):
     def show_away(self, away: frozenset[int]) -> None:
         self.query_one(Holdings).away = away
 
+    def show_reactions(self, marks: dict[int, str]) -> None:
+        self.query_one(Holdings).reactions = marks
+
     def _refresh_keys(self) -> None:
         """Redo the footer only when what ``check_action`` answers changes."""
         keys = self.now().keys
