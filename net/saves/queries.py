@@ -80,34 +80,10 @@ class Queries:
     def load(self, ident: str) -> Saved:
         """A save of the database with every move; raises SaveError (the id unknown,
         or its rows damaged), changing nothing."""
-        where = f"saved game {ident!r} in {self.path}"
-
-        def query(conn: sqlite3.Connection):
-            row = conn.execute("SELECT doc, kind, moves FROM saves WHERE id = ?",
-                               (ident,)).fetchone()  # fmt: skip
-            if row is None:
-                return None
-            moves = conn.execute("SELECT n, entry FROM moves WHERE save = ? ORDER BY n",
-                                 (ident,)).fetchall()  # fmt: skip
-            return row, moves
-
-        found = self._commits.read(query)
+        found = self._commits.read(lambda conn: read_save(conn, ident, self.path))
         if found is None:
             raise SaveError(f"no saved game {ident!r} in {self.path}")
-        (data, kind, count), moves = found
-        doc, raw = documents.parse(data, where)
-        if doc.id != ident:
-            raise SaveError(f"{where} is damaged: its document names {doc.id!r}")
-        if [n for n, _ in moves] != list(range(count)):
-            raise SaveError(f"{where} is damaged: {count} moves, but rows {len(moves)} "
-                            "are not numbered 0 on")  # fmt: skip
-        try:
-            doc.log = [_ENTRY.decode(entry) for _, entry in moves]
-        except msgspec.MsgspecError as exc:
-            raise SaveError(f"{where} is damaged: a move does not read ({exc})") from None
-        saved = Saved(doc, raw, where)
-        saved.kind = kind
-        return saved
+        return found
 
     def find(self, prefix: str) -> list[str]:
         """The ids of every save that start with ``prefix`` (any kind)."""
@@ -164,6 +140,31 @@ class Queries:
     def stats(self, name: str | None = None, *, bots: bool = False) -> list[PlayerStats]:
         """Every player's figures per game, or one player's (``net.saves.stats``)."""
         return self._commits.read(lambda conn: players(conn, name, bots=bots))
+
+
+def read_save(conn: sqlite3.Connection, ident: str, path: Path) -> Saved | None:
+    """The save ``ident`` with every move, read on ``conn``; None if there is none.
+    Raises SaveError for damaged rows."""
+    where = f"saved game {ident!r} in {path}"
+    row = conn.execute("SELECT doc, kind, moves FROM saves WHERE id = ?", (ident,)).fetchone()
+    if row is None:
+        return None
+    moves = conn.execute("SELECT n, entry FROM moves WHERE save = ? ORDER BY n",
+                         (ident,)).fetchall()  # fmt: skip
+    data, kind, count = row
+    doc, raw = documents.parse(data, where)
+    if doc.id != ident:
+        raise SaveError(f"{where} is damaged: its document names {doc.id!r}")
+    if [n for n, _ in moves] != list(range(count)):
+        raise SaveError(f"{where} is damaged: {count} moves, but rows {len(moves)} "
+                        "are not numbered 0 on")  # fmt: skip
+    try:
+        doc.log = [_ENTRY.decode(entry) for _, entry in moves]
+    except msgspec.MsgspecError as exc:
+        raise SaveError(f"{where} is damaged: a move does not read ({exc})") from None
+    saved = Saved(doc, raw, where)
+    saved.kind = kind
+    return saved
 
 
 def resume_time(saves: Iterable[Saved]) -> float:
