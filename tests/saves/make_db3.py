@@ -7,8 +7,9 @@ Run once, with that commit's code:
 
 On a fake clock it plays seeded two- and three-seat Gold Nuggets games to their end:
 Ann (a network client playing the hard policy) against an easy bot, then against a
-hard bot, then Ann and Bob (easy policy) with a normal bot; and one game left in play then abandoned. The league's backfill rates the finished games
-with a person at them, in the order they were played.
+hard bot, then Ann and Bob (easy policy) with a normal bot;
+and one game left in play then abandoned. The league's backfill rates the finished
+games with a person at them, in the order they were played.
 """
 
 import asyncio
