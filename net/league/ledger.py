@@ -12,6 +12,7 @@ Tables (schema 3 of ``net.saves.db``)::
     seasons       each season the owner started: its name, and the last game before it
     ratings       derived: each player's skill now per game (season 0, all time), and
                   per season their skill at their last game of it, games and wins
+    identities    each name's pinned key (``net.identity.Pins``)
     league_state  ``backfill``: ``pending`` until the finished games saved before the
                   league (schema 2) are recorded (``net.league.seats.backfill``)
 
@@ -70,8 +71,13 @@ CREATE TABLE ratings (
     PRIMARY KEY (who, game, season)
 ) WITHOUT ROWID;
 CREATE TABLE league_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE identities (
+    who TEXT PRIMARY KEY,       -- a name casefolded
+    key TEXT NOT NULL,          -- the first Ed25519 public key proved with it (base64)
+    pinned_wall REAL NOT NULL
+);
 """
-TABLES = ("league_games", "league_seats", "seasons", "ratings", "league_state")
+TABLES = ("league_games", "league_seats", "seasons", "ratings", "league_state", "identities")
 
 
 class LeagueError(ValueError):

@@ -11,11 +11,11 @@ from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 
 from net.text import clean_text
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 #: every version a host admits. Protocol 3 carries every game's moves in one ``move``
 #: message (``net.moves``); a client of protocol 1 or 2 named each move by its own
 #: message type and is refused with what to update.
-PROTOCOLS = (3,)
+PROTOCOLS = (3, 4)
 
 
 # ---------------------------------------------------------------------------
@@ -53,6 +53,9 @@ class Hello(_Msg, tag="hello"):
     token: Token | None = None
     table: Text | None = None
     spectate: bool = False
+    #: protocol 4: the client's Ed25519 public key, raw 32 bytes, base64 (RFC 4648,
+    #: padded); the host answers with a ``challenge`` (docs/PROTOCOL.md, "Identity")
+    key: Text | None = None
 
 
 class Ready(_Msg, tag="ready"):
@@ -141,6 +144,21 @@ class ProbeReply(_Msg, tag="probe_reply"):
 # --- end lag-fair races ---------------------------------------------------------------
 
 
+# --- issue 60: identity and ratings (protocol 4) ----------------------------------------
+
+
+class Prove(_Msg, tag="prove"):
+    """The answer to the host's ``challenge``: an Ed25519 signature (base64) of
+    ``b"motherlode-hello-4\\0" + nonce + name`` (the nonce's 32 bytes, the hello's name
+    as UTF-8) by the key the hello named."""
+
+    since: ClassVar[int] = 4
+    signature: Annotated[str, Meta(max_length=200)]
+
+
+# --- end identity and ratings ----------------------------------------------------------
+
+
 ClientMessage = (
     Hello
     | Ready
@@ -155,6 +173,7 @@ ClientMessage = (
     | Ping
     | Move  # protocol 3
     | ProbeReply  # protocol 2
+    | Prove  # protocol 4
 )
 
 
@@ -169,6 +188,9 @@ class SeatInfo(Struct, kw_only=True):
     ready: bool
     connected: bool
     standin: bool = False
+    #: protocol 4: a person without an identity on this host (no key, or not the key
+    #: the name is pinned to): plays, and is saved, but rates nobody
+    guest: bool = False
 
 
 class TableSettings(Struct, kw_only=True):
@@ -313,9 +335,44 @@ class Probe(_Msg, tag="probe"):
 # --- end lag-fair races ---------------------------------------------------------------
 
 
+# --- issue 60: identity and ratings (protocol 4) ----------------------------------------
+
+
+class Challenge(_Msg, tag="challenge"):
+    """Sent after a hello that names a key: sign this nonce (32 random bytes, base64)
+    with it, in a ``prove``."""
+
+    since: ClassVar[int] = 4
+    nonce: str
+
+
+class RatedChange(Struct, kw_only=True):
+    """One rated seat's change: display ratings, None while provisional."""
+
+    seat: int
+    name: str
+    before: int | None
+    after: int | None
+    games: int
+    provisional: bool
+
+
+class Rated(_Msg, tag="rated"):
+    """After a rated game ends: each rated seat's rating change (a guest's seat and a
+    game with no person at it are not rated)."""
+
+    since: ClassVar[int] = 4
+    game: str
+    changes: list[RatedChange]
+
+
+# --- end identity and ratings ----------------------------------------------------------
+
+
 HostMessage = (
     Welcome | TableUpdate | Notice | Started | State | ChatLine | Over | Error | Bye | Pong
     | Probe  # protocol 2
+    | Challenge | Rated  # protocol 4
 )
 
 
@@ -335,6 +392,10 @@ __all__ = [
     "PROTOCOLS",
     "Probe",
     "ProbeReply",
+    "Prove",
+    "Challenge",
+    "Rated",
+    "RatedChange",
     "SUSPENDED",
     "Seat",
     "Text",

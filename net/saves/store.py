@@ -289,6 +289,12 @@ class Store:
         is committed (``net.league.ledger.Change`` by rated seat)."""
         self._records.on_rated = listener
 
+    def pin(self, who: str, key: str, wall: float) -> None:
+        """Pin ``key`` to the name ``who`` (``net.identity.Pins``), in the next commit."""
+        self._commits.queue(lambda conn: conn.execute(
+            "INSERT OR IGNORE INTO identities (who, key, pinned_wall) VALUES (?, ?, ?)",
+            (who, key, wall)))  # fmt: skip
+
     def league(self, read: Any) -> Any:
         """``read(conn)`` on the database once what is queued is committed: the
         league's queries (``net.league.standings``)."""
