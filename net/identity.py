@@ -19,13 +19,14 @@ import binascii
 import os
 from pathlib import Path
 
-import platformdirs
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from net.paths import data_dir
 
 DOMAIN = b"motherlode-hello-4\x00"
 NONCE_BYTES = 32
@@ -107,7 +108,7 @@ def default_path() -> Path:
     override = os.environ.get(KEY_ENV)
     if override:
         return Path(override)
-    return Path(platformdirs.user_data_dir("motherlode")) / FILE
+    return data_dir() / FILE
 
 
 def verify(key: str, nonce: bytes, name: str, signature: str) -> bool:

@@ -121,3 +121,21 @@ def vs_lines(record: Any) -> list[str]:
     for game, (x, y, z) in record.by_game.items():
         out.append(f"  {title(game)}: {a} {x}, {b} {y}, tied {z}")
     return out
+
+
+def rated_line(message: Any) -> str:
+    """A ``rated`` message as one line: "Rated: Ann 1512 → 1527, +15; Bob new, 4 of 10
+    games" (names cleaned: peer text)."""
+    from net.league.rating import PROVISIONAL_GAMES
+    from net.text import clean_text
+
+    parts = []
+    for c in message.changes:
+        name = clean_text(c.name)
+        if c.after is None:
+            parts.append(f"{name} new, {c.games} of {PROVISIONAL_GAMES} games")
+        elif c.before is None:
+            parts.append(f"{name} {c.after} (rated after {c.games} games)")
+        else:
+            parts.append(f"{name} {c.before} → {c.after}, {c.after - c.before:+d}")
+    return "Rated: " + "; ".join(parts) if parts else "Rated: nobody"
