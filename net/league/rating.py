@@ -109,8 +109,3 @@ def widened(skill: Skill) -> Skill:
     player's)."""
     return Skill(skill.mu, min(SIGMA, math.hypot(skill.sigma, SEASON_WIDEN)))
 
-
-def win_chance(a: Skill, b: Skill) -> float:
-    """The chance that ``a`` finishes ahead of ``b`` in a match of the two."""
-    ra, rb = _MODEL.create_rating([a.mu, a.sigma]), _MODEL.create_rating([b.mu, b.sigma])
-    return _MODEL.predict_win([[ra], [rb]])[0]
