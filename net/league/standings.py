@@ -140,6 +140,33 @@ def head_to_head(conn: sqlite3.Connection, a: str, b: str,
                       {k: (t[0], t[1], t[2]) for k, t in sorted(by_game.items())})
 
 
+def game_record(conn: sqlite3.Connection, save: str) -> dict[str, Any] | None:
+    """What the league holds of one finished game (``motherlode export ID``): whether
+    it was rated, its season, and each seat's place, share and rating change (display
+    ratings, null while provisional or not rated); None for a game it never recorded."""
+    from net.league.ledger import current_season
+    from net.league.rating import shown
+
+    row = conn.execute("SELECT n, rated FROM league_games WHERE save = ?", (save,)).fetchone()
+    if row is None:
+        return None
+    n, rated = row
+    part = current_season(conn, n)
+    names = {s["season"]: s["name"] for s in seasons(conn)}
+    out = []
+    for seat, who, name, place, share, won, mu0, s0, mu1, s1, games in conn.execute(
+            "SELECT seat, who, name, place, share, won, mu0, sigma0, mu1, sigma1, games "
+            "FROM league_seats WHERE n = ? ORDER BY seat", (n,)):  # fmt: skip
+        rated_seat = mu1 is not None
+        out.append({"seat": seat, "name": name, "guest": not who, "place": place,
+                    "share": share, "won": bool(won), "rated": rated_seat,
+                    "before": shown(Skill(mu0, s0), games - 1) if rated_seat else None,
+                    "after": shown(Skill(mu1, s1), games) if rated_seat else None,
+                    "games": games})  # fmt: skip
+    return {"rated": bool(rated), "season": names.get(part), "seats": out,
+            "seasons": list(names.values())}
+
+
 def export(conn: sqlite3.Connection) -> dict[str, Any]:
     """The league as data: its seasons and every standing, all time and per season."""
     data: dict[str, Any] = {"seasons": seasons(conn), "ratings": []}

@@ -59,3 +59,30 @@ def test_bad_requests_say_why_in_one_line(data, capsys, argv, said):
     assert main(argv) != 0
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_export_carries_a_games_ratings_and_the_whole_league(data, capsys, tmp_path,
+                                                            monkeypatch):
+    from net.saves.saved import Saved
+
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    assert main(["league", "season", "Winter 2026"]) == 0
+    assert main(["export", "two-"]) == 0
+    (written,) = out.glob("two-*.json")
+    record = json.loads(written.read_text())
+    league = record["league"]
+    assert league["rated"] is True and league["season"] is None  # played before it
+    assert league["seasons"] == ["Winter 2026"]
+    assert [(s["name"], s["place"], s["rated"], s["games"]) for s in league["seats"]] == [
+        ("Hard bot", 1, True, 1), ("Ann", 2, True, 3)]
+    assert Saved.load(written).id == record["id"]  # still a record replay reads
+    assert main(["export", "--league"]) == 0
+    whole = json.loads((out / "league.json").read_text())
+    assert [s["name"] for s in whole["seasons"]] == ["Winter 2026"]
+    alltime = [r for r in whole["ratings"] if r["season"] is None]
+    assert {r["name"] for r in alltime} == {"Ann", "Bob", "Easy bot", "Normal bot",
+                                            "Hard bot"}
+    assert main(["export"]) == 2
+    assert "name a game's ID, or --league" in capsys.readouterr().err
