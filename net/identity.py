@@ -2,7 +2,10 @@
 
 The app makes its key on first use and keeps it in the user's data directory
 (``identity.key``, mode 0600, in a 0700 folder; ``$MOTHERLODE_KEY`` names another
-file: the SSH and web doors give each of their players one). In the hello it names its
+file). The doors give each served app the data folder of its player: the SSH door one
+per pinned SSH login, the web door one per browser (its signed cookie, bound at first
+visit); so the key a served app makes lives with that login or browser, and the SSH
+key (or the cookie) is what stands behind the app key the host pins. In the hello it names its
 public key; the host answers with a ``challenge`` (32 random bytes) and the client
 signs :func:`signed` of it: a domain tag, the nonce and the hello's name, so a
 signature proves this key for this name on this connection and for nothing else
@@ -31,6 +34,10 @@ from net.paths import data_dir
 DOMAIN = b"motherlode-hello-4\x00"
 NONCE_BYTES = 32
 KEY_ENV = "MOTHERLODE_KEY"
+#: set ("1") by a door for an app whose folder is a scratch one (a keyless SSH login, a
+#: browser without the door's cookie): a key there would be thrown away with it, and
+#: would pin the name to nobody, so the app proves none and plays as a guest
+GUEST_ENV = "MOTHERLODE_GUEST"
 FILE = "identity.key"
 
 

@@ -30,6 +30,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from net import budgets as b
+from net.identity import GUEST_ENV
 from net.served import LINK_ENV, Links
 from serve.door import GOODBYE, MARK_HEADER, DoorBudgets, Session
 from serve.inflow import Inflow
@@ -347,6 +348,8 @@ class WebDoor(Server):
                  for kind in ("config", "state", "data", "log")}
         if link is not None:
             extra[LINK_ENV] = link
+        if key is None:  # a scratch folder (no cookie): no identity to keep, a guest
+            extra[GUEST_ENV] = "1"
         if request.query.get("touch") == "1":  # the page's screen is touched: the app
             extra[TOUCH_ENV] = "1"  # may show its keys as buttons
         plain = request.query.get("plain") == "1"  # the plain page (serve.web.plain)

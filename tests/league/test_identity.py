@@ -51,3 +51,12 @@ def test_the_rated_line():
     ])
     assert rated_line(message) == ("Rated: Ann 1512 → 1527, +15; Bob 1490 → 1481, -9; "
                                    "Cid new, 4 of 10 games; Dee 1533 (rated after 10 games)")
+
+
+def test_the_app_proves_its_key_unless_a_door_gave_it_a_scratch_folder(monkeypatch):
+    from tui.modes import _identity
+
+    first = _identity()  # made in this test's data folder (conftest's MOTHERLODE_DATA_DIR)
+    assert first is not None and _identity().public == first.public
+    monkeypatch.setenv("MOTHERLODE_GUEST", "1")
+    assert _identity() is None
