@@ -95,15 +95,17 @@ def standing_lines(lines: list[Any], season: str | None = None, width: int = 72)
     from net.text import clean_text
 
     out: list[str] = []
-    name_width = max(8, min(20, width - 52))
+    dated = width >= 66  # narrower (60 columns): no "last played"
+    name_width = max(8, min(20, width - (52 if dated else 39)))
     for game in dict.fromkeys(line.game for line in lines):
         out.append(f"{title(game)}, {season or 'all time'}")
         out.append(f"  {'#':>3}  {'player':<{name_width}}  {'rating':<14} {'games':>5} "
-                   f"{'wins':>5}  last played")
+                   f"{'wins':>5}" + ("  last played" if dated else ""))
         for line in (x for x in lines if x.game == game):
             when = time.strftime("%Y-%m-%d", time.localtime(line.last_played))
             out.append(f"  {line.rank:>3}  {set_cell_size(clean_text(line.name), name_width)}"
-                       f"  {line.shown():<14} {line.games:>5} {line.wins:>5}  {when}")
+                       f"  {line.shown():<14} {line.games:>5} {line.wins:>5}"
+                       + (f"  {when}" if dated else ""))
         out.append("")
     return out[:-1]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui.flows.base import Flow
-from tui.flows.messages import OpenFlow, OpenReplay, ShowReplays, ShowStats
+from tui.flows.messages import OpenFlow, OpenReplay, ShowLeague, ShowReplays, ShowStats
 
 
 class ReplayFlow(Flow):
@@ -18,6 +18,10 @@ class ReplayFlow(Flow):
             from tui.screens.stats import StatsScreen
 
             self.app.push_screen(StatsScreen(self.app.saves))
+        elif isinstance(message, ShowLeague):
+            from tui.screens.league import LeagueScreen
+
+            self.app.push_screen(LeagueScreen(self.app.saves))
         elif isinstance(message, OpenReplay):
             self.replay(message.game, message.seat)
 

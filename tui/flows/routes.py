@@ -56,6 +56,7 @@ class Flows:
             m.HostGame: self.host,
             m.FindGame: self.join, m.JoinGame: self.join,
             m.ShowReplays: self.replay, m.ShowStats: self.replay, m.OpenReplay: self.replay,
+            m.ShowLeague: self.replay,
         }  # fmt: skip
         #: served mode's routes: nothing that runs on the server's network or disk
         self.serving: dict[type[m.OpenFlow], Flow] = {
