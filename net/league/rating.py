@@ -2,8 +2,8 @@
 shown. No clock, no database: a match's skills and places in, new skills out.
 
 - A match ranks its seats by final score; ties share a place (:func:`places`).
-- A seat a stand-in finished counts by the person's share of it (openskill's
-  ``weights``).
+- A seat a stand-in finished counts by the person's share of it: its change is
+  scaled by the share (:func:`_scaled` says why not openskill's ``weights``).
 - Shown on a familiar scale: openskill's ordinal (mu - 3 sigma) mapped as its FAQ
   says, ``alpha = 200 / sigma0`` and ``target = 1500``: a new player shows 1500 and
   a player of skill shows more (:meth:`Skill.display`).
@@ -77,11 +77,11 @@ def rate(skills: Sequence[Skill], placed: Sequence[int],
     if len(skills) < 2 or len(skills) != len(placed):
         raise ValueError(f"a rated match needs two seats or more, each placed: "
                          f"{len(skills)} skills, {len(placed)} places")
-    weights = None
-    if shares is not None:
-        weights = [[min(1.0, max(MIN_SHARE, float(s)))] for s in shares]
     teams = [[_MODEL.create_rating([s.mu, s.sigma])] for s in skills]
-    rated = _MODEL.rate(teams, ranks=list(placed), weights=weights, limit_sigma=True)
+    rated = _MODEL.rate(teams, ranks=list(placed), limit_sigma=True)
+    if shares is not None:  # a stand-in's part: that much of the change is not theirs
+        rated = [[_scaled(before, after, share)] for before, (after,), share
+                 in zip(skills, rated, shares, strict=True)]  # fmt: skip
     best, worst = min(placed), max(placed)
     out = []
     for before, (after_rating,), place in zip(skills, rated, placed, strict=True):
@@ -93,6 +93,17 @@ def rate(skills: Sequence[Skill], placed: Sequence[int],
                 after = _held(before, after)
         out.append(after)
     return out
+
+
+def _scaled(before: Skill, after, share: float):
+    """``after`` moved only ``share`` of the way from ``before`` (at least MIN_SHARE).
+
+    Not openskill's ``weights``: on teams of one, its 6.2 update with weights is not
+    zero-sum (two new players, weights 1 and 1: the winner gains 5.3, the loser loses
+    1.3), so ratings inflate game after game (tests/league/test_rating.py)."""
+    share = min(1.0, max(MIN_SHARE, float(share)))
+    return Skill(before.mu + share * (after.mu - before.mu),
+                 before.sigma + share * (after.sigma - before.sigma))
 
 
 def _held(before: Skill, after: Skill) -> Skill:

@@ -86,3 +86,15 @@ def test_a_season_widens_uncertainty_but_keeps_skill():
     new = widened(old)
     assert new.mu == old.mu and old.sigma < new.sigma <= SIGMA
     assert widened(Skill()) == Skill()
+
+
+def test_ratings_do_not_inflate_over_a_long_league():
+    """150 games of three even players, places at random: the mean mu stays near 25
+    (openskill's ``weights`` on teams of one would carry it past 100)."""
+    import random
+
+    players = [Skill(), Skill(), Skill()]
+    rng = random.Random(1)
+    for _ in range(150):
+        players = rate(players, rng.sample([1, 2, 3], 3), [1.0, 1.0, 1.0])
+    assert abs(sum(p.mu for p in players) / 3 - 25.0) < 2.0
