@@ -103,12 +103,15 @@ class WebDoor(Server):
         #: from outside that a port reaches this very door
         self.mark = secrets.token_hex(8)
         self._names: set[str] = set()  # more names the page may be asked for by
+        self.league: Any = None  # the standings page (``serve.web.league``), if set
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
         app = await self._make_app()
         app.middlewares.extend((self._player_cookie, self.guard.middleware))
         app.router.add_post("/login", self.guard.handle_login)
+        if self.league is not None:
+            self.league.install(app)
         app.on_response_prepare.append(self._marked)
         # the door's own deadlines (``Conn``) close idle sockets and refuse slow requests
         # first; aiohttp's keep-alive timer is only a backstop behind them

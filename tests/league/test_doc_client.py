@@ -21,59 +21,9 @@ from net.clock import FakeClock
 from net.host import Host
 from net.league.standings import standings
 from net.saves import Store
+from tests.league.helpers import DocClient, nc_game
 
 pytestmark = pytest.mark.timeout(60)
-
-
-class DocClient:
-    """A client written from docs/PROTOCOL.md."""
-
-    def __init__(self, reader, writer):
-        self.reader, self.writer = reader, writer
-
-    async def send(self, obj):
-        self.writer.write(json.dumps(obj).encode() + b"\n")
-        await self.writer.drain()
-
-    async def next(self, kind):
-        while True:
-            line = await asyncio.wait_for(self.reader.readline(), 10)
-            assert line, f"closed while waiting for {kind}"
-            data = json.loads(line)
-            if data["type"] == kind:
-                return data
-            assert data["type"] != "error", data
-
-    async def hello(self, name, key, table):
-        hello = {"type": "hello", "protocol": 4, "name": name, "table": table}
-        if key is not None:
-            public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-            hello["key"] = base64.b64encode(public).decode()
-        await self.send(hello)
-        if key is not None:
-            nonce = base64.b64decode((await self.next("challenge"))["nonce"])
-            signature = key.sign(b"motherlode-hello-4\x00" + nonce + name.encode("utf-8"))
-            await self.send({"type": "prove", "signature": base64.b64encode(signature).decode()})
-        return await self.next("welcome")
-
-    async def play_the_nc_game(self):
-        await self.send({"type": "add_bot"})
-        await self.send({"type": "start"})
-        await self.next("started")
-        await self.send({"type": "move", "move": "roll"})
-        await self.send({"type": "move", "move": "keep", "args": {"faces": ["nugget"] * 5}})
-        await self.send({"type": "move", "move": "stop"})
-        return await self.next("over")
-
-
-async def _game(host, table, name, key):
-    host.create_table(table, "nuggets", seats=2, seed="nc-0", supply=5, first_player=0,
-                      bot_pace=0.0)
-    client = DocClient(*await asyncio.open_connection("127.0.0.1", host.port))
-    welcome = await client.hello(name, key, table)
-    over = await client.play_the_nc_game()
-    assert over["winners"] == [0]
-    return client, welcome
 
 
 async def test_a_key_proved_from_the_document_is_rated_and_a_guest_moves_nothing(tmp_path):
@@ -82,7 +32,7 @@ async def test_a_key_proved_from_the_document_is_rated_and_a_guest_moves_nothing
     await host.start("127.0.0.1", 0)
     try:
         key = Ed25519PrivateKey.generate()
-        client, welcome = await _game(host, "Saloon", "Ann", key)
+        client, welcome = await nc_game(host, "Saloon", "Ann", key)
         assert welcome["table"]["seats"][0]["guest"] is False
         rated = await client.next("rated")
         assert rated == {"type": "rated", "game": "nuggets", "changes": [
@@ -95,7 +45,7 @@ async def test_a_key_proved_from_the_document_is_rated_and_a_guest_moves_nothing
         assert [line[:3] for line in rated_once] == [("Ann", 1, 1), ("Normal bot", 1, 0)]
 
         # the same name without the key: a guest, who plays, is saved, moves nothing
-        guest, welcome = await _game(host, "Bar", "Ann", None)
+        guest, welcome = await nc_game(host, "Bar", "Ann", None)
         assert welcome["table"]["seats"][0]["guest"] is True
         assert store.league(lambda c: [(s.name, s.games, s.wins, s.skill)
                                        for s in standings(c, "nuggets")]) == rated_once
@@ -103,7 +53,7 @@ async def test_a_key_proved_from_the_document_is_rated_and_a_guest_moves_nothing
             "SELECT rated FROM league_games ORDER BY n").fetchall())  # fmt: skip
         assert games == [(1,), (0,)]  # saved, not rated
         # and with another key: a guest too (the name is pinned to the first)
-        other, welcome = await _game(host, "Inn", "ann", Ed25519PrivateKey.generate())
+        other, welcome = await nc_game(host, "Inn", "ann", Ed25519PrivateKey.generate())
         assert welcome["table"]["seats"][0]["guest"] is True
         # a signature that does not check is refused, and the connection closed
         host.create_table("Den", "nuggets", seats=2)
