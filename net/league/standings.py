@@ -42,6 +42,25 @@ class Standing:
         return {"name": self.name, "game": self.game, "rating": self.rating,
                 "games": self.games, "wins": self.wins, "provisional": self.provisional}
 
+    def to_wire(self) -> dict[str, Any]:
+        """Every field, for the serve process's answer to a served app (``net.served``)."""
+        return {**{k: v for k, v in vars(self).items() if k != "skill"},
+                "mu": self.skill.mu, "sigma": self.skill.sigma}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Standing:
+        """A line :meth:`to_wire` wrote; raises ValueError for anything else."""
+        try:
+            fields = {k: data[k] for k in ("rank", "name", "who", "game", "rating", "games",
+                                           "wins", "provisional", "rated_games",
+                                           "last_played")}
+            line = cls(**fields, skill=Skill(float(data["mu"]), float(data["sigma"])))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a line of the standings: {exc}") from None
+        if not isinstance(line.name, str) or not isinstance(line.game, str):
+            raise ValueError("not a line of the standings")
+        return line
+
 
 def season_id(conn: sqlite3.Connection, season: str | None) -> int:
     """The number of the season named ``season`` (any case; "all" or None: all time,

@@ -18,10 +18,12 @@ class ReplayFlow(Flow):
             from tui.screens.stats import StatsScreen
 
             self.app.push_screen(StatsScreen(self.app.saves))
-        elif isinstance(message, ShowLeague):
-            from tui.screens.league import LeagueScreen
+        elif isinstance(message, ShowLeague):  # the serve host's, where served
+            from tui.screens.league import LeagueScreen, local_league, served_league
 
-            self.app.push_screen(LeagueScreen(self.app.saves))
+            served = self.app.served
+            read = local_league(self.app.saves) if served is None else served_league(served[2])
+            self.app.push_screen(LeagueScreen(read))
         elif isinstance(message, OpenReplay):
             self.replay(message.game, message.seat)
 

@@ -63,6 +63,7 @@ class Flows:
             m.Quit: self.menu, m.ShowRules: self.menu, m.ShowSettings: self.menu,
             m.JoinServedTable: self.served, m.NewServedTable: self.served,
             m.JoinGame: self.served,  # join again, or watch: the table this player was at
+            m.ShowLeague: self.replay,  # the serve host's league, asked of the serve process
         }  # fmt: skip
 
     def route(self, message: m.OpenFlow) -> Flow | None:

@@ -6,7 +6,8 @@ literal text, cleaned (they come from other people's machines)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,12 +21,37 @@ from net.league.cli import standing_lines
 from tui.keys import with_ids
 from tui.widgets.footer import Footer
 
-if TYPE_CHECKING:
-    from tui.saves import Saves
+#: what the screen reads: (game, season) -> (standings, seasons' names, a problem)
+Reader = Callable[[str | None, str | None], Awaitable[tuple[list[Any], list[str], str | None]]]
+
+
+def local_league(saves: Any) -> Reader:
+    """This machine's league, through the app's saves service."""
+
+    async def read(game: str | None, season: str | None):
+        return saves.league(game, season)
+
+    return read
+
+
+def served_league(control: str) -> Reader:
+    """The serve host's league (a served app: ``net.served``)."""
+
+    async def read(game: str | None, season: str | None):
+        from net.served import ServedError, league
+
+        try:
+            lines, names = await league(control, game, season)
+        except ServedError as error:
+            return [], [], f"The server cannot show its league: {error}"
+        return lines, names, None
+
+    return read
 
 
 class LeagueScreen(Screen[None]):
-    """The standings (read through ``saves``): g the game, s the season."""
+    """The standings (read by ``read``: :func:`local_league`, :func:`served_league`):
+    g the game, s the season."""
 
     BINDINGS = with_ids("league", [
         Binding("g", "game", "Game"),
@@ -39,11 +65,13 @@ class LeagueScreen(Screen[None]):
         ("esc", "back to the menu"),
     ]
 
-    def __init__(self, saves: Saves) -> None:
+    def __init__(self, read: Reader) -> None:
         super().__init__()
-        self.saves = saves
+        self.read = read
         self.game: str | None = None  # every game
         self.season: str | None = None  # all time
+        self.seasons: list[str] = []
+        self.shown: tuple[list[Any], str | None] = ([], None)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
@@ -58,7 +86,15 @@ class LeagueScreen(Screen[None]):
         self.query_one("#league-scroll").focus()
 
     def reload(self) -> None:
-        lines, self.seasons, problem = self.saves.league(self.game, self.season)
+        self.run_worker(self._load(), exclusive=True, group="league")
+
+    async def _load(self) -> None:
+        lines, self.seasons, problem = await self.read(self.game, self.season)
+        self.shown = (lines, problem)
+        self.draw()
+
+    def draw(self) -> None:
+        lines, problem = self.shown
         which = f"{title(self.game) if self.game else 'Every game'}, " \
                 f"{self.season or 'all time'}"
         if problem:
@@ -76,7 +112,7 @@ class LeagueScreen(Screen[None]):
         self.query_one("#league", Static).update(Text(body))  # literal text, no markup
 
     def on_resize(self) -> None:
-        self.reload()
+        self.draw()
 
     def action_game(self) -> None:
         order = [None, *keys()]
