@@ -19,6 +19,7 @@ from typing import Any
 
 from net import protocol as p
 from net.identity import Pins, b64, unb64, verify
+from net.pipe import PipeWriter
 from net.protocol import Code
 
 
@@ -82,7 +83,7 @@ class Desk:
     def identified(self, peer: Any) -> Callable[[str], bool]:
         """Whether the member a peer is admitted as, by its name, has an identity."""
         key = getattr(peer, "key", None)
-        if not peer.address:  # this machine's own app, in-process
+        if isinstance(peer.writer, PipeWriter):  # this machine's own app, in-process
             return lambda name: True
         if key is None:
             return lambda name: False

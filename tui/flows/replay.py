@@ -19,7 +19,8 @@ class ReplayFlow(Flow):
 
             self.app.push_screen(StatsScreen(self.app.saves))
         elif isinstance(message, ShowLeague):  # the serve host's, where served
-            from tui.screens.league import LeagueScreen, local_league, served_league
+            from tui.leagues import local_league, served_league
+            from tui.screens.league import LeagueScreen
 
             served = self.app.served
             read = local_league(self.app.saves) if served is None else served_league(served[2])

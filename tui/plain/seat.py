@@ -57,8 +57,8 @@ QUESTIONS = {
     "scores": "the scores",
     "dice": "the dice rolled and set aside",
     "time": "the race and the call window",
-    "last": "the last thing that happened, again",
-    "who": "who sits where, and who is away",
+    "last": "the last thing that happened, again", "who": "who sits where, and who is away",
+    "league": "the league's standings of this game: ratings, games and wins",
     "odds": "the advisor's chances to win, where the game has them",
 }
 LOBBY = {

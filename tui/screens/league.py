@@ -6,7 +6,6 @@ literal text, cleaned (they come from other people's machines)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.text import Text
@@ -19,38 +18,12 @@ from textual.widgets import Static
 from net.catalogue import keys, title
 from net.league.cli import standing_lines
 from tui.keys import with_ids
+from tui.leagues import Reader
 from tui.widgets.footer import Footer
-
-#: what the screen reads: (game, season) -> (standings, seasons' names, a problem)
-Reader = Callable[[str | None, str | None], Awaitable[tuple[list[Any], list[str], str | None]]]
-
-
-def local_league(saves: Any) -> Reader:
-    """This machine's league, through the app's saves service."""
-
-    async def read(game: str | None, season: str | None):
-        return saves.league(game, season)
-
-    return read
-
-
-def served_league(control: str) -> Reader:
-    """The serve host's league (a served app: ``net.served``)."""
-
-    async def read(game: str | None, season: str | None):
-        from net.served import ServedError, league
-
-        try:
-            lines, names = await league(control, game, season)
-        except ServedError as error:
-            return [], [], f"The server cannot show its league: {error}"
-        return lines, names, None
-
-    return read
 
 
 class LeagueScreen(Screen[None]):
-    """The standings (read by ``read``: :func:`local_league`, :func:`served_league`):
+    """The standings (read by ``read``: :mod:`tui.leagues`):
     g the game, s the season."""
 
     BINDINGS = with_ids("league", [
