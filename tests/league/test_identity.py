@@ -60,3 +60,13 @@ def test_the_app_proves_its_key_unless_a_door_gave_it_a_scratch_folder(monkeypat
     assert first is not None and _identity().public == first.public
     monkeypatch.setenv("MOTHERLODE_GUEST", "1")
     assert _identity() is None
+
+
+def test_a_guest_is_named_so_at_the_plain_seat():
+    from tui.plain.seat import seat_name
+
+    guest = p.SeatInfo(seat=0, name="Ann", kind="human", ready=True, connected=True,
+                       guest=True)
+    assert seat_name(guest) == "Ann (guest)"
+    guest.guest = False
+    assert seat_name(guest) == "Ann"

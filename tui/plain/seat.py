@@ -119,7 +119,7 @@ def usage(move: MoveSpec) -> str:
 def seat_name(seat: p.SeatInfo) -> str:
     """A seat's name as the plain seat says it: a bot's says so once ("Hattie (bot)" is
     named so by the host already; a bot named otherwise gets the word)."""
-    name = clean_text(seat.name)
+    name = clean_text(seat.name) + (" (guest)" if seat.guest else "")  # rates nobody
     return f"{name} (bot)" if seat.kind == "bot" and "(bot)" not in name else name
 
 
