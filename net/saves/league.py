@@ -24,6 +24,7 @@ from net import catalogue
 from net.league import ledger
 from net.league.seats import league_seats, shares
 from net.saves.errors import SaveError
+from net.saves.reading import read_save
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,6 @@ def _backfill_one(conn: sqlite3.Connection, path: Path, ident: str, game: str,
                   wall: float) -> int:  # fmt: skip
     if not catalogue.known(game):
         return 0
-    from net.saves.queries import read_save  # (queries imports the mapping, which imports us)
-
     try:
         saved = read_save(conn, ident, path)
         if saved is None:

@@ -342,7 +342,10 @@ def test_every_message_says_the_version_that_brought_it_in():
     # protocol 3 only)
     assert {tag for tag, v in since.items() if v == 2} == {"probe", "probe_reply"}
     assert {tag for tag, v in since.items() if v == 3} == {"move"}
-    assert p.PROTOCOLS == (p.PROTOCOL_VERSION,) == (3,)
+    # protocol 4 (issues 60 and 61): identity and ratings among others; a protocol 3
+    # client is still admitted
+    assert {"challenge", "prove", "rated"} <= {tag for tag, v in since.items() if v == 4}
+    assert p.PROTOCOLS == (3, 4) and p.PROTOCOL_VERSION == 4
 
 
 def test_a_connection_refuses_a_message_of_a_later_version_and_reads_on():

@@ -114,7 +114,7 @@ def test_actions_refused_with_codes_and_state_unchanged():
 def test_hello_refusals():
     tables, table = nuggets_table(seats=2)
     with pytest.raises(Exception) as info:
-        tables.hello(p.Hello(protocol=4, name="Ann"), print, print, 0.0)
+        tables.hello(p.Hello(protocol=5, name="Ann"), print, print, 0.0)
     assert info.value.code == Code.BAD_VERSION
     with pytest.raises(Exception) as info:
         tables.hello(hello("\x1b[2J\x07"), print, print, 0.0)
