@@ -113,8 +113,10 @@ class MenuScreen(StyledAtMount, Screen[None]):
 
     def _options(self) -> list[Option]:
         items = menu()
-        if self.saves.hotseat_waiting():
+        waiting = self.saves.hotseat_waiting()
+        if waiting:
             items.insert(0, RESUME)
+        self.set_class(waiting, "-crowded")  # the name in place of the logo (.tcss)
         return [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
                 for ident, label, key in items]
 
