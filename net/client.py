@@ -127,6 +127,7 @@ class Client:
     ) -> None:
         self._opener = opener
         self._hello = hello
+        self._identity: Any = None  # a net.identity.Identity that proves the hello's key
         self._address = address  # how messages name the peer, e.g. "127.0.0.1:8000"
         self._answer_timeout = answer_timeout
         self._handshake_timeout = handshake_timeout
@@ -167,6 +168,7 @@ class Client:
         token: str | None = None,
         answer_timeout: float = ANSWER_TIMEOUT,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
+        identity: Any = None,
     ) -> Client:
         """Join a host over TCP. Raises Unreachable, NotAHost, VersionMismatch,
         TableFull or Rejected (all NetError, nothing else); on success
@@ -176,7 +178,8 @@ class Client:
         ``handshake_timeout`` the whole hello. ``retry_for``: after a drop, keep trying
         this many seconds (``math.inf``: until the host answers or ``close()``); None
         gives up after the short ``BACKOFF``. (``protocol`` is for tests: it claims
-        another protocol version.)"""
+        another protocol version.) ``identity`` (a ``net.identity.Identity``) proves
+        the player's key in the hello: without one the player is a guest there."""
 
         async def opener() -> tuple[asyncio.StreamReader, Any]:
             try:
@@ -186,7 +189,9 @@ class Client:
             except (TimeoutError, OSError) as exc:
                 raise Unreachable(why_unreachable(host, port, exc, timeout)) from None
 
-        hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate, token=token)
+        key = identity.public if identity is not None and protocol >= 4 else None
+        hello = p.Hello(protocol=protocol, name=name, table=table, spectate=spectate, token=token,
+                        key=key)
         client = cls(
             opener,
             hello,
@@ -197,6 +202,7 @@ class Client:
             answer_timeout=answer_timeout,
             handshake_timeout=handshake_timeout,
         )
+        client._identity = identity
         await client._open()
         return client
 
@@ -235,9 +241,11 @@ class Client:
 
     async def _handshake(self, hello: p.Hello) -> tuple[p.Welcome, list[Any]]:
         """Say hello and read up to the welcome (``net.client_hello``)."""
+        identity = self._identity
+        signer = None if identity is None else lambda nonce: identity.prove(nonce, hello.name)
         return await handshake(self._opener, hello, self._opened, address=self._address,
                                max_line=self._max_line, answer_timeout=self._answer_timeout,
-                               handshake_timeout=self._handshake_timeout)
+                               handshake_timeout=self._handshake_timeout, signer=signer)
 
     def _opened(self, reader: asyncio.StreamReader, writer: Any, conn: p.Connection) -> None:
         self._reader, self._writer, self._conn = reader, writer, conn

@@ -80,12 +80,15 @@ def drain(conn: p.Connection) -> list[Any]:
 async def handshake(opener: Opener, hello: p.Hello, opened: Opened, *, address: str,
                     max_line: int, answer_timeout: float = ANSWER_TIMEOUT,
                     handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                    signer: Callable[[str], str] | None = None,
                     ) -> tuple[p.Welcome, list[Any]]:
     """Say hello and read up to the welcome; raises only NetError (see the module
     docstring), within ``handshake_timeout``. Returns the welcome and what came with
     it, the welcome first (for the stream); ``opened`` gets the connection as the
-    welcome is read. ``address`` is how messages name the peer."""
+    welcome is read. ``address`` is how messages name the peer. ``signer`` answers
+    the host's ``challenge`` (protocol 4): the nonce in, the signature out."""
     hello_to = _Hello(address, max_line, answer_timeout)
+    hello_to.signer = signer
     answered = [False]  # set once any byte arrived: a stall then means "not a host"
     try:
         return await asyncio.wait_for(hello_to.greet(opener, hello, opened, answered),
@@ -105,6 +108,7 @@ class _Hello:
         self.address = address
         self.max_line = max_line
         self.answer_timeout = answer_timeout
+        self.signer: Callable[[str], str] | None = None
 
     def not_a_host(self, why: str) -> NotAHost:
         return NotAHost(f"{self.address} answered, but it is not a Motherlode host ({why}).")
@@ -158,6 +162,15 @@ class _Hello:
                 if isinstance(message, p.Error):
                     kind = _HELLO_ERRORS.get(message.code, Rejected)
                     raise kind(message.message, code=message.code)
+                if isinstance(message, p.Challenge) and self.signer is not None:
+                    try:
+                        signature = self.signer(message.nonce)
+                    except ValueError:
+                        raise self.not_a_host("its challenge is not 32 bytes") from None
+                    writer.write(conn.send(p.Prove(signature=signature)))
+                    await writer.drain()
+                    self.signer = None  # one challenge a hello
+                    continue
                 if isinstance(message, p.Bye):  # shutting down as we said hello
                     raise Unreachable(f"{self.address} is closing ({message.reason[:40]}).")
                 early.append(message)

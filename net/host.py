@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from net import budgets as b
 from net import protocol as p
 from net.clock import Clock, Handle, RealClock
+from net.league.live import Desk
 from net.peer import Peer
 from net.pipe import PipeWriter
 from net.protocol import Code
@@ -196,6 +197,7 @@ class Host:
             store.on_sealed(self._seal)
             store.on_flushed(self._release)
         self._table_listeners: list[Callable[[Table], None]] = []
+        self.league = Desk(self)  # identities (protocol 4) and ``rated`` (net.league)
         self._removed_listeners: list[Callable[[Table], None]] = []
         self._turns: Turns | None = None
 

@@ -59,6 +59,10 @@ class Peer:
         self.reading = False
         self.blocked = False  # the writer waits for the peer to read
         self.tokens = host.config.burst
+        #: protocol 4: (hello, nonce) while a challenge waits for its prove; the key
+        #: a prove checked (``net.league.live``)
+        self.challenge: Any = None
+        self.key: str | None = None
         self.refilled = host.clock.now()
         self.limited_until = -1.0
         self.address = ""  # the source address ("" in-process: never counted)
@@ -385,6 +389,13 @@ class Peer:
                     )
                 )
             return
+        if self.challenge:  # the hello named a key: its prove comes next
+            if isinstance(message, p.Prove):
+                hello = self.host.league.proved(self, message)
+                if hello is not None:
+                    self._admit(hello, now)
+                return
+            self.challenge = None  # anything else: the challenge is off
         if not isinstance(message, p.Hello):
             self.send(
                 p.Error(
@@ -398,9 +409,15 @@ class Peer:
         if message.token is None and message.spectate and self.address and \
                 not self._room_to_watch():
             return
+        if self.host.league.challenge(self, message):
+            return
+        self._admit(message, now)
+
+    def _admit(self, message: p.Hello, now: float) -> None:
         try:
             self.member = self.host.tables.hello(
-                message, self.send, self._closed_by_table, now, self
+                message, self.send, self._closed_by_table, now, self,
+                self.host.league.identified(self),
             )
             self.conn.version = message.protocol  # admitted: a version the host speaks
             self._met_table()

@@ -10,6 +10,7 @@ one JSON request per connection, one JSON answer.
     {"op": "list"}                           -> {"tables": [TableInfo, ...]}
     {"op": "new", "game": "nuggets", "name": "Ann", "link": "<id>"}  -> {"table": "Ann's table"}
     {"op": "link", "link": "<id>", "port": 51234}    -> {"linked": true}
+    {"op": "league", "game": null, "season": null}  -> {"standings": [...], "seasons": [...]}
     anything wrong                           -> {"error": "words for a person"}
 
 ``link`` (lag-fair races): a door measures each person's own link (SSH keepalive round
@@ -170,7 +171,27 @@ class TableDirectory:
             return self._new(request.get("game"), request.get("name"), request.get("link"))
         if request.get("op") == "link":
             return self._link(request.get("link"), request.get("port"))
+        if request.get("op") == "league":
+            return self._league(request.get("game"), request.get("season"))
         return {"error": "Unknown request."}
+
+    def _league(self, game: object, season: object) -> dict[str, Any]:
+        """The serve host's league (its saves: ``net.league``), for a served app."""
+        from net.league.ledger import LeagueError
+        from net.league.standings import seasons, standings
+        from net.saves.errors import SaveError
+
+        store = self.host.store
+        if store is None:
+            return {"standings": [], "seasons": []}
+        game = game if known(game) else None
+        season = season if isinstance(season, str) else None
+        try:
+            lines, names = store.league(lambda conn: (standings(conn, game, season),  # type: ignore[arg-type]
+                                                      [s["name"] for s in seasons(conn)]))
+        except (LeagueError, SaveError) as error:
+            return {"error": str(error)}
+        return {"standings": [line.to_wire() for line in lines], "seasons": names}
 
     def _link(self, ident: object, port: object) -> dict[str, Any]:
         meter = self.links.meters.get(ident) if isinstance(ident, str) else None
@@ -265,6 +286,21 @@ async def list_tables(path: str | os.PathLike[str]) -> list[p.TableInfo]:
         return msgspec.convert(answer.get("tables"), list[p.TableInfo])
     except msgspec.ValidationError:
         raise ServedError("The server's answer was damaged.") from None
+
+
+async def league(path: str | os.PathLike[str], game: str | None = None,
+                 season: str | None = None) -> tuple[list[Any], list[str]]:  # fmt: skip
+    """The serve host's standings of ``game`` in ``season`` and its seasons' names.
+    Raises ServedError."""
+    from net.league.standings import Standing
+
+    answer = await _ask(path, {"op": "league", "game": game, "season": season})
+    try:
+        lines = [Standing.from_wire(item) for item in answer.get("standings", [])]
+        names = [str(n) for n in answer.get("seasons", [])]
+    except (ValueError, TypeError):
+        raise ServedError("The server's answer was damaged.") from None
+    return lines, names
 
 
 async def new_table(path: str | os.PathLike[str], game: str, name: str,

@@ -281,6 +281,11 @@ async def _serve_doors(args: argparse.Namespace, tunnel: Tunnel | None) -> int:
                           max_sessions=args.max_sessions, password=password,
                           ledger=budgets.ledger(), links=directory.links, root=root,
                           warm=warm)
+            if lan.host.store is not None:  # the standings for a TV: /league
+                from serve.web.league import LeaguePage
+
+                web.league = LeaguePage(lan.host.store)
+                lan.host.league.on_rated(web.league.rated)
             failed = await _open(doors, web, args.bind, args.web, "the web", "--web")
             if failed is not None:
                 return failed

@@ -107,6 +107,8 @@ _.action_cancel  # unused method (tui/screens/served.py:210)
 _.action_submit  # unused method (tui/screens/served.py)
 _._submitted  # unused method (tui/screens/served.py)
 _.action_bots  # unused method (tui/screens/stats.py:72)
+_.action_game  # unused method (tui/screens/league.py:81): Textual binding
+_.action_season  # unused method (tui/screens/league.py:86): Textual binding
 CSS_PATH  # unused variable (tui/screens/table.py:20)
 _.on_resize  # unused method (tui/widgets/board.py:56)
 COMPONENT_CLASSES  # unused variable (tui/widgets/board.py:64)

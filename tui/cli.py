@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     from net.saves.cli import add_commands as add_saves_commands  # argparse only
 
     add_saves_commands(subparsers)  # `games`, `export` and `stats`
+    from net.league.cli import add_commands as add_league_commands  # argparse only
+
+    add_league_commands(subparsers)  # `league`
     from serve.cli import add_command as add_serve_command  # light: argparse only
 
     add_serve_command(subparsers)  # `serve`
@@ -358,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
         from net.saves.cli import run as run_saves_command
 
         return run_saves_command(args)
+    if args.command == "league":
+        from net.league.cli import run as run_league_command
+
+        return run_league_command(args)
     if args.command == "serve":
         from serve.cli import run as run_serve
 

@@ -27,6 +27,7 @@ class GameCommands(Provider):
             ("Join a LAN game", opens(m.FindGame), "find a table on the network"),
             ("Replays", opens(m.ShowReplays), "your finished and left games"),
             ("Player stats", opens(m.ShowStats), "games won, busts, bluffs"),
+            ("League", opens(m.ShowLeague), "ratings per game, seasons"),
         ]
         # served (`motherlode serve`): nothing that runs on the server's network or disk
         commands = [] if getattr(app, "served", None) is not None else local

@@ -201,6 +201,22 @@ async def lan_host(launch: Launch, game: str | None, saves: Any = ()) -> Session
     return Session(client, LAN_HOST, host=lan.host, lan=lan, addresses=lan.addresses())
 
 
+def _identity():
+    """This user's key (``net.identity``: made on first run), which the hello proves so
+    the host rates the player; None (a guest there) if it cannot be read or made."""
+    import os
+
+    from net.identity import GUEST_ENV, Identity
+
+    if os.environ.get(GUEST_ENV) == "1":  # a door's scratch folder: nobody to pin
+        return None
+    try:
+        return Identity.load_or_create()
+    except (OSError, ValueError) as error:
+        log.warning("playing as a guest: %s", error)
+        return None
+
+
 async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
                table: str | None = None) -> Session:
     """Join a table over TCP (``table``: that one, else the host's first). A seat this
@@ -213,7 +229,7 @@ async def join(launch: Launch, host: str, port: int, *, spectate: bool = False,
     # a remote seat is worth waiting for: the client keeps trying while the host is
     # gone, until it answers (the seat back, or gone) or the person leaves
     options = {"timeout": launch.connect_timeout, "clock": launch.client_clock,
-               "retry_for": math.inf}
+               "retry_for": math.inf, "identity": _identity()}
     if not spectate:
         for kept in _kept_seats(store, host, port, launch.name):
             if table is not None and kept.table.casefold() != table.casefold():

@@ -117,6 +117,20 @@ class Saves:
         except SaveError as error:
             return [], str(error)
 
+    def league(self, game: str | None = None, season: str | None = None
+               ) -> tuple[list[Any], list[str], str | None]:  # fmt: skip
+        """This machine's league (``net.league``): the standings of ``game`` in
+        ``season`` (all time: None), the seasons' names, and a problem to show."""
+        from net.league.ledger import LeagueError
+        from net.league.standings import seasons, standings
+        from net.saves import SaveError
+
+        try:
+            return self.store(TABLES).league(lambda conn: (
+                standings(conn, game, season), [s["name"] for s in seasons(conn)], None))
+        except (SaveError, LeagueError) as error:
+            return [], [], str(error)
+
     @staticmethod
     def stats_lines(rows: list[PlayerStats]) -> list[str]:
         """The figures as plain lines, as ``motherlode stats`` prints them."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from net import protocol as p
 from net.client import Client, Disconnected, NetError, Reconnected, Reconnecting
+from net.league.cli import rated_line
 from net.protocol import Code
 from net.views import tag
 from tui.messages import (
@@ -271,6 +272,8 @@ class Session:
             ok = hashlib.sha256(item.seed.encode()).hexdigest() == item.seed_hash
             verdict = "matches the hash shown at the start" if ok else "DOES NOT match its hash!"
             self._post(LogLine(self, f"Seed revealed: {item.seed[:16]}... {verdict}"))
+        elif isinstance(item, p.Rated):  # one line: "Rated: Ann 1512 → 1527, +15"
+            self._post(LogLine(self, rated_line(item)))
         elif isinstance(item, p.Error):
             self._post(Refused(self, item.message))
         elif isinstance(item, p.Pong):

@@ -53,6 +53,9 @@ class Hello(_Msg, tag="hello"):
     token: Token | None = None
     table: Text | None = None
     spectate: bool = False
+    #: protocol 4: the client's Ed25519 public key, raw 32 bytes, base64 (RFC 4648,
+    #: padded); the host answers with a ``challenge`` (docs/PROTOCOL.md, "Identity")
+    key: Text | None = None
 
 
 class Ready(_Msg, tag="ready"):
@@ -166,6 +169,19 @@ class React(_Msg, tag="react"):
 
 
 # --- end issue 61 ---------------------------------------------------------------------
+# --- issue 60: identity and ratings (protocol 4) ----------------------------------------
+
+
+class Prove(_Msg, tag="prove"):
+    """The answer to the host's ``challenge``: an Ed25519 signature (base64) of
+    ``b"motherlode-hello-4\\0" + nonce + name`` (the nonce's 32 bytes, the hello's name
+    as UTF-8) by the key the hello named."""
+
+    since: ClassVar[int] = 4
+    signature: Annotated[str, Meta(max_length=200)]
+
+
+# --- end identity and ratings ----------------------------------------------------------
 
 
 ClientMessage = (
@@ -184,6 +200,7 @@ ClientMessage = (
     | ProbeReply  # protocol 2
     | Again  # protocol 4
     | React  # protocol 4
+    | Prove  # protocol 4
 )
 
 
@@ -198,6 +215,9 @@ class SeatInfo(Struct, kw_only=True):
     ready: bool
     connected: bool
     standin: bool = False
+    #: protocol 4: a person without an identity on this host (no key, or not the key
+    #: the name is pinned to): plays, and is saved, but rates nobody
+    guest: bool = False
 
 
 class TableSettings(Struct, kw_only=True):
@@ -371,12 +391,45 @@ class Reaction(_Msg, tag="react"):
 
 
 # --- end issue 61 ---------------------------------------------------------------------
+# --- issue 60: identity and ratings (protocol 4) ----------------------------------------
+
+
+class Challenge(_Msg, tag="challenge"):
+    """Sent after a hello that names a key: sign this nonce (32 random bytes, base64)
+    with it, in a ``prove``."""
+
+    since: ClassVar[int] = 4
+    nonce: str
+
+
+class RatedChange(Struct, kw_only=True):
+    """One rated seat's change: display ratings, None while provisional."""
+
+    seat: int
+    name: str
+    before: int | None
+    after: int | None
+    games: int
+    provisional: bool
+
+
+class Rated(_Msg, tag="rated"):
+    """After a rated game ends: each rated seat's rating change (a guest's seat and a
+    game with no person at it are not rated)."""
+
+    since: ClassVar[int] = 4
+    game: str
+    changes: list[RatedChange]
+
+
+# --- end identity and ratings ----------------------------------------------------------
 
 
 HostMessage = (
     Welcome | TableUpdate | Notice | Started | State | ChatLine | Over | Error | Bye | Pong
     | Probe  # protocol 2
     | AgainState | Reaction  # protocol 4
+    | Challenge | Rated  # protocol 4
 )
 
 
@@ -396,6 +449,10 @@ __all__ = [
     "PROTOCOLS",
     "Probe",
     "ProbeReply",
+    "Prove",
+    "Challenge",
+    "Rated",
+    "RatedChange",
     "SUSPENDED",
     "Seat",
     "Text",

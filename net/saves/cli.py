@@ -31,9 +31,14 @@ def add_commands(subparsers) -> None:
         description="Write a saved game (finished, abandoned or unfinished) as one "
         "self-contained JSON file that `motherlode replay FILE` reads on any machine. "
         "It holds the game's seed and the players' names (not their resume tokens).")  # fmt: skip
-    export.add_argument("game", metavar="ID", help="the game's id (or the start of it)")
+    export.add_argument("game", metavar="ID", nargs="?",
+                        help="the game's id (or the start of it)")
     export.add_argument("-o", "--output", metavar="FILE",
-                        help="where to write it (default: ID.json here); never overwritten")
+                        help="where to write it (default: ID.json, or league.json, here); "
+                        "never overwritten")
+    export.add_argument("--league", action="store_true",
+                        help="write the league instead: its seasons and every rating, "
+                        "all time and per season (a game's file holds its own ratings)")
     stats = subparsers.add_parser(
         "stats", help="players' figures from every finished game",
         description="Games played and won per player and game, and each game's own "
@@ -103,11 +108,26 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from net.saves.store import open_game
+    import json
 
-    saved = open_game(args.game)
-    target = Path(args.output) if args.output else Path(f"{saved.id}.json")
-    data = saved.export(tokens=False)
+    from net.league.standings import export, game_record
+    from net.saves.store import Store, open_game
+
+    store = Store.default("tables")
+    if args.league:
+        data = json.dumps(store.league(export), indent=1).encode() + b"\n"
+        target = Path(args.output or "league.json")
+        what = "the league (its seasons and ratings)"
+    elif args.game is None:
+        print("motherlode export: name a game's ID, or --league", file=sys.stderr)
+        return 2
+    else:
+        saved = open_game(args.game, store)
+        target = Path(args.output) if args.output else Path(f"{saved.id}.json")
+        league = None if Path(args.game).is_file() else store.league(
+            lambda conn: game_record(conn, saved.id))  # fmt: skip
+        data = saved.export(tokens=False, extra={"league": league} if league else None)
+        what = saved.describe()
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
@@ -118,8 +138,8 @@ def _export(args: argparse.Namespace) -> int:
         return 1
     with os.fdopen(fd, "wb") as out:
         out.write(data)
-    print(f"Wrote {saved.describe()} to {target} ({len(data) // 1024 + 1} KiB); "
-          f"`motherlode replay {target}` shows it.")  # fmt: skip
+    tail = "" if args.league else f"; `motherlode replay {target}` shows it"
+    print(f"Wrote {what} to {target} ({len(data) // 1024 + 1} KiB){tail}.")
     return 0
 
 

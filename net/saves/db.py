@@ -23,6 +23,9 @@ seeds)::
     moves       the moves of each save, one JSON log entry a row, numbered from 0.
     seat_stats  one row per seat of each finished game: the player's figures
                 (``net.saves.stats``), so the stats never read the moves.
+    league_*, seasons, ratings
+                the league (``net.league.ledger``): each finished game's seats as the
+                ratings read them, in play order, and the ratings derived from them.
 """
 
 from __future__ import annotations
@@ -35,21 +38,24 @@ import threading
 import time
 from pathlib import Path
 
+from net.league import ledger
 from net.saves.errors import SaveError
 
 log = logging.getLogger(__name__)
 
 FILE = "motherlode.db"
 #: 2: a finished game's statistics are one JSON object a seat (``seat_stats.counts``),
-#: by the names each game declares; 1 had a column each (read, and moved, on open)
-SCHEMA_VERSION = 2
+#: by the names each game declares; 1 had a column each (read, and moved, on open).
+#: 3: the league's tables (``net.league.ledger``); the games finished before them are
+#: rated on first open (``net.saves.league.backfill``)
+SCHEMA_VERSION = 3
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while commits come in
 # a write-ahead log past this is restarted: a checkpoint that holds off the writer for
 # the frames since the last one (see Checkpointer), and the file cut back to it
 WAL_LIMIT = 256 << 20  # at 700 commits a second (the 200-table soak), every ~40 s
 BUSY_TIMEOUT = 5.0  # seconds to wait for another process's write (a second app)
 
-SCHEMA = """
+SCHEMA_2 = """
 CREATE TABLE saves (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,         -- "tables", "hotseat" or "solo": who resumes it
@@ -84,7 +90,10 @@ CREATE TABLE seat_stats (
 ) WITHOUT ROWID;
 CREATE INDEX seat_stats_by_who ON seat_stats (who, game);
 """
+SCHEMA = SCHEMA_2 + ledger.SCHEMA
 TABLES = ("moves", "saves", "seat_stats")
+#: the tables a database of schema 3 or later holds besides :data:`TABLES`
+LEAGUE_TABLES = ledger.TABLES
 
 
 def refusal(path: Path, exc: BaseException) -> SaveError:
@@ -141,7 +150,8 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
         )
     if version == 0 and tables:
         raise refusal(path, "it holds other tables")
-    if version and not set(TABLES) <= tables:
+    if version and not set(TABLES) <= tables or version >= 3 and not set(
+            LEAGUE_TABLES) <= tables:
         raise refusal(path, "tables are missing")
     mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if str(mode).lower() != "wal":
@@ -152,6 +162,9 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("PRAGMA cache_size=-16384")  # 16 MiB: the pages of hundreds of tables
     if version == 1:
         _from_schema_1(conn)
+        version = 2
+    if version == 2:
+        _from_schema_2(conn)
     if version == 0:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -159,6 +172,8 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
                 for statement in SCHEMA.split(";"):
                     if statement.strip():
                         conn.execute(statement)
+                # (pending: the store imports old save files next, then rates them)
+                conn.execute("INSERT INTO league_state VALUES ('backfill', 'pending')")
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
@@ -182,7 +197,7 @@ def _from_schema_1(conn: sqlite3.Connection) -> None:
             pairs = ", ".join(f"'{c}', \"{c}\"" for c in counts)
             conn.execute("ALTER TABLE seat_stats RENAME TO seat_stats_1")
             conn.execute("DROP INDEX IF EXISTS seat_stats_by_who")
-            new = SCHEMA[SCHEMA.index("CREATE TABLE seat_stats"):]
+            new = SCHEMA_2[SCHEMA_2.index("CREATE TABLE seat_stats"):]
             for statement in new.split(";"):
                 if statement.strip():
                     conn.execute(statement)
@@ -191,7 +206,25 @@ def _from_schema_1(conn: sqlite3.Connection) -> None:
                 f"INSERT INTO seat_stats ({kept}, counts, finished_wall) "
                 f"SELECT {kept}, json_object({pairs}), finished_wall FROM seat_stats_1")
             conn.execute("DROP TABLE seat_stats_1")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("PRAGMA user_version=2")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _from_schema_2(conn: sqlite3.Connection) -> None:
+    """Schema 2 to 3, in one transaction: the league's tables, empty, and its backfill
+    marked pending (the store rates the finished games on open: that replays them,
+    which is not this module's to do)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == 2:  # not raced
+            for statement in ledger.SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT INTO league_state VALUES ('backfill', 'pending')")
+            conn.execute("PRAGMA user_version=3")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

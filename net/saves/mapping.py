@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from net.saves import documents
+from net.saves import documents, league
 from net.saves.documents import ENCODER
 from net.saves.errors import SaveError
 from net.saves.saved import Saved
@@ -87,6 +87,9 @@ class Records:
         self.kind = kind
         self._commits = commits
         self._games: dict[int, _Game] = {}  # by id(table)
+        #: called on the loop once a rated game's end is committed: (table, game key,
+        #: the ``net.league.ledger.Change`` of each rated seat); the host sets it
+        self.on_rated: Any = lambda table, game, changes: None
         self._lobbies: dict[int, _Lobby] = {}  # by id(table)
 
     def adopt(self, table: Table, save: Saved) -> None:
@@ -195,9 +198,16 @@ class Records:
         seats = [(s.name, s.kind) for s in table.seats]
         entries = [(record.id, first + i, ENCODER.encode(e)) for i, e in enumerate(new)]
         stats = None
+        rated: list[Any] = []
+        league_seats = None
         if finished:
-            winners, _ = driver.result()
+            winners, scores = driver.result()
             stats = tally.rows(record.id, table.game, seats, winners)
+            if driver.over:
+                league_seats = ([(s.name, s.kind, s.difficulty,
+                                  s.member is not None and s.member.verified)
+                                 for s in table.seats], scores, winners)  # fmt: skip
+        game_id, game_key = record.id, table.game
 
         def work(conn: sqlite3.Connection) -> None:
             if entries:
@@ -212,6 +222,9 @@ class Records:
                 delete_save(conn, dropped)
             if stats is not None:
                 conn.executemany(INSERT_STATS, stats)
+            if league_seats is not None:
+                rated[:] = league.record_finished(conn, game_id, game_key, time.time(),
+                                                  *league_seats)  # fmt: skip
             if after is not None:
                 after(conn)  # the table after the game, in the same commit
 
@@ -229,6 +242,8 @@ class Records:
             # game, with a new log, began before this commit)
             if table.log is log and written > table.log_base:
                 table.forget(written - table.log_base)
+            if rated:
+                self.on_rated(table, game_key, list(rated))
 
         self._commits.queue(work, len(new), done, undo, table)
         return True

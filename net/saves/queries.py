@@ -11,7 +11,6 @@ count: every pending deadline keeps the time it had left at the last save.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +18,10 @@ from typing import Any
 
 import msgspec
 
-from net.saves import documents
 from net.saves.documents import ENCODER, Entry
 from net.saves.errors import SaveError
 from net.saves.mapping import delete_save
+from net.saves.reading import read_save
 from net.saves.saved import Saved
 from net.saves.stats import PlayerStats, players
 from net.saves.writer import GroupCommit
@@ -80,34 +79,10 @@ class Queries:
     def load(self, ident: str) -> Saved:
         """A save of the database with every move; raises SaveError (the id unknown,
         or its rows damaged), changing nothing."""
-        where = f"saved game {ident!r} in {self.path}"
-
-        def query(conn: sqlite3.Connection):
-            row = conn.execute("SELECT doc, kind, moves FROM saves WHERE id = ?",
-                               (ident,)).fetchone()  # fmt: skip
-            if row is None:
-                return None
-            moves = conn.execute("SELECT n, entry FROM moves WHERE save = ? ORDER BY n",
-                                 (ident,)).fetchall()  # fmt: skip
-            return row, moves
-
-        found = self._commits.read(query)
+        found = self._commits.read(lambda conn: read_save(conn, ident, self.path))
         if found is None:
             raise SaveError(f"no saved game {ident!r} in {self.path}")
-        (data, kind, count), moves = found
-        doc, raw = documents.parse(data, where)
-        if doc.id != ident:
-            raise SaveError(f"{where} is damaged: its document names {doc.id!r}")
-        if [n for n, _ in moves] != list(range(count)):
-            raise SaveError(f"{where} is damaged: {count} moves, but rows {len(moves)} "
-                            "are not numbered 0 on")  # fmt: skip
-        try:
-            doc.log = [_ENTRY.decode(entry) for _, entry in moves]
-        except msgspec.MsgspecError as exc:
-            raise SaveError(f"{where} is damaged: a move does not read ({exc})") from None
-        saved = Saved(doc, raw, where)
-        saved.kind = kind
-        return saved
+        return found
 
     def find(self, prefix: str) -> list[str]:
         """The ids of every save that start with ``prefix`` (any kind)."""

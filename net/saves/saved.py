@@ -163,10 +163,12 @@ class Saved:
         """Every step with the views after it (``net.saves.replay.steps``)."""
         return replay.steps(self.doc, self.where)
 
-    def export(self, *, tokens: bool = True) -> bytes:
+    def export(self, *, tokens: bool = True, extra: dict[str, Any] | None = None) -> bytes:
         """The one-file record (the whole log inline; ``motherlode export``). Without
-        ``tokens`` the members' secrets are blank: a shared record takes no seat."""
+        ``tokens`` the members' secrets are blank: a shared record takes no seat.
+        ``extra`` adds fields (the league's record of the game; a reader ignores them)."""
         head = {k: v for k, v in self.raw.items() if k not in ("history", "log")}
+        head.update(extra or {})
         if not tokens:
             head["members"] = [{**m, "secret": ""} for m in head.get("members", [])]
         head["history"], head["log"] = None, []  # log last: the moves go in there

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from net.paths import data_dir
-from net.saves import db, legacy
+from net.saves import db, league, legacy
 from net.saves.errors import SaveError
 from net.saves.mapping import Records, add_saved
 from net.saves.queries import Kept, Queries
@@ -113,6 +113,12 @@ class Store:
                     raise SaveError(
                         f"cannot import the old saves into {self.path}: {exc}"
                     ) from None
+            if league.pending(conn):
+                try:
+                    league.backfill(conn, self.path)
+                except sqlite3.Error as exc:
+                    conn.close()
+                    raise SaveError(f"cannot rate the saved games in {self.path}: {exc}") from None
             self._conn = conn
         return self._conn
 
@@ -275,6 +281,31 @@ class Store:
     def stats(self, name: str | None = None, *, bots: bool = False) -> list[PlayerStats]:
         """Every player's figures per game, or one player's (``net.saves.stats``)."""
         return self._queries.stats(name, bots=bots)
+
+    # -- the league (net.league) -----------------------------------------------------
+
+    def on_rated(self, listener: Any) -> None:
+        """Call ``listener(table, game, changes)`` on the loop once a rated game's end
+        is committed (``net.league.ledger.Change`` by rated seat)."""
+        self._records.on_rated = listener
+
+    def pin(self, who: str, key: str, wall: float) -> None:
+        """Pin ``key`` to the name ``who`` (``net.identity.Pins``), in the next commit."""
+        self._commits.queue(lambda conn: conn.execute(
+            "INSERT OR IGNORE INTO identities (who, key, pinned_wall) VALUES (?, ?, ?)",
+            (who, key, wall)))  # fmt: skip
+
+    def league(self, read: Any) -> Any:
+        """``read(conn)`` on the database once what is queued is committed: the
+        league's queries (``net.league.standings``)."""
+        return self._commits.read(read)
+
+    def league_change(self, change: Any) -> Any:
+        """``change(conn)`` in a transaction of its own (a season, a rebuild); returns
+        what it returns."""
+        result: list[Any] = []
+        self._commits.commit(lambda conn: result.append(change(conn)))
+        return result[0] if result else None
 
 
 def load_all(store: Store) -> tuple[list[Saved], list[str]]:

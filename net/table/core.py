@@ -161,6 +161,7 @@ class TableCore(Life):
                     ready=s.ready or s.kind != "human",
                     connected=s.kind == "bot" or (s.member is not None and s.member.connected),
                     standin=s.standin,
+                    guest=s.kind == "human" and s.member is not None and not s.member.verified,
                 )
                 for i, s in enumerate(self.seats)
             ],
@@ -411,6 +412,7 @@ class TableCore(Life):
             old.deliver(p.Bye(reason="replaced"))
             old.close("replaced")
         old.deliver, old.close, old.link, old.connected = new.deliver, new.close, new.link, True
+        old.verified = old.verified or new.verified  # a key proved once holds for the seat
         back = []
         for i in self.seats_of(old):
             seat = self.seats[i]

@@ -57,6 +57,9 @@ class Member:
     # the shell measures it (``net.latency``); 0 when unknown (a protocol 1 client).
     # The table corrects race actions by it, up to ``Settings.lag_cap``.
     lag: float = 0.0
+    #: the person has an identity on this host (``net.league.seats``): a key proved in
+    #: the hello (protocol 4), or this machine's own app; without one a seat is a guest
+    verified: bool = False
 
     @property
     def token(self) -> str | None:

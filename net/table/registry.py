@@ -60,6 +60,7 @@ class Tables:
         close: Callable[[str], None],
         now: float,
         link: object = None,
+        identified: Callable[[str], bool] = lambda name: False,
     ) -> Member:
         """Admit a connection that said hello: join a table or resume a seat.
 
@@ -73,7 +74,8 @@ class Tables:
         if hello.token is not None:
             old, secret = self._member_for(hello.token)
             assert old.table is not None
-            new = Member(name=old.name, deliver=deliver, close=close, link=link)
+            new = Member(name=old.name, deliver=deliver, close=close, link=link,
+                         verified=identified(old.name))
             return old.table.resume(old, secret, new, now)
         name = clean_name(hello.name)
         problem = check_length(name, "name", NAME_MAX)
@@ -84,7 +86,8 @@ class Tables:
         if problem:
             raise Refusal(Code.BAD_NAME, problem)
         member = Member(
-            name=name, deliver=deliver, close=close, spectator=hello.spectate, link=link
+            name=name, deliver=deliver, close=close, spectator=hello.spectate, link=link,
+            verified=not hello.spectate and identified(name),
         )
         table.join(member, now)
         self._by_id[member.id] = member

@@ -27,6 +27,7 @@ from typing import Any
 import asyncssh
 
 from net import tcpinfo
+from net.identity import GUEST_ENV
 from net.latency import DelayMeter
 from net.served import KEYLESS_ENV, LINK_ENV, Links
 from serve.door import Session
@@ -126,7 +127,7 @@ class Apps:
         self.children.add(child)
         env = app_environment(process, home)
         if key is None:  # nobody can come back to this app: its hang-up leaves the seat
-            env[KEYLESS_ENV] = "1"
+            env[KEYLESS_ENV] = env[GUEST_ENV] = "1"  # and it has no identity (a guest)
         if self.links is not None:
             child.link, child.meter = self.links.new(address)
             env[LINK_ENV] = child.link

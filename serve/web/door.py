@@ -30,6 +30,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from net import budgets as b
+from net.identity import GUEST_ENV
 from net.served import LINK_ENV, Links
 from serve.door import GOODBYE, MARK_HEADER, DoorBudgets, Session
 from serve.inflow import Inflow
@@ -102,12 +103,15 @@ class WebDoor(Server):
         #: from outside that a port reaches this very door
         self.mark = secrets.token_hex(8)
         self._names: set[str] = set()  # more names the page may be asked for by
+        self.league: Any = None  # the standings page (``serve.web.league``), if set
 
     async def start(self, bind: str | None, port: int) -> int:
         """Listen; returns the port. Raises OSError."""
         app = await self._make_app()
         app.middlewares.extend((self._player_cookie, self.guard.middleware))
         app.router.add_post("/login", self.guard.handle_login)
+        if self.league is not None:
+            self.league.install(app)
         app.on_response_prepare.append(self._marked)
         # the door's own deadlines (``Conn``) close idle sockets and refuse slow requests
         # first; aiohttp's keep-alive timer is only a backstop behind them
@@ -347,6 +351,8 @@ class WebDoor(Server):
                  for kind in ("config", "state", "data", "log")}
         if link is not None:
             extra[LINK_ENV] = link
+        if key is None:  # a scratch folder (no cookie): no identity to keep, a guest
+            extra[GUEST_ENV] = "1"
         if request.query.get("touch") == "1":  # the page's screen is touched: the app
             extra[TOUCH_ENV] = "1"  # may show its keys as buttons
         plain = request.query.get("plain") == "1"  # the plain page (serve.web.plain)

@@ -37,11 +37,14 @@ autocomplete="current-password"> {keep}<input type="submit" value="Play"></form>
 #: the page a person asked for, kept through the login (a fixed choice, never a URL
 #: taken from the request: no open redirect): the plain page, or the app's
 PLAIN_FIELD = '<input type="hidden" name="plain" value="1">'
+LEAGUE_FIELD = '<input type="hidden" name="league" value="1">'  # the standings, /league
 
 
-def login_page(problem: str = "", *, plain: bool = False) -> str:
-    """The password form; ``plain``: it returns to the plain page (``/?plain=1``)."""
-    return LOGIN_PAGE.format(problem=html.escape(problem), keep=PLAIN_FIELD if plain else "")
+def login_page(problem: str = "", *, plain: bool = False, league: bool = False) -> str:
+    """The password form; ``plain``: it returns to the plain page (``/?plain=1``);
+    ``league``: to the standings (``/league``)."""
+    keep = LEAGUE_FIELD if league else PLAIN_FIELD if plain else ""
+    return LOGIN_PAGE.format(problem=html.escape(problem), keep=keep)
 
 
 class Guard:
@@ -69,9 +72,10 @@ class Guard:
             self._check_host(request)
             if self.password is not None and request.path != "/login" \
                     and not self._signed_in(request):
-                if request.path == "/":
+                if request.path in ("/", "/league"):
                     return web.Response(text=login_page(
-                        plain=request.query.get("plain") == "1"), content_type="text/html")
+                        plain=request.query.get("plain") == "1",
+                        league=request.path == "/league"), content_type="text/html")
                 raise web.HTTPUnauthorized(text="Sign in first: open / and give the "
                                            "password.")
             return await handler(request)
@@ -102,6 +106,7 @@ class Guard:
         form = await request.post()
         given = form.get("password")
         plain = form.get("plain") == "1"
+        league = form.get("league") == "1"
         lock, waiting = self._turns.get(address) or (asyncio.Lock(), 0)
         self._turns[address] = (lock, waiting + 1)
         try:
@@ -123,13 +128,13 @@ class Guard:
                 del self._turns[address]
         if not ok:
             return web.Response(status=403, content_type="text/html", text=login_page(
-                "That was not the password.", plain=plain))
+                "That was not the password.", plain=plain, league=league))
         token = secrets.token_urlsafe(32)
         self._tokens[token] = time.time()
         if len(self._tokens) > 1024:  # the oldest sign-ins go first
             for old in sorted(self._tokens, key=self._tokens.__getitem__)[:256]:
                 del self._tokens[old]
-        response = web.HTTPSeeOther("/?plain=1" if plain else "/")
+        response = web.HTTPSeeOther("/league" if league else "/?plain=1" if plain else "/")
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
         raise response
 

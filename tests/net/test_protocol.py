@@ -345,6 +345,9 @@ def test_every_message_says_the_version_that_brought_it_in():
     # protocol 4: the rematch and reactions (issue 61) among its messages; a protocol 3
     # client is still admitted, and never sent them
     assert {"again", "react"} <= {tag for tag, v in since.items() if v == 4}
+    # protocol 4 (issues 60 and 61): identity and ratings among others; a protocol 3
+    # client is still admitted
+    assert {"challenge", "prove", "rated"} <= {tag for tag, v in since.items() if v == 4}
     assert p.PROTOCOLS == (3, 4) and p.PROTOCOL_VERSION == 4
 
 

@@ -6,6 +6,7 @@ import msgspec
 from net import protocol as p
 from net.client import Client, Disconnected
 from net.clock import FakeClock
+from net.identity import Identity
 
 from .helpers import next_of, play_nuggets
 
@@ -19,7 +20,10 @@ async def _record(make_host, local):
     if local:
         client = await Client.local(host, "Ann", clock=clock)
     else:
-        client = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock)
+        # with a key proved (protocol 4), as the app joins: a person, as in-process
+        # (without one the TCP seat would be a guest: ``guest`` in every table update)
+        client = await Client.connect("127.0.0.1", host.port, "Ann", clock=clock,
+                                      identity=Identity.generate())
     await client.send(p.Start())
     record = []
     await play_nuggets(client, record)

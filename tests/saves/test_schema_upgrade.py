@@ -88,7 +88,7 @@ def test_a_schema_1_database_opens_and_its_stats_read_the_same(tmp_path):
     dusty = next(r for (n, g), r in stats.items() if n == "Dusty (bot)")
     assert dusty.counts["gained"] == 37
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     columns = [row[1] for row in conn.execute("PRAGMA table_info(seat_stats)")]
     assert "counts" in columns and "gained" not in columns
     assert conn.execute("SELECT COUNT(*) FROM seat_stats").fetchone()[0] == len(ROWS)

@@ -66,7 +66,9 @@ async def test_leave_half_way_resume_from_the_menu_and_finish(tmp_path):
         await until(pilot, lambda: "Resume a saved hot-seat game" in screen_text(app), "Resume")
         # every choice shows at 80x24 with Resume among them: no hidden Quit
         menu = app.screen.query_one("#menu")
-        assert menu.max_scroll_y == 0 and "Quit" in screen_text(app)
+        # (the logo gives way to the name once Resume is listed: a layout later)
+        await until(pilot, lambda: menu.max_scroll_y == 0, "every choice shown")
+        assert "Quit" in screen_text(app)
         store = persist.Store.default("hotseat")
         assert len(store.unfinished()) == 1
 

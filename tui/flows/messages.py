@@ -38,6 +38,10 @@ class ShowStats(OpenFlow):
     """Every player's figures."""
 
 
+class ShowLeague(OpenFlow):
+    """The league's standings (ratings per game and season)."""
+
+
 class SetUpHotseat(OpenFlow):
     """The hot-seat form: who sits where."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui.flows.base import Flow
-from tui.flows.messages import OpenFlow, OpenReplay, ShowReplays, ShowStats
+from tui.flows.messages import OpenFlow, OpenReplay, ShowLeague, ShowReplays, ShowStats
 
 
 class ReplayFlow(Flow):
@@ -18,6 +18,13 @@ class ReplayFlow(Flow):
             from tui.screens.stats import StatsScreen
 
             self.app.push_screen(StatsScreen(self.app.saves))
+        elif isinstance(message, ShowLeague):  # the serve host's, where served
+            from tui.leagues import local_league, served_league
+            from tui.screens.league import LeagueScreen
+
+            served = self.app.served
+            read = local_league(self.app.saves) if served is None else served_league(served[2])
+            self.app.push_screen(LeagueScreen(read))
         elif isinstance(message, OpenReplay):
             self.replay(message.game, message.seat)
 

@@ -56,12 +56,14 @@ class Flows:
             m.HostGame: self.host,
             m.FindGame: self.join, m.JoinGame: self.join,
             m.ShowReplays: self.replay, m.ShowStats: self.replay, m.OpenReplay: self.replay,
+            m.ShowLeague: self.replay,
         }  # fmt: skip
         #: served mode's routes: nothing that runs on the server's network or disk
         self.serving: dict[type[m.OpenFlow], Flow] = {
             m.Quit: self.menu, m.ShowRules: self.menu, m.ShowSettings: self.menu,
             m.JoinServedTable: self.served, m.NewServedTable: self.served,
             m.JoinGame: self.served,  # join again, or watch: the table this player was at
+            m.ShowLeague: self.replay,  # the serve host's league, asked of the serve process
         }  # fmt: skip
 
     def route(self, message: m.OpenFlow) -> Flow | None:

@@ -304,15 +304,17 @@ async def _play_once(start: tuple, settings: Any, launch: Any, options: Any, lin
     the start tuple it played)."""
     from tui import modes
     from tui.phases import pace_words
-    from tui.plain.seat import PlainSeat, play
+    from tui.plain.seat import play
 
     if start[0] == "menu":
         chosen = await _choose(say, lines, settings.difficulty)
         if chosen is None:
             return 0, None, start
         start = chosen
+    served = None  # the serve process's socket, where served
     if start[0] == "served":
         _, host, port, control, named = start
+        served = control
         from tui.flows.served import ServedFlow
 
         ServedFlow.bind_link(control)
@@ -354,8 +356,12 @@ async def _play_once(start: tuple, settings: Any, launch: Any, options: Any, lin
     except modes.LaunchFailed as failed:
         say(f"{failed.title}. {failed.body}".replace("\n\n", " "))
         return 1, None, start
-    seat = PlainSeat(out, hotseat=start[0] == "hotseat")
-    seat.alerts = getattr(settings, "alerts", "bell")
+    from tui.leagues import local_league, served_league
+    from tui.plain.league import LeagueSeat
+
+    read = served_league(served) if served else local_league(launch.saves)
+    seat = LeagueSeat(out, hotseat=start[0] == "hotseat", read=read)
+    seat.alerts = settings.alerts
     seat.after_leave = "menu" if menu else ""
     _door_signals(seat)
     return await play(session, seat, lines), seat, start

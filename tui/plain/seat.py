@@ -62,8 +62,8 @@ QUESTIONS = {
     "scores": "the scores",
     "dice": "the dice rolled and set aside",
     "time": "the race and the call window",
-    "last": "the last thing that happened, again",
-    "who": "who sits where, and who is away",
+    "last": "the last thing that happened, again", "who": "who sits where, and who is away",
+    "league": "the league's standings of this game: ratings, games and wins",
     "odds": "the advisor's chances to win, where the game has them",
 }
 LOBBY = {
@@ -99,7 +99,7 @@ def race_words(info: p.TableInfo) -> str:
 def seat_name(seat: p.SeatInfo) -> str:
     """A seat's name as the plain seat says it: a bot's says so once ("Hattie (bot)" is
     named so by the host already; a bot named otherwise gets the word)."""
-    name = clean_text(seat.name)
+    name = clean_text(seat.name) + (" (guest)" if seat.guest else "")  # rates nobody
     return f"{name} (bot)" if seat.kind == "bot" and "(bot)" not in name else name
 
 

@@ -171,6 +171,8 @@ class LobbyScreen(Screen[None]):
             seats.append(kind)
             if seat.seat in mine:
                 seats.append("  (you)")
+            if seat.guest:  # no identity on this host: plays, and rates nobody
+                seats.append("  (guest)", "dim")
             if seat.standin:
                 seats.append("  (a bot stands in)")
             seats.append("\n")

@@ -25,6 +25,7 @@ from tui.flows.messages import (
     Quit,
     ResumeGame,
     SetUpHotseat,
+    ShowLeague,
     ShowReplays,
     ShowRules,
     ShowSettings,
@@ -57,6 +58,7 @@ def menu() -> list[tuple[str, str, str]]:
         ("join", "Join a LAN game", "j"),
         ("replays", "Replays of your games", "p"),
         ("stats", "Player stats", "t"),
+        ("league", "League: ratings", "l"),
         ("rules", "Rules", "r"),
         ("settings", "Settings", "s"),
         ("quit", "Quit", "q"),
@@ -72,6 +74,7 @@ def opens() -> dict[str, Callable[[], OpenFlow]]:
         "resume": ResumeGame, "hotseat": SetUpHotseat,
         **{f"{game.key}-bots": partial(PlayBots, game.key) for game in games()},
         "host": HostGame, "join": FindGame, "replays": ShowReplays, "stats": ShowStats,
+        "league": ShowLeague,
         "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
     }  # fmt: skip
 
@@ -94,6 +97,7 @@ class MenuScreen(StyledAtMount, Screen[None]):
             Binding("j", "choose('join')", "Join"),
             Binding("p", "choose('replays')", "Replays", show=False),
             Binding("t", "choose('stats')", "Stats", show=False),
+            Binding("l", "choose('league')", "League", show=False),
             Binding("r", "choose('rules')", "Rules"),
             Binding("s", "choose('settings')", "Settings"),
             Binding("q", "choose('quit')", "Quit"),
@@ -109,8 +113,10 @@ class MenuScreen(StyledAtMount, Screen[None]):
 
     def _options(self) -> list[Option]:
         items = menu()
-        if self.saves.hotseat_waiting():
+        waiting = self.saves.hotseat_waiting()
+        if waiting:
             items.insert(0, RESUME)
+        self.set_class(waiting, "-crowded")  # the name in place of the logo (.tcss)
         return [Option(Text.assemble((f"{key}  ", "bold"), label), id=ident)
                 for ident, label, key in items]
 

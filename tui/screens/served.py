@@ -27,6 +27,7 @@ from tui.flows.messages import (
     NewServedTable,
     OpenFlow,
     Quit,
+    ShowLeague,
     ShowRules,
     ShowSettings,
 )
@@ -42,6 +43,7 @@ def fixed() -> list[tuple[str, str, str]]:
     """(choice, label, key) of the lines below the tables: a new table of each game."""
     return [
         *((f"new-{game.key}", f"Start a new {game.title} table", game.letter) for game in games()),
+        ("league", "League: ratings", "l"),
         ("rules", "Rules", "r"),
         ("settings", "Settings", "s"),
         ("quit", "Quit", "q"),
@@ -52,7 +54,7 @@ def opens() -> dict[str, Callable[[], OpenFlow]]:
     """What each fixed choice asks the app for."""
     return {
         **{f"new-{game.key}": partial(NewServedTable, game.key) for game in games()},
-        "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
+        "league": ShowLeague, "rules": ShowRules, "settings": ShowSettings, "quit": Quit,
     }  # fmt: skip
 
 
@@ -78,6 +80,7 @@ class ServedMenuScreen(StyledAtMount, Screen[None]):
             *(Binding(game.letter, f"choose('new-{game.key}')", f"New {game.kind} table")
               for game in games()),
             # in the list and in ? help; the footer keeps to 80 columns
+            Binding("l", "choose('league')", "League", show=False),
             Binding("r", "choose('rules')", "Rules", show=False),
             Binding("s", "choose('settings')", "Settings", show=False),
             Binding("q", "choose('quit')", "Quit"),
@@ -88,7 +91,7 @@ class ServedMenuScreen(StyledAtMount, Screen[None]):
             ("w", "watch the chosen table"),
             (" / ".join(game.letter for game in games()),
              f"start a new {' / '.join(game.title for game in games())} table: you own it"),
-            ("r, s", "rules, settings"),
+            ("l, r, s", "the host's league, rules, settings"),
             ("q", "quit (ends this session)"),
         ]
         self.fetch = fetch
