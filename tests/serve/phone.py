@@ -20,7 +20,7 @@ from tui.widgets.touchbar import TAP_GUARD
 
 #: the words of each dialog a tap may open (closed by ``Prober.close_dialog``)
 DIALOGS = ("Say something", "Leave the game?", "Leave this table?", "Leave and close",
-           "from whom?")
+           "from whom?", "Nice! (i)")  # the last: React's picker (issue 61)
 NAME = "Pip"
 PAGE_FITS = """(() => ({
   scrollWidth: document.documentElement.scrollWidth,
@@ -31,7 +31,7 @@ MEMORY = 2.0  # seconds no place of the bar shows a different button after its l
 #: a frame the page had for less than this before more bytes came is the first part of
 #: a redraw, never seen whole (the page draws at most 60 frames a second)
 TORN = 0.01
-GAPS = (0.03, 0.07, 0.11)  # the second tap's delay, in turn (the spec: within 200 ms)
+GAPS = (0.03, 0.06, 0.09)  # the second tap's delay, in turn (the spec: within 200 ms)
 
 
 
@@ -255,7 +255,8 @@ class Prober:
             assert time.monotonic() < deadline, f"never: the dialog closed\n{browser.text}"
             text = browser.text
             before = text
-            if "Say something to the table" in text or "from whom?" in text:
+            if ("Say something to the table" in text or "from whom?" in text
+                    or "Nice! (i)" in text):
                 await browser.tap_button("Cancel")
             elif "Leave the game?" in text:
                 await browser.tap_text("Stay at the table")
