@@ -53,6 +53,27 @@ async def test_a_resize_changes_the_layout(tmp_path):
 
 
 @pytest.mark.slow
+async def test_a_window_bigger_than_240x80_gets_an_app_of_240x80(tmp_path):
+    """Issue 56, finding 6, from the seat that met it: an SSH player at 400x200 (and a
+    storm of such resizes) is given an app of at most 240x80, so its redraws cost what
+    a 240x80 screen costs: the app draws in the window's top 80 rows and left 240
+    columns, its footer on row 80."""
+    async with serving(tmp_path) as (serve, players):
+        ann = await connect(serve, players, "ann", new_key(), size=(400, 200))
+        await ann.wait_for(MENU)
+
+        def drawn() -> tuple[int, int]:
+            lines = ann.screen.display
+            rows = [i for i, line in enumerate(lines) if line.strip()]
+            return max(rows) + 1, max(len(line.rstrip()) for line in lines)
+
+        await until(lambda: any("Quit" in line for line in ann.screen.display[70:80]),
+                    lambda: f"the footer on row 80:\n{ann.text[:2000]}", 20, step=0.05)
+        rows, columns = drawn()
+        assert rows <= 80 and columns <= 240, (rows, columns)
+
+
+@pytest.mark.slow
 async def test_help_then_a_lone_esc_closes_it(tmp_path):
     async with serving(tmp_path) as (serve, players):
         ann = await connect(serve, players, "ann", new_key())
