@@ -216,17 +216,19 @@ class Client:
         spectate: bool = False,
         clock: Clock | None = None,
         token: str | None = None,
+        identity: Any = None,
     ) -> Client:
         """Join an in-process ``net.host.Host`` (local play) through the same protocol;
-        ``token`` takes a seat back (e.g. a saved hot-seat game)."""
+        ``token`` takes a seat back (e.g. a saved hot-seat game); ``identity`` proves a
+        key as ``connect``'s does."""
 
         async def opener() -> tuple[asyncio.StreamReader, Any]:
             return host.open_local()
 
-        hello = p.Hello(
-            protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate, token=token
-        )
+        hello = p.Hello(protocol=p.PROTOCOL_VERSION, name=name, table=table, spectate=spectate,
+                        token=token, key=None if identity is None else identity.public)
         client = cls(opener, hello, clock=clock)
+        client._identity = identity
         await client._open()
         return client
 

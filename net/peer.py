@@ -65,6 +65,7 @@ class Peer:
         self.key: str | None = None
         self.refilled = host.clock.now()
         self.limited_until = -1.0
+        self.over = False  # messages were dropped over the rate since the last read
         self.address = ""  # the source address ("" in-process: never counted)
         self.stage: str | None = None  # its stage in the host's ledger (net.budgets)
         # lag-fair races: this connection's round trips (protocol 2 clients only);
@@ -304,6 +305,9 @@ class Peer:
                 self.conn.receive_data(data)
                 if not self._process():
                     break
+                if self.over:  # flooding: read nothing more until its notice's second ends
+                    if not await self._rest():
+                        break
         finally:
             hello_timer.cancel()
             self._left()
@@ -314,6 +318,23 @@ class Peer:
             if not writer_task.done():
                 writer_task.cancel()
                 self.abort()
+
+    async def _rest(self) -> bool:
+        """A connection over its rate is not read until the second of its notice ends:
+        what it sends meanwhile waits in the kernel's buffers, then the sender's, and
+        costs the host nothing (decoding a flood only to drop it cost every other
+        player's round trip). False once the connection is closing."""
+        self.over = False
+        self.reading = True  # a closing writer may cancel the rest, as it does a read
+        try:
+            await self.host.clock.sleep_until(self.limited_until)
+        except asyncio.CancelledError:
+            if self.closing:
+                return False
+            raise
+        finally:
+            self.reading = False
+        return not self.closing
 
     def _process(self) -> bool:
         """Handle every complete message; False once the connection must end."""
@@ -360,6 +381,7 @@ class Peer:
         if self.tokens >= 1:
             self.tokens -= 1
             return True
+        self.over = True
         if now >= self.limited_until:  # one notice per second of flooding is enough
             self.limited_until = now + 1.0
             self.send(

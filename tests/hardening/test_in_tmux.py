@@ -73,9 +73,10 @@ def dice_keys(shown: str) -> tuple[int, int]:
 
 
 def playing(shown: str) -> bool:
-    """A seat of this keyboard's to act, or the game over: a screen that waits for it."""
+    """A seat of this keyboard's to act, or the game over: a screen that waits for it
+    (not one whose set-aside's roll on or take is on its way: "Set aside; rolling on…")."""
     said = hint(shown)
-    return bool(said) and not said.endswith("is playing.")
+    return bool(said) and not said.endswith(("is playing.", "…"))
 
 
 def but_banner(shown: str) -> str:

@@ -137,7 +137,7 @@ def play_foolsgold(seed: str, rng: random.Random) -> tuple[Table, list, int]:
 @pytest.mark.slow
 def test_fools_gold_matches_leak_no_card_deck_or_seed(chunk):
     rounds = 0
-    for n in range(8):
+    for n in range(5):  # 20 whole matches in all, each message of each checked
         seed = f"secret-{chunk}-{n}-{random.Random(n).getrandbits(64):x}"
         table, problems, checked = play_foolsgold(seed, random.Random(f"{chunk}/{n}"))
         assert problems == [], (seed, problems[:3])
@@ -145,7 +145,7 @@ def test_fools_gold_matches_leak_no_card_deck_or_seed(chunk):
         rounds += table.driver.match.round_no if hasattr(table.driver.match, "round_no") else 1
         log = {e["by"] for e in table.log}
         assert "player" in log and "host" in log
-    assert rounds >= 8
+    assert rounds >= 5
 
 
 def play_nuggets_game(n: int) -> tuple[list, int]:

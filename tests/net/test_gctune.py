@@ -90,7 +90,7 @@ def _in_own_interpreter(function: str, *args: object) -> object:
         [sys.executable, "-c", code, json.dumps(args)],
         capture_output=True,
         text=True,
-        timeout=50,
+        timeout=150,  # a hang's bound: 5 s alone, 50 s was once not enough beside the suite
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-2000:]

@@ -8,6 +8,7 @@ pilot) until a condition holds, on ``tests.waiting.until``, and fails with the s
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from msgspec.structs import replace
@@ -19,6 +20,7 @@ from net.saves import Store
 from net.served import TableDirectory
 from net.views import to_view
 from nuggets import Game, Keep, Roll
+from nuggets.rules import FACES
 from tests.hardening.harness import drive, start_nuggets
 from tests.tui.helpers import events, foolsgold_view, nuggets_view
 from tests.waiting import until as _poll
@@ -194,3 +196,16 @@ async def a_finished_game() -> Store:
     await drive(clock, lambda: all(t.done() for t in play))
     await host.close()
     return store
+
+
+class Rigged(random.Random):
+    """Dice that come out as queued (faces by name), then as the seed says."""
+
+    def __init__(self, faces: list[str]) -> None:
+        super().__init__(0)
+        self.queue = [next(i for i, f in enumerate(FACES) if f.value == x) for x in faces]
+
+    def randrange(self, *args, **kwargs):  # noqa: D102 - random.Random's
+        if self.queue:
+            return self.queue.pop(0)
+        return super().randrange(*args, **kwargs)

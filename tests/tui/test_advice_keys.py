@@ -6,16 +6,13 @@ exactly that (issue 19: the panel used to figure a steal the keys never played).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from net.host import Host
-from nuggets.rules import FACES
 from tui.games.nuggets.screen import NuggetsScreen
 from tui.screens.lobby import LobbyScreen
 
-from .harness import make_app, until
+from .harness import Rigged, make_app, until
 from .helpers import screen_text
 
 pytestmark = pytest.mark.timeout(60)
@@ -24,19 +21,6 @@ pytestmark = pytest.mark.timeout(60)
 def flat(app) -> str:
     """The screen's text with the wrapping undone."""
     return " ".join(screen_text(app).split())
-
-
-class Rigged(random.Random):
-    """Dice that come out as queued (faces by name), then as the seed says."""
-
-    def __init__(self, faces: list[str]) -> None:
-        super().__init__(0)
-        self.queue = [next(i for i, f in enumerate(FACES) if f.value == x) for x in faces]
-
-    def randrange(self, *args, **kwargs):  # noqa: D102 - random.Random's
-        if self.queue:
-            return self.queue.pop(0)
-        return super().randrange(*args, **kwargs)
 
 
 async def _last_turn(tmp_path, pilot_keys):

@@ -236,7 +236,7 @@ class FoolsGoldScreen(TableScreen):
         # the keys, and the cards in the hand's slots: a card's number works while its
         # slot holds one, and its touch button names it
         slots = tuple(None if c is None else c.name for c in self.query_one(HandView).slots)
-        keys = (self.now().keys, slots)
+        keys = (self.now().keys, slots, self.finished)  # the end: the core's Play again
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()

@@ -51,7 +51,7 @@ class NuggetsScreen(Beats, TableScreen):
                  hotseat: bool = False, turn_pause: float = TURN_PAUSE) -> None:
         super().__init__()
         self.turn_pause = turn_pause
-        self._keys_shown: frozenset[str] | None = None
+        self._keys_shown: tuple | None = None
         self._held = False  # hot-seat: keys wait a moment after the turn changed hands
         self._hold_timer = None
         self._armed: tuple | None = None  # enter with nothing selected: (view, selection)
@@ -65,6 +65,9 @@ class NuggetsScreen(Beats, TableScreen):
         self.hotseat = hotseat
         self.set_reactive(NuggetsScreen.advisor_on, advisor)
         self._follow: p.Move | None = None
+        # the roll on or take sent from the view shown, after its set-aside: until the
+        # next view, that view's keys are not offered (a space then would roll twice)
+        self._sent_on: p.Move | None = None
         self._moment: str = ""
         self._moment_cls: str = ""
         self._moment_timer = None
@@ -110,7 +113,8 @@ class NuggetsScreen(Beats, TableScreen):
 
     def _refresh_keys(self) -> None:
         """Redo the footer only when what ``check_action`` answers changes."""
-        keys = self.now().keys
+        # the game's end too: its footer's Play again is the core's, not in ``keys``
+        keys = (self.now().keys, self.finished)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self.refresh_bindings()
@@ -148,8 +152,10 @@ class NuggetsScreen(Beats, TableScreen):
 
         if old is None or old.rolled != view.rolled:
             self.selected = frozenset()
+        self._sent_on = self._follow_up(view)
         self.view = view
-        self._send_follow_up(view)
+        if self._sent_on is not None:
+            self._send(self._sent_on)
 
     def watch_view(self, view: v.NuggetsView | None) -> None:
         if view is None or not self._ready:
@@ -241,6 +247,12 @@ class NuggetsScreen(Beats, TableScreen):
     def _update_hint(self) -> None:
         if self._armed is not None and self._armed == (id(self.view), self.selected):
             return  # the advisor's confirmation stays until answered
+        sent = self._sent_on
+        if sent is not None:  # the footer stays put (a phone's buttons never jump)
+            going = ("rolling on" if sent.move == ROLL.name else "stealing"
+                     if STOP.parse(sent).steal_from is not None else "taking")
+            self.query_one(Hint).text = f"Set aside; {going}…"
+            return
         now = self.now()
         self.query_one(Hint).text = now.status + self._advice_words(now)
 
@@ -276,14 +288,14 @@ class NuggetsScreen(Beats, TableScreen):
     def _send(self, action) -> None:
         self.post_message(SendAction(action))
 
-    def _send_follow_up(self, view: v.NuggetsView) -> None:
+    def _follow_up(self, view: v.NuggetsView) -> p.Move | None:
+        """The move to send on from ``view``, a set-aside's roll on or take, if any."""
         follow, self._follow = self._follow, None
         if follow is None or self.acting_seat != follow.seat:
-            return
-        if view.phase == "choose":
-            self._send(follow)
-        elif view.phase == "take" and follow.move == STOP.name:
-            self._send(follow)
+            return None
+        if view.phase == "choose" or (view.phase == "take" and follow.move == STOP.name):
+            return follow
+        return None
 
     def _can_act(self) -> bool:
         if self.acting_seat is None:
@@ -291,7 +303,8 @@ class NuggetsScreen(Beats, TableScreen):
             return False
         if self._held:
             return False  # the hand-over pause: this key was meant for the last turn
-        return True
+        # the roll on or take is on its way: this key would send it again
+        return self._sent_on is None
 
     def _advised(self) -> tuple[list[int], p.Move] | None:
         """The advisor's set-aside (as dice on the table) and what it would do next."""
@@ -317,6 +330,7 @@ class NuggetsScreen(Beats, TableScreen):
     def show_error(self, message: str) -> None:
         """The host refused an action: say so in place and forget any follow-up."""
         self._follow = None
+        self._sent_on = None
         self.query_one(Hint).text = f"Refused: {message}"
 
     def action_toggle(self, index: int) -> None:
