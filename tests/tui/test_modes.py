@@ -28,8 +28,9 @@ from .helpers import screen_text
 async def test_hotseat_dice_to_the_end(tmp_path):
     """Two people and a bot on one keyboard, played by keys until the supply is empty."""
     seats = [("Ann", False), ("Bob", False), ("Robo", True)]
+    # a supply of 25 (of 77): a whole game, in a third of the turns
     app = make_app(tmp_path, start=("hotseat", seats),
-                   table_options={"seed": "hotseat-1", "bot_pace": 0.0})
+                   table_options={"seed": "hotseat-1", "bot_pace": 0.0, "supply": 25})
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the table opens")
         screen: NuggetsScreen = app.screen
@@ -66,7 +67,7 @@ async def test_hotseat_dice_to_the_end(tmp_path):
         assert screen.view.over, "the game did not end"
         text = screen_text(app)
         assert "Game over" in text
-        assert sum(screen.view.holdings) == 77 and screen.view.supply == 0
+        assert sum(screen.view.holdings) == 25 and screen.view.supply == 0
         # hot-seat banners name whose turn it is (a moment may cover a short turn)
         assert any(b.startswith(">>> ") for b in banners)
         assert any("Ann" in b for b in banners) and any("Bob" in b for b in banners)

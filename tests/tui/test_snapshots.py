@@ -137,7 +137,11 @@ def test_help_big(snap_compare, tmp_path):
 
 def _form(key: str):
     async def run_before(pilot) -> None:
+        menu = pilot.app.screen
         await pilot.press(*key)
+        # the screen the key opens, laid out: one pause was not always enough at load 5
+        await until(pilot, lambda: pilot.app.screen is not menu, "the screen the key opens",
+                    step=None)
         await pilot.pause()
 
     return run_before
