@@ -80,7 +80,7 @@ async def test_hotseat_dice_to_the_end(tmp_path):
                     and app.screen is not screen and app.screen.view is not None,
                     "a new game's table")
         again: NuggetsScreen = app.screen
-        assert not again.view.over and again.view.supply == 77
+        assert not again.view.over and again.view.supply == 25  # the same settings again
         assert list(again.view.players) == list(screen.view.players)
         assert len(again.my_seats) == 2 and "Play again" not in screen_text(app)
         await pilot.press("q")
