@@ -209,3 +209,15 @@ class Rigged(random.Random):
         if self.queue:
             return self.queue.pop(0)
         return super().randrange(*args, **kwargs)
+
+
+async def ready_at_dice_table(pilot) -> NuggetsScreen:
+    """A joined app in its lobby says ready (r), and the Gold Nuggets table opens."""
+    from tui.screens.lobby import LobbyScreen
+
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby opens")
+    await until(pilot, lambda: "not ready" in screen_text(app), "the seats show")
+    await pilot.press("r")
+    await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game starts")
+    return app.screen

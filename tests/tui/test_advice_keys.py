@@ -9,10 +9,8 @@ from __future__ import annotations
 import pytest
 
 from net.host import Host
-from tui.games.nuggets.screen import NuggetsScreen
-from tui.screens.lobby import LobbyScreen
 
-from .harness import Rigged, make_app, until
+from .harness import Rigged, make_app, ready_at_dice_table, until
 from .helpers import screen_text
 
 pytestmark = pytest.mark.timeout(60)
@@ -32,11 +30,7 @@ async def _last_turn(tmp_path, pilot_keys):
         table = next(iter(host.tables.tables.values()))
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby opens")
-            await until(pilot, lambda: "not ready" in screen_text(app), "the seats show")
-            await pilot.press("r")
-            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game starts")
-            screen: NuggetsScreen = app.screen
+            screen = await ready_at_dice_table(pilot)
             await until(pilot, lambda: screen.acting_seat is not None, "Ann's turn")
             me = screen.acting_seat
             bob = 1 - me

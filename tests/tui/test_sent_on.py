@@ -14,11 +14,9 @@ import asyncio
 import pytest
 
 from net.host import Host
-from tui.games.nuggets.screen import NuggetsScreen
-from tui.screens.lobby import LobbyScreen
 from tui.widgets.log import EventLog
 
-from .harness import Rigged, make_app, until
+from .harness import Rigged, make_app, ready_at_dice_table, until
 from .helpers import screen_text
 
 pytestmark = pytest.mark.timeout(60)
@@ -84,11 +82,7 @@ async def test_keys_while_the_roll_on_is_on_its_way_do_not_roll_twice(tmp_path):
         table = next(iter(host.tables.tables.values()))
         app = make_app(tmp_path, start=("join", "127.0.0.1", port))
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby opens")
-            await until(pilot, lambda: "not ready" in screen_text(app), "the seats show")
-            await pilot.press("r")
-            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game starts")
-            screen: NuggetsScreen = app.screen
+            screen = await ready_at_dice_table(pilot)
             await until(pilot, lambda: screen.acting_seat is not None, "Ann's turn")
             table.driver.rng = Rigged(["lasso", "lasso", "5", "5", "5", "2", "3", "4", "4"])
             await pilot.press("enter")  # roll all seven
@@ -134,11 +128,7 @@ async def test_a_game_won_on_the_bots_turn_offers_play_again(tmp_path):
                           seed="over-on-a-bot", first_player=0, supply=1)
         app = make_app(tmp_path, start=("join", "127.0.0.1", host.port))
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby opens")
-            await until(pilot, lambda: "not ready" in screen_text(app), "the seats show")
-            await pilot.press("r")
-            await until(pilot, lambda: isinstance(app.screen, NuggetsScreen), "the game starts")
-            screen: NuggetsScreen = app.screen
+            screen = await ready_at_dice_table(pilot)
             await until(pilot, lambda: screen.view is not None and screen.view.over,
                         "the game over")
             view = screen.view
