@@ -46,6 +46,23 @@ class GameView(Struct, tag_field="game", kw_only=True):
         """The view in the rules' own form (a dict), for the bots' policies."""
         return msgspec.to_builtins(self)
 
+    # What a seat that knows no game reads of any view (the plain seat's generic
+    # adapter, the hints): a game's view says them by overriding these.
+
+    def is_over(self) -> bool:
+        """The game is over: nobody acts any more."""
+        return False
+
+    def to_act(self) -> int | None:
+        """The one seat whose turn it is; None when every seat may act at once (a
+        race), or none."""
+        return None
+
+    def window_closes(self) -> float | None:
+        """The host's time (``Session.host_now``) when the window open now closes (a
+        call, a grab), or None when no timed window is open."""
+        return None
+
 
 class GameEvent(Struct, tag_field="type", kw_only=True):
     """Something that happened in a game, tagged by its ``type``. Every event holds only

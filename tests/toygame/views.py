@@ -21,6 +21,12 @@ class PigView(GameView, tag="pig", kw_only=True):
             return "the scores and the current seat must fit the players"
         return None
 
+    def is_over(self) -> bool:
+        return self.over
+
+    def to_act(self) -> int | None:
+        return None if self.over else self.current
+
 
 class PigRolled(GameEvent, tag="pig_rolled", kw_only=True):
     seat: Seat

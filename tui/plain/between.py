@@ -48,7 +48,7 @@ def again(seat: Any, words: list[str]) -> bool:
 
 def no(seat: Any, words: list[str]) -> bool:
     """``no``: decline the rematch offered."""
-    offer = getattr(seat.session, "again", None)
+    offer = seat.session.again if seat.session is not None else None
     if offer is None or offer.by is None:
         seat.say("No rematch is offered: nothing to decline. Type leave to go.")
         return False
@@ -68,7 +68,7 @@ def react(seat: Any, words: list[str]) -> bool:
         seat.say("Reactions are for a table of people.")
         return False
     now = time.monotonic()
-    if now - getattr(seat, "reacted_at", float("-inf")) < REACT_EVERY:
+    if now - seat.reacted_at < REACT_EVERY:
         seat.say(f"One reaction every {REACT_EVERY:g} s: that one was not sent.")
         return False
     seat.reacted_at = now

@@ -155,6 +155,7 @@ class PlainSeat:
         #: what ``leave`` leads to: "the menu" when the seat came from one
         self.after_leave = ""
         self.race_told: tuple | None = None  # the table whose races were last told
+        self.reacted_at = float("-inf")  # when this seat last sent a reaction (``react``)
 
     def hang_up(self, *, give_up: bool) -> None:
         """The door hung up (SIGHUP): end, closing as a dropped line (``give_up``: as
@@ -307,7 +308,7 @@ class PlainSeat:
 
     def _left(self) -> float | None:
         view, session = self.view, self.session
-        closes = getattr(view, "call_closes", None) if view is not None else None
+        closes = view.window_closes() if view is not None else None
         if closes is None or session is None:
             return None
         return max(0.0, closes - session.host_now())

@@ -114,7 +114,7 @@ class Generic:
         self.moves = moves
 
     def legal(self, view: Any, seat: int | None) -> frozenset[str]:
-        if seat is None or getattr(view, "over", False):
+        if seat is None or view.is_over():
             return frozenset()
         current = self.current(view)
         if current is not None and current != seat:
@@ -140,8 +140,7 @@ class Generic:
         return True
 
     def current(self, view: Any) -> int | None:
-        current = getattr(view, "current", None)
-        return current if isinstance(current, int) else None
+        return view.to_act()
 
     def note(self, view: Any, events: Sequence[Any]) -> None:
         return None
@@ -154,7 +153,7 @@ class Generic:
         return []
 
     def over(self, view: Any) -> bool:
-        return bool(getattr(view, "over", False))
+        return view.is_over()
 
 
 def placeholder(move: MoveSpec, field: str) -> str:

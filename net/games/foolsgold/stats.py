@@ -17,7 +17,8 @@ COUNTED = frozenset(("round_started", "grabbed", "called", "revealed"))
 
 
 def step(tally: Any, driver: Any, event: dict[str, Any]) -> None:
-    """Count one event; ``driver`` is the game right after it (``net.saves.stats.Tally``)."""
+    """Count one event; ``driver`` is the game right after it (``net.saves.stats.Tally``):
+    this game's ``FoolsGoldDriver``."""
     kind, seat = event.get("type"), event.get("seat")
     if kind == "round_started":
         for i in range(tally.seats):
@@ -37,7 +38,7 @@ def step(tally: Any, driver: Any, event: dict[str, Any]) -> None:
 
 def _held_set(driver: Any, seat: Any) -> bool:
     # hands freeze at the first grab, so the hand now is the hand grabbed on
-    round_ = getattr(getattr(driver, "match", None), "round", None)
+    round_ = driver.match.round
     if round_ is None or not isinstance(seat, int) or not 0 <= seat < len(round_.hands):
         return True  # not knowable: not counted as a bluff
     return is_set(round_.hands[seat])

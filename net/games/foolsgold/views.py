@@ -84,6 +84,12 @@ class FoolsGoldView(GameView, tag=SPEC.key, kw_only=True):
             return f"a seat past the last one ({seats - 1})"
         return None
 
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def window_closes(self) -> float | None:
+        return self.call_closes
+
     def plain(self) -> dict[str, Any]:
         plain = super().plain()
         if plain.get("round_cap", 0) is None:

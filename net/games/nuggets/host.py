@@ -21,12 +21,6 @@ from net.views import to_view
 from nuggets import bots as nuggets_bots
 from nuggets.calibration import table_kind
 
-#: what the rules raise for an illegal move
-
-# Bots are policies named for their style; a difficulty picks one, in the order of
-# strength measured by bench/nuggets_ladder.py (nuggets.bots owns it).
-POLICY_FOR = dict(nuggets_bots.DIFFICULTIES)
-
 
 class NuggetsCodec(Codec):
     moves = MOVES
@@ -142,22 +136,10 @@ class NuggetsDriver(Driver):
         return list(self.state.winners), list(self.state.holdings)
 
 
-
-
-def policy(name: str):
-    """The policy for a difficulty (or a policy's own name)."""
-    policy_name = POLICY_FOR.get(name, name)
-    policies = getattr(nuggets_bots, "POLICIES", None)
-    if isinstance(policies, dict) and policy_name in policies:
-        return policies[policy_name]
-    found = getattr(nuggets_bots, policy_name, None)
-    if callable(found):
-        return found
-    raise ValueError(f"no {SPEC.title} bot called {name!r}")
-
-
 class NuggetsBrain(Brain):
-    """A policy, paced so people can follow what it does."""
+    """A policy (``nuggets.bots.policy``: a difficulty picks one, in the order of
+    strength measured by bench/nuggets_ladder.py), paced so people can follow what it
+    does."""
 
     def __init__(self, seat: int, policy, rng: random.Random, pace: float) -> None:
         self.seat = seat
@@ -187,7 +169,7 @@ class NuggetsHost(HostGame):
 
     def make_brain(self, seat: int, difficulty: str, rng: random.Random,
                    pace: float) -> NuggetsBrain:  # fmt: skip
-        return NuggetsBrain(seat, policy(difficulty), rng, pace)
+        return NuggetsBrain(seat, nuggets_bots.policy(difficulty), rng, pace)
 
     def make_codec(self, players: int) -> NuggetsCodec:
         return NuggetsCodec()

@@ -43,6 +43,12 @@ class NuggetsView(GameView, tag=SPEC.key, kw_only=True):
             return f"a seat past the last one ({seats - 1})"
         return None
 
+    def is_over(self) -> bool:
+        return self.over
+
+    def to_act(self) -> int | None:
+        return None if self.over else self.current
+
 
 # ---------------------------------------------------------------------------
 # Events: every one holds only public information, so every seat gets them all
