@@ -27,9 +27,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import types
+import typing
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 #: the entry-point group that names the games (``pyproject.toml``)
 GROUP = "motherlode.games"
@@ -125,6 +129,52 @@ def _num(value: Any) -> str:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """A game setting's facts beyond its type and its default, written beside them in
+    the game's settings Struct (:func:`declared`)::
+
+        class PigSettings(msgspec.Struct, frozen=True, kw_only=True):
+            target: Annotated[int, Limits(5, 100, label="target", unit="points")] = 12
+
+    Its type says the rest: ``int`` is a whole number, ``X | None`` may be off (None)."""
+
+    low: float = 0
+    high: float = 0
+    label: str = ""
+    unit: str = ""
+    configurable: bool = True
+    choices: tuple[Any, ...] = ()
+    paced: bool = False
+
+
+def declared(kind: type) -> tuple[Setting, ...]:
+    """The :class:`Setting` of each field of a game's settings Struct, in its order:
+    the field's name and default, whether it is whole or may be off from its type, the
+    rest from its :class:`Limits`. Raises TypeError for a field without a default or
+    without ``Limits``, or of a type that is not a number."""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    found = []
+    for info in msgspec.structs.fields(kind):
+        name, default, hint = info.name, info.default, hints[info.name]
+        limits = next((m for m in typing.get_args(hint)[1:] if isinstance(m, Limits)), None)
+        if limits is None or default is msgspec.NODEFAULT:
+            raise TypeError(f"{kind.__name__}.{name} needs a default and Limits(...) in "
+                            "its annotation")
+        bare = typing.get_args(hint)[0]
+        union = typing.get_origin(bare) in (typing.Union, types.UnionType)
+        parts = set(typing.get_args(bare)) if union else {bare}
+        optional = type(None) in parts
+        parts.discard(type(None))
+        if not parts or not parts <= {int, float}:
+            raise TypeError(f"{kind.__name__}.{name} must be an int or a float (or None)")
+        found.append(Setting(name, default, limits.low, limits.high, label=limits.label,
+                             unit=limits.unit, whole=parts == {int}, optional=optional,
+                             configurable=limits.configurable, choices=limits.choices,
+                             paced=limits.paced))  # fmt: skip
+    return tuple(found)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What the suite knows about one game, besides its rules and its driver."""
 
@@ -141,8 +191,13 @@ class GameSpec:
     host: str  # its host side, "package.module:NAME" (see the module docstring)
     app: str  # its app side, "package.module:NAME" (``tui.plugin``)
     order: int = 100  # its place in the menus, lowest first
-    #: the game's own table settings (:class:`Setting`), in the order the lobby shows
-    settings: tuple[Setting, ...] = ()
+    #: the game's own table settings, declared once: a frozen ``msgspec.Struct`` whose
+    #: fields, with their defaults and :class:`Limits`, are the settings (in the order
+    #: the lobby shows them); its driver is made with one of it (``make_driver``)
+    options: type | None = None
+    #: what :func:`declared` reads of ``options``: the table, the wire, the lobby and the
+    #: saves read these; none of them names a setting
+    settings: tuple[Setting, ...] = field(default=(), init=False)
     #: the names of its player statistics: what its ``stats`` part counts of a finished
     #: game, by seat (stored without a schema change per game, ``net.saves.stats``)
     stats: tuple[str, ...] = ()
@@ -155,6 +210,18 @@ class GameSpec:
     #: bots have grabbed too at a normal pace (their slowest reaction): the plain seat
     #: tells a player who listens how long a race lasts, and what a slower pace gives
     race_seconds: tuple[tuple[str, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.options is not None:
+            object.__setattr__(self, "settings", declared(self.options))
+
+    def options_of(self, values: Mapping[str, Any]) -> Any:
+        """Its settings Struct with ``values`` (its own settings' names; others are left
+        out), the defaults for the rest; None for a game without settings."""
+        if self.options is None:
+            return None
+        own = {k: v for k, v in values.items() if self.setting(k) is not None}
+        return self.options(**own)
 
     @property
     def defaults(self) -> Mapping[str, object]:

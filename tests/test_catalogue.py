@@ -8,6 +8,7 @@ import ast
 import random
 import re
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
 import pytest
@@ -290,3 +291,36 @@ def test_the_entry_point_reader_on_folders_it_makes(tmp_path):
     (tmp_path / "eggs.zip").write_bytes(b"PK\x05\x06" + b"\0" * 18)
     with pytest.raises(_NotPlain):
         list(_read_entry_points("motherlode.games", [str(tmp_path / "eggs.zip")]))
+
+
+def test_a_games_settings_are_declared_once_in_its_struct():
+    """Each setting the lobby, the wire and the saves read comes from the game's settings
+    Struct (``GameSpec.options``): its name and default from the field, whole or off from
+    its type, the rest from its ``Limits``; the driver is made with one of it."""
+    cap = FOOLSGOLD.setting("round_cap")
+    assert cap is not None and (cap.default, cap.whole, cap.optional) == (None, True, True)
+    grab = FOOLSGOLD.setting("grab_timeout")
+    assert grab is not None and (grab.default, grab.whole, grab.paced) == (10.0, False, True)
+    assert [s.name for s in NUGGETS.settings] == ["supply"] and NUGGETS.defaults == {"supply": 77}
+    driver = make_driver(NUGGETS.key, ["Ann", "Bob"], 0, random.Random(1), {"supply": 9})
+    assert driver.view(0)["supply"] == 9
+    assert make_driver(NUGGETS.key, ["Ann", "Bob"], 0, random.Random(1)).view(0)["supply"] == 77
+    assert FOOLSGOLD.options_of({"round_cap": 10, "not_ours": 1}) == \
+        FOOLSGOLD.options(round_cap=10)  # fmt: skip
+
+
+def test_a_setting_without_its_limits_or_default_or_of_a_wrong_type_is_refused():
+    class NoLimits(msgspec.Struct, frozen=True):
+        supply: int = 3
+
+    class NoDefault(msgspec.Struct, frozen=True):
+        supply: Annotated[int, catalogue.Limits(1, 9)]
+
+    class Words(msgspec.Struct, frozen=True):
+        name: Annotated[str, catalogue.Limits(1, 9)] = "x"
+
+    for kind, said in ((NoLimits, "NoLimits.supply needs a default and Limits"),
+                       (NoDefault, "NoDefault.supply needs a default and Limits"),
+                       (Words, "Words.name must be an int or a float")):  # fmt: skip
+        with pytest.raises(TypeError, match=said):
+            catalogue.declared(kind)

@@ -12,6 +12,7 @@ edit to any product file. Then, as for the two games that ship:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
@@ -63,7 +64,7 @@ def test_registered_it_is_one_of_the_games_and_then_it_is_gone(pig):
     assert views.view_type(pig.key) is PigView
     assert pig.title in [label for _, label, _ in menu() if "against bots" in label][-1]
     with pytest.raises(ValueError, match="already registered"):
-        catalogue.register(catalogue.GameSpec(**{**vars(pig), "key": "pig2"}))  # same title
+        catalogue.register(dataclasses.replace(pig, key="pig2"))  # same title
     catalogue.unregister(pig.key)
     assert not catalogue.known(pig.key)
     with pytest.raises(catalogue.UnknownGame):

@@ -59,14 +59,13 @@ def make_driver(
     if isinstance(rules, bool) or not isinstance(rules, int) or not 1 <= rules <= found.rules:
         raise ValueError(f"{found.title} is played by versions 1 to {found.rules} of its "
                          f"rules, not {rules!r}")  # fmt: skip
-    own = dict(found.defaults)
-    own.update({k: v for k, v in (settings or {}).items() if k in own})
     module = host_of(game)
     if first is None:
         first = rng.randrange(len(names))
-    if found.rules > 1:  # a game of one version needs no word of it
-        own["rules"] = rules
-    driver: Driver = module.make_driver(names, first, rng, **own)
+    # a game of one version needs no word of it
+    versions = {"rules": rules} if found.rules > 1 else {}
+    driver: Driver = module.make_driver(names, first, rng, found.options_of(settings or {}),
+                                        **versions)  # fmt: skip
     driver.first = first
     driver.rules = rules
     return driver

@@ -16,7 +16,9 @@ class HostGame:
     a ``HostGame``, leaves a required hook out or defines a public name the base does
     not know (a misspelt hook) is refused with a sentence.
 
-    Required: ``make_driver(names, first, rng, **settings)``, ``make_brain(seat,
+    Required: ``make_driver(names, first, rng, settings)`` (``settings``: one of the
+    game's settings Struct, ``GameSpec.options``; a game of several rules versions takes
+    ``rules=`` too), ``make_brain(seat,
     difficulty, rng, pace)``, ``make_codec(players)``, ``moves`` (its ``net.moves.Moves``)
     and ``views`` (its view type and its event types on the wire). Optional, with their
     defaults here: ``verify(messages, seat)`` (None: its games cannot be checked from a
@@ -26,7 +28,7 @@ class HostGame:
 
     REQUIRED = ("make_driver", "make_brain", "make_codec", "moves", "views")
 
-    def make_driver(self, names: Any, first: int, rng: Any, **settings: Any) -> Any:
+    def make_driver(self, names: Any, first: int, rng: Any, settings: Any, **rules: Any) -> Any:
         raise NotImplementedError
 
     def make_brain(self, seat: int, difficulty: str, rng: Any, pace: float) -> Any:

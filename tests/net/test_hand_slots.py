@@ -14,12 +14,16 @@ from foolsgold.cards import Card
 from net import protocol as p
 from net import saves as persist
 from net.clock import FakeClock
+from net.games.foolsgold import FoolsGoldSettings
 from net.games.foolsgold import moves as fm
 from net.games.foolsgold.host import FoolsGoldDriver, place
 from net.host import Host
 from net.saves import Store
 from net.views import check, to_view
 from tests.hardening.harness import Raw, drive
+
+#: a table's own settings, its pause between rounds 5.0 s
+SETTINGS = FoolsGoldSettings(intermission=5.0)
 
 OWL_A, OWL_C, OWL_D = Card("Owl", "animal", "a"), Card("Owl", "animal", "c"), \
     Card("Owl", "animal", "d")  # fmt: skip
@@ -52,10 +56,8 @@ def test_the_driver_lays_every_hand_out_from_its_actions_alone():
     """Random passing at four seats: each seat's slots move only where its own card came
     or went, a second driver fed the same actions lays out the same, the view checks."""
     rng = random.Random(18)
-    one = FoolsGoldDriver(4, 0, random.Random("deal"), grab_timeout=10.0, call_window=5.0,
-                          intermission=5.0)  # fmt: skip
-    two = FoolsGoldDriver(4, 0, random.Random("deal"), grab_timeout=10.0, call_window=5.0,
-                          intermission=5.0)  # fmt: skip
+    one = FoolsGoldDriver(4, 0, random.Random("deal"), SETTINGS)
+    two = FoolsGoldDriver(4, 0, random.Random("deal"), SETTINGS)
     one.start(0.0), two.start(0.0)
     gaps = 0
     for step in range(400):
@@ -158,8 +160,7 @@ async def test_a_hand_with_a_gap_comes_back_the_same_from_a_restored_host(store_
 def test_a_view_whose_slots_disagree_with_its_hand_is_refused():
     """A client checks every view (``net.views.check``): slots that lose, repeat or
     invent a card, or a drawn card in an empty slot, are a protocol error, not a crash."""
-    driver = FoolsGoldDriver(2, 0, random.Random("deal"), grab_timeout=10.0, call_window=5.0,
-                             intermission=5.0)  # fmt: skip
+    driver = FoolsGoldDriver(2, 0, random.Random("deal"), SETTINGS)
     driver.start(0.0)
     good = driver.wire_view(0)
     assert check(to_view(good)) is None and good["slots"] == [0, 1, 2, 3, 4]

@@ -12,9 +12,13 @@ import msgspec
 import pytest
 
 from foolsgold.cards import Card
+from net.games.foolsgold import FoolsGoldSettings
 from net.games.foolsgold import moves as fm
 from net.games.foolsgold.host import FoolsGoldDriver
 from net.views import to_view
+
+#: a table's own settings, its pause between rounds 3.0 s
+SETTINGS = FoolsGoldSettings(intermission=3.0)
 
 ENCODER = msgspec.json.Encoder()
 
@@ -79,8 +83,7 @@ def test_the_cached_views_are_the_plain_ones_after_every_change(players):
         if driver is None or driver.over:  # matches in a row, on fresh decks
             matches += 1
             driver = FoolsGoldDriver(players, 0, random.Random(f"{players}/{matches}"),
-                                     grab_timeout=10.0, call_window=5.0,
-                                     intermission=3.0)  # fmt: skip
+                                     SETTINGS)  # fmt: skip
             now = 0.0
             driver.start(now)
             check_views(driver)
@@ -104,8 +107,7 @@ def test_the_cached_views_are_the_plain_ones_after_every_change(players):
 
 
 def test_a_change_invalidates_the_views():
-    driver = FoolsGoldDriver(3, 0, random.Random("x"), grab_timeout=10.0, call_window=5.0,
-                             intermission=3.0)  # fmt: skip
+    driver = FoolsGoldDriver(3, 0, random.Random("x"), SETTINGS)
     driver.start(0.0)
     public, seat0, dict0 = driver.state_view(None), driver.state_view(0), driver.view(0)
     assert driver.state_view(None) is public  # built once for this state
@@ -119,8 +121,7 @@ def test_a_change_invalidates_the_views():
 
 def test_two_seats_holding_equal_looking_states_never_share_a_private_view():
     # the same public state, different hands: each seat sees only its own
-    driver = FoolsGoldDriver(2, 0, random.Random("y"), grab_timeout=10.0, call_window=5.0,
-                             intermission=3.0)  # fmt: skip
+    driver = FoolsGoldDriver(2, 0, random.Random("y"), SETTINGS)
     driver.start(0.0)
     hands = driver.match.round.hands
     for seat in (0, 1):
@@ -141,8 +142,7 @@ def test_two_seats_holding_equal_looking_states_never_share_a_private_view():
 
 def test_a_hand_changed_outside_the_driver_is_noticed():
     # the seat's own part is checked against the hand itself, not a version number
-    driver = FoolsGoldDriver(2, 0, random.Random("z"), grab_timeout=10.0, call_window=5.0,
-                             intermission=3.0)  # fmt: skip
+    driver = FoolsGoldDriver(2, 0, random.Random("z"), SETTINGS)
     driver.start(0.0)
     driver.state_view(1)
     hand = driver.match.round.hands[1]
@@ -153,12 +153,14 @@ def test_a_hand_changed_outside_the_driver_is_noticed():
 
 
 def test_gold_nuggets_views_are_the_plain_ones_after_every_change():
+    from net.games.nuggets import NuggetsSettings
     from net.games.nuggets.host import HOST, NuggetsDriver
 
     make_brain = HOST.make_brain
 
     for n in range(3):
-        driver = NuggetsDriver(["A", "B", "C"], n % 3, random.Random(f"dice{n}"), supply=20)
+        driver = NuggetsDriver(["A", "B", "C"], n % 3, random.Random(f"dice{n}"),
+                               NuggetsSettings(supply=20))
         brains = [make_brain(i, "normal", random.Random(i), 0.5) for i in range(3)]
         driver.start(0.0)
         steps = 0

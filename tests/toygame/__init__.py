@@ -12,7 +12,19 @@ app and any client.
 
 from __future__ import annotations
 
-from net.catalogue import GameSpec, Setting
+from typing import Annotated
+
+from msgspec import Struct
+
+from net.catalogue import GameSpec, Limits
+
+
+class PigSettings(Struct, frozen=True, kw_only=True):
+    """A setting of its own: the score that wins, which the owner may change in the
+    lobby."""
+
+    target: Annotated[int, Limits(5, 100, label="target", unit="points")] = 12
+
 
 SPEC = GameSpec(
     key="pig",
@@ -28,8 +40,7 @@ SPEC = GameSpec(
     host=f"{__name__}.host:HOST",
     app=f"{__name__}.app:APP",
     order=3,
-    # a setting of its own: the score that wins, which the owner may change in the lobby
-    settings=(Setting("target", 12, 5, 100, label="target", unit="points", whole=True),),
+    options=PigSettings,
     # a statistic of its own: doubles won (its ``stats`` part counts them)
     stats=("doubles", "banked"),
 )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from net.games.base import Brain, Codec, Driver, HostGame, Refused
-from tests.toygame import SPEC, stats, views
+from tests.toygame import SPEC, PigSettings, stats, views
 from tests.toygame.moves import BANK, DOUBLE, MOVES, ROLL
 from tests.toygame.rules import IllegalAction, Pig
 
@@ -30,10 +30,10 @@ class PigDriver(Driver):
     game = SPEC.key
 
     def __init__(self, names: Sequence[str], first: int, rng: random.Random,
-                 target: int) -> None:
+                 settings: PigSettings) -> None:
         self.rng = rng
         self.codec = PigCodec()
-        self.state = Pig(list(names), current=first, target=target)
+        self.state = Pig(list(names), current=first, target=settings.target)
 
     def start(self, now: float) -> list[dict[str, Any]]:
         return [{"type": "pig_pass", "seat": self.state.current}]
@@ -87,9 +87,9 @@ class PigHost(HostGame):
     counted = stats.COUNTED
     columns = stats.COLUMNS
 
-    def make_driver(self, names: Sequence[str], first: int, rng: random.Random, *,
-                    target: int, **_: Any) -> PigDriver:  # fmt: skip
-        return PigDriver(names, first, rng, target)
+    def make_driver(self, names: Sequence[str], first: int, rng: random.Random,
+                    settings: PigSettings) -> PigDriver:  # fmt: skip
+        return PigDriver(names, first, rng, settings)
 
     def make_brain(self, seat: int, difficulty: str, rng: random.Random,
                    pace: float) -> PigBrain:  # fmt: skip

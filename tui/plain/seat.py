@@ -307,11 +307,9 @@ class PlainSeat:
         return seats[0]
 
     def _left(self) -> float | None:
-        view, session = self.view, self.session
-        closes = view.window_closes() if view is not None else None
-        if closes is None or session is None:
-            return None
-        return max(0.0, closes - session.host_now())
+        closes = self.view.window_closes() if self.view is not None else None
+        return None if closes is None or self.session is None else \
+            max(0.0, closes - self.session.host_now())
 
     def _prompt(self) -> None:
         seat = self.acting_seat()

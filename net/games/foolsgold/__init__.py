@@ -5,11 +5,32 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Struct
+
 from foolsgold.levels import DIFFICULTIES as BOTS
-from net.catalogue import GameSpec, Setting
+from net.catalogue import GameSpec, Limits
 
 #: the highest round cap a table may set (the house rule; None is off)
 ROUND_CAP_MAX = 200
+
+
+class FoolsGoldSettings(Struct, frozen=True, kw_only=True):
+    """A Fool's Gold table's own settings, declared once: the lobby, the wire, the saves
+    and the driver read them from here (``net.catalogue.declared``)."""
+
+    grab_timeout: Annotated[float, Limits(1, 120, label="grab time-out", unit="s",
+                                          paced=True)] = 10.0  # fmt: skip
+    call_window: Annotated[float, Limits(1, 60, label="call window", unit="s",
+                                         paced=True)] = 5.0  # fmt: skip
+    #: the pause between rounds: the game's own pace, not the owner's to change
+    intermission: Annotated[float, Limits(0, 60, label="pause between rounds", unit="s",
+                                          configurable=False, paced=True)] = 4.0  # fmt: skip
+    #: the house rule of a round cap (docs/RULES.md), off by default; the lobby's
+    #: house-rule key steps through its choices
+    round_cap: Annotated[int | None, Limits(1, ROUND_CAP_MAX, label="round cap",
+                                            unit="rounds", choices=(None, 10, 20, 40))] = None
 
 SPEC = GameSpec(
     key="foolsgold",
@@ -28,17 +49,7 @@ SPEC = GameSpec(
     # version 2: F12, a table of two scores without F8 (foolsgold.round.RULES)
     rules=2,
     race_seconds=tuple((name, bot.race * (1 + bot.jitter)) for name, bot in BOTS.items()),
-    settings=(
-        Setting("grab_timeout", 10.0, 1, 120, label="grab time-out", unit="s", paced=True),
-        Setting("call_window", 5.0, 1, 60, label="call window", unit="s", paced=True),
-        # the pause between rounds: the game's own pace, not the owner's to change
-        Setting("intermission", 4.0, 0, 60, label="pause between rounds", unit="s",
-                configurable=False, paced=True),
-        # the house rule of a round cap (docs/RULES.md), off by default; the lobby's
-        # house-rule key steps through its choices
-        Setting("round_cap", None, 1, ROUND_CAP_MAX, label="round cap", unit="rounds",
-                whole=True, optional=True, choices=(None, 10, 20, 40)),
-    ),
+    options=FoolsGoldSettings,
     stats=(
         "rounds",
         "grabs",

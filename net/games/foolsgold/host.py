@@ -18,7 +18,7 @@ import foolsgold
 from foolsgold.cards import Card, standard_deck
 from foolsgold.match import Match
 from net.games.base import Brain, Codec, Driver, HostGame, Refused
-from net.games.foolsgold import SPEC, stats
+from net.games.foolsgold import SPEC, FoolsGoldSettings, stats
 from net.games.foolsgold import views as wire
 from net.games.foolsgold.moves import CALL, DISCARD, DRAW, GRAB, MOVES, CardRef
 from net.views import to_view
@@ -147,21 +147,18 @@ class FoolsGoldDriver(Driver):
         players: int,
         first: int,
         rng: random.Random,
+        settings: FoolsGoldSettings,
         *,
-        grab_timeout: float,
-        call_window: float,
-        intermission: float,
-        round_cap: int | None = None,
         rules: int = foolsgold.RULES,
     ) -> None:
         self.rng = rng
         self.players = players
         self.rules = rules
-        self.match = Match(players, first, round_cap=round_cap, rules=rules)
+        self.match = Match(players, first, round_cap=settings.round_cap, rules=rules)
         self.codec = FoolsGoldCodec(players)
-        self.grab_timeout = grab_timeout
-        self.call_window = call_window
-        self.intermission = intermission
+        self.grab_timeout = settings.grab_timeout
+        self.call_window = settings.call_window
+        self.intermission = settings.intermission
         self.next_round_at: float | None = None
         self.slots: list[list[Card | None]] = [[] for _ in range(players)]
         #: the slot of the card each seat drew last, until it passes one
@@ -357,15 +354,12 @@ class FoolsGoldHost(HostGame):
     counted = stats.COUNTED
     columns = stats.COLUMNS
 
-    def make_driver(self, names: Sequence[str], first: int, rng: random.Random, *,
-                    grab_timeout: float, call_window: float, intermission: float,
-                    round_cap: int | None = None, rules: int = foolsgold.RULES,
-                    **_: Any) -> FoolsGoldDriver:  # fmt: skip
+    def make_driver(self, names: Sequence[str], first: int, rng: random.Random,
+                    settings: FoolsGoldSettings, *,
+                    rules: int = foolsgold.RULES) -> FoolsGoldDriver:  # fmt: skip
         """``rules``: the version of the rules to play (``foolsgold.round.RULES`` now; 1
         for a match saved before F12, which replays as it was played)."""
-        return FoolsGoldDriver(len(names), first, rng, grab_timeout=grab_timeout,
-                               call_window=call_window, intermission=intermission,
-                               round_cap=round_cap, rules=rules)  # fmt: skip
+        return FoolsGoldDriver(len(names), first, rng, settings, rules=rules)
 
     def make_brain(self, seat: int, difficulty: str, rng: random.Random,
                    pace: float) -> FoolsGoldBrain:  # fmt: skip

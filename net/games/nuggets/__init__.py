@@ -5,10 +5,20 @@ its player stats in ``stats``."""
 
 from __future__ import annotations
 
-from net.catalogue import GameSpec, Setting
+from typing import Annotated
+
+from msgspec import Struct
+
+from net.catalogue import GameSpec, Limits
 
 #: the whole supply: the most nuggets a table may start with (``nuggets.STARTING_SUPPLY``)
 SUPPLY = 77
+
+
+class NuggetsSettings(Struct, frozen=True, kw_only=True):
+    """A Gold Nuggets table's own settings, declared once (``net.catalogue.declared``)."""
+
+    supply: Annotated[int, Limits(1, SUPPLY, label="supply", unit="nuggets")] = SUPPLY
 
 SPEC = GameSpec(
     key="nuggets",
@@ -24,7 +34,7 @@ SPEC = GameSpec(
     host=f"{__name__}.host:HOST",
     app="tui.games.nuggets:APP",
     order=1,
-    settings=(Setting("supply", SUPPLY, 1, SUPPLY, label="supply", unit="nuggets", whole=True),),
+    options=NuggetsSettings,
     stats=(
         "turns",
         "gained",

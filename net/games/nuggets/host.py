@@ -14,7 +14,7 @@ from typing import Any
 
 import nuggets
 from net.games.base import Brain, Codec, Driver, HostGame, Refused
-from net.games.nuggets import SPEC, stats, views
+from net.games.nuggets import SPEC, NuggetsSettings, stats, views
 from net.games.nuggets.moves import KEEP, MOVES, ROLL, STOP
 from net.games.nuggets.views import NuggetsView
 from net.views import to_view
@@ -47,10 +47,11 @@ class NuggetsCodec(Codec):
 class NuggetsDriver(Driver):
     game = SPEC.key
 
-    def __init__(self, names: Sequence[str], first: int, rng: random.Random, supply: int) -> None:
+    def __init__(self, names: Sequence[str], first: int, rng: random.Random,
+                 settings: NuggetsSettings) -> None:
         self.rng = rng
         self.codec = NuggetsCodec()
-        self.state = nuggets.Game(list(names), supply=supply, start=first)
+        self.state = nuggets.Game(list(names), supply=settings.supply, start=first)
         #: the kind of table the chances to win are calibrated for, from its seated
         #: bots (``nuggets.calibration.table_kind``; ``seated``): every view says it,
         #: so the advisor shows the table's own odds
@@ -163,9 +164,9 @@ class NuggetsHost(HostGame):
     counted = stats.COUNTED
     columns = stats.COLUMNS
 
-    def make_driver(self, names: Sequence[str], first: int, rng: random.Random, *,
-                    supply: int, **_: Any) -> NuggetsDriver:  # fmt: skip
-        return NuggetsDriver(names, first, rng, supply)
+    def make_driver(self, names: Sequence[str], first: int, rng: random.Random,
+                    settings: NuggetsSettings) -> NuggetsDriver:  # fmt: skip
+        return NuggetsDriver(names, first, rng, settings)
 
     def make_brain(self, seat: int, difficulty: str, rng: random.Random,
                    pace: float) -> NuggetsBrain:  # fmt: skip
