@@ -8,7 +8,7 @@ drawn from cautious, optimal, thief and shrewd: what `nuggets.calibrate` fits th
 shipped maps to) or "strong" (every seat shrewd, the hard bot: a table where a person
 who plays well sits). For each kind and size (3, 4, 5 players) it plays `--held`
 held-out games (`nuggets.calibrate.play`, seed 2: games no map was fitted on) and
-scores the mover's chance at every turn start (`duel.estimate`'s raw share, "start";
+scores the mover's chance at every turn start (`nuggets.multi.estimate`'s raw share, "start";
 the turn solved, "turn") against its share of the win:
 
 - ECE: expected calibration error in points, over 10 bins of the chance (the bin's

@@ -9,8 +9,8 @@ Games of **mixed** bots (each seat drawn from cautious, optimal, thief and shrew
 the check is out of sample). At every turn start (bonus turns included) it records
 the chance of the seat to move, two ways:
 
-- ``start``: `nuggets.duel.estimate` (the estimate at a turn start);
-- ``turn``: `nuggets.duel.chances(view).roll` (what the advisor panel shows at the
+- ``start``: `nuggets.multi.estimate` (the estimate at a turn start);
+- ``turn``: `nuggets.chances.chances(view).roll` (what the advisor panel shows at the
   roll: the turn solved against the estimate);
 
 each as shipped (calibrated by `nuggets/calibration.json`) and raw, against whether
@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from nuggets import calibrate, duel
+from nuggets import calibrate, multi, turns
 
 GOAL = 0.03
 MIN_BAND = 300
@@ -41,14 +41,14 @@ MIN_BAND = 300
 def rows(games: list[dict]) -> list[dict]:
     """Per turn start: game index, raw and shipped predictions, share held, won."""
     table = calibrate.load()
-    start = duel.turn_graph().start
+    start = turns.turn_graph().start
     out = []
     for g in games:
         k, winners = g["players"], g["winners"]
         for holdings, supply, mover in g["starts"]:
             holdings = tuple(holdings)
-            raw_start = duel._shares(holdings, supply, mover)[mover]
-            raw_turn = duel._multi_turn(holdings, supply, mover).R[start]
+            raw_start = multi._shares(holdings, supply, mover)[mover]
+            raw_turn = multi._multi_turn(holdings, supply, mover).R[start]
             held = sum(holdings)
             out.append({
                 "game": g["index"],

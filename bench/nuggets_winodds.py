@@ -27,9 +27,10 @@ import random
 import statistics
 import time
 
-from nuggets import Game, Roll, duel, roll_dice
+from nuggets import Game, Roll, multi, roll_dice
 from nuggets.bots import thief
-from nuggets.duel import best_action, chances, table
+from nuggets.chances import best_action, chances
+from nuggets.duel import table
 
 
 def positions(players: int, count: int, seed: int, phase: str) -> list[dict]:
@@ -71,8 +72,8 @@ def timed(fn, views, before=None) -> list[tuple[float, float]]:
 def cold() -> None:
     """Empty the caches of the 3-5 player estimate, so the next query solves afresh:
     the solved turns and the start-of-turn estimates."""
-    duel._multi_turn.cache_clear()
-    duel._shares.cache_clear()
+    multi._multi_turn.cache_clear()
+    multi._shares.cache_clear()
 
 
 def timed_cold(fn, views) -> list[tuple[float, float]]:

@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from nuggets import duel
+from nuggets import chances, duel
 from nuggets.odds import advise, best_keep, expected_keep
 from nuggets.rules import NUMBERS, Face, IllegalAction, Keep, Roll, Stop, _faces, legal_keeps
 
@@ -163,12 +163,12 @@ def shrewd(view: Mapping, rng: random.Random) -> Action:
     solution of `nuggets.duel`: every set-aside, roll-or-stop and whom to take
     from maximises the chance to win against a player doing the same. With more
     players it plays `estimate`: the same choices by the chance to win estimated
-    by `nuggets.duel.estimate` (docs/ODDS.md)."""
+    by `nuggets.multi.estimate` (docs/ODDS.md)."""
     phase = _check_turn(view)
     if phase == "roll":
         return Roll()
     try:
-        plan = duel.best_action(view)
+        plan = chances.best_action(view)
     except (duel.NotCovered, duel.TableMissing):
         return thief(view, rng)  # a game of more than 77 nuggets: not solved
     if plan is None:

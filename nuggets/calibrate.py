@@ -1,4 +1,4 @@
-"""Calibration of the 3-5 player chance to win (`nuggets.duel`), from simulated games.
+"""Calibration of the 3-5 player chance to win (`nuggets.multi`), from simulated games.
 
     python -m nuggets.calibrate --build [--games 1500] [--seed 1]
 
@@ -8,9 +8,9 @@ This module plays games of **mixed** bots (each seat drawn from cautious, optima
 thief and shrewd), records every turn start, and fits per table size a monotone map
 from the raw chance to the observed win rate (isotonic regression, read as a
 piecewise-linear curve through fixed knots that keeps 0 at 0 and 1 at 1). Two maps
-per size: ``start`` for the estimate at a turn start (`duel.estimate` of the seat to
+per size: ``start`` for the estimate at a turn start (`multi.estimate` of the seat to
 move) and ``turn`` for the chances the advisor shows while a turn is played
-(`duel.chances`, the turn solved against the raw estimate).
+(`chances.chances`, the turn solved against the raw estimate).
 
 The map only relabels the numbers: it is strictly increasing, so every choice made
 by comparing chances (the bots', the advisor's) is the one made without it, and the
@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from nuggets import duel
+from nuggets import multi, turns
 from nuggets.bots import POLICIES
 from nuggets.calibration import FORMAT, KNOTS, TABLE_PATH, Calibration, load
 from nuggets.rules import Game, Roll, roll_dice
@@ -95,7 +95,7 @@ def digest(games: Iterable[dict]) -> str:
 
 def samples(games: Iterable[dict], kind: str) -> list[tuple[float, float, int]]:
     """(raw predicted chance of the seat to move, its share of the win, game) at every
-    turn start: ``kind`` "start" for `duel.estimate`, "turn" for `duel.chances` at the
+    turn start: ``kind`` "start" for `multi.estimate`, "turn" for `chances.chances` at the
     roll (the turn solved)."""
     out = []
     for g in games:
@@ -103,9 +103,9 @@ def samples(games: Iterable[dict], kind: str) -> list[tuple[float, float, int]]:
         for holdings, supply, mover in g["starts"]:
             holdings = tuple(holdings)
             if kind == "start":
-                p = duel._shares(holdings, supply, mover)[mover]
+                p = multi._shares(holdings, supply, mover)[mover]
             else:
-                p = duel._multi_turn(holdings, supply, mover).R[duel.turn_graph().start]
+                p = multi._multi_turn(holdings, supply, mover).R[turns.turn_graph().start]
             won = 1 / len(winners) if mover in winners else 0.0
             out.append((p, won, g["index"]))
     return out

@@ -1,7 +1,7 @@
 """The calibration table of the 3-5 player chance to win: loading it and applying it.
 
 `nuggets.calibrate` builds the table (`calibration.json` beside this module) from
-simulated games; `nuggets.duel` applies it to the chances it shows. This module only
+simulated games; `nuggets.multi` and `nuggets.chances` apply it to the chances shown. This module only
 reads it (it imports nothing else of the game, so the two do not import each other).
 """
 

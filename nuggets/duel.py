@@ -28,11 +28,9 @@ positions) as a double, and, for the 3,003 positions of the standard game, the c
 to win of rolling on from every turn state with dice left (113 per position) as a
 single-precision float, good to about 1e-7. `table()` loads it once.
 
-With three to five players, `estimate` combines the exact 2-player chances into an
-estimate, and the turn of the player to move is solved by it on demand: by code
-written out when the table loads (`_compiled_turn`, `_PAYOFFS`), which computes the same
-floats as the loops beside it, several times faster. The chances shown go through the
-calibration of `nuggets.calibrate`; the choices compare the raw ones.
+The turn states and their rolls are `nuggets.turns`'. With three to five players,
+`nuggets.multi` combines the exact 2-player chances into an estimate; the chances a
+view shows are `nuggets.chances`'.
 """
 
 from __future__ import annotations
@@ -44,117 +42,43 @@ import operator
 import sys
 import time
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from nuggets import calibration
-from nuggets.odds import _multisets, _takes, _weight
-from nuggets.rules import DICE, FACES, STARTING_SUPPLY, Face, Keep, Roll, Stop, _faces
+from nuggets.rules import DICE, STARTING_SUPPLY
+from nuggets.turns import STEAL_LASSOS, TurnGraph, TurnState, turn_graph
 
 __all__ = [
     "TOTAL",
-    "Chances",
     "DuelTable",
     "NotCovered",
     "TableMissing",
-    "best_action",
-    "best_keep",
     "build",
-    "chances",
-    "estimate",
     "table",
-    "turn_state",
+    "warm_with",
 ]
 
 TOTAL = STARTING_SUPPLY  # the nuggets of the solved game: holdings plus supply
 TABLE_PATH = Path(__file__).with_name("duel.bin")
 MAGIC = b"NUGDUEL1"
 TOLERANCE = 1e-12
-STEAL_LASSOS = 3
-_VALUES = (2, 3, 4, 5)
 
-# A turn state: (numbers set aside as bits 2->1 3->2 4->4 5->8, dice left, value,
-# lassos capped at 3).
-TurnState = tuple[int, int, int, int]
+#: what the table's loading warms beside it (``warm_with``), so that the first query of
+#: a player's turn does not pay for it
+_WARM: list[Callable[[], None]] = []
+
+
+def warm_with(warm: Callable[[], None]) -> None:
+    """Have :func:`table` call ``warm`` once it has loaded (`nuggets.multi` writes out
+    its code for 3-5 players so); at once if it has."""
+    _WARM.append(warm)
+    if table.cache_info().currsize:
+        warm()
 
 
 class TableMissing(RuntimeError):
     """The 2-player table has not been built (``python -m nuggets.duel --build``)."""
 
-
-# --- the turn graph ----------------------------------------------------------------
-
-
-def _children(state: TurnState, counts: tuple[int, ...]) -> dict[TurnState, tuple[int, ...]]:
-    """The turn states a roll with ``counts`` (nugget, lasso, 2, 3, 4, 5) can lead
-    to by one legal set-aside, each with a set-aside (counts) that leads there; of
-    states alike but for lassos, the most lassos."""
-    mask, n, v, lassos = state
-    best: dict[tuple[int, int, int], tuple[int, tuple[int, ...]]] = {}
-    for take, total, new_mask, gained in _takes(counts, mask):
-        key = (new_mask, n - total, v + gained)
-        lasso = min(STEAL_LASSOS, lassos + take[1])
-        if key not in best or best[key][0] < lasso:
-            best[key] = (lasso, take)
-    return {(*key, lasso): take for key, (lasso, take) in best.items()}
-
-
-@dataclass(frozen=True)
-class TurnGraph:
-    """Every turn state reachable from a fresh turn, and its rolls."""
-
-    states: tuple[TurnState, ...]  # sorted: dice left ascending; index 0.. are n == 0
-    index: Mapping[TurnState, int]
-    # per state with dice left: (bust weight, [(weight, child indices)]), over 6**n
-    rolls: Mapping[int, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]
-    # per (state index, roll counts): (child index, set-aside counts), for the bots
-    options: Mapping[tuple[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], ...]]
-
-    @property
-    def start(self) -> int:
-        return self.index[(0, DICE, 0, 0)]
-
-
-@functools.cache
-def turn_graph() -> TurnGraph:
-    """Build the turn graph (a second or so; cached)."""
-    start: TurnState = (0, DICE, 0, 0)
-    seen = {start}
-    frontier = [start]
-    raw: dict[TurnState, tuple[int, dict[tuple[TurnState, ...], int]]] = {}
-    raw_options: dict[tuple[TurnState, tuple[int, ...]], dict] = {}
-    while frontier:
-        state = frontier.pop()
-        n = state[1]
-        if n == 0:
-            continue
-        merged: dict[tuple[TurnState, ...], int] = {}
-        busts = 0
-        for counts in _multisets(n):
-            kids = _children(state, counts)
-            if not kids:
-                busts += _weight(counts)
-                continue
-            key = tuple(sorted(kids))
-            raw_options[state, counts] = kids
-            merged[key] = merged.get(key, 0) + _weight(counts)
-            for kid in kids:
-                if kid not in seen:
-                    seen.add(kid)
-                    frontier.append(kid)
-        raw[state] = (busts, merged)
-    states = tuple(sorted(seen, key=lambda s: (s[1], s[0], s[2], s[3])))
-    index = {s: i for i, s in enumerate(states)}
-    rolls = {
-        index[s]: (busts, tuple((w, tuple(index[k] for k in key)) for key, w in merged.items()))
-        for s, (busts, merged) in raw.items()
-    }
-    options = {
-        (index[s], counts): tuple((index[k], take) for k, take in sorted(kids.items()))
-        for (s, counts), kids in raw_options.items()
-    }
-    return TurnGraph(states, index, rolls, options)
 
 
 # --- the solver ----------------------------------------------------------------------
@@ -294,6 +218,13 @@ def _turn(g, meta, order, denoms, stop, bonus, bust):
         p = stop[2 * v + steal]
         V[i] = r if r > p else p
     return V, R
+
+
+def _compiled(lines: list[str], name: str, label: str):
+    """The function ``name`` that ``lines`` define (``label`` names them in tracebacks)."""
+    namespace: dict = {}
+    exec(compile("\n".join(lines), f"<nuggets.duel {label}>", "exec"), namespace)
+    return namespace[name]
 
 
 @functools.cache
@@ -478,498 +409,13 @@ def table() -> DuelTable:
     if len(stored) != rows or len(rolls) != total * (total + 1) // 2 * rows:
         raise TableMissing(f"{TABLE_PATH} does not match this turn graph: rebuild it")
     _compiled_turn()  # so that the first turn solved on demand does not pay for it
-    for k in WRITTEN_SIZES:  # nor the first 3-5 player query at a seat
-        for me in range(k):
-            _PAYOFFS[k, me], _UNROLLED[k, me]
+    for warm in _WARM:  # nor the first 3-5 player query at a seat
+        warm()
     return DuelTable(total, starts, rolls, {g.states[i]: j for j, i in enumerate(stored)})
-
-
-def turn_state(kept: Iterable[Face | str]) -> TurnState:
-    """The turn state of the dice ``kept`` this turn (checked like `nuggets.odds`)."""
-    from nuggets.odds import _state
-
-    faces = _faces(kept)
-    mask, n, v = _state(faces)
-    lassos = min(STEAL_LASSOS, sum(1 for f in faces if f is Face.LASSO))
-    return (mask, n, v, lassos)
-
-
-# --- more than two players: the estimate ------------------------------------------------
-
-
-def estimate(
-    holdings: Sequence[int], supply: int, mover: int, seat: int, kind: str = "mixed"
-) -> float:
-    """Estimated chance that ``seat`` wins from the start of ``mover``'s turn.
-
-    Each pair of players is scored by the exact 2-player chance of the first
-    beating the second at their holdings and the supply (averaging both turn orders
-    when neither of them moves next); a player's strength is the product over their
-    opponents, and the chances are the strengths normalised to sum to 1. With two
-    players this is the exact chance. With three to five, before a game is over, the
-    share then goes through the calibration of `nuggets.calibrate` for the ``kind`` of
-    table (`nuggets.calibration.table_kind`: "mixed" or "strong"; an increasing map
-    fitted to games of such tables, where one beat the raw share on held-out games), so
-    the seats' chances need not sum exactly to 1. Checked against simulation in
-    docs/ODDS.md and docs/BENCHMARKS.md.
-    """
-    raw = _shares(tuple(holdings), supply, mover)[seat]
-    if supply <= 0:
-        return raw  # the game is over: exact
-    return calibration.load().apply(calibration.map_key("start", kind), len(holdings), raw)
-
-
-@functools.lru_cache(maxsize=65536)
-def _shares(holdings: tuple[int, ...], supply: int, mover: int) -> tuple[float, ...]:
-    """`estimate` for every seat at once (cached: turns revisit the same outcomes)."""
-    k = len(holdings)
-    if supply <= 0:
-        top = max(holdings)
-        winners = [s for s, h in enumerate(holdings) if h == top]
-        return tuple(1 / len(winners) if s in winners else 0.0 for s in range(k))
-    t = table()
-    if sum(holdings) + supply > t.total:
-        raise NotCovered(
-            f"the chances to win are solved for games of up to {t.total} nuggets, "
-            f"not {sum(holdings) + supply}"
-        )
-    starts = t.starts
-    base = t.at.offsets[supply]
-    m = t.total - supply + 1
-    shares = _UNROLLED.get((k, mover), _shares_loop)(holdings, starts, base, m, mover)
-    return tuple(1 / k for _ in range(k)) if shares is None else shares
-
-
-def _shares_loop(holdings, starts, base, m, mover):
-    """The shares of `_shares` from the 2-player table ``starts`` at the supply whose
-    positions start at ``base`` (``m``: the holdings it covers plus one); None when
-    every strength is 0."""
-    k = len(holdings)
-    # d(i, j), i's chance against j, always equals 1 - d(j, i): score each pair once.
-    rows = [base + a * m - a * (a - 1) // 2 for a in holdings]
-    strengths = [1.0] * k
-    for i in range(k):
-        a, row = holdings[i], rows[i]
-        for j in range(i + 1, k):
-            if i == mover:
-                d = starts[row + holdings[j]]
-            elif j == mover:
-                d = 1.0 - starts[rows[j] + a]
-            else:
-                d = 0.5 * (starts[row + holdings[j]] + 1.0 - starts[rows[j] + a])
-            strengths[i] *= d
-            strengths[j] *= 1.0 - d
-    total = sum(strengths)
-    if total <= 0:
-        return None
-    return tuple(q / total for q in strengths)
-
-
-def _unrolled_shares(k: int, mover: int):
-    """`_shares_loop` for ``k`` players and this mover, written out: the same
-    operations in the same order, so the same floats, about three times faster."""
-    seats = range(k)
-    lines = [
-        "def shares(holdings, starts, base, m, mover):",
-        f"    {', '.join(f'h{i}' for i in seats)}, = holdings",
-        *_strengths(k, mover),
-        "        return None",
-        f"    return ({', '.join(f's{i} / total' for i in seats)})",
-    ]
-    return _compiled(lines, "shares", f"shares {k}")
-
-
-def _strengths(k: int, mover: int) -> list[str]:
-    """The lines both written-out share functions begin with: each seat's row of the
-    start table, each pair's chance, each seat's strength and their ``total``, ending
-    at ``if total <= 0:`` (the caller writes what follows)."""
-    seats = range(k)
-    lines = [f"    r{i} = base + h{i} * m - h{i} * (h{i} - 1) // 2" for i in seats]
-    factors: dict[int, list[str]] = {i: [] for i in seats}
-    for i in seats:
-        for j in range(i + 1, k):
-            if i == mover:
-                d = f"starts[r{i} + h{j}]"
-            elif j == mover:
-                d = f"1.0 - starts[r{j} + h{i}]"
-            else:
-                d = f"0.5 * (starts[r{i} + h{j}] + 1.0 - starts[r{j} + h{i}])"
-            lines.append(f"    d{i}{j} = {d}")
-            factors[i].append(f"d{i}{j}")
-            factors[j].append(f"(1.0 - d{i}{j})")
-    lines += [f"    s{i} = {' * '.join(factors[i])}" for i in seats]
-    lines.append(f"    total = {' + '.join(f's{i}' for i in seats)}")
-    lines.append("    if total <= 0:")
-    return lines
-
-
-def _compiled(lines: list[str], name: str, label: str):
-    """The function ``name`` that ``lines`` define (``label`` names them in tracebacks)."""
-    namespace: dict = {}
-    exec(compile("\n".join(lines), f"<nuggets.duel {label}>", "exec"), namespace)
-    return namespace[name]
-
-
-class _Written(dict):
-    """Written-out functions by key, each generated on first use."""
-
-    def __init__(self, make) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key):
-        self[key] = made = self.make(*key)
-        return made
-
-    def get(self, key, default=None):
-        if key[0] not in WRITTEN_SIZES:
-            return default
-        return self[key]
-
-
-WRITTEN_SIZES = (3, 4, 5)
-_UNROLLED = _Written(_unrolled_shares)
-
-
-def _share_of(k: int, mover: int, seat: int):
-    """``_shares(holdings, supply, mover)[seat]`` for ``k`` players, written out to
-    take the holdings as arguments and return one float (no tuple: nothing for the
-    garbage collector to track): the same operations, so the same float."""
-    seats = range(k)
-    lines = [
-        f"def share({', '.join(f'h{i}' for i in seats)}, starts, base, m):",
-        *_strengths(k, mover),
-        f"        return 1 / {k}",
-        f"    return s{seat} / total",
-    ]
-    return _compiled(lines, "share", f"share {k} {mover} {seat}")
-
-
-_SHARE_OF = _Written(_share_of)
-
-
-def _both_shares(k: int, me: int, holdings: list[str], base: str, m: str, out: tuple[str, str],
-                 indent: str) -> list[str]:
-    """Lines that set ``out`` to ``me``'s shares (`_share_of`) with the next seat to
-    move and with ``me`` to move, at the holdings written ``holdings``: the pairs of
-    players that neither mover is in are scored once for both. The same operations as
-    `_share_of`, so the same floats."""
-    after = (me + 1) % k
-    seats = range(k)
-    lines = [f"{indent}x{i} = {holdings[i]}" for i in seats]
-    lines += [f"{indent}r{i} = {base} + x{i} * {m} - x{i} * (x{i} - 1) // 2" for i in seats]
-    totals = []
-    for tag, mover in (("a", after), ("b", me)):
-        factors: dict[int, list[str]] = {i: [] for i in seats}
-        for i in seats:
-            for j in range(i + 1, k):
-                mixed = f"0.5 * (starts[r{i} + x{j}] + 1.0 - starts[r{j} + x{i}])"
-                if i == mover:
-                    name, d = f"d{tag}{i}{j}", f"starts[r{i} + x{j}]"
-                elif j == mover:
-                    name, d = f"d{tag}{i}{j}", f"1.0 - starts[r{j} + x{i}]"
-                elif tag == "a" or i in (after, me) or j in (after, me):
-                    name, d = f"d{tag}{i}{j}", mixed
-                else:
-                    name, d = f"da{i}{j}", None  # scored for the first mover already
-                if d is not None:
-                    lines.append(f"{indent}{name} = {d}")
-                factors[i].append(name)
-                factors[j].append(f"(1.0 - {name})")
-        lines += [f"{indent}s{tag}{i} = {' * '.join(factors[i])}" for i in seats]
-        lines.append(f"{indent}t{tag} = {' + '.join(f's{tag}{i}' for i in seats)}")
-        totals.append(f"(s{tag}{me} / t{tag} if t{tag} > 0 else 1 / {k})")
-    lines.append(f"{indent}{out[0]}, {out[1]} = {totals[0]}, {totals[1]}")
-    return lines
-
-
-def _written_payoffs(k: int, me: int):
-    """`_payoffs_loop` for ``k`` players and the seat ``me`` to move, written out with
-    every estimate inline (`_both_shares`): nothing allocated but the results, and
-    the same floats."""
-    seats = range(k)
-    h = [f"h{i}" for i in seats]
-    took = [f"h{i} + amount" if i == me else f"h{i}" for i in seats]
-    lines = [
-        "def payoffs(holdings, supply, starts, offsets, total, max_value, max_steal):",
-        f"    {', '.join(h)}, = holdings",
-        "    stop, bonus, victims = [], [], []",
-        "    base0, m0 = offsets[supply], total - supply + 1",
-        "    for v in range(max_value + 1):",
-        "        amount = v if v < supply else supply",
-        "        if amount == supply:",
-        f"            take = take_bonus = shares(({', '.join(took)},), 0, {me})[{me}]",
-        "        else:",
-        "            rest = supply - amount",
-        "            base, m = offsets[rest], total - rest + 1",
-        *_both_shares(k, me, took, "base", "m", ("take", "take_bonus"), " " * 12),
-        "        steal, steal_bonus, va, vb = take, take_bonus, None, None",
-        "        if v <= max_steal:",
-    ]
-    for j in seats:
-        if j == me:
-            continue
-        robbed = [f"h{i} - g" if i == j else f"h{i} + g" if i == me else f"h{i}" for i in seats]
-        lines += [
-            f"            g = v if v < h{j} else h{j}",
-            *_both_shares(k, me, robbed, "base0", "m0", ("e", "f"), " " * 12),
-            "            if e > steal:",
-            f"                steal, va = e, {j}",
-            "            if f > steal_bonus:",
-            f"                steal_bonus, vb = f, {j}",
-        ]
-    lines += [
-        "        stop.append(take)",
-        "        stop.append(steal)",
-        "        bonus.append(take_bonus)",
-        "        bonus.append(steal_bonus)",
-        "        victims.append((va, vb))",
-        *_both_shares(k, me, h, "base0", "m0", ("bust", "_"), "    "),
-        "    return stop, bonus, victims, bust",
-    ]
-    namespace: dict = {"shares": _shares}
-    exec(compile("\n".join(lines), f"<nuggets.duel payoffs {k} {me}>", "exec"), namespace)
-    return namespace["payoffs"]
-
-
-_PAYOFFS = _Written(_written_payoffs)
-
-
-class _MultiTurn:
-    """The turn of the seat to move, at a table of three or more, by the estimate.
-
-    Kept in a cache, so it holds nothing the garbage collector must walk through:
-    the chances of rolling on are an array, and the values of the states (only needed
-    to solve the turn) are dropped."""
-
-    __slots__ = ("stop_payoffs", "bonus_payoffs", "victims", "R")
-
-    def __init__(self, holdings: tuple[int, ...], supply: int, me: int) -> None:
-        t = table()
-        if sum(holdings) + supply > t.total:
-            _shares(holdings, supply, me)  # raises NotCovered
-        max_value, max_steal = _value_bounds()
-        k = len(holdings)
-        if k in WRITTEN_SIZES:
-            stop, bonus, victims, bust = _PAYOFFS[k, me](
-                holdings, supply, t.starts, t.at.offsets, t.total, max_value, max_steal
-            )
-        else:
-            stop, bonus, victims, bust = _payoffs_loop(holdings, supply, me)
-        self.stop_payoffs, self.bonus_payoffs = array.array("d", stop), array.array("d", bonus)
-        self.victims = victims
-        self.R = array.array("d", _compiled_turn()(stop, bonus, bust)[1])
-
-
-def _payoffs_loop(holdings: tuple[int, ...], supply: int, me: int):
-    """The payoffs of the turn of ``me`` at a table of three or more: of stopping by
-    value (without and with a steal), of a bonus turn and of a bust, by the estimate;
-    and the best victim of a steal by value (after a stop, after all seven)."""
-    max_value, max_steal = _value_bounds()
-    shares = _shares
-    k = len(holdings)
-    after = (me + 1) % k
-    stop, bonus, victims = [], [], []
-    for v in range(max_value + 1):
-        amount = min(v, supply)
-        took = (*holdings[:me], holdings[me] + amount, *holdings[me + 1 :])
-        if amount == supply:
-            take = take_bonus = shares(took, 0, me)[me]
-        else:
-            take = shares(took, supply - amount, after)[me]
-            take_bonus = shares(took, supply - amount, me)[me]
-        steal, steal_bonus, victim = take, take_bonus, (None, None)
-        for j in range(k if v <= max_steal else 0):
-            if j == me:
-                continue
-            robbed = list(holdings)
-            grab = min(v, robbed[j])
-            robbed[j] -= grab
-            robbed[me] += grab
-            robbed = tuple(robbed)
-            e = shares(robbed, supply, after)[me]
-            if e > steal:
-                steal, victim = e, (j, victim[1])
-            e = shares(robbed, supply, me)[me]
-            if e > steal_bonus:
-                steal_bonus, victim = e, (victim[0], j)
-        stop += (take, steal)
-        bonus += (take_bonus, steal_bonus)
-        victims.append(victim)
-    bust = shares(holdings, supply, after)[me]
-    return stop, bonus, victims, bust
-
-
-@functools.cache
-def _value_bounds() -> tuple[int, int]:
-    """The highest value of a turn state, and of one with three lassos (a steal)."""
-    states = turn_graph().states
-    return max(s[2] for s in states), max(s[2] for s in states if s[3] >= STEAL_LASSOS)
-
-
-@functools.lru_cache(maxsize=4096)
-def _multi_turn(holdings: tuple[int, ...], supply: int, me: int) -> _MultiTurn:
-    return _MultiTurn(holdings, supply, me)
-
-
-# --- chances for a view ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Chances:
-    """Chances to win (0..1) for the seat to act: of stopping now (None when it may
-    not stop) and of rolling on (None when it may not roll). ``steal_from`` is the
-    seat the better stop takes from (None: the supply). ``exact``: the 2-player
-    solution; otherwise the estimate for three or more players. ``take``: the chance
-    of stopping by taking from the supply, which is ``stop`` unless the better stop
-    steals."""
-
-    stop: float | None
-    roll: float | None
-    steal_from: int | None = None
-    exact: bool = True
-    take: float | None = None
-
-
-class _Judge:
-    """Chances to win at the turn states of the seat to act in a view."""
-
-    def __init__(self, view: Mapping, kind: str = "mixed") -> None:
-        holdings = [int(h) for h in view["holdings"]]
-        self.me = me = view["current"]
-        self.supply = supply = int(view["supply"])
-        self.exact = len(holdings) == 2
-        t = table()
-        if supply + sum(holdings) > t.total:
-            raise NotCovered(
-                f"the chances to win are solved for games of up to {t.total} nuggets, "
-                f"not {supply + sum(holdings)}"
-            )
-        if self.exact:
-            self.mine, self.theirs = holdings[me], holdings[1 - me]
-            self.table = t
-            self.shown = None
-        else:
-            players, correction = len(holdings), calibration.load()
-            key = calibration.map_key("turn", kind)
-            self.shown = lambda p: correction.apply(key, players, p)
-            self.turn = _multi_turn(tuple(holdings), supply, me)
-            self.index = turn_graph().index
-
-    def stops(self, state: TurnState) -> tuple[float, float | None, int | None]:
-        """Chances to win of taking from the supply and of the best steal (None
-        without three lassos), and whom that steal takes from."""
-        if self.exact:
-            take, steal = self.table.stops(self.mine, self.theirs, self.supply, state)
-            return take, steal, (None if steal is None else 1 - self.me)
-        _, n, v, lassos = state
-        pay = self.turn.bonus_payoffs if n == 0 else self.turn.stop_payoffs
-        take, steal = pay[2 * v], pay[2 * v + 1]
-        if lassos < STEAL_LASSOS:
-            return take, None, None
-        return take, steal, self.turn.victims[v][n == 0]
-
-    def stop(self, state: TurnState) -> tuple[float, int | None]:
-        take, steal, victim = self.stops(state)
-        if steal is not None and steal > take:
-            return steal, victim
-        return take, None
-
-    def roll(self, state: TurnState) -> float:
-        if self.exact:
-            return self.table.roll(self.mine, self.theirs, self.supply, state)
-        return self.turn.R[self.index[state]]
-
-    def value(self, state: TurnState) -> float:
-        stop, _ = self.stop(state)
-        return stop if state[1] == 0 else max(stop, self.roll(state))
 
 
 class NotCovered(ValueError):
     """A position the chances to win do not cover (a game of more than 77 nuggets)."""
-
-
-def chances(
-    view: Mapping, kept: Iterable[Face | str] | None = None, kind: str = "mixed"
-) -> Chances | None:
-    """Chances to win for the seat to act in ``view`` (2 to 5 players), at the dice
-    set aside (``kept``, by default the view's): exact with two players, an estimate
-    with more, calibrated for the ``kind`` of table ("mixed" or "strong", see
-    `nuggets.calibration.table_kind`). None when the game is over or the view awaits a
-    set-aside and no ``kept`` is given. Raises `NotCovered` for games of more than 77
-    nuggets."""
-    phase = view["phase"]
-    if phase == "over" or (phase == "keep" and kept is None):
-        return None
-    judge = _Judge(view, kind)
-    raw = _raw_chances(judge, turn_state(view["kept"] if kept is None else kept))
-    if judge.exact:
-        return raw
-    shown = judge.shown
-    # Every figure goes through the same increasing map, so the panel orders stop,
-    # take and roll on as the raw chances (and the bots) do. The map keeps 0 and 1; a
-    # take that ends the game in a shared win (exactly 1/k) is shown mapped too.
-    return Chances(
-        None if raw.stop is None else shown(raw.stop),
-        None if raw.roll is None else shown(raw.roll),
-        raw.steal_from,
-        False,
-        None if raw.take is None else shown(raw.take),
-    )
-
-
-def _raw_chances(judge: _Judge, state: TurnState) -> Chances:
-    """`chances` before the calibration (what the choices compare: the calibration
-    keeps the order of chances, but comparing the raw ones keeps even ties)."""
-    if state == (0, DICE, 0, 0):
-        return Chances(None, judge.roll(state), None, judge.exact)
-    take, steal, victim = judge.stops(state)
-    stop = take
-    if steal is not None and steal > take:
-        stop = steal
-    else:
-        victim = None
-    roll = None if state[1] == 0 else judge.roll(state)
-    return Chances(stop, roll, victim, judge.exact, take)
-
-
-def best_keep(
-    view: Mapping, kind: str = "mixed"
-) -> tuple[tuple[Face, ...], float] | None:
-    """The set-aside from the view's roll with the best chance to win, and that
-    chance (calibrated for the ``kind`` of table, as `chances`); None when the roll
-    busts. The choice compares the raw chances, so it is the same at every kind."""
-    judge = _Judge(view, kind)
-    g = turn_graph()
-    state = turn_state(view["kept"])
-    counts = tuple(list(_faces(view["rolled"])).count(f) for f in FACES)
-    options = g.options.get((g.index[state], counts), ())
-    best, top = None, -1.0
-    for child, take in options:
-        chance = judge.value(g.states[child])
-        if chance > top:
-            best, top = take, chance
-    if best is None:
-        return None
-    shown = top if judge.exact else judge.shown(top)
-    return tuple(f for f, c in zip(FACES, best, strict=True) for _ in range(c)), shown
-
-
-def best_action(view: Mapping) -> Roll | Keep | Stop | None:
-    """The action with the best chance to win for the seat to act (None: a bust or
-    the game is over). Ties between stopping and rolling on go to stopping."""
-    phase = view["phase"]
-    if phase == "over":
-        return None
-    if phase == "roll":
-        return Roll()
-    if phase == "keep":
-        best = best_keep(view)
-        return None if best is None else Keep(best[0])
-    c = _raw_chances(_Judge(view), turn_state(view["kept"]))
-    if c.roll is not None and c.roll > c.stop:
-        return Roll()
-    return Stop(c.steal_from)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -222,7 +222,7 @@ def test_the_tui_uses_the_rules_only_through_the_allow_list():
     import ast
 
     allowed = _allowed_rules_helpers()
-    assert allowed["nuggets"] >= {"check_keep"} and "chances" in allowed["nuggets.duel"]
+    assert allowed["nuggets"] >= {"check_keep"} and "chances" in allowed["nuggets.chances"]
     used: set[tuple[str, str]] = set()
     for path in (ROOT / "tui").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))

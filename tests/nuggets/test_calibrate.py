@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nuggets import Game, Keep, Roll, Stop, calibrate, duel
+from nuggets import Game, Keep, Roll, Stop, calibrate, chances, multi, turns
 
 from .helpers import faces
 
@@ -88,9 +88,9 @@ def test_a_stop_that_wins_is_still_advised_and_shown_as_certain():
     g.holdings = [20, 21, 18, 15]
     g.apply(Roll(faces("N N N L L 2 3")))
     g.apply(Keep(faces("N N N")))
-    c = duel.chances(g.view(0))
+    c = chances.chances(g.view(0))
     assert c.stop == 1.0 and c.roll <= c.stop
-    assert duel.best_action(g.view(0)) == Stop()
+    assert chances.best_action(g.view(0)) == Stop()
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -100,8 +100,8 @@ def test_the_shown_chances_keep_the_order_of_the_raw_ones(players):
     g.apply(Roll(faces("N N 5 5 5 L 2")))
     g.apply(Keep(faces("5 5 5")))
     view = g.view(0)
-    shown = duel.chances(view)
-    raw = duel._raw_chances(duel._Judge(view), duel.turn_state(view["kept"]))
+    shown = chances.chances(view)
+    raw = chances._raw_chances(chances._Judge(view), turns.turn_state(view["kept"]))
     assert (shown.roll > shown.stop) == (raw.roll > raw.stop)
     assert shown.roll == calibrate.load().apply("turn", players, raw.roll)
 
@@ -123,12 +123,12 @@ def test_the_estimate_and_the_advisor_use_the_kind_of_table(players):
     from nuggets.calibration import load
 
     holdings, supply = tuple([7] + [3] * (players - 1)), 40
-    raw = duel._shares(holdings, supply, 0)[0]
+    raw = multi._shares(holdings, supply, 0)[0]
     for kind, key in (("mixed", "start"), ("strong", "start:strong")):
-        assert duel.estimate(holdings, supply, 0, 0, kind=kind) == load().apply(key, players, raw)
+        assert multi.estimate(holdings, supply, 0, 0, kind=kind) == load().apply(key, players, raw)
     game = Game([f"p{i}" for i in range(players)], start=0)
     view = game.view(0)
-    mixed, strong = duel.chances(view), duel.chances(view, kind="strong")
-    raw_roll = duel._raw_chances(duel._Judge(view), duel.turn_state(())).roll
+    mixed, strong = chances.chances(view), chances.chances(view, kind="strong")
+    raw_roll = chances._raw_chances(chances._Judge(view), turns.turn_state(())).roll
     assert mixed.roll == load().apply("turn", players, raw_roll)
     assert strong.roll == load().apply("turn:strong", players, raw_roll)

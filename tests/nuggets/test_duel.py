@@ -14,16 +14,15 @@ from math import factorial
 import pytest
 
 from nuggets import DICE, Face, Game, Keep, Roll, Stop, is_bust, legal_keeps
+from nuggets.chances import best_action, chances
 from nuggets.duel import (
     TABLE_PATH,
     TOTAL,
     NotCovered,
-    best_action,
-    chances,
-    estimate,
     table,
-    turn_state,
 )
+from nuggets.multi import estimate
+from nuggets.turns import turn_state
 
 from .helpers import faces
 
@@ -142,7 +141,7 @@ def test_steals_when_that_is_the_better_chance():
 
 
 def test_the_estimate_is_exact_for_two_and_shares_out_for_more():
-    from nuggets.duel import _shares
+    from nuggets.multi import _shares
 
     assert estimate([30, 35], 12, 0, 0) == table().start(30, 35, 12)
     assert estimate([30, 35], 12, 1, 0) == pytest.approx(1 - table().start(35, 30, 12))
@@ -175,7 +174,7 @@ def test_games_beyond_the_table_are_refused_clearly():
 
 def test_every_possible_set_aside_has_a_turn_state():
     from nuggets import IllegalAction
-    from nuggets.duel import turn_graph
+    from nuggets.turns import turn_graph
 
     index = turn_graph().index
     found = 0
@@ -196,7 +195,7 @@ def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
     (and the calibration games replayed from a seed) does not depend on which ran."""
     import random
 
-    from nuggets import duel
+    from nuggets import duel, multi
 
     t = table()
     rng = random.Random(19)
@@ -206,15 +205,15 @@ def test_the_written_out_turn_and_shares_give_the_same_floats_as_the_loops():
         supply = rng.randrange(1, 78 - sum(holdings))
         mover = rng.randrange(k)
         base, m = t.at.offsets[supply], t.total - supply + 1
-        assert duel._UNROLLED[k, mover](holdings, t.starts, base, m, mover) == duel._shares_loop(
+        assert multi._UNROLLED[k, mover](holdings, t.starts, base, m, mover) == multi._shares_loop(
             holdings, t.starts, base, m, mover
         )
-        max_value, max_steal = duel._value_bounds()
-        written = duel._PAYOFFS[k, mover](
+        max_value, max_steal = multi._value_bounds()
+        written = multi._PAYOFFS[k, mover](
             holdings, supply, t.starts, t.at.offsets, t.total, max_value, max_steal
         )
-        assert written == duel._payoffs_loop(holdings, supply, mover)
-        turn = duel._MultiTurn(holdings, supply, mover)
+        assert written == multi._payoffs_loop(holdings, supply, mover)
+        turn = multi._MultiTurn(holdings, supply, mover)
         bust = rng.random()
         loops = duel._turn(*t._turn_args, turn.stop_payoffs, turn.bonus_payoffs, bust)
         assert duel._compiled_turn()(turn.stop_payoffs, turn.bonus_payoffs, bust) == loops

@@ -266,7 +266,7 @@ async def test_hotseat_keys_wait_a_moment_after_the_turn_changes_hands(tmp_path)
 
 @pytest.mark.slow
 async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp_path):
-    from nuggets import duel
+    from nuggets import chances
 
     recorder = Recorder()
     app = make_app(tmp_path)
@@ -274,7 +274,7 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         view = nuggets_view()
         screen = await _nuggets(app, pilot, view)
         # The panel's "best to win" (2 players: the exact chance to win).
-        best = [f.value for f in duel.best_keep(to_plain(view))[0]]
+        best = [f.value for f in chances.best_keep(to_plain(view))[0]]
         await pilot.press("space")
         await pilot.pause()
         assert sorted(screen._chosen()) == sorted(best) and recorder.actions == []
@@ -289,7 +289,7 @@ async def test_space_takes_the_advisors_set_aside_and_enter_alone_asks_first(tmp
         again = nuggets_view(rolled=("nugget", "nugget", "2", "4", "4", "5", "5"))
         screen.show_state(again, events({"type": "rolled", "seat": 0, "faces": again.rolled}))
         await pilot.pause()
-        best = [f.value for f in duel.best_keep(to_plain(again))[0]]
+        best = [f.value for f in chances.best_keep(to_plain(again))[0]]
         await pilot.press("enter")
         await pilot.pause()
         assert recorder.actions[-1] == nm.KEEP(faces=best, seat=0)

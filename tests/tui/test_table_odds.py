@@ -1,5 +1,5 @@
 """The odds a player sees are the table's (issue 57): the advisor panel's chance to win
-is `nuggets.duel.chances(view, kind=...)` at the kind of table its seated bots make
+is `nuggets.chances.chances(view, kind=...)` at the kind of table its seated bots make
 (all hard: "strong"; any other: "mixed"), read from the real app against real bots."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from net.views import to_plain
-from nuggets import duel
+from nuggets import chances
 from tests.tui.harness import make_app, until
 from tui.games.nuggets.advisor import AdvisorPanel
 from tui.games.nuggets.screen import NuggetsScreen
@@ -33,8 +33,8 @@ async def test_the_advisor_panel_shows_the_chance_of_the_tables_kind(tmp_path, d
         view = screen.view
         assert view.table_kind == kind and len(view.players) == 3
         plain = to_plain(msgspec.structs.replace(view, table_kind="mixed"))
-        shown = duel.chances(plain, kind=kind).roll
-        elsewhere = duel.chances(plain, kind=other).roll
+        shown = chances.chances(plain, kind=kind).roll
+        elsewhere = chances.chances(plain, kind=other).roll
         assert _pct(shown) != _pct(elsewhere)  # the two maps differ here: the test can fail
         await pilot.pause()
         text = str(screen.query_one(AdvisorPanel).render())
@@ -57,6 +57,6 @@ def test_the_plain_seat_answers_odds_with_the_tables_chances():
     for kind, other in (("strong", "mixed"), ("mixed", "strong")):
         view = to_view({**rules_view, "table_kind": kind})
         said = answers(view, 0, ["Ann", "Bob", "Cy"], None)["odds"]
-        shown = _pct(duel.chances(rules_view, kind=kind).roll)
-        assert _pct(duel.chances(rules_view, kind=other).roll) != shown
+        shown = _pct(chances.chances(rules_view, kind=kind).roll)
+        assert _pct(chances.chances(rules_view, kind=other).roll) != shown
         assert said.startswith("For Ann: To win:") and f"roll on {shown}" in said, said

@@ -2,7 +2,7 @@
 on public information.
 
 Views come typed (``net.views.NuggetsView``); the odds of the rules package
-(``nuggets.odds``, ``nuggets.duel``) read the rules' own form of a view, a dict, so each
+(``nuggets.odds``, ``nuggets.chances``) read the rules' own form of a view, a dict, so each
 function here hands them ``to_plain(view)``. The chances to win are the table's own:
 calibrated for the kind of table the host says it is (the view's ``table_kind``, from
 the bots seated at it now), the same figure everywhere they are shown or used."""
@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from net.games.nuggets.views import NuggetsView
 from net.views import to_plain
-from nuggets import IllegalAction, duel, odds, score
+from nuggets import IllegalAction, chances, duel, odds, score
 from tui.widgets.board import FitsContent
 
 
@@ -39,25 +39,25 @@ def table_kind(view: dict) -> str:
     return view.get("table_kind") or "mixed"
 
 
-def _chances(view: dict, kept: list[str] | None = None) -> duel.Chances | None:
+def _chances(view: dict, kept: list[str] | None = None) -> chances.Chances | None:
     """Chances to win at the table's kind, or None when they are not available for
     this game. ``view``: the plain form, for the rules' odds."""
     try:
-        return duel.chances(view, kept, kind=table_kind(view))
+        return chances.chances(view, kept, kind=table_kind(view))
     except (duel.NotCovered, duel.TableMissing):
         return None
 
 
 def _best_keep(view: dict):
-    """``duel.best_keep`` at the table's kind (raises as it does)."""
-    return duel.best_keep(view, kind=table_kind(view))
+    """``chances.best_keep`` at the table's kind (raises as it does)."""
+    return chances.best_keep(view, kind=table_kind(view))
 
 
 def _steal_amount(view: NuggetsView, victim: int, kept: list[str]) -> int:
     return min(score(kept), view.holdings[victim])
 
 
-def stop_words(view: NuggetsView, win: duel.Chances | None, kept: list[str]) -> str | None:
+def stop_words(view: NuggetsView, win: chances.Chances | None, kept: list[str]) -> str | None:
     """The best stop in words when it is a steal, with the take beside it:
     "stop and steal 5 from Bob: win 22.1%; take from the supply: 0.0%". None when
     the best stop takes from the supply (or no chance to win is known)."""
@@ -80,7 +80,7 @@ def advised_words(view: NuggetsView, follow: tuple[str, int | None], kept: list[
     return f"stop and steal {_steal_amount(view, victim, kept)} from {view.players[victim]}"
 
 
-def _choice(view: NuggetsView, win: duel.Chances | None, stop, roll) -> str:
+def _choice(view: NuggetsView, win: chances.Chances | None, stop, roll) -> str:
     """What to do: by the chance to win when known, else by expected nuggets."""
     if view.phase == "choose" and odds.stop_wins(
         view.holdings, view.current, view.supply, view.kept_value
@@ -96,7 +96,7 @@ def _choice(view: NuggetsView, win: duel.Chances | None, stop, roll) -> str:
     return "roll on" if stop is None or (roll is not None and roll > stop) else "stop"
 
 
-def _note(win: duel.Chances | None) -> str:
+def _note(win: chances.Chances | None) -> str:
     """What the figures leave out."""
     nuggets = "nuggets: this turn, no steals or supply cap"
     if win is None:
