@@ -6,24 +6,22 @@ what a seat may do now, judged from a view by the checks `Round.apply` makes. Bo
 in `foolsgold.bots`, the virtual-clock simulator in `foolsgold.sim`.
 """
 
-from foolsgold.cards import Card, DeckError, check_deck, is_set, standard_deck
-from foolsgold.match import Match
-from foolsgold.round import (
+from foolsgold.actions import (
     ACTIONS,
-    RULES,
     Call,
     Discard,
     Draw,
     Grab,
     IllegalAction,
-    Round,
     Tick,
     call_window_open,
     draw_source,
     legal_actions,
-    no_nugget_costs,
     race_open,
 )
+from foolsgold.cards import Card, DeckError, check_deck, is_set, standard_deck
+from foolsgold.match import Match
+from foolsgold.round import RULES, Round, no_nugget_costs
 
 __all__ = [
     "ACTIONS",

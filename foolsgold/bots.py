@@ -22,6 +22,7 @@ from collections import Counter
 from math import comb
 from typing import Any
 
+from foolsgold.actions import HAND, HAND_MAX, Action, Call, Discard, Draw, Grab, legal_actions
 from foolsgold.calling import (
     DRAWS,
     EXPLORE,
@@ -39,7 +40,6 @@ from foolsgold.calling import (
 from foolsgold.cards import SET_SIZE, Card, is_set, set_chance, standard_deck
 from foolsgold.levels import GIVE_UP_GRACE, PLAYERS, RACE_EDGE, RACE_FAST, Difficulty
 from foolsgold.match import TARGET
-from foolsgold.round import HAND, HAND_MAX, Action, Call, Discard, Draw, Grab, legal_actions
 
 Plan = tuple[Action, float]
 

@@ -20,16 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from foolsgold.actions import Action, IllegalAction
 from foolsgold.cards import Card, _check_players
-from foolsgold.round import (
-    CALL_WINDOW,
-    GRAB_TIMEOUT,
-    RULES,
-    Action,
-    IllegalAction,
-    Round,
-    check_rules,
-)
+from foolsgold.round import CALL_WINDOW, GRAB_TIMEOUT, RULES, Round, check_rules
 
 TARGET = 3
 

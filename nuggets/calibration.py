@@ -1,8 +1,9 @@
 """The calibration table of the 3-5 player chance to win: loading it and applying it.
 
 `nuggets.calibrate` builds the table (`calibration.json` beside this module) from
-simulated games; `nuggets.multi` and `nuggets.chances` apply it to the chances shown. This module only
-reads it (it imports nothing else of the game, so the two do not import each other).
+simulated games; `nuggets.multi` and `nuggets.chances` apply it to the chances shown.
+This module only reads it (it imports nothing else of the game, so the two do not
+import each other).
 """
 
 from __future__ import annotations

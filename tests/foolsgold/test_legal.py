@@ -23,7 +23,7 @@ from foolsgold import (
     race_open,
     standard_deck,
 )
-from foolsgold.round import HAND_MAX
+from foolsgold.actions import HAND_MAX
 from tests.foolsgold.helpers import filler, snapshot
 
 # -- the clear cases -------------------------------------------------------------------
