@@ -8,6 +8,11 @@ import statistics
 import subprocess
 import sys
 import timeit
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from nuggets import odds  # noqa: E402
 
 CHILD = """
 import time
@@ -38,10 +43,44 @@ def per_call(stmt: str, setup_globals: dict, number: int = 20000) -> float:
     return min(times) / number * 1e6
 
 
+def numbers_of(mask: int) -> str:
+    return ", ".join(str(v) for i, v in enumerate(odds._VALUES) if mask >> i & 1) or "none"
+
+
+def tables() -> str:
+    """The tables of docs/ODDS.md, as Markdown."""
+    s = odds.solve()
+    lines = ["Bust chance of the next roll, by dice left and how many numbers are set aside:", ""]
+    lines.append("| dice left | no number | one number | two numbers |")
+    lines.append("|---|---|---|---|")
+    for n in range(odds.DICE, 0, -1):
+        cells = []
+        for mask in (0, 1, 3):
+            chance = s.bust.get((mask, n))
+            cells.append("" if chance is None else f"{chance} = {float(chance):.2%}")
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    lines += ["", f"Expected nuggets of a fresh turn: E0 = {s.e0} = {float(s.e0):.6f}", ""]
+    lines.append("Roll on or stop: expected nuggets of rolling, by value so far (bold: stop),")
+    lines.append("for each set of numbers already set aside and dice left:")
+    lines.append("")
+    lines.append("| numbers set aside | dice left | value so far: expected nuggets of rolling |")
+    lines.append("|---|---|---|")
+    for mask in sorted(range(16), key=lambda m: (odds._popcount(m), m)):
+        for n in range(odds.DICE, 0, -1):
+            values = odds._values(mask, n)
+            if not values:
+                continue
+            cells = []
+            for v in values:
+                roll = float(s.roll[mask, n, v])
+                cell = f"{v}: {roll:.2f}"
+                cells.append(f"**{cell}**" if s.best[mask, n, v] == v else cell)
+            lines.append(f"| {numbers_of(mask)} | {n} | " + ", ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     if "--tables" in sys.argv:
-        from nuggets.odds import tables
-
         print(tables())
         return
 
