@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from math import comb
 from typing import Any
 
 from foolsgold.actions import HAND, HAND_MAX, Action, Call, Discard, Draw, Grab, legal_actions
@@ -35,6 +34,7 @@ from foolsgold.calling import (
     call_threshold,
     hazard,
     seat_floor,
+    set_reach,
     two_seat_threshold,
 )
 from foolsgold.cards import SET_SIZE, Card, is_set, set_chance, standard_deck
@@ -493,13 +493,6 @@ class Bot:
 
         1.0 when my knowledge rules nothing out, 0.0 when no set is possible.
         """
-        out_of_reach = Counter(
-            card.name for card in self.seen_out_of_reach(grabber, at, use_passed, its_passes)
-        )
-        total = 0.0
-        for name, copies in self._deck_counts.items():
-            size = SET_SIZE[self._kinds[name]]
-            left = copies - out_of_reach[name]
-            total += comb(left, size) / comb(copies, size) if left >= size else 0.0
-        return total / len(self._deck_counts) if self._deck_counts else 1.0
+        out = self.seen_out_of_reach(grabber, at, use_passed, its_passes)
+        return set_reach(self._deck_counts, self._kinds, Counter(card.name for card in out))
 

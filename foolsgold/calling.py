@@ -111,8 +111,11 @@ unended). The two-seat threshold of the evidence weighs the length in its own wa
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from math import comb
 
+from foolsgold.cards import SET_SIZE
 from foolsgold.match import TARGET
 
 #: The number of moments (the deal and the draws) a bluff is assumed to be spread over.
@@ -286,3 +289,17 @@ def seat_floor(players: int, scores: list[int] | None, grabber: int,
 #: call threshold shrinks by this factor for every point a seat the sum has sunk
 #: (see `Bot._threshold`).
 SINK = 0.75
+
+
+def set_reach(deck: Mapping[str, int], kinds: Mapping[str, str],
+              out_of_reach: Mapping[str, int]) -> float:
+    """How many ways a player could hold a set, relative to knowing nothing: the mean
+    over the deck's names (``deck``: copies of each; ``kinds``: each name's kind) of the
+    chance that a set of it is still whole, with the copies ``out_of_reach`` known
+    elsewhere. 1.0 when that rules nothing out, 0.0 when no set is possible."""
+    total = 0.0
+    for name, copies in deck.items():
+        size = SET_SIZE[kinds[name]]
+        left = copies - out_of_reach.get(name, 0)
+        total += comb(left, size) / comb(copies, size) if left >= size else 0.0
+    return total / len(deck) if deck else 1.0
