@@ -37,7 +37,7 @@ import random
 import time
 
 from foolsgold.cards import is_set
-from foolsgold.sim import play_match
+from foolsgold.matches import play_match
 from nuggets.sim import wilson
 
 LADDER = ("instant", "natural", "far", "natural_all", "fast", "always_call", "never_call")

@@ -341,7 +341,7 @@ def test_the_instant_bluff_farms_no_table(table, players):
 
 
 def test_whole_match_sims_report_lengths():
-    from foolsgold.sim import match_lengths, simulate_matches
+    from foolsgold.matches import match_lengths, simulate_matches
 
     results = simulate_matches(3, ["normal"], 4, seed=1)
     assert all(r.winner is not None and max(r.scores) >= 3 for r in results)

@@ -101,7 +101,7 @@ def test_a_bot_reads_only_its_own_view():
 
 @pytest.mark.slow
 def test_the_record_is_kept_across_rounds_and_seeded():
-    from foolsgold.sim import simulate_matches
+    from foolsgold.matches import simulate_matches
 
     a = simulate_matches(2, ["natural@normal", "normal"], 3, seed=4)
     b = simulate_matches(2, ["natural@normal", "normal"], 3, seed=4)
