@@ -79,6 +79,10 @@ def playing(shown: str) -> bool:
     return bool(said) and not said.endswith(("is playing.", "…"))
 
 
+#: a game's end, as the hint says it (p where this seat can play again)
+OVER_WORDS = ("q leaves the table.", "p plays again; q leaves the table.")
+
+
 def but_banner(shown: str) -> str:
     """The screen without its banner row (a moment's banner clears itself on a timer)."""
     return "\n".join(rows(shown)[1:])
@@ -87,7 +91,7 @@ def but_banner(shown: str) -> str:
 def check_table(shown: str) -> str:
     """The hint whole and in agreement with the table; returns it."""
     said = hint(shown)
-    if said == "q leaves the table." or said.endswith("is playing."):
+    if said in OVER_WORDS or said.endswith("is playing."):
         return said
     assert said.endswith(HINT_ENDS), f"a hint cut short: {said!r}\n{shown}"
     assert said.count("(") == said.count(")"), f"a hint cut short: {said!r}\n{shown}"
@@ -135,7 +139,7 @@ def test_gold_nuggets_hints_whole_and_agreeing(tmp_path, size):
     with in_tmux(tmp_path, size, "solo", "--game", "nuggets", "--bots", "2", "--seed", "t7",
                  "--bot-pace", "0", "--name", "Ann") as term:
         shown = term.settled(lambda s: "Set aside:" in s and playing(s), "the table")
-        while turns < 6 and hint(shown) != "q leaves the table.":
+        while turns < 6 and hint(shown) not in OVER_WORDS:
             said = check_table(shown)
             seen.add(said)
             total, selected = dice_keys(shown)

@@ -75,6 +75,7 @@ async def test_hotseat_dice_to_the_end(tmp_path):
         assert "Seed revealed" in log_text(screen) and "matches the hash" in log_text(screen)
         # a rematch: p plays the same game again with the same people and bot
         assert "p Play again" in screen_text(app).splitlines()[-1]
+        assert "p plays again; q leaves the table." in text
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, NuggetsScreen)
                     and app.screen is not screen and app.screen.view is not None,

@@ -135,5 +135,7 @@ async def test_a_game_won_on_the_bots_turn_offers_play_again(tmp_path):
             assert view.players[view.winners[0]].endswith("(bot)"), view
             assert all(seat not in screen.my_seats for seat in view.winners)
             await until(pilot, lambda: "p Play again" in screen_text(app), "Play again offered")
+            # and the hint says it too, beside q (it once named q alone)
+            assert "p plays again; q leaves the table." in screen_text(app)
     finally:
         await host.close()

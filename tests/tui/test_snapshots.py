@@ -8,6 +8,7 @@ change, and look at the SVGs before committing them.
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input
 
 from tests.tui.harness import foolsgold_table, nuggets_table, snapshot_app
 
@@ -142,6 +143,10 @@ def _form(key: str):
         # the screen the key opens, laid out: one pause was not always enough at load 5
         await until(pilot, lambda: pilot.app.screen is not menu, "the screen the key opens",
                     step=None)
+        # a steady text cursor: a blinking one is drawn or not by how long the machine
+        # took to get here (under load the blink's half second passed: a flake)
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
         await pilot.pause()
 
     return run_before

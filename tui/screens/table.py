@@ -213,6 +213,14 @@ class TableScreen(Screen[None]):
             return False  # a watcher has no seat to play again with
         return self.finished and self.app.flows.leave.again() is not None
 
+    def status_words(self, status: str) -> str:
+        """A table's status line (``status``), and at a game's end the key that plays
+        again, where this seat can (the footer says it too; a hint that named only q
+        hid it)."""
+        if self.finished and self.can_play_again():
+            return "p plays again; q leaves the table."
+        return status
+
     def action_play_again(self) -> None:
         if self.can_play_again():
             self.app.flows.leave.play_again()

@@ -250,7 +250,7 @@ class FoolsGoldScreen(TableScreen):
         self._tick_countdown(view)
         banner = self.query_one(TurnBanner)
         now = self.now()
-        self.query_one(Hint).text = now.status
+        self.query_one(Hint).text = self.status_words(now.status)
         if self._keys_shown is None or now.keys != self._keys_shown[0]:
             self._refresh_keys()  # the call window closed: f leaves the footer
         if view.winner is not None:

@@ -254,7 +254,7 @@ class NuggetsScreen(Beats, TableScreen):
             self.query_one(Hint).text = f"Set aside; {going}…"
             return
         now = self.now()
-        self.query_one(Hint).text = now.status + self._advice_words(now)
+        self.query_one(Hint).text = self.status_words(now.status) + self._advice_words(now)
 
     def _advice_words(self, now: Now) -> str:
         """The advisor's choice in words, with the key that plays it (issue 19: a steal
