@@ -6,6 +6,7 @@ fails here, loudly, before it fails somewhere on a screen."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import inspect
 import re
@@ -67,15 +68,24 @@ def test_a_changed_signature_is_caught():
     assert "is gone" in found[1]
 
 
+async def _driver(kind):
+    """A driver as an app makes one: in a running loop (it keeps the loop)."""
+    from textual.app import App
+
+    return kind(App())
+
+
 def test_every_private_attribute_read_is_there():
     from textual.app import App
     from textual.binding import BindingsMap
     from textual.css.stylesheet import Stylesheet
     from textual.dom import DOMNode
+    from textual.drivers.headless_driver import HeadlessDriver
     from textual.screen import Screen
 
     made = {"Stylesheet": Stylesheet(), "DOMNode": DOMNode(), "BindingsMap": BindingsMap(),
-            "Screen": Screen(), "App": App()}
+            "Screen": Screen(), "App": App(),
+            "HeadlessDriver": asyncio.run(_driver(HeadlessDriver))}
     for module, owner, name in textual_internals.READ:
         assert isinstance(made[owner], getattr(importlib.import_module(module), owner))
         assert hasattr(made[owner], name), (
@@ -85,6 +95,7 @@ def test_every_private_attribute_read_is_there():
 
 # a private name of the library: ``obj._name`` where ``_name`` is not the product's own
 PRIVATE = re.compile(r"\.(_parse_rules|_bindings|_compositor|_variables|_notifications|"
+                     r"_message_queue|_screen_stack|"
                      r"_unnotify|_get_breakpoint_classes|_accept_connection2?|"
                      r"_start_serving|_remove_reader|_match)\b")
 

@@ -7,9 +7,9 @@ the keys then wait in the app's terminal or pipe, which fills, and the door read
 more from the player (``serve.inflow``): the flood waits in the player's own
 connection. A person never meets it: a key is handled in well under a millisecond.
 
-Textual's own: the driver's ``process_message`` (called on the input thread) and a
-message pump's ``_message_queue``, the app's ``_screen_stack``, ``_closing`` and
-``_closed`` (checked on Textual 8.2.8)."""
+Textual's own: the driver's ``process_message`` (called on the input thread); what it
+reads of Textual's internals is in ``tui.textual_internals`` (``messages_waiting``,
+``ending``, ``driver_app``)."""
 
 from __future__ import annotations
 
@@ -20,21 +20,11 @@ from typing import Any
 from textual import events
 from textual.driver import Driver
 
+from tui.textual_internals import driver_app, ending, messages_waiting
+
 #: messages the app and its focused widget may have waiting before input waits
 BACKLOG = 64
 PAUSE = 0.005  # seconds between looks while the app catches up
-
-
-def backlog(app: Any) -> int:
-    """Messages waiting at the app, its screen and its focused widget (the path a key
-    takes), read from another thread: an estimate, never a lock."""
-    waiting = 0
-    stack = app._screen_stack
-    for pump in (app, stack[-1] if stack else None, app.focused):
-        queue = getattr(pump, "_message_queue", None)
-        if queue is not None:
-            waiting += queue.qsize()
-    return waiting
 
 
 @functools.cache
@@ -46,10 +36,10 @@ def bounded(driver: type[Driver]) -> type[Driver]:
             super().process_message(message)
             if not isinstance(message, events.Key | events.MouseEvent | events.Paste):
                 return
-            app = self._app
-            while not (app._closing or app._closed):
+            app = driver_app(self)
+            while not ending(app):
                 try:
-                    behind = backlog(app)
+                    behind = messages_waiting(app)
                 except Exception:  # the app is changing screens: look again shortly
                     behind = BACKLOG + 1
                 if behind <= BACKLOG:

@@ -15,7 +15,10 @@ function here, checked on the version in ``CHECKED_ON``:
 - ``App._notifications`` and ``App._unnotify``, to take back a warning that is no
   longer true (``tui.flows.window``);
 - ``App._driver``, whose ``write`` puts a desktop notification (an OSC sequence) on the
-  terminal between frames (``tui.alerts``).
+  terminal between frames (``tui.alerts``);
+- a message pump's ``_message_queue`` (its size), ``_closing`` and ``_closed``, and a
+  driver's ``_app``, read on the driver's input thread so that it waits while the app
+  is behind (``tui.inflow``).
 
 A new Textual: ``tests/test_internals.py`` fails loudly for each method in ``WRAPPED``
 whose parameters changed and each attribute in ``READ`` that is gone; read the new
@@ -56,6 +59,10 @@ READ: tuple[tuple[str, str, str], ...] = (
     ("textual.screen", "Screen", "_compositor"),
     ("textual.app", "App", "_notifications"),
     ("textual.app", "App", "_driver"),
+    ("textual.app", "App", "_message_queue"),
+    ("textual.app", "App", "_closing"),
+    ("textual.app", "App", "_closed"),
+    ("textual.drivers.headless_driver", "HeadlessDriver", "_app"),
 )
 
 
@@ -137,3 +144,27 @@ def write_to_terminal(app: Any, data: str) -> bool:
         return False
     driver.write(data)
     return True
+
+
+# -- the input thread ------------------------------------------------------------------
+
+def messages_waiting(app: Any) -> int:
+    """Messages waiting at the app, its screen and its focused widget (the path a key
+    takes), read from another thread: an estimate, never a lock."""
+    stack = app.screen_stack
+    waiting = 0
+    for pump in (app, stack[-1] if stack else None, app.focused):
+        queue = getattr(pump, "_message_queue", None)
+        if queue is not None:
+            waiting += queue.qsize()
+    return waiting
+
+
+def ending(app: Any) -> bool:
+    """The app is closing or closed (its driver's input thread then stops waiting)."""
+    return app._closing or app._closed
+
+
+def driver_app(driver: Any) -> Any:
+    """The app a driver posts its input to."""
+    return driver._app
