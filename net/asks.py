@@ -2,7 +2,8 @@
 ``standings``): :class:`Asks`, one a :class:`net.client.Client` (``client.asks``).
 
 A question is sent like any message; its answer, or the ``error`` that refuses it (its
-``ref`` the question's type), comes back in order on the same connection. The client's
+``ref`` the question's type), comes back on the same connection (perhaps after the
+answers to messages sent later: the host reads its league off its loop). The client's
 reader hands every message to :meth:`Asks.answered` first, and the one a question waits
 for goes to it, never to the app's stream. A host that does not know the question's type
 (a protocol 4 host from before it) answers ``unknown_type``, with no ``ref``: while a

@@ -54,6 +54,7 @@ class Board:
         self._version: int | None = None
         self._kept: dict[tuple[str | None, str | None], p.Standings] = {}
         self._asking: set[int] = set()  # id() of the peers whose question is on its way
+        self._tasks: set[asyncio.Task] = set()
         self.reads = 0  # reads of the database (figures for the tests)
 
     def ask(self, peer: Any, question: p.AskStandings) -> None:
@@ -68,6 +69,8 @@ class Board:
             return
         self._asking.add(id(peer))
         task = asyncio.get_running_loop().create_task(self._answer(peer, question))
+        self._tasks.add(task)  # (the loop keeps only a weak reference)
+        task.add_done_callback(self._tasks.discard)
         task.add_done_callback(lambda _: self._asking.discard(id(peer)))
 
     async def _answer(self, peer: Any, question: p.AskStandings) -> None:

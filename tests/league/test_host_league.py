@@ -89,9 +89,8 @@ async def test_the_league_screen_at_a_lan_hosts_table_is_that_hosts(tmp_path, la
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
 
 
-async def test_the_command_palette_in_a_game_opens_the_hosts_league(tmp_path, lan_host):
-    """ctrl+p, League, from the table: the host's league too."""
-    lan_host.create_table("Bar", "nuggets", seats=2, bots=1, seed="palette")
+async def test_the_command_palette_at_the_table_opens_the_hosts_league(tmp_path, lan_host):
+    """ctrl+p, League, at the table: the host's league too."""
     app = make_app(tmp_path, settings=Settings(name="Zed"),
                    start=("join", "127.0.0.1", lan_host.port))
     async with app.run_test(size=(80, 24)) as pilot:
