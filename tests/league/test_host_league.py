@@ -216,3 +216,25 @@ async def test_an_unknown_season_and_a_question_before_hello_are_refused(lan_hos
     finally:
         await app_client.close()
     assert p.AskStandings.since == p.Standings.since == 4
+
+
+class _Unknown(p.AskStandings, tag="standings_v0"):
+    """A question this host does not know, as ``standings`` is to a protocol 4 host
+    from before it."""
+
+
+async def test_a_host_that_does_not_know_the_question_gives_a_sentence(lan_host, monkeypatch):
+    """Such a host answers ``unknown_type`` with no ``ref``: while the question waits,
+    that answers it, and the League says the host has no league to share."""
+    import net.league.asked
+
+    monkeypatch.setattr(net.league.asked.p, "AskStandings", _Unknown)
+    client = await Client.connect("127.0.0.1", lan_host.port, "Old")
+    try:
+        with pytest.raises(NotAnswered) as said:
+            await host_standings(client, None, None, timeout=10)
+        assert str(said.value) == (f"The host at 127.0.0.1:{lan_host.port} runs an older "
+                                   "Motherlode, without a league to share: update it there "
+                                   "to see its standings here.")
+    finally:
+        await client.close()
