@@ -64,6 +64,7 @@ async def lan_host(tmp_path, own_league):
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 async def test_the_league_screen_at_a_lan_hosts_table_is_that_hosts(tmp_path, lan_host, size):
     app = make_app(tmp_path, settings=Settings(name="Zed"),
@@ -89,6 +90,7 @@ async def test_the_league_screen_at_a_lan_hosts_table_is_that_hosts(tmp_path, la
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
 
 
+@pytest.mark.slow
 async def test_the_command_palette_at_the_table_opens_the_hosts_league(tmp_path, lan_host):
     """ctrl+p, League, at the table: the host's league too."""
     app = make_app(tmp_path, settings=Settings(name="Zed"),
