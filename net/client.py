@@ -32,6 +32,7 @@ from typing import Any
 import msgspec
 
 from net import protocol as p
+from net.asks import Asks
 from net.client_errors import (
     ConnectionLost,
     NetError,
@@ -148,6 +149,7 @@ class Client:
         self.welcome: p.Welcome | None = None
         #: host clock minus local clock, from the last ``state`` (bots plan in host time)
         self.offset = 0.0
+        self.asks = Asks()  # questions the host answers (``net.asks``): ``standings``
 
     # -- opening -----------------------------------------------------------------------
 
@@ -258,6 +260,17 @@ class Client:
     def seat(self) -> int | None:
         """This client's (first) seat, or None for a spectator."""
         return None if self.welcome is None else self.welcome.seat
+
+    @property
+    def protocol(self) -> int:
+        """The protocol version this connection speaks: its hello's, or the host's if older."""
+        host = self.welcome.protocol if self.welcome is not None else self._hello.protocol
+        return min(self._hello.protocol, host)
+
+    @property
+    def address(self) -> str:
+        """The host, as messages name it (``192.168.1.20:7777``; "the host" in-process)."""
+        return self._address
 
     @property
     def seats(self) -> list[int]:
@@ -383,7 +396,7 @@ class Client:
             if isinstance(message, p.Bye) and message.reason == p.SUSPENDED \
                     and self._retry_for is not None:
                 return None, "the host stopped; it keeps the table"  # wait for its return
-            if self._answered(message):
+            if self._answered(message) or self.asks.answered(message):
                 continue
             if isinstance(message, p.State):
                 self.offset = message.at - self.clock.now()

@@ -388,6 +388,7 @@ class Host:
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
+        self.league.board.close()
         if self._peers:
             await asyncio.wait([peer.task for peer in self._peers if peer.task], timeout=2.0)
         for peer in list(self._peers):

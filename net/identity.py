@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from net.paths import data_dir
+from net.text import name_keys
 
 DOMAIN = b"motherlode-hello-4\x00"
 NONCE_BYTES = 32
@@ -133,33 +134,55 @@ def verify(key: str, nonce: bytes, name: str, signature: str) -> bool:
 
 class Pins:
     """The first key proved with each name on this host (casefolded), as the SSH door
-    pins its names. ``store`` (a ``net.saves.Store``) keeps them in the saves
-    database; without one they last as long as the host."""
+    pins its names (``serve.pins``), and held the same way against look-alikes: a name
+    that reads as a pinned one (``net.text.name_keys``, the UTS #39 skeleton: ``Асе``
+    in Cyrillic, ``ＡＣＥ`` fullwidth, for a pinned ``Ace``) is that name's key's alone;
+    another key with it plays as a guest. ``store`` (a ``net.saves.Store``) keeps them
+    in the saves database; without one they last as long as the host."""
 
     def __init__(self, store=None) -> None:
         self.store = store
         self._keys: dict[str, str] | None = None
+        #: each look-alike key of a pinned name (as typed and as shown in the league)
+        #: -> the keys pinned to the names that read so
+        self._looks: dict[str, set[str]] = {}
 
     def _all(self) -> dict[str, str]:
         if self._keys is None:
             self._keys = {}
             if self.store is not None:
                 try:
-                    rows = self.store.league(lambda c: c.execute(
-                        "SELECT who, key FROM identities").fetchall())  # fmt: skip
-                    self._keys = dict(rows)
+                    rows, shown = self.store.league(lambda c: (
+                        c.execute("SELECT who, key FROM identities").fetchall(),
+                        # the names as people typed them (a capital's look-alikes:
+                        # "lris" reads as "Iris", not as "iris")
+                        c.execute("SELECT DISTINCT s.who, s.name FROM league_seats s "
+                                  "JOIN identities i ON i.who = s.who").fetchall()))
                 except Exception:  # a damaged database: the store says so elsewhere
-                    self._keys = {}
+                    rows, shown = [], []
+                self._keys = dict(rows)
+                for who, name in [*((who, who) for who, _ in rows), *shown]:
+                    self._index(name, self._keys[who])
         return self._keys
 
+    def _index(self, name: str, key: str) -> None:
+        for look in name_keys(name):
+            self._looks.setdefault(look, set()).add(key)
+
     def admit(self, name: str, key: str, wall: float) -> bool:
-        """Whether ``key`` is ``name``'s: pinned to it now if the name has no key yet."""
+        """Whether ``key`` is ``name``'s: pinned to it now if neither the name nor a
+        name that reads the same is pinned to another key."""
         who = name.casefold()
         keys = self._all()
         pinned = keys.get(who)
-        if pinned is not None:
-            return pinned == key
-        keys[who] = key
-        if self.store is not None:
-            self.store.pin(who, key, wall)
+        if pinned is None:
+            theirs = set().union(*(self._looks.get(look, ()) for look in name_keys(name)))
+            if theirs - {key}:
+                return False  # a look-alike of a name pinned to another key
+            keys[who] = key
+            if self.store is not None:
+                self.store.pin(who, key, wall)
+        elif pinned != key:
+            return False
+        self._index(name, key)
         return True

@@ -398,6 +398,9 @@ class Peer:
         if isinstance(message, p.ProbeReply):  # the shell's own, never the table's
             self._probed(message)
             return
+        if isinstance(message, p.AskStandings) and self.member is not None:
+            self.host.league.board.ask(self, message)  # the host's league, not a table's
+            return
         if self.member is not None:
             try:
                 self.member.table.handle(self.member, message, now)  # type: ignore[union-attr]

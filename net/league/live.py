@@ -1,5 +1,6 @@
-"""The league at a running host: identities proved in the hello (protocol 4) and the
-``rated`` message after a rated game (:class:`Desk`, one a host: ``host.league``).
+"""The league at a running host: identities proved in the hello (protocol 4), the
+``rated`` message after a rated game and the answers to ``standings``
+(``net.league.board``) (:class:`Desk`, one a host: ``host.league``).
 
 The hello exchange, on the host's side (docs/PROTOCOL.md, "Identity"): a hello that
 names a key gets a ``challenge``; the connection's next message must be its ``prove``.
@@ -19,6 +20,7 @@ from typing import Any
 
 from net import protocol as p
 from net.identity import Pins, b64, unb64, verify
+from net.league.board import Board
 from net.pipe import PipeWriter
 from net.protocol import Code
 
@@ -29,6 +31,8 @@ class Desk:
     def __init__(self, host: Any) -> None:
         self.host = host
         self.pins = Pins(host.store)
+        #: the answers to ``standings`` (``net.league.board``)
+        self.board = Board(host.store.path if host.store is not None else None)
         self._listeners: list[Callable[[Any, str, list[Any]], None]] = []
         if host.store is not None:
             host.store.on_rated(self._rated)

@@ -30,7 +30,7 @@ class Standing:
     provisional: bool
     rated_games: int  # every rated game, all time (provisional until 10)
     last_played: float  # wall clock
-    skill: Skill
+    skill: Skill | None = None  # None in a host's answer (``net.league.asked``)
 
     def shown(self) -> str:
         """The rating as a person reads it: "1512", or "new (4 of 10)"."""
@@ -44,8 +44,9 @@ class Standing:
 
     def to_wire(self) -> dict[str, Any]:
         """Every field, for the serve process's answer to a served app (``net.served``)."""
+        skill = self.skill or Skill()
         return {**{k: v for k, v in vars(self).items() if k != "skill"},
-                "mu": self.skill.mu, "sigma": self.skill.sigma}
+                "mu": skill.mu, "sigma": skill.sigma}
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Standing:

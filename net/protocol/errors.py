@@ -53,6 +53,8 @@ class Code(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     # lag-fair races (protocol 2): a probe_reply to no probe of this connection
     BAD_PROBE = "bad_probe"
+    # protocol 4: ``standings`` names a season the host's league does not have
+    NO_SUCH_SEASON = "no_such_season"
     # the host itself
     INTERNAL = "internal"
 

@@ -181,6 +181,17 @@ class Prove(_Msg, tag="prove"):
     signature: Annotated[str, Meta(max_length=200)]
 
 
+class AskStandings(_Msg, tag="standings"):
+    """Ask the host for its league's standings (docs/PROTOCOL.md, "Standings"): of
+    ``game`` (None: every game), in ``season`` (a season's name, any case; None: all
+    time; ``current``: the latest). The host answers ``standings``, or an ``error``
+    with ``ref`` ``standings``. A member of a table may ask, a player or a watcher."""
+
+    since: ClassVar[int] = 4
+    game: GameKeyText | None = None
+    season: Annotated[str, Meta(max_length=60)] | None = None
+
+
 # --- end identity and ratings ----------------------------------------------------------
 
 
@@ -201,6 +212,7 @@ ClientMessage = (
     | Again  # protocol 4
     | React  # protocol 4
     | Prove  # protocol 4
+    | AskStandings  # protocol 4
 )
 
 
@@ -422,6 +434,37 @@ class Rated(_Msg, tag="rated"):
     changes: list[RatedChange]
 
 
+class StandingLine(Struct, kw_only=True):
+    """One player's line in the standings: ``rating`` is the display rating, None
+    while provisional (fewer than 10 rated games: ``rated_games`` says how many);
+    ``games`` and ``wins`` count the season asked for; ``last_played`` is wall-clock
+    seconds (Unix time)."""
+
+    rank: int
+    name: str
+    game: str
+    rating: int | None
+    games: int
+    wins: int
+    provisional: bool
+    rated_games: int
+    last_played: float
+
+
+class Standings(_Msg, tag="standings"):
+    """The answer to ``standings``: the host's league, ranked per game (the best
+    ``LINES_PER_GAME`` of each; ``more`` players were left out), for the ``game`` and
+    ``season`` asked (the season's own name; None: all time), and every season's
+    name, oldest first."""
+
+    since: ClassVar[int] = 4
+    game: str | None
+    season: str | None
+    seasons: list[str]
+    lines: list[StandingLine]
+    more: int = 0
+
+
 # --- end identity and ratings ----------------------------------------------------------
 
 
@@ -429,7 +472,7 @@ HostMessage = (
     Welcome | TableUpdate | Notice | Started | State | ChatLine | Over | Error | Bye | Pong
     | Probe  # protocol 2
     | AgainState | Reaction  # protocol 4
-    | Challenge | Rated  # protocol 4
+    | Challenge | Rated | Standings  # protocol 4
 )
 
 
@@ -445,51 +488,11 @@ def refers(message: Struct) -> str:
 
 
 __all__ = [
-    "PROTOCOL_VERSION",
-    "PROTOCOLS",
-    "Probe",
-    "ProbeReply",
-    "Prove",
-    "Challenge",
-    "Rated",
-    "RatedChange",
-    "SUSPENDED",
-    "Seat",
-    "Text",
-    "Token",
-    "Hello",
-    "Ready",
-    "Configure",
-    "AddBot",
-    "RemoveBot",
-    "Kick",
-    "AddLocal",
-    "Start",
-    "Chat",
-    "Leave",
-    "Ping",
-    "Move",
-    "MoveName",
-    "Again",
-    "React",
-    "REACTIONS",
-    "AgainState",
-    "Reaction",
-    "ClientMessage",
-    "SeatInfo",
-    "TableSettings",
-    "TableInfo",
-    "Welcome",
-    "TableUpdate",
-    "Notice",
-    "Started",
-    "State",
-    "ChatLine",
-    "Over",
-    "Error",
-    "Bye",
-    "Pong",
-    "HostMessage",
-    "message_type",
-    "refers",
+    "PROTOCOL_VERSION", "PROTOCOLS", "Probe", "ProbeReply", "Prove", "Challenge", "Rated",
+    "RatedChange", "SUSPENDED", "Seat", "Text", "Token", "Hello", "Ready", "Configure", "AddBot",
+    "RemoveBot", "Kick", "AddLocal", "Start", "Chat", "Leave", "Ping", "Move", "MoveName", "Again",
+    "React", "REACTIONS", "AgainState", "Reaction", "ClientMessage", "SeatInfo", "TableSettings",
+    "TableInfo", "Welcome", "TableUpdate", "Notice", "Started", "State", "ChatLine", "Over",
+    "Error", "Bye", "Pong", "HostMessage", "message_type", "refers", "AskStandings", "Standings",
+    "StandingLine",
 ]

@@ -18,11 +18,15 @@ class ReplayFlow(Flow):
             from tui.screens.stats import StatsScreen
 
             self.app.push_screen(StatsScreen(self.app.saves))
-        elif isinstance(message, ShowLeague):  # the serve host's, where served
-            from tui.leagues import local_league, served_league
+        elif isinstance(message, ShowLeague):  # the serve host's or a LAN host's, if there
+            from tui.leagues import host_league, joined_host, local_league, served_league
             from tui.screens.league import LeagueScreen
 
-            served = self.app.served
+            served, session = self.app.served, self.app.session
+            where = None if served is not None else joined_host(session)
+            if where is not None:  # at a LAN host's table: that host's league
+                self.app.push_screen(LeagueScreen(host_league(session), where))
+                return
             read = local_league(self.app.saves) if served is None else served_league(served[2])
             self.app.push_screen(LeagueScreen(read))
         elif isinstance(message, OpenReplay):

@@ -356,11 +356,13 @@ async def _play_once(start: tuple, settings: Any, launch: Any, options: Any, lin
     except modes.LaunchFailed as failed:
         say(f"{failed.title}. {failed.body}".replace("\n\n", " "))
         return 1, None, start
-    from tui.leagues import local_league, served_league
+    from tui.leagues import host_league, joined_host, local_league, served_league
     from tui.plain.league import LeagueSeat
 
-    read = served_league(served) if served else local_league(launch.saves)
-    seat = LeagueSeat(out, hotseat=start[0] == "hotseat", read=read)
+    where = None if served else joined_host(session)
+    read = served_league(served) if served else \
+        local_league(launch.saves) if where is None else host_league(session)
+    seat = LeagueSeat(out, hotseat=start[0] == "hotseat", read=read, where=where)
     seat.alerts = settings.alerts
     seat.after_leave = "menu" if menu else ""
     _door_signals(seat)

@@ -1,7 +1,9 @@
 """The plain seat's ``league``: the standings of the table's game, as lines, read from
 the league this seat belongs to: the serve host's where the seat is served (asked of
-the serve process), else this machine's (its saves). Asked at any time, in the lobby
-or in a game; the answer comes as the lines after it."""
+the serve process), the LAN host's where it joined one (asked over the table's
+connection; the lines open with "League at 192.168.1.20:7777"), else this machine's
+(its saves). Asked at any time, in the lobby or in a game; the answer comes as the
+lines after it."""
 
 from __future__ import annotations
 
@@ -19,9 +21,11 @@ class LeagueSeat(PlainSeat):
     """A plain seat that answers ``league`` (see the module docstring). ``read`` is a
     League screen's reader (``tui.screens.league``): (game, season) -> standings."""
 
-    def __init__(self, *args: Any, read: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, read: Any = None, where: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.read = read
+        self.where = where  # the LAN host whose league it is (None: this machine's, served)
         self._asked: set[asyncio.Task] = set()
 
     def _one(self, words: list[str]) -> bool:
@@ -34,7 +38,9 @@ class LeagueSeat(PlainSeat):
 
     async def _league(self, words: list[str]) -> None:
         season = " ".join(words) or None
-        lines, _, problem = await self.read(self.game, season)
+        lines, _, problem, more = await self.read(self.game, season)
+        if self.where is not None:
+            self.say(f"League at {self.where}:")
         if problem:
             self.say(problem)
             return
@@ -43,8 +49,8 @@ class LeagueSeat(PlainSeat):
             return
         for line in standing_lines(lines[:SHOWN], season):
             self.say(line.rstrip())
-        if len(lines) > SHOWN:
-            self.say(f"... and {len(lines) - SHOWN} more (the app's League screen).")
+        if len(lines) + more > SHOWN:
+            self.say(f"... and {len(lines) + more - SHOWN} more (the app's League screen).")
 
     def _help(self) -> str:
         said = super()._help()

@@ -1,8 +1,10 @@
-"""The league: every rated player's rating per game, all time or per season, from this
-machine's saves (``net.league``): people, and the easy, normal and hard bots, so a
-person playing alone sees where they stand. ``g`` steps through the games, ``s``
-through the seasons. A rating is "new (4 of 10)" until ten rated games. Names are
-literal text, cleaned (they come from other people's machines)."""
+"""The league: every rated player's rating per game, all time or per season (``net.league``):
+people, and the easy, normal and hard bots, so a person playing alone sees where they
+stand. Whose league it is depends on where the app is (``tui.leagues``): this
+machine's saves, the serve host's, or, joined to a LAN host, that host's ("League at
+192.168.1.20:7777"). ``g`` steps through the games, ``s`` through the seasons. A rating
+is "new (4 of 10)" until ten rated games. Names are literal text, cleaned (they come
+from other people's machines)."""
 
 from __future__ import annotations
 
@@ -38,9 +40,11 @@ class LeagueScreen(Screen[None]):
         ("esc", "back to the menu"),
     ]
 
-    def __init__(self, read: Reader) -> None:
+    def __init__(self, read: Reader, where: str | None = None) -> None:
         super().__init__()
         self.read = read
+        self.where = where  # the host whose league this is (None: this machine's, served)
+        self.more = 0  # players the standings leave out (a host sends its best)
         self.game: str | None = None  # every game
         self.season: str | None = None  # all time
         self.seasons: list[str] = []
@@ -48,7 +52,8 @@ class LeagueScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
-            yield Static("League", classes="title")
+            title = "League" if self.where is None else f"League at {self.where}"
+            yield Static(Text(title), id="league-title", classes="title")
             yield Static("", id="league-status")
             with VerticalScroll(id="league-scroll"):
                 yield Static("", id="league")
@@ -62,7 +67,7 @@ class LeagueScreen(Screen[None]):
         self.run_worker(self._load(), exclusive=True, group="league")
 
     async def _load(self) -> None:
-        lines, self.seasons, problem = await self.read(self.game, self.season)
+        lines, self.seasons, problem, self.more = await self.read(self.game, self.season)
         self.shown = (lines, problem)
         self.draw()
 
@@ -77,8 +82,9 @@ class LeagueScreen(Screen[None]):
                             "at it is rated; each bot level is rated too."), ""
         else:
             people = len({line.who for line in lines})
-            status = (f"{which}: {people} rated player{'s' * (people != 1)}. A rating is "
-                      "new until 10 rated games; a win never lowers it.")
+            status = (f"{which}: {people} rated player{'s' * (people != 1)}"
+                      + (f" shown, {self.more} more" if self.more else "")
+                      + ". A rating is new until 10 rated games; a win never lowers it.")
             width = max(40, self.size.width - 6)
             body = "\n".join(standing_lines(lines, self.season, width))
         self.query_one("#league-status", Static).update(Text(status))

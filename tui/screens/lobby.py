@@ -53,6 +53,7 @@ class LobbyScreen(Screen[None]):
         Binding("h", "house_rule", "House rule", show=False),
         Binding("p", "pace", "Pace"),
         Binding("c", "app.chat", "Chat"),
+        Binding("l", "league", "League", show=False),
         Binding("q", "app.leave", "Leave"),
         Binding("j", "retry_now", "Try now"),
     ])
@@ -68,6 +69,7 @@ class LobbyScreen(Screen[None]):
         ("p", "the table's pace: normal, steady (time windows twice as long, bots half as "
               "quick), relaxed (four times) (owner)"),
         ("c", "chat"),
+        ("l", "the league: the host's standings"),
         ("q", "leave the table"),
         ("j", "while the host is gone: try to reach it now"),
     ]
@@ -187,6 +189,12 @@ class LobbyScreen(Screen[None]):
 
     def action_retry_now(self) -> None:
         self.app.action_retry_now()
+
+    def action_league(self) -> None:
+        """The league of this table's host (``tui.flows.replay``)."""
+        from tui.flows.messages import ShowLeague
+
+        self.post_message(ShowLeague())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Footers true to the moment: owner keys for the owner, ready for a player,
