@@ -35,8 +35,8 @@ def test_a_legacy_save_loads_and_replays_at_its_tables_pace(tmp_path, db):
     for saved in games:
         assert saved.doc.game.pace is None  # written before a pace could change
         assert all(entry.pace is None for entry in saved.doc.log)
-        steps = []
-        saved.replay(lambda driver, step: steps.append(step.pace))
+        steps: list = []
+        saved.replay(lambda driver, step, seen=steps: seen.append(step.pace))
         assert len(steps) == len(saved.doc.log) + 1 and set(steps) == {None}
     for saved in saves:
         if saved.status == "playing":

@@ -79,11 +79,15 @@ Freed = dict[int, tuple[str, float]]  # slot -> (the action that left it, when)
 
 
 def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
-          memory: float = SLOT_MEMORY) -> list[str | None]:
+          memory: float = SLOT_MEMORY, columns: int = 1,
+          homes: dict[str, int] | None = None) -> list[str | None]:  # fmt: skip
     """The actions in their slots after a change. ``slots``: the action in each slot
     before (None: empty); ``wanted``: the buttons now, in the footer's order; ``freed``
-    (updated here) remembers which action left each slot and when. The bar's one rule
-    of placement; the slots never get fewer."""
+    (updated here) remembers which action left each slot and when; ``homes``: a slot
+    an action of a family goes back to first (``TouchBar``), if it is open. The bar's
+    one rule of placement; the slots never get fewer. A family's new buttons placed
+    together take the slots they get in reading order (the grid's ``columns``): the
+    first of them in the footer's order the highest, at the left."""
     placed: list[str | None] = []
     for i, action in enumerate(slots):
         if action is not None and action not in wanted:
@@ -95,20 +99,44 @@ def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
         gone = freed.get(i)
         return gone is None or gone[0] == action or now - gone[1] >= memory
 
+    homes = homes or {}
+    got: dict[str, int] = {}
     for action in wanted:
         if action in placed:
             continue
+        home = homes.get(action)
+        if home is not None and home < len(placed) and placed[home] is None \
+                and open_to(home, action):
+            placed[home] = action
+            continue
         own = next((i for i, held in enumerate(placed)
                     if held is None and freed.get(i, ("",))[0] == action), None)
-        free = own if own is not None else next(
-            (i for i, held in enumerate(placed) if held is None and open_to(i, action)), None)
+        if own is not None:
+            placed[own] = action
+            continue
+        free = next((i for i, held in enumerate(placed) if held is None and open_to(i, action)),
+                    None)
         if free is None:
             free = len(placed)
             while not open_to(free, action):
                 free += 1
             placed += [None] * (free + 1 - len(placed))
         placed[free] = action
+        got[action] = free
+    # each slot in ``got`` was open to any action (one that was some action's own went
+    # to it above): a family's new ones trade theirs, to read in the footer's order
+    for family in dict.fromkeys(_family(a) for a in got):
+        members = [a for a in got if _family(a) == family]
+        cells = sorted((got[a] for a in members), key=lambda s: reading(s, columns))
+        for action, cell in zip(members, cells, strict=True):
+            placed[cell] = action
     return placed
+
+
+def reading(slot: int, columns: int) -> tuple[int, int]:
+    """Where ``slot`` comes as the grid is read (top row first, then left to right):
+    slot 0 is at the bottom left, and the slots go along a row, then up."""
+    return -(slot // columns), slot % columns
 
 
 def grid_order(count: int, columns: int) -> list[int]:
@@ -157,6 +185,8 @@ class TouchBar(Grid):
         self.slots: list[str | None] = []  # the action in each slot (None: empty)
         self._freed: Freed = {}
         self._columns = 0
+        #: each family's homes: the slots, in reading order, its buttons first had
+        self._homes: dict[str, list[int]] = {}
 
     def compose(self) -> ComposeResult:
         return iter(())
@@ -206,13 +236,14 @@ class TouchBar(Grid):
         return out
 
     def label_width(self) -> int:
-        """The cells a button's words have (its edges and padding taken off)."""
+        """The cells a button's words have (its edges taken off)."""
         columns = self._fitting_columns()
         room = self.app.size.width - 2 - (columns - 1)  # the bar's padding, the gutters
-        return max(4, room // columns - 4)
+        return max(4, room // columns - 2)
 
     def _fitting_columns(self) -> int:
-        return max(1, self.app.size.width // BUTTON_WIDTH)
+        width = getattr(self.screen, "TOUCH_WIDTH", BUTTON_WIDTH)  # a screen's words
+        return max(1, self.app.size.width // width)
 
     def rebuild(self) -> None:
         """Build the buttons again if the keys changed (only while the bar is shown):
@@ -235,9 +266,34 @@ class TouchBar(Grid):
         if shown == self._shown and columns == self._columns:
             return
         self._shown = shown
-        self.slots = place(self.slots, self._freed, [a for _, a in shown], self.clock())
+        wanted = [a for _, a in shown]
+        if columns != self._columns:  # a new width: the homes as the grid reads now
+            self._homes = {}
+        self.slots = place(self.slots, self._freed, wanted, self.clock(), columns=columns,
+                           homes=self._homes_of(wanted))  # fmt: skip
+        self._remember_homes(wanted, columns)
         with self.app.batch_update():
             await self._lay_out(dict((a, label) for label, a in shown), columns)
+
+    def _homes_of(self, wanted: list[str]) -> dict[str, int]:
+        """The slot each button of a family goes back to first: the home of its rank
+        in the family now (the hand's fourth card, the fourth home)."""
+        homes: dict[str, int] = {}
+        for family, cells in self._homes.items():
+            members = [a for a in wanted if _family(a) == family]
+            homes.update(zip(members, cells, strict=False))
+        return homes
+
+    def _remember_homes(self, wanted: list[str], columns: int) -> None:
+        """A family of buttons seen for the first time (or more of them than before):
+        the slots they have now, in reading order, are its homes."""
+        for family in dict.fromkeys(_family(a) for a in wanted):
+            members = [a for a in wanted if _family(a) == family]
+            cells = self._homes.get(family, [])
+            if len(members) > 1 and len(members) > len(cells):
+                more = [self.slots.index(a) for a in members[len(cells):]]
+                self._homes[family] = cells + sorted(
+                    (s for s in more if s not in cells), key=lambda s: reading(s, columns))
 
     async def _lay_out(self, labels: dict[str, str], columns: int) -> None:
         """The cells as the slots say, changing only those that changed: a button that
