@@ -23,6 +23,24 @@ Buttons stay put under a finger (issue 47), by :func:`place`:
   in this bar or the bar of a screen that came up under the finger (the second half
   of a double tap never does a different thing than the first).
 
+A family of buttons (actions of one name: Fool's Gold's ``pass_card(...)``, one a card
+of the hand, in the hand's order) reads in order (issue 58), within those rules:
+
+- new ones placed together take the slots the rules give them in reading order (top
+  row first, left to right), the first of them highest: 1-2-3 above 4-5-6, never the
+  slot order's 4-5-6 above 1-2-3;
+- the slots they first had are the family's homes, in reading order; a new or
+  returning button goes first to the home of its rank in the family now (the hand's
+  third card, the third home) if that slot is empty and open to it, else to its own
+  old slot, else as any new one. A card drawn right after a pass may not take the
+  passed card's home within the memory (its button goes elsewhere, and stays while it
+  exists); the next time it comes back, it goes home and the order is whole again.
+  A new width (other columns) starts the homes anew.
+
+A screen may ask for wider buttons (``TOUCH_WIDTH``, the least cells a button takes;
+else :data:`BUTTON_WIDTH`), and a button's words have its whole width: Fool's Gold's
+20 gives two buttons a row at 40 columns, each with room for "Pass Rattlesnake".
+
 Time comes from ``clock`` (``time.monotonic`` unless the bar or the app is given
 one: ``touch_clock``), so tests need no sleep.
 """
