@@ -12,9 +12,8 @@ import pytest
 
 from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser, buttons_drawn
 from tests.serve.helpers import serving
-from tests.serve.phone import shoot, sit_down, until_page
+from tests.serve.phone import NOT_PASSES, hand_shown, shoot, sit_down, until_page
 from tests.serve.phone import tap as _tap
-from tests.serve.test_phone import NOT_PASSES, _hand
 
 pytestmark = [
     pytest.mark.slow,
@@ -44,7 +43,7 @@ async def test_a_phones_pass_buttons_read_in_order_and_say_pass_and_the_card(tmp
             await browser.tap_button("Start")
             await browser.wait_for(r"Round 1: collect a set")
             await until_page(browser, lambda: "Draw" in browser.touch_bar()
-                             or len(_hand(browser.text)) == 6, "a card to draw, or six")
+                             or len(hand_shown(browser.text)) == 6, "a card to draw, or six")
             if "Draw" in browser.touch_bar():
                 await browser.tap_button("Draw")
             await until_page(browser, lambda: len(_passes(browser.screen.display)) >= 5,
@@ -52,7 +51,7 @@ async def test_a_phones_pass_buttons_read_in_order_and_say_pass_and_the_card(tmp
             lines = browser.screen.display
             await shoot(browser, tmp_path, "web-phone-passes.png")
     shown = "\n".join(lines)
-    hand = list(dict.fromkeys(_hand(shown)))  # the hand in its order (two Owls: one)
+    hand = list(dict.fromkeys(hand_shown(shown)))  # the hand in its order (two Owls: one)
     said = _passes(lines)
     assert len(hand) >= 5 and len(said) == len(hand), shown
     for card, words in zip(hand, said, strict=True):  # in the hand's order
