@@ -29,13 +29,15 @@ of the hand, in the hand's order) reads in order (issue 58), within those rules:
 - new ones placed together take the slots the rules give them in reading order (top
   row first, left to right), the first of them highest: 1-2-3 above 4-5-6, never the
   slot order's 4-5-6 above 1-2-3;
-- the slots they first had are the family's homes, in reading order; a new or
-  returning button goes first to the home of its rank in the family now (the hand's
-  third card, the third home) if that slot is empty and open to it, else to its own
-  old slot, else as any new one. A card drawn right after a pass may not take the
-  passed card's home within the memory (its button goes elsewhere, and stays while it
-  exists); the next time it comes back, it goes home and the order is whole again.
-  A new width (other columns) starts the homes anew.
+- each member has a rank (the screen's ``touch_rank``: a card's place in the hand;
+  else its place among the members), and the slot a rank first had is its home. A
+  button goes to its rank's home: if another button holds it, it goes as any new one;
+  if it is empty but the memory still keeps it for the button that left (a card drawn
+  right after the pass of the card whose place it takes), the button waits, unshown,
+  until the memory ends (a timer on the bar's clock, then ``recheck``). So the cards'
+  buttons read in the hand's order after every pass and draw, and no place shows
+  another button within the memory. A new width (other columns) starts the homes
+  anew.
 
 A screen may ask for wider buttons (``TOUCH_WIDTH``, the least cells a button takes;
 else :data:`BUTTON_WIDTH`), and a button's words have its whole width: Fool's Gold's
@@ -101,11 +103,12 @@ def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
           homes: dict[str, int] | None = None) -> list[str | None]:  # fmt: skip
     """The actions in their slots after a change. ``slots``: the action in each slot
     before (None: empty); ``wanted``: the buttons now, in the footer's order; ``freed``
-    (updated here) remembers which action left each slot and when; ``homes``: a slot
-    an action of a family goes back to first (``TouchBar``), if it is open. The bar's
-    one rule of placement; the slots never get fewer. A family's new buttons placed
-    together take the slots they get in reading order (the grid's ``columns``): the
-    first of them in the footer's order the highest, at the left."""
+    (updated here) remembers which action left each slot and when; ``homes``: the slot
+    an action of a family goes to (``TouchBar``): while that slot is empty but not yet
+    open to it, the action is left out (it waits); one held by another goes as any
+    new one. The bar's one rule of placement; the slots never get fewer. A family's new
+    buttons placed together take the slots they get in reading order (the grid's
+    ``columns``): the first of them in the footer's order the highest, at the left."""
     placed: list[str | None] = []
     for i, action in enumerate(slots):
         if action is not None and action not in wanted:
@@ -123,10 +126,10 @@ def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
         if action in placed:
             continue
         home = homes.get(action)
-        if home is not None and home < len(placed) and placed[home] is None \
-                and open_to(home, action):
-            placed[home] = action
-            continue
+        if home is not None and home < len(placed) and placed[home] is None:
+            if open_to(home, action):
+                placed[home] = action
+            continue  # else it waits for its home: the memory ends (``TouchBar``)
         own = next((i for i, held in enumerate(placed)
                     if held is None and freed.get(i, ("",))[0] == action), None)
         if own is not None:
@@ -203,8 +206,9 @@ class TouchBar(Grid):
         self.slots: list[str | None] = []  # the action in each slot (None: empty)
         self._freed: Freed = {}
         self._columns = 0
-        #: each family's homes: the slots, in reading order, its buttons first had
-        self._homes: dict[str, list[int]] = {}
+        #: each family's homes: a member's rank (the screen's ``touch_rank``: a card's
+        #: place in the hand) -> its slot
+        self._homes: dict[str, dict[int, int]] = {}
 
     def compose(self) -> ComposeResult:
         return iter(())
@@ -289,29 +293,57 @@ class TouchBar(Grid):
             self._homes = {}
         self.slots = place(self.slots, self._freed, wanted, self.clock(), columns=columns,
                            homes=self._homes_of(wanted))  # fmt: skip
-        self._remember_homes(wanted, columns)
+        self._remember_homes(wanted)
+        self._waiting(wanted)
         with self.app.batch_update():
             await self._lay_out(dict((a, label) for label, a in shown), columns)
 
+    def _rank(self, action: str, members: list[str]) -> int:
+        """A family member's place in its family: the screen's (``touch_rank``: the
+        card's first place in the hand), else its place among the members now."""
+        ranked = getattr(self.screen, "touch_rank", None)
+        found = ranked(action) if ranked is not None else None
+        return members.index(action) if found is None else found
+
     def _homes_of(self, wanted: list[str]) -> dict[str, int]:
-        """The slot each button of a family goes back to first: the home of its rank
-        in the family now (the hand's fourth card, the fourth home)."""
+        """The slot each button of a family goes to: the home of its rank."""
         homes: dict[str, int] = {}
         for family, cells in self._homes.items():
             members = [a for a in wanted if _family(a) == family]
-            homes.update(zip(members, cells, strict=False))
+            for action in members:
+                rank = self._rank(action, members)
+                if rank in cells:
+                    homes[action] = cells[rank]
         return homes
 
-    def _remember_homes(self, wanted: list[str], columns: int) -> None:
-        """A family of buttons seen for the first time (or more of them than before):
-        the slots they have now, in reading order, are its homes."""
+    def _remember_homes(self, wanted: list[str]) -> None:
+        """A family member placed at a rank with no home yet: its slot is that rank's
+        home (the first of a family placed together read in order, ``place``)."""
         for family in dict.fromkeys(_family(a) for a in wanted):
             members = [a for a in wanted if _family(a) == family]
-            cells = self._homes.get(family, [])
-            if len(members) > 1 and len(members) > len(cells):
-                more = [self.slots.index(a) for a in members[len(cells):]]
-                self._homes[family] = cells + sorted(
-                    (s for s in more if s not in cells), key=lambda s: reading(s, columns))
+            if len(members) < 2 and family not in self._homes:
+                continue
+            cells = self._homes.setdefault(family, {})
+            for action in members:
+                rank = self._rank(action, members)
+                if rank not in cells and action in self.slots:
+                    slot = self.slots.index(action)
+                    if slot not in cells.values():
+                        cells[rank] = slot
+
+    def _waiting(self, wanted: list[str]) -> None:
+        """A button waiting for its home (``place``): look again when the memory that
+        holds the slot ends (the bar's clock; a test's advances, then ``recheck``)."""
+        waits = [self._freed[home][1] + SLOT_MEMORY for a, home in
+                 self._homes_of(wanted).items()
+                 if a not in self.slots and home in self._freed]
+        if waits:
+            self.set_timer(max(0.01, min(waits) - self.clock()), self.recheck)
+
+    def recheck(self) -> None:
+        """Place the buttons again now, though the keys are the same (a wait is over)."""
+        self._shown = None
+        self.rebuild()
 
     async def _lay_out(self, labels: dict[str, str], columns: int) -> None:
         """The cells as the slots say, changing only those that changed: a button that

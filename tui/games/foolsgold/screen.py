@@ -173,6 +173,16 @@ class FoolsGoldScreen(TableScreen):
                 out.append((pass_label(card.name, width), f"pass_card({card.name!r})"))
         return out
 
+    def touch_rank(self, action: str) -> int | None:
+        """A pass button's place among them: its card's first place in the hand, so the
+        bar reads them in the hand's order and a card drawn takes the place of the
+        one passed (``tui.widgets.touchbar``: a family's homes)."""
+        if not action.startswith("pass_card(") or not self._ready:
+            return None
+        name = action[len("pass_card('"):-2]
+        slots = self.query_one(HandView).slots
+        return next((i for i, c in enumerate(slots) if c is not None and c.name == name), None)
+
     def action_pass_card(self, name: str) -> None:
         """A pass button: the first card of that name in the hand."""
         hand = self.query_one(HandView)
