@@ -14,7 +14,7 @@ LIMIT = 500
 OVER: dict[str, int] = {
     # issue 58's chains, races and words landed beside issue 56's bounds in one session;
     # its split (the questions and the lobby's requests apart) is the next to do
-    "tui/plain/seat.py": 590,
+    "tui/plain/seat.py": 578,
 }
 
 

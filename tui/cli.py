@@ -95,8 +95,8 @@ def _add_app_commands(subparsers) -> None:
                       help="for slower hands: time windows and bots 2x (steady) or 4x "
                       "(relaxed) as slow")
     solo.add_argument("--guided", action="store_true",
-                      help="the guided first round again (each step explained; relaxed pace "
-                      "unless --pace says otherwise)")
+                      help="the guided first round again (each step explained, at relaxed "
+                      "pace; the rest of the game at --pace, or normal)")
     solo.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                       help="one of the game's own settings, e.g. round_cap=3 (again for more)")
     replay = subparsers.add_parser(

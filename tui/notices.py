@@ -8,6 +8,7 @@ import datetime
 
 from net import protocol as p
 from net.text import same_name
+from tui.phases import pace_words
 
 
 def _names(table: p.TableInfo | None) -> dict[int, str]:
@@ -77,6 +78,8 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
             return _watching_own_seat(notice.name, held)
     if notice.event == "left" and table is not None and table.phase == "playing":
         return f"{notice.name} left the game: a bot plays their seat to the end"
+    if notice.event == "pace" and isinstance(notice.detail, str):
+        return _pace_changed(notice.detail)
     if notice.event == "terms":
         changed = notice.detail if isinstance(notice.detail, str) else "the settings"
         return f"{notice.name} changed the table ({changed}): everyone says ready again"
@@ -97,6 +100,15 @@ def notice_text(notice: p.Notice, table: p.TableInfo | None = None) -> str:
     if notice.event in ("bot", "bot_left") and isinstance(notice.detail, str):
         what += f": {notice.detail}"  # the readiness it cleared
     return f"{notice.name} {what}"
+
+
+def _pace_changed(detail: str) -> str:
+    """"The rest of the game is at normal pace (it was relaxed for the guided round)."
+    from the host's "relaxed -> normal"."""
+    was, _, now = detail.partition(" -> ")
+    if not now:
+        return f"The table's pace changed: {detail}."
+    return f"The rest of the game is at {pace_words(now)} (it was {was} for the guided round)."
 
 
 def _seat_named_like(name: str, table: p.TableInfo) -> p.SeatInfo | None:

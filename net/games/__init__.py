@@ -97,6 +97,13 @@ class Slowed:
         return action, now + max(0.0, at - now) * self.slow
 
 
+def repaced(brain: Brain, slow: float) -> Brain:
+    """``brain`` at another pace (``make_brain``'s ``slow``): a pace that changes in a
+    game (``net.table.guided``) changes how far off its plans are from then on."""
+    inner = brain.brain if isinstance(brain, Slowed) else brain
+    return inner if slow == 1.0 else Slowed(inner, slow)
+
+
 def make_codec(game: str, players: int) -> Codec:
     """The wire codec of ``game`` at a table of ``players``."""
     return host_of(game).make_codec(players)
@@ -112,4 +119,5 @@ __all__ = [
     "make_brain",
     "make_codec",
     "make_driver",
+    "repaced",
 ]

@@ -108,6 +108,19 @@ class Driver:
     def tick(self, now: float) -> list[dict[str, Any]]:
         return []
 
+    def repace(self, settings: dict[str, Any]) -> None:
+        """The game's own settings again (``Settings.own`` at the table's new pace, in
+        a game): what is dealt or timed from now on takes its windows from them; a
+        window already running keeps its own. A game whose settings have no time
+        window (``Setting.paced``) has nothing to change."""
+
+    def opening_over(self, people: list[int]) -> bool:
+        """Whether the game's guided opening (the part a first-timer's guide covers,
+        ``tui.games.<key>.guided``) is over for the seats of ``people``, at a boundary
+        between rounds: a guided table's pace changes then (``net.table.guided``). A
+        game with no opening of its own: at once."""
+        return True
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """The rules' own view (what bots read, what a save's digest covers)."""
         raise NotImplementedError

@@ -285,8 +285,10 @@ class TableUpdate(_Msg, tag="table"):
 class Notice(_Msg, tag="notice"):
     """Something happened to a person: joined, left, away, back, standin, owner, bot,
     bot_left (the owner removed a bot); or the owner changed the terms (``terms``:
-    ``detail`` says what, and every person must say ready again). A bot's coming or
-    going that cleared someone's "ready" says so in ``detail``."""
+    ``detail`` says what, and every person must say ready again); or, in a game, the
+    table's pace changed (``pace``: a guided game's opening is over, ``detail``
+    "relaxed -> normal", ``net.table.guided``). A bot's coming or going that cleared
+    someone's "ready" says so in ``detail``."""
 
     event: str
     name: str

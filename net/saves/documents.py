@@ -82,6 +82,10 @@ class GameDoc(msgspec.Struct):
     # the version of the game's rules it is played under (``GameSpec.rules``); a save
     # made before games recorded it holds a game of version 1
     rules: int = 1
+    # the table's pace at the deal (a guided game's changes later: its log's ``pace``
+    # entries); None in a save made before the pace could change in a game, whose
+    # table's settings say the pace it was played at throughout
+    pace: str | None = None
 
 
 class Snapshot(msgspec.Struct):
@@ -104,6 +108,9 @@ class Entry(msgspec.Struct, omit_defaults=True):
     # for every other entry, and in saves made before them
     acted: float | None = None
     lag: float = 0.0
+    # the table's pace changed here (a guided game's opening is over,
+    # ``net.table.guided``): no action, no events; absent for every other entry
+    pace: str | None = None
 
 
 class History(msgspec.Struct):

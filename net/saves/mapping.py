@@ -261,6 +261,7 @@ class Records:
             "first_drawn": first is None or first >= len(table.seats),
             "started_at": table.started_at if table.started_at is not None else now,
             "rules": driver.rules,
+            "pace": table.play.dealt_pace or table.settings.pace,
         }
         return _Game(self._new_id(table), table.games_played, game, Tally(len(players)),
                      written=table.log_base)  # fmt: skip

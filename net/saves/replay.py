@@ -23,6 +23,7 @@ from net.moves import logged_move
 from net.saves.documents import Document, as_json, digest
 from net.saves.errors import SaveError
 from net.table import Settings
+from net.table.settings import PACES
 
 
 def seed_matches(seed: str, seed_hash: str) -> bool:
@@ -40,6 +41,7 @@ class Step:
     seat: int | None
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
+    pace: str | None = None  # the table's pace changed here (``net.table.guided``)
 
 
 OnStep = Callable[[Driver, Step], None]
@@ -60,13 +62,15 @@ def new_driver(doc: Document, where: str) -> Driver:
     if game is None:
         raise SaveError(f"{where} is a table outside a game: it holds no game")
     settings = settings_of(doc, where)
+    if game.pace is not None and game.pace not in PACES:
+        raise SaveError(f"{where} has an unknown pace {game.pace!r}")
     try:
         driver = make_driver(
             doc.table.game,
             game.players,
             None if game.first_drawn else game.first,
             random.Random(game.seed),
-            settings.own(doc.table.game),
+            settings.own(doc.table.game, game.pace),  # the pace it was dealt at
             rules=game.rules,  # as it was played: an older save replays by its rules
         )
     except ValueError as exc:
@@ -89,6 +93,7 @@ def replay(
     if not seed_matches(game.seed, game.seed_hash):
         raise SaveError(f"{where} does not replay: the seed does not match its hash")
     driver = new_driver(doc, where)
+    settings = settings_of(doc, where)
     snap = doc.snapshot
     early = snap.digest_entries if snap is not None and upto is None else None
     # a save committed as the game began, before its deal (a crash came before the
@@ -103,9 +108,14 @@ def replay(
     entries = doc.log if upto is None else doc.log[:upto]
     for n, entry in enumerate(entries, 1):
         try:
-            if entry.action is None:
+            seat = None
+            if entry.pace is not None:  # the change as the table made it, in its place
+                if entry.pace not in PACES:
+                    raise ValueError(f"an unknown pace {entry.pace!r}")
+                driver.repace(settings.own(doc.table.game, entry.pace))
+                events = []
+            elif entry.action is None:
                 events = driver.tick(entry.at)
-                seat = None
             else:
                 seat = entry.action.get("seat")
                 action = logged_move(entry.action)  # dict to message (older saves too)
@@ -115,7 +125,8 @@ def replay(
         if as_json(events) != entry.events:
             raise SaveError(f"{where} does not replay: move {n} gives other events")
         if on_step is not None:
-            on_step(driver, Step(n, entry.at, entry.by, seat, entry.action, events))
+            on_step(driver, Step(n, entry.at, entry.by, seat, entry.action, events,
+                                 entry.pace))
         if n == early:
             _check_digest(doc, driver, where)
     if upto is None and not undealt:

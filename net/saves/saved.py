@@ -14,7 +14,7 @@ import msgspec
 
 from net import protocol as p
 from net.catalogue import title
-from net.games import Driver, make_brain
+from net.games import Driver, make_brain, repaced
 from net.saves import documents, replay
 from net.saves.documents import Document, GameDoc
 from net.saves.errors import SaveError
@@ -22,6 +22,7 @@ from net.saves.replay import Step
 from net.saves.stats import Tally
 from net.table import Member, Seat, Settings, Table
 from net.table.phase import Phase
+from net.table.settings import PACES
 from net.table.snapshot import Snapshot
 
 
@@ -194,16 +195,20 @@ class Saved:
         table = Table(doc.table.name, doc.table.game, self.settings(), report=report)
         members = self._members(table)
         brains = {}
+        slow = PACES.get(game.pace or table.settings.pace, 1.0)  # the pace of the deal
         for i, s in enumerate(doc.seats):
             if s.kind == "bot":
                 rng = random.Random(f"{game.seed}/bot/{i}")
                 brains[i] = make_brain(
-                    doc.table.game, i, s.difficulty, rng, table.settings.bot_pace
+                    doc.table.game, i, s.difficulty, rng, table.settings.bot_pace, slow
                 )
         plans: dict[int, Any] = {}
         tally = Tally(len(game.players))
 
         def think(driver: Driver, step: Step) -> None:
+            if step.pace is not None:  # a guided game's pace changed: its bots' too
+                for i, brain in brains.items():
+                    brains[i] = repaced(brain, PACES.get(step.pace, 1.0))
             tally.step(driver, step.events)
             # the bots see every change, as they did at the live table
             if driver.over:
@@ -238,6 +243,7 @@ class Saved:
                 table.play.stand_in(i)  # the player had left for good
                 if seat.brain is not None:
                     seat.plan = seat.brain.plan(driver.view(i), at)
+        table.play.dealt_pace = game.pace
         table.play.reseated()  # who plays each seat, for a game whose views say so
         table.hold(now)  # nothing happens until the people are back (or the grace ends)
         return table

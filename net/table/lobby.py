@@ -162,6 +162,8 @@ class Lobby:
         what = "; ".join(said)
         for key, value in changes.items():
             setattr(table.settings, key, value)
+        if "pace" in changes:
+            table.settings.after_guide = None  # the owner's pace, for the whole game
         for setting, value in game_changes:
             table.settings.game[setting.name] = value
         table.unready()

@@ -27,6 +27,7 @@ import msgspec
 from net import protocol as p
 from net.games import BadArgs, Refused, WrongGame, make_brain, make_driver
 from net.protocol import Code
+from net.table import guided
 from net.table.core import TableCore
 from net.table.people import Member, Refusal
 from net.table.phase import Phase
@@ -62,6 +63,8 @@ class Play:
         self.held_races: list[HeldRace] = []
         self._judged = float("-inf")
         self.stuck_deadline: float | None = None
+        #: the pace the game in play was dealt at (a guided one's changes, ``guided``)
+        self.dealt_pace: str | None = None
 
     # -- lag-fair races ----------------------------------------------------------------
 
@@ -156,6 +159,7 @@ class Play:
         table.seed_hash = hashlib.sha256(table.seed.encode()).hexdigest()
         table.log = []
         table.log_base = 0
+        self.dealt_pace = table.settings.pace
         self.stuck_deadline = None
         self.held_races = []
         self._judged = float("-inf")
@@ -263,8 +267,11 @@ class Play:
         table = self.table
         assert table.driver is not None
         self.stuck_deadline = None
+        was = guided.opening_over(table, now)  # a guided game's pace, after its opening
         table.save(now)  # saved before anyone sees it
         table.broadcast(events, now)
+        if was is not None:
+            guided.tell(table, was)
         if table.driver.over:
             self._finish(now)
             return
@@ -279,6 +286,7 @@ class Play:
         table = self.table
         assert table.driver is not None and table.seed is not None and table.seed_hash
         winners, scores = table.driver.result()
+        guided.game_over(table)
         table.transition("finish")
         table.result = p.Over(
             winners=winners, scores=scores, seed=table.seed, seed_hash=table.seed_hash

@@ -34,8 +34,13 @@ class Settings:
     # network delay (seconds); 0 judges races in arrival order. A table's, not a
     # game's: any game whose moves declare a race is judged this way.
     lag_cap: float = 0.15
-    #: the table's pace (:data:`PACES`)
+    #: the table's pace now (:data:`PACES`)
     pace: str = "normal"
+    #: a guided first game's (``solo --guided``): the pace the table goes on at once
+    #: the game's guided opening is over (``Driver.opening_over``, at a boundary
+    #: between rounds: ``net.table.guided``); until then it plays at ``pace``. None:
+    #: the pace stays as it is.
+    after_guide: str | None = None
     #: the game's own settings, by name (``GameSpec.settings``); one not here takes
     #: its default
     game: dict[str, Any] = field(default_factory=dict)
@@ -59,6 +64,10 @@ class Settings:
                 raise TypeError(f"unknown table setting {key!r}")
             else:
                 setattr(settings, key, value)
+        for key in ("pace", "after_guide"):
+            value = getattr(settings, key)
+            if value not in PACES and not (key == "after_guide" and value is None):
+                raise ValueError(f"{key} is one of {', '.join(PACES)}, not {value!r}")
         return settings
 
     @classmethod
@@ -78,11 +87,11 @@ class Settings:
         return {**spec(game).defaults,
                 **{k: v for k, v in self.game.items() if k in spec(game).defaults}}
 
-    def own(self, game: str) -> dict[str, Any]:
+    def own(self, game: str, pace: str | None = None) -> dict[str, Any]:
         """The settings that are ``game``'s own (its driver's), by name: its time
-        windows stretched by the table's pace."""
+        windows stretched by the table's pace (or by ``pace``, if given)."""
         found = self.complete(game)
-        slow = self.slow
+        slow = self.slow if pace is None else PACES.get(pace, 1.0)
         for setting in spec(game).settings:
             if setting.paced and found.get(setting.name) is not None and slow != 1.0:
                 found[setting.name] = found[setting.name] * slow
@@ -120,4 +129,4 @@ class Settings:
 
 
 _TABLE_FIELDS = ("seats", "difficulty", "first_player", "seed", "grace", "bot_pace",
-                 "hotseat", "lag_cap", "pace")
+                 "hotseat", "lag_cap", "pace", "after_guide")

@@ -3,8 +3,9 @@ what it names. Gold Nuggets' step after dice are chosen names enter and t (it on
 saying "Pick dice with 1-7"); Fool's Gold's round-over step holds the points it speaks
 of, whole, where it once pointed at a log the box left no rows for.
 
-``solo --guided`` opens the guided round without the menu's offer; ``--pace normal``
-keeps the test quick (the guide's own pace is relaxed)."""
+``solo --guided`` opens the guided round without the menu's offer, at the guide's own
+pace (relaxed; ``--pace`` is the rest of the game's); Fool's Gold's shortest call
+window keeps the round quick even so."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def test_the_fools_gold_guides_round_over_shows_the_points_it_names(tmp_path, si
     """Ann grabs at once (a bluff: her dealt hand holds no set at this seed): the race,
     the call window, the round settled; the guide's last step says the points."""
     with _guided(tmp_path, size, "foolsgold", "--bot-pace", "0.3", "--seed",
-                 "guide-fg") as term:
+                 "guide-fg", "--set", "call_window=1") as term:
         term.settled(lambda s: guide(s) is not None and "Round 1" in s, "the guided round", 30)
         term.keys("g")
         shown = term.settled(lambda s: "Round over" in (guide(s) or ""),

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -307,3 +308,16 @@ async def changed(browser: Browser, what: str, timeout: float = 60.0) -> None:
     before = browser.steady
     await until(lambda: browser.steady != before, lambda: f"{what}\n{browser.text}", timeout,
                 step=0.05)
+
+
+def hand_shown(text: str) -> dict[str, float]:
+    """The hand on the screen: each card's name (as shown: "P. Pete") -> how far it is
+    toward a set ("2/5")."""
+    hand: dict[str, float] = {}
+    for match in re.finditer(r"(?<![\w/])[1-6][ *]([A-Z][A-Za-z'. ]+?)\s+(\d)/(\d)", text):
+        hand[match[1]] = int(match[2]) / int(match[3])
+    return hand
+
+
+#: the Fool's Gold bar's buttons that pass no card
+NOT_PASSES = {"Draw", "Grab!", "Fool's Gold!", "Leave", "Play again", "React"}

@@ -19,6 +19,8 @@ from tests.serve.browser import CHROMIUM, PHONE, REQUIRED, Browser
 from tests.serve.helpers import serving
 from tests.serve.phone import (
     NAME,
+    NOT_PASSES,
+    hand_shown,
     my_turn,
     no_sideways_scroll,
     shoot,
@@ -137,17 +139,6 @@ def _my_cards(text: str) -> tuple[int, int] | None:
     return (int(match[1]), int(match[2])) if match else None
 
 
-def _hand(text: str) -> dict[str, float]:
-    """The hand on the screen: each card's name (as shown: "P. Pete") -> how far it is
-    toward a set ("2/5")."""
-    hand: dict[str, float] = {}
-    for match in re.finditer(r"(?<![\w/])[1-6][ *]([A-Z][A-Za-z'. ]+?)\s+(\d)/(\d)", text):
-        hand[match[1]] = int(match[2]) / int(match[3])
-    return hand
-
-
-#: the Fool's Gold bar's buttons that pass no card
-NOT_PASSES = {"Draw", "Grab!", "Fool's Gold!", "Leave", "Play again", "React"}
 
 
 @pytest.mark.timeout(300)
@@ -185,7 +176,7 @@ async def test_a_phone_plays_a_fools_gold_round_by_taps(tmp_path):
                     if not shot and len(moved) >= 4:
                         await shoot(browser, tmp_path, "web-phone-foolsgold.png")
                         shot = True
-                    hand = _hand(browser.text)
+                    hand = hand_shown(browser.text)
                     worst = min(hand, key=lambda n: hand[n]).split()[-1] if hand else ""
                     pick = next((b for b in discards if worst and b.endswith(worst)),
                                 discards[0])

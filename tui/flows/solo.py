@@ -6,7 +6,9 @@ from net.catalogue import title
 from tui.flows.base import Flow
 from tui.flows.messages import PlayBots
 
-GUIDE_PACE = "relaxed"  # a guided first game's pace: time to read the guide
+#: the guided opening's pace (time to read the guide); the rest of the game goes on
+#: at the pace the person would have had (``Settings.after_guide``, ``net.table.guided``)
+GUIDE_PACE = "relaxed"
 
 
 class SoloFlow(Flow):
@@ -39,13 +41,17 @@ class SoloFlow(Flow):
                                       self.app.settings), picked)
 
     def play_guided(self, game: str, bots: int) -> None:
-        """``game`` against ``bots`` with the guided first round, at the guide's pace
-        unless the command line asked for one (``--pace``)."""
+        """``game`` against ``bots`` with the guided first round: its guided opening at
+        the guide's pace, the rest at the pace asked for (``--pace``) or the table's
+        own. The host changes it as the opening ends (``net.table.guided``)."""
         from tui import modes
 
         options = self.launch_options()
         self.guided = game
-        options.table_options.setdefault("pace", GUIDE_PACE)
+        after = options.table_options.get("pace", "normal")
+        options.table_options["pace"] = GUIDE_PACE
+        if after != GUIDE_PACE:
+            options.table_options["after_guide"] = after
         self.launch(modes.solo(options, game, bots))
 
     def offer_guide(self, game: str, bots: int) -> None:
@@ -74,6 +80,7 @@ class SoloFlow(Flow):
                 self.launch(modes.solo(self.launch_options(), game, bots))
 
         app.push_screen(PickScreen(f"Your first game of {title(game)}", [
-            (1, "A guided first round: each step explained as it comes (relaxed pace)"),
+            (1, "A guided first round: each step explained as it comes (at relaxed pace; "
+                "then the usual pace)"),
             (0, "Just play"),
         ]), answered)

@@ -11,7 +11,9 @@ import time
 from typing import Any
 
 from net import protocol as p
+from net.catalogue import spec
 from net.table.reactions import REACT_EVERY
+from net.table.settings import PACES as SLOWER
 from net.text import quote_peer
 from tui.phases import PACES, pace_words
 
@@ -91,3 +93,17 @@ def alerts(seat: Any, words: list[str]) -> bool:
 
 
 COMMANDS = {"again": again, "no": no, "react": react, "alerts": alerts}
+
+
+def race_words(info: p.TableInfo) -> str:
+    """How long a race lasts at this table's pace, for a player who listens ("" for a
+    game without races): the seconds its bots take to grab after the first grab."""
+    found = dict(spec(info.game).race_seconds)
+    if not found:
+        return ""
+    pace = info.settings.pace
+    seconds = found.get(info.settings.difficulty, max(found.values())) * SLOWER.get(pace, 1.0)
+    said = f"Races: at {pace} pace the bots grab within {seconds:.1f} s of the first grab"
+    if pace != "relaxed":
+        said += f"; relaxed pace gives {seconds * SLOWER['relaxed'] / SLOWER.get(pace, 1.0):.1f} s"
+    return said + "."

@@ -24,7 +24,6 @@ from typing import Any, TextIO
 from net import protocol as p
 from net.catalogue import DIFFICULTIES, spec, title
 from net.moves import MoveSpec
-from net.table.settings import PACES as SLOWER
 from net.text import clean_text, quote_peer
 from tui.describe import plural
 from tui.messages import (
@@ -39,7 +38,7 @@ from tui.messages import (
     ViewChanged,
 )
 from tui.phases import PACES, pace_words
-from tui.plain.between import COMMANDS, WORDS
+from tui.plain.between import COMMANDS, WORDS, race_words
 from tui.plain.words import Generic, usage
 
 #: every escape sequence and control character (a name is peer text: never drawn)
@@ -80,20 +79,6 @@ ALIASES = {"?": "help", "h": "help", "quit": "leave", "q": "leave", "exit": "lea
            "chat": "say", "score": "scores", "cards": "hand", "r": "ready"}  # fmt: skip
 #: the questions every table answers (the others, only a game that has them)
 ALWAYS = ("help", "last", "who")
-
-
-def race_words(info: p.TableInfo) -> str:
-    """How long a race lasts at this table's pace, for a player who listens ("" for a
-    game without races): the seconds its bots take to grab after the first grab."""
-    found = dict(spec(info.game).race_seconds)
-    if not found:
-        return ""
-    pace = info.settings.pace
-    seconds = found.get(info.settings.difficulty, max(found.values())) * SLOWER.get(pace, 1.0)
-    said = f"Races: at {pace} pace the bots grab within {seconds:.1f} s of the first grab"
-    if pace != "relaxed":
-        said += f"; relaxed pace gives {seconds * SLOWER['relaxed'] / SLOWER.get(pace, 1.0):.1f} s"
-    return said + "."
 
 
 def seat_name(seat: p.SeatInfo) -> str:
@@ -203,6 +188,9 @@ class PlainSeat:
 
     def _table(self, info: p.TableInfo) -> None:
         before, self.info = self.info, info
+        if before is not None and before.phase == info.phase == "playing" and self.seats \
+                and before.settings.pace != info.settings.pace and (said := race_words(info)):
+            self.say(said)  # a guided game's pace changed: how long a race lasts now
         if info.phase == "playing" or not getattr(self.session.policy, "lobby", False):
             return
         if before is not None and before.seats == info.seats and before.phase == info.phase \

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from net.text import clean_text
 from net.views import Event, View, to_events, to_view
 from tui.keys import with_ids
+from tui.phases import pace_words
 from tui.widgets.log import EventLog
 
 if TYPE_CHECKING:
@@ -93,6 +94,8 @@ class ReplayControls:
         by = ""
         if step.seat is not None:
             by = f" ({self.replay.names[step.seat]}, {step.by})"
+        elif step.pace is not None:
+            by = f" (the pace: {step.pace} from here)"
         elif step.index:
             by = " (time-out)"
         return (
@@ -128,6 +131,8 @@ class ReplayControls:
         start = max(0, self.index - 60)
         for i in range(start, self.index + 1):
             log.add_events(self.replay.events(i), self.replay.names)
+            if (pace := self.replay.steps[i][0].pace) is not None:  # a guided game's
+                log.add_line(f"The rest of the game is at {pace_words(pace)}.")
         log.refresh()
 
 

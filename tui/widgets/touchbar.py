@@ -23,6 +23,26 @@ Buttons stay put under a finger (issue 47), by :func:`place`:
   in this bar or the bar of a screen that came up under the finger (the second half
   of a double tap never does a different thing than the first).
 
+A family of buttons (actions of one name: Fool's Gold's ``pass_card(...)``, one a card
+of the hand, in the hand's order) reads in order (issue 58), within those rules:
+
+- new ones placed together take the slots the rules give them in reading order (top
+  row first, left to right), the first of them highest: 1-2-3 above 4-5-6, never the
+  slot order's 4-5-6 above 1-2-3;
+- each member has a rank (the screen's ``touch_rank``: a card's place in the hand;
+  else its place among the members), and the slot a rank first had is its home. A
+  button goes to its rank's home: if another button holds it, it goes as any new one;
+  if it is empty but the memory still keeps it for the button that left (a card drawn
+  right after the pass of the card whose place it takes), the button waits, unshown,
+  until the memory ends (a timer on the bar's clock, then ``recheck``). So the cards'
+  buttons read in the hand's order after every pass and draw, and no place shows
+  another button within the memory. A new width (other columns) starts the homes
+  anew.
+
+A screen may ask for wider buttons (``TOUCH_WIDTH``, the least cells a button takes;
+else :data:`BUTTON_WIDTH`), and a button's words have its whole width: Fool's Gold's
+20 gives two buttons a row at 40 columns, each with room for "Pass Rattlesnake".
+
 Time comes from ``clock`` (``time.monotonic`` unless the bar or the app is given
 one: ``touch_clock``), so tests need no sleep.
 """
@@ -79,11 +99,16 @@ Freed = dict[int, tuple[str, float]]  # slot -> (the action that left it, when)
 
 
 def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
-          memory: float = SLOT_MEMORY) -> list[str | None]:
+          memory: float = SLOT_MEMORY, columns: int = 1,
+          homes: dict[str, int] | None = None) -> list[str | None]:  # fmt: skip
     """The actions in their slots after a change. ``slots``: the action in each slot
     before (None: empty); ``wanted``: the buttons now, in the footer's order; ``freed``
-    (updated here) remembers which action left each slot and when. The bar's one rule
-    of placement; the slots never get fewer."""
+    (updated here) remembers which action left each slot and when; ``homes``: the slot
+    an action of a family goes to (``TouchBar``): while that slot is empty but not yet
+    open to it, the action is left out (it waits); one held by another goes as any
+    new one. The bar's one rule of placement; the slots never get fewer. A family's new
+    buttons placed together take the slots they get in reading order (the grid's
+    ``columns``): the first of them in the footer's order the highest, at the left."""
     placed: list[str | None] = []
     for i, action in enumerate(slots):
         if action is not None and action not in wanted:
@@ -95,20 +120,44 @@ def place(slots: list[str | None], freed: Freed, wanted: list[str], now: float,
         gone = freed.get(i)
         return gone is None or gone[0] == action or now - gone[1] >= memory
 
+    homes = homes or {}
+    got: dict[str, int] = {}
     for action in wanted:
         if action in placed:
             continue
+        home = homes.get(action)
+        if home is not None and home < len(placed) and placed[home] is None:
+            if open_to(home, action):
+                placed[home] = action
+            continue  # else it waits for its home: the memory ends (``TouchBar``)
         own = next((i for i, held in enumerate(placed)
                     if held is None and freed.get(i, ("",))[0] == action), None)
-        free = own if own is not None else next(
-            (i for i, held in enumerate(placed) if held is None and open_to(i, action)), None)
+        if own is not None:
+            placed[own] = action
+            continue
+        free = next((i for i, held in enumerate(placed) if held is None and open_to(i, action)),
+                    None)
         if free is None:
             free = len(placed)
             while not open_to(free, action):
                 free += 1
             placed += [None] * (free + 1 - len(placed))
         placed[free] = action
+        got[action] = free
+    # each slot in ``got`` was open to any action (one that was some action's own went
+    # to it above): a family's new ones trade theirs, to read in the footer's order
+    for family in dict.fromkeys(_family(a) for a in got):
+        members = [a for a in got if _family(a) == family]
+        cells = sorted((got[a] for a in members), key=lambda s: reading(s, columns))
+        for action, cell in zip(members, cells, strict=True):
+            placed[cell] = action
     return placed
+
+
+def reading(slot: int, columns: int) -> tuple[int, int]:
+    """Where ``slot`` comes as the grid is read (top row first, then left to right):
+    slot 0 is at the bottom left, and the slots go along a row, then up."""
+    return -(slot // columns), slot % columns
 
 
 def grid_order(count: int, columns: int) -> list[int]:
@@ -157,6 +206,9 @@ class TouchBar(Grid):
         self.slots: list[str | None] = []  # the action in each slot (None: empty)
         self._freed: Freed = {}
         self._columns = 0
+        #: each family's homes: a member's rank (the screen's ``touch_rank``: a card's
+        #: place in the hand) -> its slot
+        self._homes: dict[str, dict[int, int]] = {}
 
     def compose(self) -> ComposeResult:
         return iter(())
@@ -206,13 +258,14 @@ class TouchBar(Grid):
         return out
 
     def label_width(self) -> int:
-        """The cells a button's words have (its edges and padding taken off)."""
+        """The cells a button's words have (its edges taken off)."""
         columns = self._fitting_columns()
         room = self.app.size.width - 2 - (columns - 1)  # the bar's padding, the gutters
-        return max(4, room // columns - 4)
+        return max(4, room // columns - 2)
 
     def _fitting_columns(self) -> int:
-        return max(1, self.app.size.width // BUTTON_WIDTH)
+        width = getattr(self.screen, "TOUCH_WIDTH", BUTTON_WIDTH)  # a screen's words
+        return max(1, self.app.size.width // width)
 
     def rebuild(self) -> None:
         """Build the buttons again if the keys changed (only while the bar is shown):
@@ -235,9 +288,62 @@ class TouchBar(Grid):
         if shown == self._shown and columns == self._columns:
             return
         self._shown = shown
-        self.slots = place(self.slots, self._freed, [a for _, a in shown], self.clock())
+        wanted = [a for _, a in shown]
+        if columns != self._columns:  # a new width: the homes as the grid reads now
+            self._homes = {}
+        self.slots = place(self.slots, self._freed, wanted, self.clock(), columns=columns,
+                           homes=self._homes_of(wanted))  # fmt: skip
+        self._remember_homes(wanted)
+        self._waiting(wanted)
         with self.app.batch_update():
             await self._lay_out(dict((a, label) for label, a in shown), columns)
+
+    def _rank(self, action: str, members: list[str]) -> int:
+        """A family member's place in its family: the screen's (``touch_rank``: the
+        card's first place in the hand), else its place among the members now."""
+        ranked = getattr(self.screen, "touch_rank", None)
+        found = ranked(action) if ranked is not None else None
+        return members.index(action) if found is None else found
+
+    def _homes_of(self, wanted: list[str]) -> dict[str, int]:
+        """The slot each button of a family goes to: the home of its rank."""
+        homes: dict[str, int] = {}
+        for family, cells in self._homes.items():
+            members = [a for a in wanted if _family(a) == family]
+            for action in members:
+                rank = self._rank(action, members)
+                if rank in cells:
+                    homes[action] = cells[rank]
+        return homes
+
+    def _remember_homes(self, wanted: list[str]) -> None:
+        """A family member placed at a rank with no home yet: its slot is that rank's
+        home (the first of a family placed together read in order, ``place``)."""
+        for family in dict.fromkeys(_family(a) for a in wanted):
+            members = [a for a in wanted if _family(a) == family]
+            if len(members) < 2 and family not in self._homes:
+                continue
+            cells = self._homes.setdefault(family, {})
+            for action in members:
+                rank = self._rank(action, members)
+                if rank not in cells and action in self.slots:
+                    slot = self.slots.index(action)
+                    if slot not in cells.values():
+                        cells[rank] = slot
+
+    def _waiting(self, wanted: list[str]) -> None:
+        """A button waiting for its home (``place``): look again when the memory that
+        holds the slot ends (the bar's clock; a test's advances, then ``recheck``)."""
+        waits = [self._freed[home][1] + SLOT_MEMORY for a, home in
+                 self._homes_of(wanted).items()
+                 if a not in self.slots and home in self._freed]
+        if waits:
+            self.set_timer(max(0.01, min(waits) - self.clock()), self.recheck)
+
+    def recheck(self) -> None:
+        """Place the buttons again now, though the keys are the same (a wait is over)."""
+        self._shown = None
+        self.rebuild()
 
     async def _lay_out(self, labels: dict[str, str], columns: int) -> None:
         """The cells as the slots say, changing only those that changed: a button that

@@ -244,6 +244,19 @@ class FoolsGoldDriver(Driver):
             return []
         return self._settle_check(self.match.apply(foolsgold.Tick(), now), now)
 
+    def repace(self, settings: dict[str, Any]) -> None:
+        """The windows at the table's new pace: the next round's race and call window,
+        and the pause after the round in play (one already running keeps its end)."""
+        self.grab_timeout = settings["grab_timeout"]
+        self.call_window = settings["call_window"]
+        self.intermission = settings["intermission"]
+
+    def opening_over(self, people: list[int]) -> bool:
+        """The guided opening is the first round (``tui.games.foolsgold.guided``): over
+        once it is settled, before the next is dealt."""
+        round_ = self.match.round
+        return self.match.round_no > 1 or (round_ is not None and round_.settled)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """``Match.view(seat)``, equal key for key and in the same order, built from
         the public view of this state (once per change) and the seat's own hand. The

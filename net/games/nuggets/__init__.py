@@ -13,6 +13,9 @@ from net.catalogue import GameSpec, Limits
 
 #: the whole supply: the most nuggets a table may start with (``nuggets.STARTING_SUPPLY``)
 SUPPLY = 77
+#: the person's own turns a guided first game covers (``tui.games.nuggets.guided``):
+#: its opening is over once each person has ended that many (``host.NuggetsDriver``)
+GUIDED_TURNS = 2
 
 
 class NuggetsSettings(Struct, frozen=True, kw_only=True):

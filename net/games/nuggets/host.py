@@ -14,7 +14,7 @@ from typing import Any
 
 import nuggets
 from net.games.base import Brain, Codec, Driver, HostGame, Refused
-from net.games.nuggets import SPEC, NuggetsSettings, stats, views
+from net.games.nuggets import GUIDED_TURNS, SPEC, NuggetsSettings, stats, views
 from net.games.nuggets.moves import KEEP, MOVES, ROLL, STOP
 from net.games.nuggets.views import NuggetsView
 from net.views import to_view
@@ -59,6 +59,21 @@ class NuggetsDriver(Driver):
         # the spectators' view of the state as it is, built once per change: every
         # seat's differs from it only in ``seat`` (everything in Gold Nuggets is public)
         self._public: NuggetsView | None = None
+        #: the turns each seat has begun (a bonus turn is part of the one it follows)
+        self.turns = [0] * len(names)
+
+    def opening_over(self, people: list[int]) -> bool:
+        """The guided opening is each person's first :data:`GUIDED_TURNS` turns: over
+        at the turn that follows the last of them."""
+        current = self.state.current
+        return all(self.turns[s] >= GUIDED_TURNS for s in people) and (
+            self.state.over or current not in people)
+
+    def _count(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for event in events:
+            if event.get("type") == "turn":
+                self.turns[event["seat"]] += 1
+        return events
 
     def seated(self, levels: list[str | None]) -> bool:
         """The table's kind from the levels of its bots (a person is not counted): all
@@ -71,7 +86,7 @@ class NuggetsDriver(Driver):
         return True
 
     def start(self, now: float) -> list[dict[str, Any]]:
-        return [{"type": "turn", "seat": self.state.current}]
+        return self._count([{"type": "turn", "seat": self.state.current}])
 
     def act(
         self, seat: int, action: Any, now: float, acted: float | None = None, lag: float = 0.0
@@ -91,14 +106,15 @@ class NuggetsDriver(Driver):
             raise Refused(str(exc)) from exc
         if not isinstance(rules_action, nuggets.Roll):
             try:
-                return game.apply(rules_action)
+                return self._count(game.apply(rules_action))
             except nuggets.IllegalAction as exc:
                 raise Refused(str(exc)) from exc
         # The host rolls. An illegal roll must not use up random numbers, or the dice
         # of the rest of the game would no longer follow from the seed in play order.
         saved = self.rng.getstate()
         try:
-            return game.apply(nuggets.Roll(nuggets.roll_dice(self.rng, game.dice_left)))
+            return self._count(game.apply(nuggets.Roll(nuggets.roll_dice(self.rng,
+                                                                         game.dice_left))))
         except nuggets.IllegalAction as exc:
             self.rng.setstate(saved)
             raise Refused(str(exc)) from exc

@@ -33,17 +33,18 @@ CHURN = (v.Drew, v.Discarded)
 
 
 def pass_label(name: str, width: int) -> str:
-    """The words of a card's pass button in ``width`` cells: "Pass Owl", else its name
-    shortened by its words ("Pass C. Kate" for Calamity Kate), else the name alone
-    ("Rattlesnake"), else its longest word shortened and marked ("Rattles.")."""
-    short = fit_name(name, max(1, width - len(DISCARD.touch) - 1))
-    label = f"{DISCARD.touch} {short[0].rstrip()}"
-    if len(short) == 1 and len(label) <= width:
-        return label
-    alone = fit_name(name, width)
-    if len(alone) == 1:
-        return alone[0].rstrip()
-    return max(name.split(), key=len)[:max(1, width - 1)] + "."
+    """The words of a card's pass button in ``width`` cells, always what it does and
+    to which card: "Pass Rattlesnake", the name whole; else shortened by its leading
+    words ("Pass C. Kate", "Pass G. Monster": no two names of the deck end in the
+    same word, so none is taken for another). The bar gives a button room for the
+    verb and the longest single word, at 40 columns too (``TOUCH_WIDTH``); narrower
+    than that (no phone is), the name's start is kept and marked ("Pass Rattles.")."""
+    verb = DISCARD.touch
+    room = max(1, width - len(verb) - 1)
+    short = fit_name(name, room)
+    if len(short) == 1:
+        return f"{verb} {short[0].rstrip()}"
+    return f"{verb} {name[:max(1, room - 1)].rstrip()}."
 
 
 class FoolsGoldScreen(TableScreen):
@@ -52,6 +53,9 @@ class FoolsGoldScreen(TableScreen):
     CSS_PATH = [TABLES_CSS, LAYOUT_CSS]  # the tables' rules, and this table's narrow and short
 
     TABLE_ID = "foolsgold-table"
+    #: the least cells a touch bar's button takes here: room for "Pass Rattlesnake"
+    #: (the verb and the deck's longest one-word name), two buttons a row at 40 columns
+    TOUCH_WIDTH = 20
 
     BINDINGS = with_ids(FOOLSGOLD.key, [
         # the moves' keys and labels are their declarations' (net/games/foolsgold/moves.py)
@@ -168,6 +172,16 @@ class FoolsGoldScreen(TableScreen):
                 named.add(card.name)
                 out.append((pass_label(card.name, width), f"pass_card({card.name!r})"))
         return out
+
+    def touch_rank(self, action: str) -> int | None:
+        """A pass button's place among them: its card's first place in the hand, so the
+        bar reads them in the hand's order and a card drawn takes the place of the
+        one passed (``tui.widgets.touchbar``: a family's homes)."""
+        if not action.startswith("pass_card(") or not self._ready:
+            return None
+        name = action[len("pass_card('"):-2]
+        slots = self.query_one(HandView).slots
+        return next((i for i, c in enumerate(slots) if c is not None and c.name == name), None)
 
     def action_pass_card(self, name: str) -> None:
         """A pass button: the first card of that name in the hand."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-#: the guide stays for this many of the person's own turns
-TURNS = 2
+from net.games.nuggets import GUIDED_TURNS
+
+#: the guide stays for this many of the person's own turns: the host's own count of
+#: the guided opening, where a guided table's pace changes (``NuggetsDriver``)
+TURNS = GUIDED_TURNS
 
 
 class NuggetsGuide:
