@@ -108,11 +108,12 @@ class Driver:
     def tick(self, now: float) -> list[dict[str, Any]]:
         return []
 
-    def repace(self, settings: dict[str, Any]) -> None:
-        """The game's own settings again (``Settings.own`` at the table's new pace, in
-        a game): what is dealt or timed from now on takes its windows from them; a
-        window already running keeps its own. A game whose settings have no time
-        window (``Setting.paced``) has nothing to change."""
+    def repace(self, settings: Any) -> None:
+        """The game's own settings again (one of its settings Struct,
+        ``GameSpec.options``: ``Settings.own`` at the table's new pace, in a game): what
+        is dealt or timed from now on takes its windows from them; a window already
+        running keeps its own. A game whose settings have no time window
+        (``Setting.paced``) has nothing to change."""
 
     def opening_over(self, people: list[int]) -> bool:
         """Whether the game's guided opening (the part a first-timer's guide covers,

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from net.catalogue import spec
 from net.games import Driver, make_driver
 from net.moves import logged_move
 from net.saves.documents import Document, as_json, digest
@@ -112,7 +113,8 @@ def replay(
             if entry.pace is not None:  # the change as the table made it, in its place
                 if entry.pace not in PACES:
                     raise ValueError(f"an unknown pace {entry.pace!r}")
-                driver.repace(settings.own(doc.table.game, entry.pace))
+                driver.repace(spec(doc.table.game).options_of(
+                    settings.own(doc.table.game, entry.pace)))
                 events = []
             elif entry.action is None:
                 events = driver.tick(entry.at)

@@ -31,7 +31,7 @@ def opening_over(table: Any, now: float) -> str | None:
     table.settings.pace, table.settings.after_guide = after, None
     table.record({"at": table.clock(now), "by": "host", "action": None, "events": [],
                   "pace": after})  # fmt: skip
-    driver.repace(table.settings.own(table.game))
+    driver.repace(table.spec.options_of(table.settings.own(table.game)))
     slow = table.settings.slow
     for seat in table.seats:
         if seat.brain is not None:

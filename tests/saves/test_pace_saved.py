@@ -53,6 +53,7 @@ def test_a_game_begun_now_records_its_pace(tmp_path):
         host.start_game(table)
         await drive(clock, lambda: table.phase == "over")
         await host.close()
+        store.close()  # what is queued for the writer thread is committed (as a host's end)
 
     asyncio.run(run())
     (done,) = Store(tmp_path, "tables").kept()

@@ -244,12 +244,12 @@ class FoolsGoldDriver(Driver):
             return []
         return self._settle_check(self.match.apply(foolsgold.Tick(), now), now)
 
-    def repace(self, settings: dict[str, Any]) -> None:
+    def repace(self, settings: FoolsGoldSettings) -> None:
         """The windows at the table's new pace: the next round's race and call window,
         and the pause after the round in play (one already running keeps its end)."""
-        self.grab_timeout = settings["grab_timeout"]
-        self.call_window = settings["call_window"]
-        self.intermission = settings["intermission"]
+        self.grab_timeout = settings.grab_timeout
+        self.call_window = settings.call_window
+        self.intermission = settings.intermission
 
     def opening_over(self, people: list[int]) -> bool:
         """The guided opening is the first round (``tui.games.foolsgold.guided``): over
