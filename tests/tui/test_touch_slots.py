@@ -328,3 +328,63 @@ async def test_a_screen_that_comes_up_under_the_finger_ignores_the_second_tap():
         await _pressable(pilot, "#touch-grab")
         await pilot.click("#touch-grab")
         assert second.done == ["grab"]
+
+
+async def test_a_screen_that_comes_up_slowly_under_the_finger_ignores_the_second_tap():
+    """The same on a busy machine: the new screen came up most of ``TAP_GUARD`` after
+    the first tap, and the second half of the double tap reached the app after that
+    guard had passed (a phone's taps 60 ms apart once reached a loaded server's app
+    530 ms apart: Leave, then Ready in the lobby). The new button ignores it for
+    ``TAP_GUARD`` from when it came."""
+    clock = FakeClock()
+    app = Touch(clock)
+    async with app.run_test(size=(42, 30)) as pilot:
+        first = app.screen
+        places = await _settle(pilot, {"draw", "grab", "leave"})
+        await pilot.click("#touch-draw")
+        assert first.done == ["draw"]
+        clock.advance(0.8 * TAP_GUARD)  # the new screen is slow to come
+        second = Table(clock)
+        second.keys = {"grab", "leave"}
+        await app.push_screen(second)
+        now = await _settle(pilot, {"grab", "leave"})
+        assert now["grab"] == places["draw"]  # Grab! lies where Draw was
+        clock.advance(0.4 * TAP_GUARD)  # past the first tap's guard, not the button's
+        await pilot.click("#touch-grab")
+        assert second.done == [] and first.done == ["draw"]
+        clock.advance(TAP_GUARD)
+        await _pressable(pilot, "#touch-grab")
+        await pilot.click("#touch-grab")
+        assert second.done == ["grab"]
+
+
+async def test_a_screen_gone_back_to_under_the_finger_ignores_the_second_tap():
+    """Leave at a game's end pops back to the lobby, whose bar was made long before: a
+    double tap's second half that reaches it late lands on Ready. Its bar counts the
+    guard from when its screen came back."""
+    clock = FakeClock()
+    app = Touch(clock)
+    async with app.run_test(size=(42, 30)) as pilot:
+        await _settle(pilot, {"draw", "grab", "leave"})
+        lobby = Table(clock)
+        lobby.keys = {"grab", "leave"}
+        await app.push_screen(lobby)
+        places = await _settle(pilot, {"grab", "leave"})
+        clock.advance(60.0)  # a whole game on top of it
+        game = Table(clock)
+        game.keys = {"draw", "leave"}
+        await app.push_screen(game)
+        now = await _settle(pilot, {"draw", "leave"})
+        assert now["draw"] == places["grab"]
+        await pilot.click("#touch-draw")
+        assert game.done == ["draw"]
+        clock.advance(0.8 * TAP_GUARD)  # the lobby is slow to come back
+        app.pop_screen()
+        await _settle(pilot, {"grab", "leave"})
+        clock.advance(0.4 * TAP_GUARD)
+        await pilot.click("#touch-grab")
+        assert lobby.done == []
+        clock.advance(TAP_GUARD)
+        await _pressable(pilot, "#touch-grab")
+        await pilot.click("#touch-grab")
+        assert lobby.done == ["grab"]

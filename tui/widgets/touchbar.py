@@ -21,7 +21,9 @@ Buttons stay put under a finger (issue 47), by :func:`place`:
   more moves a button, and the columns do not change with the number of buttons;
 - after a tap, its place ignores a tap of anything else for :data:`TAP_GUARD` seconds,
   in this bar or the bar of a screen that came up under the finger (the second half
-  of a double tap never does a different thing than the first).
+  of a double tap never does a different thing than the first), and for as long
+  after a button or its screen came there, if it came later (a loaded machine's new
+  screen, or the one it went back to).
 
 A family of buttons (actions of one name: Fool's Gold's ``pass_card(...)``, one a card
 of the hand, in the hand's order) reads in order (issue 58), within those rules:
@@ -182,11 +184,13 @@ class Slot(Widget):
 
 
 class TouchButton(Button):
-    """A bar's button: it notes when it was pressed, on its bar's clock."""
+    """A bar's button: it notes when it came and when it was pressed, on its bar's
+    clock."""
 
     def __init__(self, *args: Any, clock: Callable[[], float], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clock = clock
+        self.shown_at = clock()
         self.pressed_at = 0.0
 
     def press(self) -> TouchButton:
@@ -202,6 +206,8 @@ class TouchBar(Grid):
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clock = clock
+        #: when its screen last became the one shown (mounted, pushed, popped back to)
+        self.came_at = float("-inf")
         self._shown: tuple[tuple[str, str], ...] | None = None
         self.slots: list[str | None] = []  # the action in each slot (None: empty)
         self._freed: Freed = {}
@@ -220,11 +226,19 @@ class TouchBar(Grid):
         return clock()
 
     def on_mount(self) -> None:
+        self.came_at = self.clock()
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        # at once, as the screen changes: a tap already on its way lands after it
+        self.app.screen_change_signal.subscribe(self, self._screen_changed, immediate=True)
         self.rebuild()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
+        self.app.screen_change_signal.unsubscribe(self)
+
+    def _screen_changed(self, screen: Any) -> None:
+        if screen is self.screen:
+            self.came_at = self.clock()
 
     def on_resize(self) -> None:
         if self._columns and self._columns != self._fitting_columns():
@@ -393,9 +407,14 @@ class TouchBar(Grid):
         what = (action, str(button.label))
         last = _LAST_TAP.get(self.app)
         # a double tap's second half, on what took the first one's place: in this bar,
-        # or in the bar of a screen that came up under the finger (a game started)
-        ignored = last is not None and last[1] != what and now - last[2] < TAP_GUARD \
-            and last[0].overlaps(button.region)
+        # or in the bar of a screen that came up under the finger (a game started).
+        # Its half second counts from the first tap, or from when the button came, if
+        # it came after: a busy machine may take longer than that to bring the new
+        # screen, and the second half then lands on a button just come
+        came = max(self.came_at, button.shown_at if isinstance(button, TouchButton)
+                   else float("-inf"))
+        ignored = last is not None and last[1] != what and last[0].overlaps(button.region) \
+            and now - max(last[2], came) < TAP_GUARD
         _trail(self.screen, what, ignored)
         if ignored:
             return
