@@ -68,9 +68,12 @@ FALLBACKS: list[str] = []  # who needed a set-aside by hand (printed at the end)
 
 
 def _keys(player: PtyPlayer) -> str:
-    """The footer: the keys the app offers now (a play's only on its player's turn)."""
+    """The footer: the keys the app offers now (a play's only on its player's turn).
+    Its last two lines: at 80 columns a turn that may steal has keys for two (React,
+    Roll on, Advised, Take, Steal, then Advisor, Leave, Keys); the line above a
+    one-line footer is the log's, which never says "Roll on" or "Advised"."""
     lines = [line for line in player.text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    return " ".join(lines[-2:])
 
 
 def _fallback(player: PtyPlayer, name: str) -> bytes:
