@@ -63,7 +63,7 @@ def test_the_app_proves_its_key_unless_a_door_gave_it_a_scratch_folder(monkeypat
 
 
 def test_a_guest_is_named_so_at_the_plain_seat():
-    from tui.plain.seat import seat_name
+    from tui.plain.lobby import seat_name
 
     guest = p.SeatInfo(seat=0, name="Ann", kind="human", ready=True, connected=True,
                        guest=True)

@@ -160,7 +160,7 @@ async def test_the_lobby_line_says_how_long_a_game_lasts(tmp_path):
 
 def test_a_seats_name_says_bot_once_whatever_its_number():
     from net import protocol as p
-    from tui.plain.seat import seat_name
+    from tui.plain.lobby import seat_name
 
     def seat(name: str, kind: str) -> p.SeatInfo:
         return p.SeatInfo(seat=0, name=name, kind=kind, ready=False, connected=True)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from net import protocol as p
-from net.catalogue import DIFFICULTIES, spec, title
+from net.catalogue import spec, title
 from net.moves import MoveSpec
 from net.text import clean_text, quote_peer
 from tui.describe import plural
@@ -37,8 +37,10 @@ from tui.messages import (
     TableChanged,
     ViewChanged,
 )
-from tui.phases import PACES, pace_words
+from tui.phases import pace_words
+from tui.plain import lobby
 from tui.plain.between import COMMANDS, WORDS, race_words
+from tui.plain.lobby import seat_name
 from tui.plain.words import Generic, usage
 
 #: every escape sequence and control character (a name is peer text: never drawn)
@@ -79,13 +81,6 @@ ALIASES = {"?": "help", "h": "help", "quit": "leave", "q": "leave", "exit": "lea
            "chat": "say", "score": "scores", "cards": "hand", "r": "ready"}  # fmt: skip
 #: the questions every table answers (the others, only a game that has them)
 ALWAYS = ("help", "last", "who")
-
-
-def seat_name(seat: p.SeatInfo) -> str:
-    """A seat's name as the plain seat says it: a bot's says so once ("Hattie (bot)" is
-    named so by the host already; a bot named otherwise gets the word)."""
-    name = clean_text(seat.name) + (" (guest)" if seat.guest else "")  # rates nobody
-    return f"{name} (bot)" if seat.kind == "bot" and "(bot)" not in name else name
 
 
 def plain_text(text: str) -> str:
@@ -394,7 +389,7 @@ class PlainSeat:
             self.say(self._answer(head))
             return True
         if head in LOBBY:
-            return self._lobby(head, rest)
+            return lobby.request(self, head, rest)
         move = self.moves.find(head) if self.moves is not None else None
         if move is None:
             self.say(f"{quote_peer(words[0])} is not a command here. " + self._legal_words())
@@ -437,7 +432,7 @@ class PlainSeat:
         if question == "last":
             return self.last
         if question == "who":
-            return self._who()
+            return lobby.who(self)
         if self.view is None or self.adapter is None:
             return "No game is running yet." + (
                 f" {self._lobby_line(self.info)}" if self.info is not None else "")
@@ -466,82 +461,6 @@ class PlainSeat:
         lines.append("Questions: " + ", ".join(asked) + ". help and a word says more; "
                      "react nice reacts; leave leaves.")
         return "\n".join(lines)
-
-    def _who(self) -> str:
-        if self.info is None:
-            return "Nobody yet."
-        said = []
-        for s in self.info.seats:
-            away = "" if s.connected or s.kind == "bot" else ", away"
-            you = ", you" if s.seat in self.seats else ""
-            said.append(f"seat {s.seat + 1}: {seat_name(s)}{away}{you}")
-        watching = self.info.spectators
-        return "; ".join(said) + (f"; {watching} watching" if watching else "") + "."
-
-    def _lobby(self, request: str, words: list[str]) -> bool:
-        session = self.session
-        if request == "leave":
-            self.say(f"Leaving the table{' for the menu' if self.after_leave else ''}.")
-            self.leaving = True
-            return True
-        if request == "say":
-            if words:
-                self._send(p.Chat(text=" ".join(words)))
-            else:
-                self.say("say what? For example: say good luck")
-                return False
-            return True
-        if request == "pace" and self.info is not None and (
-                self.info.phase == "playing" or not words):
-            self.say(self._pace_now(asked=bool(words)))
-            return not words
-        if self.info is not None and self.info.phase == "playing":
-            self.say(f"Not during a game: {request} is for the lobby. " + self._legal_words())
-            return False
-        if request == "ready":
-            mine = [s for s in (self.info.seats if self.info else []) if s.seat in self.seats]
-            self._send(p.Ready(ready=not (mine and all(s.ready for s in mine))))
-        elif request == "start":
-            self._send(p.Start())
-        elif request == "bot":
-            level = words[0].casefold() if words else None
-            if level is not None and level not in DIFFICULTIES:
-                self.say(f"A bot is {', '.join(DIFFICULTIES)}, not {quote_peer(words[0])}.")
-                return False
-            self._send(p.AddBot(difficulty=level))
-        elif request == "pace":
-            pace = words[0].casefold() if words else ""
-            if pace not in PACES:
-                self.say(f"pace is one of {', '.join(PACES)}: {pace_words('steady')}; "
-                         f"{pace_words('relaxed')}.")
-                return False
-            if session.is_owner:
-                self._send(p.Configure(pace=pace))
-            else:  # only the owner sets it: the player asks, in the table's chat
-                self._send(p.Chat(text=f"Please set the table to {pace_words(pace)}."))
-                self.say(f"Asked the owner for {pace} pace.")
-        elif request == "unbot":
-            bots = [s.seat for s in (self.info.seats if self.info else []) if s.kind == "bot"]
-            if not bots:
-                self.say("No bot sits at this table.")
-                return False
-            self._send(p.RemoveBot(seat=bots[-1]))
-        return True
-
-    def _pace_now(self, *, asked: bool) -> str:
-        """The pace this table plays at, and how long a race lasts there; ``asked``: a
-        change was asked for in a game, where the pace waits for the lobby."""
-        assert self.info is not None
-        said = f"This table plays at {pace_words(self.info.settings.pace)}."
-        if race := race_words(self.info):
-            said += f" {race}"
-        if asked:
-            said += " The pace is set in the lobby, before a game: " + (
-                "type again relaxed when this game is over." if
-                self.session.policy.owns_host and not self.session.policy.lobby
-                else "type pace relaxed there.")
-        return said
-
 
 async def play(session: Any, seat: PlainSeat, lines: Any) -> int:
     """Run ``seat`` on ``session`` until the session ends, the person leaves or the
